@@ -1,0 +1,40 @@
+# Two commands do all set-up: `make run` opens the app, `make test` runs every check.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+RUN_STAMP := $(VENV)/.installed-run
+TEST_STAMP := $(VENV)/.installed-test
+
+.PHONY: run test bench lint clean screenshot
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(RUN_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(TEST_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $@ $(RUN_STAMP)
+
+run: $(RUN_STAMP)
+	$(BIN)/campaign1813-gui
+
+lint: $(TEST_STAMP)
+	$(BIN)/ruff check campaign1813 tests benchmarks
+	$(BIN)/lint-imports
+
+test: lint
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest \
+		--cov=campaign1813.campaign.battle --cov-report=term:skip-covered
+
+bench: $(TEST_STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/run.py
+
+screenshot: $(RUN_STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m campaign1813.ui.screenshot docs/main-window.png
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .coverage

@@ -1,0 +1,1 @@
+"""Rulesets for the battle engine: one table set and procedure module per ruleset."""

@@ -1,0 +1,46 @@
+"""CLI subcommands about campaign files: ``new``, ``info``."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import date
+
+from campaign1813.campaign.calendar import format_date
+from campaign1813.campaign.document import create_campaign, open_campaign
+from campaign1813.campaign.errors import CampaignError
+
+
+def _parse_date(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a date like 1813-05-01") from exc
+
+
+def register(sub) -> None:
+    """Add the file subcommands."""
+    p = sub.add_parser("new", help="create a new campaign file from the 1813 scenario")
+    p.add_argument("file", help="the campaign file to create (suffix .c1813)")
+    p.add_argument("--name", help="the campaign's name")
+    p.add_argument("--start", type=_parse_date, help="the start date, e.g. 1813-05-01")
+    p.set_defaults(func=_new)
+
+    p = sub.add_parser("info", help="check a campaign file and print its name and dates")
+    p.add_argument("file")
+    p.set_defaults(func=_info)
+
+
+def _new(args) -> int:
+    if not args.file.endswith(".c1813"):
+        raise CampaignError(f"{args.file}: a campaign file's name must end in .c1813")
+    with create_campaign(args.file, name=args.name, start_date=args.start) as doc:
+        s = doc.summary()
+    print(f"created {args.file}: {s.name}, starting {format_date(s.start_date)}")
+    return 0
+
+
+def _info(args) -> int:
+    with open_campaign(args.file) as doc:
+        s = doc.summary()
+    print(f"{s.name}\nstarted {format_date(s.start_date)}\ntoday   {format_date(s.current_date)}")
+    return 0

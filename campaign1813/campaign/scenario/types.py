@@ -1,0 +1,255 @@
+"""The scenario's vocabulary as frozen values: the map, the orders of battle, objectives, settings.
+
+The loader builds these from the TOML files and the campaign file stores them; everything else
+(the road map, the campaign day, the battle setup, the printed orders of battle) reads them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from enum import StrEnum
+
+
+class Theatre(StrEnum):
+    """The five theatres of the campaign, and France that joins them."""
+
+    NORTHERN_GERMANY = "Northern Germany"
+    CENTRAL_GERMANY = "Central Germany"
+    SOUTHERN_GERMANY = "Southern Germany and Austria"
+    EASTERN_SPAIN = "Eastern Spain"
+    WESTERN_SPAIN = "Western Spain"
+    FRANCE = "France"
+
+
+class TownKind(StrEnum):
+    """What sort of place a town is."""
+
+    CITY = "city"
+    TOWN = "town"
+    VILLAGE = "village"
+    FORTRESS = "fortress"
+
+
+class RoadClass(StrEnum):
+    """Main supply routes, minor roads and tracks."""
+
+    MAIN = "main"
+    MINOR = "minor"
+    TRACK = "track"
+
+
+class Crossing(StrEnum):
+    """How a road crosses a river."""
+
+    BRIDGE = "bridge"
+    FORD = "ford"
+    FERRY = "ferry"
+
+
+class Side(StrEnum):
+    """The two sides of every theatre."""
+
+    FRENCH = "French"
+    ALLIED = "Allied"
+
+    @property
+    def enemy(self) -> Side:
+        """The other side."""
+        return Side.ALLIED if self is Side.FRENCH else Side.FRENCH
+
+
+class Grade(StrEnum):
+    """A commander's grade; its bonus is added to the average die for pips."""
+
+    GIFTED = "Gifted"
+    AVERAGE = "Average"
+    POOR = "Poor"
+
+    @property
+    def bonus(self) -> int:
+        """Gifted +3, Average +2, Poor +1."""
+        return {"Gifted": 3, "Average": 2, "Poor": 1}[self.value]
+
+
+class Rating(StrEnum):
+    """A brigade's class, firepower or skirmish grade: A best, B average, C worst."""
+
+    A = "A"
+    B = "B"
+    C = "C"
+
+
+class CavalryType(StrEnum):
+    """Heavy, medium or light cavalry."""
+
+    HEAVY = "heavy"
+    MEDIUM = "medium"
+    LIGHT = "light"
+
+
+@dataclass(frozen=True)
+class Town:
+    """A place on the road map."""
+
+    name: str
+    lat: float
+    lon: float
+    theatre: Theatre
+    kind: TownKind
+    built_up: bool
+    river: str | None = None
+    fortress: bool = False
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Road:
+    """A road between two towns; ``river``/``crossing`` are set where it crosses a river."""
+
+    a: str
+    b: str
+    miles: float
+    road_class: RoadClass
+    river: str | None = None
+    crossing: Crossing | None = None
+
+
+@dataclass(frozen=True)
+class River:
+    """A river as a polyline of (lat, lon) points, for drawing."""
+
+    name: str
+    points: tuple[tuple[float, float], ...]
+
+
+@dataclass(frozen=True)
+class MapData:
+    """The whole road map."""
+
+    towns: tuple[Town, ...]
+    roads: tuple[Road, ...]
+    rivers: tuple[River, ...]
+
+
+@dataclass(frozen=True)
+class Commander:
+    """A general and his grade."""
+
+    name: str
+    grade: Grade
+
+
+@dataclass(frozen=True)
+class InfantryBrigade:
+    """An infantry brigade: class, firepower and skirmish grades."""
+
+    number: int
+    klass: Rating
+    firepower: Rating
+    skirmish: Rating
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class CavalryBrigade:
+    """A cavalry brigade: class and type; lancers flagged."""
+
+    number: int
+    klass: Rating
+    type: CavalryType
+    lancers: bool = False
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class Artillery:
+    """A corps artillery battery: class and calibre in pounds; horse artillery flagged."""
+
+    klass: Rating
+    calibre: int
+    horse: bool = False
+
+    @property
+    def calibre_band(self) -> str:
+        """The rules' calibre class: ``12``, ``8-9`` or ``4-6`` pounder."""
+        if self.calibre >= 12:
+            return "12"
+        if self.calibre >= 8:
+            return "8-9"
+        return "4-6"
+
+
+@dataclass(frozen=True)
+class Corps:
+    """A corps: commander, four infantry brigades, a cavalry brigade and the corps artillery."""
+
+    name: str
+    army: str
+    nationality: str
+    commander: Commander
+    start: str
+    infantry: tuple[InfantryBrigade, ...]
+    cavalry: CavalryBrigade
+    artillery: Artillery
+
+
+@dataclass(frozen=True)
+class ArmyGroup:
+    """An army group: its CinC and HQ town, its corps and its reserve commander."""
+
+    name: str
+    side: Side
+    theatre: Theatre
+    cinc: Commander
+    hq: str
+    reserve: Commander
+    corps: tuple[Corps, ...]
+
+
+@dataclass(frozen=True)
+class Objective:
+    """A campaign objective of one side in one theatre."""
+
+    theatre: Theatre
+    side: Side
+    description: str
+    towns: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class MarchRates:
+    """Miles a day on roads, off roads and in difficult country."""
+
+    road: float
+    off_road: float
+    difficult: float
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The campaign's settings; the umpire may change them per campaign."""
+
+    name: str = "The 1813 Campaign"
+    start_date: date = date(1813, 5, 1)
+    contact_miles: float = 10.0
+    reinforce_miles: float = 10.0
+    foot_rate: MarchRates = MarchRates(15, 10, 5)
+    mounted_rate: MarchRates = MarchRates(30, 15, 5)
+    forced_march_extra_miles: float = 5.0
+    forced_march_cost: str = "one casualty on each infantry brigade, carried to the next battle"
+    carry_casualties_forward: bool = False
+    messenger_orders: bool = False
+    messenger_miles: float = 60.0
+    steps_per_day: int = 12
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A whole scenario: map, army groups, objectives and settings."""
+
+    name: str
+    map: MapData
+    armies: tuple[ArmyGroup, ...]
+    objectives: tuple[Objective, ...] = ()
+    settings: Settings = field(default_factory=Settings)
