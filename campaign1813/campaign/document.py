@@ -97,7 +97,8 @@ def check_campaign_file(path: str | Path) -> None:
         raise CampaignFileError(path, f"cannot be read ({exc})") from exc
     try:
         try:
-            tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            query = "SELECT name FROM sqlite_master WHERE type='table'"
+            tables = {r[0] for r in con.execute(query)}
             if "document" not in tables:
                 raise CampaignFileError(
                     path, "is an SQLite database but not a campaign (it has no document table)"
