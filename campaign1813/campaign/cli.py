@@ -17,6 +17,7 @@ from campaign1813.campaign.errors import CampaignError
 
 SUBCOMMAND_MODULES = [
     "campaign1813.campaign.cli_document",
+    "campaign1813.campaign.cli_odds",
 ]
 
 
