@@ -1,0 +1,315 @@
+"""Umpire actions as command objects, the event log, and undo/redo over it.
+
+Each action is applied to the state read from the file, written back, and appended to the event
+log with the whole state before and after it, all in the caller's one transaction. Undo puts
+back the state before the latest action still in force; redo the state after the earliest one
+undone. A new action after an undo drops the actions that could have been redone.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from datetime import date
+
+from sqlmodel import Session, delete, select
+
+from campaign1813.campaign import aftermath, battles, orders
+from campaign1813.campaign.day import DayReport, advance_day
+from campaign1813.campaign.ground import Ground, OrderRefused
+from campaign1813.campaign.model_day import EventRow
+from campaign1813.campaign.scenario.types import Scenario
+from campaign1813.campaign.state import (
+    DayState,
+    find_command,
+    load_state,
+    save_state,
+    state_from_json,
+    state_to_json,
+)
+
+_GROUNDS: dict[int, tuple[Scenario, Ground]] = {}
+
+
+def ground_for(scenario: Scenario) -> Ground:
+    """The road ground of a scenario, built once per scenario object."""
+    hit = _GROUNDS.get(id(scenario))
+    if hit is None or hit[0] is not scenario:
+        if len(_GROUNDS) > 8:
+            _GROUNDS.clear()
+        hit = (scenario, Ground(scenario))
+        _GROUNDS[id(scenario)] = hit
+    return hit[1]
+
+
+def scenario_in(session: Session, scenario: Scenario | None = None) -> Scenario:
+    """The scenario given, or the one stored in the campaign file."""
+    if scenario is not None:
+        return scenario
+    from campaign1813.campaign.scenario.loader import scenario_of
+
+    return scenario_of(session)
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What an action changed, so a view can refresh just that."""
+
+    label: str
+    lines: tuple[str, ...] = ()
+    commands: frozenset[str] = frozenset()
+    battles: frozenset[int] = frozenset()
+    towns: frozenset[str] = frozenset()
+    date_changed: bool = False
+    report: DayReport | None = None
+
+
+@dataclass(frozen=True)
+class IssueOrder:
+    """Give a command an order."""
+
+    command: str
+    verb: str
+    objective: str
+    via: tuple[str, ...] = ()
+    forced: bool = False
+
+    def apply(self, ground: Ground, state: DayState) -> tuple[str, list[str], object]:
+        """Check and issue the order."""
+        order = orders.build_order(
+            ground, state, self.command, self.verb, self.objective, self.via, self.forced
+        )
+        line = orders.issue(state, order)
+        return f"Order: {order.text()}", [line], None
+
+
+@dataclass(frozen=True)
+class CancelOrder:
+    """Withdraw a command's orders."""
+
+    command: str
+
+    def apply(self, ground: Ground, state: DayState):
+        """Cancel the orders."""
+        line = orders.cancel(state, self.command)
+        return f"Cancel orders of {find_command(state, self.command).name}", [line], None
+
+
+@dataclass(frozen=True)
+class EndDay:
+    """March the day and, once its battles are decided, end it."""
+
+    def apply(self, ground: Ground, state: DayState):
+        """Run the day."""
+        report = advance_day(ground, state)
+        from campaign1813.campaign.calendar import format_date
+
+        label = f"End day: {format_date(report.day)}"
+        if not report.closed:
+            label = f"March: {format_date(report.day)}"
+        return label, list(report.lines), report
+
+
+@dataclass(frozen=True)
+class RecordResult:
+    """Enter a battle's result: French, Allied or draw."""
+
+    battle: int
+    result: str
+    casualties: dict = field(default_factory=dict)
+
+    def apply(self, ground: Ground, state: DayState):
+        """Record the result and its aftermath."""
+        lines = aftermath.apply_result(ground, state, self.battle, self.result,
+                                       self.casualties or None)
+        b = state.battles[self.battle]
+        return f"Result: {b.title}: {b.result}", lines, None
+
+
+@dataclass(frozen=True)
+class MergeBattles:
+    """Fight two battles as one."""
+
+    battle: int
+    other: int
+    reason: str
+
+    def apply(self, ground: Ground, state: DayState):
+        """Merge them."""
+        lines = battles.merge(state, self.battle, self.other, self.reason)
+        return f"Merge battles {self.battle} and {self.other}", lines, None
+
+
+@dataclass(frozen=True)
+class SplitBattle:
+    """Fight some commands of a battle separately."""
+
+    battle: int
+    commands: tuple[str, ...]
+    reason: str
+
+    def apply(self, ground: Ground, state: DayState):
+        """Split it."""
+        lines = battles.split(state, self.battle, self.commands, self.reason, ground)
+        return f"Split battle {self.battle}", lines, None
+
+
+@dataclass(frozen=True)
+class PostponeBattle:
+    """Put a battle off."""
+
+    battle: int
+    reason: str
+    days: int = 1
+
+    def apply(self, ground: Ground, state: DayState):
+        """Postpone it."""
+        lines = battles.postpone(state, self.battle, self.days, self.reason)
+        return f"Postpone battle {self.battle}", lines, None
+
+
+@dataclass(frozen=True)
+class ChooseRetreat:
+    """The umpire's choice for a cut-off command: surrender or break out."""
+
+    command: str
+    option: str
+    town: str | None = None
+
+    def apply(self, ground: Ground, state: DayState):
+        """Apply the choice."""
+        name = find_command(state, self.command).name
+        lines = aftermath.choose_option(ground, state, name, self.option, self.town)
+        return f"{name}: {self.option}", lines, None
+
+
+def perform(session: Session, command, scenario: Scenario | None = None) -> Changes:
+    """Apply one umpire action in the session's transaction and log it."""
+    ground = ground_for(scenario_in(session, scenario))
+    state = load_state(session)
+    before = state_to_json(state)
+    label, lines, report = command.apply(ground, state)
+    save_state(session, state)
+    after = state_to_json(state)
+    session.exec(delete(EventRow).where(EventRow.undone == True))  # noqa: E712
+    session.add(
+        EventRow(
+            kind=type(command).__name__,
+            label=label,
+            date=date.fromisoformat(before["date"]),
+            lines_json=json.dumps(lines),
+            payload_json=json.dumps(asdict(command), default=str),
+            before_json=json.dumps(before),
+            after_json=json.dumps(after),
+        )
+    )
+    session.flush()
+    return _changes(label, tuple(lines), before, after, report)
+
+
+def undo(session: Session) -> Changes:
+    """Put back the state before the latest action in force."""
+    row = session.exec(
+        select(EventRow).where(EventRow.undone == False).order_by(EventRow.seq.desc())  # noqa: E712
+    ).first()
+    if row is None:
+        raise OrderRefused("there is nothing to undo")
+    save_state(session, state_from_json(json.loads(row.before_json)))
+    row.undone = True
+    session.add(row)
+    session.flush()
+    return _changes(f"Undo {row.label}", (), json.loads(row.after_json),
+                    json.loads(row.before_json), None)
+
+
+def redo(session: Session) -> Changes:
+    """Apply again the earliest undone action."""
+    row = session.exec(
+        select(EventRow).where(EventRow.undone == True).order_by(EventRow.seq)  # noqa: E712
+    ).first()
+    if row is None:
+        raise OrderRefused("there is nothing to redo")
+    save_state(session, state_from_json(json.loads(row.after_json)))
+    row.undone = False
+    session.add(row)
+    session.flush()
+    return _changes(f"Redo {row.label}", tuple(json.loads(row.lines_json)),
+                    json.loads(row.before_json), json.loads(row.after_json), None)
+
+
+def next_undo(session: Session) -> str | None:
+    """The label of the action undo would take back, if any."""
+    row = session.exec(
+        select(EventRow).where(EventRow.undone == False).order_by(EventRow.seq.desc())  # noqa: E712
+    ).first()
+    return row.label if row else None
+
+
+def next_redo(session: Session) -> str | None:
+    """The label of the action redo would apply again, if any."""
+    row = session.exec(
+        select(EventRow).where(EventRow.undone == True).order_by(EventRow.seq)  # noqa: E712
+    ).first()
+    return row.label if row else None
+
+
+def _changes(label, lines, before: dict, after: dict, report) -> Changes:
+    def by(key, ident, data):
+        return {x[ident]: x for x in data[key]}
+
+    cb, ca = by("commands", "name", before), by("commands", "name", after)
+    commands = {n for n in cb.keys() | ca.keys() if cb.get(n) != ca.get(n)}
+    ob = {(o["command"], o["pending"]): o for o in before["orders"]}
+    oa = {(o["command"], o["pending"]): o for o in after["orders"]}
+    commands |= {k[0] for k in ob.keys() | oa.keys() if ob.get(k) != oa.get(k)}
+    bb, ba = by("battles", "id", before), by("battles", "id", after)
+    fought = frozenset(i for i in bb.keys() | ba.keys() if bb.get(i) != ba.get(i))
+    tb, ta = before["control"], after["control"]
+    towns = frozenset(t for t in tb.keys() | ta.keys() if tb.get(t) != ta.get(t))
+    return Changes(label, lines, frozenset(commands), fought, towns,
+                   before["date"] != after["date"], report)
+
+
+# -- the services, one per umpire action ------------------------------------------------------
+
+
+def issue_order(session: Session, command: str, verb: str, objective: str, *,
+                via: tuple[str, ...] = (), forced: bool = False,
+                scenario: Scenario | None = None) -> Changes:
+    """Give a command an order (refused with the reason if it breaks the rules)."""
+    return perform(session, IssueOrder(command, verb, objective, tuple(via), forced), scenario)
+
+
+def cancel_order(session: Session, command: str, *, scenario: Scenario | None = None) -> Changes:
+    """Withdraw a command's orders."""
+    return perform(session, CancelOrder(command), scenario)
+
+
+def record_result(session: Session, battle: int, winner: str, *,
+                  casualties: dict | None = None, scenario: Scenario | None = None) -> Changes:
+    """Record a battle's result (``French``, ``Allied`` or ``draw``) and enforce its aftermath."""
+    return perform(session, RecordResult(battle, str(winner), casualties or {}), scenario)
+
+
+def merge_battles(session: Session, battle: int, other: int, reason: str, *,
+                  scenario: Scenario | None = None) -> Changes:
+    """Fight two battles of a day as one, with the umpire's reason kept."""
+    return perform(session, MergeBattles(battle, other, reason), scenario)
+
+
+def split_battle(session: Session, battle: int, commands: tuple[str, ...], reason: str, *,
+                 scenario: Scenario | None = None) -> Changes:
+    """Fight the named commands of a battle as a separate battle."""
+    return perform(session, SplitBattle(battle, tuple(commands), reason), scenario)
+
+
+def postpone_battle(session: Session, battle: int, reason: str, days: int = 1, *,
+                    scenario: Scenario | None = None) -> Changes:
+    """Put a battle off by some days."""
+    return perform(session, PostponeBattle(battle, reason, days), scenario)
+
+
+def choose_retreat(session: Session, command: str, option: str, town: str | None = None, *,
+                   scenario: Scenario | None = None) -> Changes:
+    """Surrender or break out for a command with no road of retreat."""
+    return perform(session, ChooseRetreat(command, option, town), scenario)
