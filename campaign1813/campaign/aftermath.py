@@ -71,7 +71,8 @@ def _paths_away(
     barred = enemy_towns(state, c.side) if respect_enemy else set()
     best: dict[str, tuple[tuple[str, ...], float]] = {}
     frontier: list[tuple[float, tuple[str, ...], float]] = []
-    for town, d in ground.offsets(pos):
+    first = ground.adj[pos.a] if pos.b is None else ground.offsets(pos)
+    for town, d in first:
         if town in away and away[town] > start_away + EPS and town not in barred:
             frontier.append((d, (town,), away[town]))
     while frontier:
@@ -114,16 +115,13 @@ def retreat_destinations(ground: Ground, state: DayState, name: str) -> dict[str
 def breakout_options(ground: Ground, state: DayState, name: str) -> list[BreakOut]:
     """Ways out through the enemy, the weakest opposition first."""
     c = state.commands[name]
-    index = PositionIndex(
-        ground,
-        ((o.name, o.position) for o in state.ordered() if o.on_map and o.side is not c.side),
-    )
+    enemies = [o for o in state.ordered() if o.on_map and o.side is not c.side]
     options = []
     for town, (route, _miles) in _paths_away(ground, state, name, False).items():
-        through: set[str] = set()
-        for t in route:
-            through.update(index.near(Position(t), ground.settings.contact_miles))
-        options.append(BreakOut(town, route, tuple(sorted(through, key=_key(state)))))
+        through = tuple(
+            e.name for e in enemies if ground.on_route(e.position, c.position, route)
+        )
+        options.append(BreakOut(town, route, through))
     options.sort(key=lambda o: (len(o.through), len(o.route), o.town))
     return options
 

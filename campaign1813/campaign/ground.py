@@ -120,8 +120,8 @@ class Ground:
         if miles_from_frm >= length - EPS:
             return Position(to)
         if frm < to:
-            return Position(frm, to, round(miles_from_frm, 6))
-        return Position(to, frm, round(length - miles_from_frm, 6))
+            return Position(frm, to, miles_from_frm)
+        return Position(to, frm, length - miles_from_frm)
 
     def offsets(self, pos: Position) -> tuple[tuple[str, float], ...]:
         """Each town the position touches and the miles to it."""
