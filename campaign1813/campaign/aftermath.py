@@ -219,7 +219,12 @@ def choose_option(
 ) -> list[str]:
     """The umpire's choice for a cut-off command: ``surrender`` or ``break-out`` to a town."""
     c = state.commands[name]
-    if c.status is not Status.CUT_OFF:
+    stranded = (
+        c.status is Status.RETREATING
+        and c.status_date == state.date
+        and not retreat_destinations(ground, state, name)
+    )
+    if c.status is not Status.CUT_OFF and not stranded:
         raise OrderRefused(f"{name} is not cut off; it needs no surrender or break-out")
     battle = state.battles[c.battle]
     choice = option.strip().casefold().replace("_", "-").replace(" ", "-")

@@ -41,8 +41,10 @@ def schedule(ground: Ground, state: DayState, contacts: list[Contact]) -> list[B
         if c.on_map and c.status not in (Status.IN_BATTLE, Status.CUT_OFF)
     }
     fights: list[tuple[Contact, Side | None]] = []
+    joined: list[Battle] = []
     for pair in contacts:
         if pair.french not in free or pair.allied not in free:
+            joined.extend(_join_battle(ground, state, pair, free))
             continue
         f = intends_to_fight(ground, state, pair.french, pair.allied)
         a = intends_to_fight(ground, state, pair.allied, pair.french)
@@ -85,6 +87,32 @@ def schedule(ground: Ground, state: DayState, contacts: list[Contact]) -> list[B
         state.battles[battle.id] = battle
         _enter(state, battle)
     return [state.battles[b.id] for b in battles]
+
+
+def _join_battle(ground: Ground, state: DayState, pair: Contact, free: set[str]) -> list[Battle]:
+    """A free command that marches into (or shares a town with) a command already in an
+    undecided battle joins that battle on its own side."""
+    for me, enemy in ((pair.french, pair.allied), (pair.allied, pair.french)):
+        if me not in free or enemy in free:
+            continue
+        other = state.commands[enemy]
+        battle = state.battles.get(other.battle) if other.battle else None
+        if battle is None or battle.result is not None or other.status is not Status.IN_BATTLE:
+            continue
+        same_town = pair.miles <= EPS and state.commands[me].position.b is None
+        if not (same_town or intends_to_fight(ground, state, me, enemy)):
+            continue
+        side = state.commands[me].side
+        if side is Side.FRENCH:
+            battle = replace(battle, french=(*battle.french, me))
+        else:
+            battle = replace(battle, allied=(*battle.allied, me))
+        battle = replace(battle, notes=(*battle.notes, f"{me} marched into the battle"))
+        state.battles[battle.id] = battle
+        _enter(state, battle)
+        free.discard(me)
+        return [battle]
+    return []
 
 
 def _enter(state: DayState, battle: Battle) -> None:

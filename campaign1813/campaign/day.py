@@ -54,9 +54,16 @@ def check_ready(ground: Ground, state: DayState) -> None:
             if order is not None and order.breakout:
                 continue
             legal = retreat_destinations(ground, state, c.name)
+            if not legal:
+                place = state.battles[c.battle].place
+                raise OrderRefused(
+                    f"{format_date(state.date)} cannot march: {c.name} must retreat after losing "
+                    f"at {place} but no road of retreat is left; the umpire must choose "
+                    "surrender or break out"
+                )
             if order is None or order.verb is not Verb.MOVE or order.objective not in legal:
                 place = state.battles[c.battle].place
-                towns = " or ".join(sorted(legal)) or "nowhere"
+                towns = " or ".join(sorted(legal))
                 raise OrderRefused(
                     f"{format_date(state.date)} cannot march: {c.name} must retreat after losing "
                     f"at {place}; order it to {towns}"

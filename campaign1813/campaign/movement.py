@@ -23,6 +23,7 @@ class Leg:
     position: Position
     route: tuple[str, ...]
     miles: float
+    passed: tuple[tuple[str, float], ...] = ()  # towns reached on the way, and when (days)
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,8 @@ def advance(
 ) -> Leg:
     """March from ``pos`` along ``route`` for ``days`` of marching time."""
     miles = 0.0
+    spent = 0.0
+    passed = []
     while route and days > EPS / 1000:
         nxt = route[0]
         ends = (pos.a, nxt) if pos.b is None else (pos.a, pos.b)
@@ -47,10 +50,12 @@ def advance(
         need = left / rate
         if need <= days + 1e-12:
             pos, route, miles, days = Position(nxt), route[1:], miles + left, days - need
+            spent += need
+            passed.append((nxt, spent))
         else:
             d = days * rate
             pos, miles, days = ground.step_towards(pos, nxt, d), miles + d, 0.0
-    return Leg(pos, route, miles)
+    return Leg(pos, route, miles, tuple(passed))
 
 
 def marching(state: DayState) -> list[str]:
@@ -111,6 +116,7 @@ def march(state: DayState, ground: Ground) -> MarchResult:
                 if me not in halted:
                     halted.add(me)
                     stopped.setdefault(me, (step, enemy))
+        _marched_into(state, legs, positions, share, cut, halted, stopped, step)
         for n, leg in legs.items():
             if n in cut and cut[n] < 1.0:
                 leg = _leg(state, ground, n, before[n], routes[n], share * cut[n])
@@ -129,3 +135,23 @@ def _leg(state: DayState, ground: Ground, name: str, pos, route, days) -> Leg:
     c = state.commands[name]
     order = state.orders[name]
     return advance(ground, pos, route, days, c.mounted, order.forced)
+
+
+def _marched_into(state, legs, positions, share, cut, halted, stopped, step) -> None:
+    """A column that reaches a town where an enemy stands stops there, however small the
+    contact distance: it cannot slip through the enemy between two checks."""
+    held: dict[str, list[str]] = {}
+    for n, pos in positions.items():
+        if pos.b is None and n not in legs:
+            held.setdefault(pos.a, []).append(n)
+    for n, leg in legs.items():
+        side = state.commands[n].side
+        for town, when in leg.passed:
+            enemies = [e for e in held.get(town, ()) if state.commands[e].side is not side]
+            if enemies:
+                cut[n] = min(when / share, cut.get(n, 1.0))
+                for me, enemy in ((n, enemies[0]), *((e, n) for e in enemies)):
+                    if me not in halted:
+                        halted.add(me)
+                        stopped.setdefault(me, (step, enemy))
+                break

@@ -168,9 +168,8 @@ def hq_name(army: str) -> str:
     return f"{army} HQ"
 
 
-def start_campaign(session: Session, scenario: Scenario) -> DayState:
-    """Put every army group HQ and corps at its starting town; each side holds those towns."""
-    info = session.exec(select(CampaignInfo)).one()
+def initial_state(scenario: Scenario, day: date) -> DayState:
+    """Every army group HQ and corps at its starting town; each side holds those towns."""
     commands: dict[str, CommandState] = {}
     control: dict[str, Side] = {}
     key = 0
@@ -184,7 +183,13 @@ def start_campaign(session: Session, scenario: Scenario) -> DayState:
             )
             control[town] = army.side
             key += 1
-    state = DayState(info.current_date, False, 1, commands, control=control)
+    return DayState(day, False, 1, commands, control=control)
+
+
+def start_campaign(session: Session, scenario: Scenario) -> DayState:
+    """Write the starting positions of a new campaign into its file."""
+    info = session.exec(select(CampaignInfo)).one()
+    state = initial_state(scenario, info.current_date)
     save_state(session, state)
     return state
 
