@@ -12,10 +12,9 @@ import heapq
 import math
 from dataclasses import dataclass
 
-import networkx as nx
-
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.types import RoadClass, Scenario
+from campaign1813.maps.road_map import RoadMap
 
 # Positions closer than this to a town count as at the town; it also absorbs float dust.
 EPS = 1e-6
@@ -63,12 +62,7 @@ class Ground:
     def __init__(self, scenario: Scenario):
         self.scenario = scenario
         self.settings = scenario.settings
-        self.graph = nx.Graph()
-        self.names: dict[str, str] = {}
-        for town in scenario.map.towns:
-            self.graph.add_node(town.name)
-            for name in (town.name, *town.aliases):
-                self.names[name.casefold()] = town.name
+        self.road_map = RoadMap(scenario.map)
         self.adj: dict[str, list[tuple[str, float]]] = {t.name: [] for t in scenario.map.towns}
         self.length: dict[tuple[str, str], float] = {}
         self.road_class: dict[tuple[str, str], RoadClass] = {}
@@ -78,27 +72,17 @@ class Ground:
             self.adj[b].append((a, road.miles))
             self.length[(a, b)] = road.miles
             self.road_class[(a, b)] = road.road_class
-            self.graph.add_edge(a, b, miles=road.miles)
         for links in self.adj.values():
             links.sort()
 
     # -- names and routes -------------------------------------------------------------------
     def resolve(self, name: str) -> str:
         """The canonical name of a town (aliases accepted); unknown names are refused."""
-        try:
-            return self.names[name.strip().casefold()]
-        except KeyError:
-            raise OrderRefused(f"no town called '{name}' on the map") from None
+        return self.road_map.resolve(name)
 
     def route(self, start: str, end: str, via: tuple[str, ...] = ()) -> tuple[str, ...]:
         """The towns of the shortest road route from ``start`` to ``end`` through ``via``."""
-        towns = [start]
-        for a, b in zip((start, *via), (*via, end), strict=True):
-            try:
-                towns.extend(nx.dijkstra_path(self.graph, a, b, weight="miles")[1:])
-            except nx.NetworkXNoPath:
-                raise OrderRefused(f"no road route from {a} to {b}") from None
-        return tuple(towns)
+        return self.road_map.route(start, end, via=via).towns
 
     def miles(self, a: str, b: str) -> float:
         """Length of the road between two neighbouring towns."""
