@@ -227,8 +227,8 @@ def split(
             raise OrderRefused(f"{text} is not in {battle.title}")
         names.append(match[0])
     moved = set(names)
-    french = tuple(n for n in battle.french if n in moved)
-    allied = tuple(n for n in battle.allied if n in moved)
+    french = tuple(n for n in battle.everyone(Side.FRENCH) if n in moved)
+    allied = tuple(n for n in battle.everyone(Side.ALLIED) if n in moved)
     if not french or not allied:
         raise OrderRefused(f"a battle split from {battle.title} needs commands of both sides")
     rest_f = tuple(n for n in battle.french if n not in moved)
@@ -239,8 +239,6 @@ def split(
     place = _place(ground, state, first, battle.attacker)
     new = Battle(
         state.next_battle, battle.date, place, french, allied,
-        french_reinforcements=tuple(n for n in battle.french_reinforcements if n in moved),
-        allied_reinforcements=tuple(n for n in battle.allied_reinforcements if n in moved),
         attacker=battle.attacker,
         notes=(f"split from {battle.title}: {reason}",),
     )

@@ -41,6 +41,10 @@ class Position:
         """The towns this position touches: its town, or both ends of its road."""
         return (self.a,) if self.b is None else (self.a, self.b)
 
+    def rounded(self) -> Position:
+        """The same place with its miles to six decimals, as the day's end records it."""
+        return self if self.b is None else Position(self.a, self.b, round(self.miles, 6))
+
     def to_json(self) -> list:
         """A compact JSON form: ``[town]`` or ``[a, b, miles]``."""
         return [self.a] if self.b is None else [self.a, self.b, self.miles]

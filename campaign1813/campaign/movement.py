@@ -124,7 +124,7 @@ def march(state: DayState, ground: Ground) -> MarchResult:
             routes[n] = leg.route
             marched[n] += leg.miles
     for n, miles in marched.items():
-        state.update(n, position=positions[n], marched=round(miles, 6))
+        state.update(n, position=positions[n].rounded(), marched=round(miles, 6))
         state.orders[n] = replace(state.orders[n], route=routes[n])
     for n in halted:
         state.update(n, halted=True)
