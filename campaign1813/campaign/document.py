@@ -92,6 +92,16 @@ def check_campaign_file(path: str | Path) -> None:
     expected = page_size * page_count
     if page_count and size < expected:
         raise CampaignFileError(path, f"is truncated ({size} of {expected} bytes)")
+    journal = path.with_name(path.name + "-journal")
+    if journal.exists() and journal.stat().st_size > 0:
+        # A hot journal means a writer died mid-transaction; SQLite rolls it back on the first
+        # read-write open, restoring the last committed state (a read-only open cannot).
+        try:
+            con = sqlite3.connect(path)
+            con.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            con.close()
+        except sqlite3.Error as exc:
+            raise CampaignFileError(path, f"cannot be recovered ({exc})") from exc
     try:
         con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     except sqlite3.Error as exc:

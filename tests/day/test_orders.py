@@ -36,7 +36,8 @@ def test_orders_name_the_command_and_what_is_wrong(tmp_path):
         "order for 1 Corps refused: no road leads from Aston to Eyrie"
     assert refused(u, "1 Corps", "Charge", "Brook") == \
         "'Charge' is not an order; give one of Move, Halt, Hold, Attack, Recce, Rest"
-    assert refused(u, "1 Corps", "Hold", "Brook") == "1 Corps cannot hold at Brook: it stands at Aston"
+    assert refused(u, "1 Corps", "Hold", "Brook") == \
+        "1 Corps cannot hold at Brook: it stands at Aston"
     assert refused(u, "1 Corps", "Rest", "Aston", forced=True) == \
         "1 Corps cannot force-march on a Rest order"
     assert u.dump() == before
