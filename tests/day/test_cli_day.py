@@ -81,7 +81,8 @@ def test_cli_errors_are_one_line_and_leave_the_file_alone(camp, capsys):
     for argv, message in [
         (("order", camp, "1 Corps", "Move", "Atlantis"),
          "order for 1 Corps refused: no town called 'Atlantis' on the map"),
-        (("order", camp, "9 Corps", "Move", "Brook"), "no command called '9 Corps' in this campaign"),
+        (("order", camp, "9 Corps", "Move", "Brook"),
+         "no command called '9 Corps' in this campaign"),
         (("result", camp, "7", "draw"), "there is no battle number 7"),
         (("undo", camp), "there is nothing to undo"),
         (("redo", camp), "there is nothing to redo"),
