@@ -22,10 +22,11 @@ from campaign1813.campaign.scenario.types import Scenario
 from campaign1813.campaign.state import (
     DayState,
     find_command,
-    load_state,
-    save_state,
+    load_json,
+    state_diff,
     state_from_json,
     state_to_json,
+    write_changes,
 )
 
 _GROUNDS: dict[int, tuple[Scenario, Ground]] = {}
@@ -186,11 +187,11 @@ class ChooseRetreat:
 def perform(session: Session, command, scenario: Scenario | None = None) -> Changes:
     """Apply one umpire action in the session's transaction and log it."""
     ground = ground_for(scenario_in(session, scenario))
-    state = load_state(session)
-    before = state_to_json(state)
+    before = load_json(session)
+    state = state_from_json(before)
     label, lines, report = command.apply(ground, state)
-    save_state(session, state)
-    after = state_to_json(state)
+    old, new = state_diff(before, state_to_json(state))
+    write_changes(session, new)
     session.exec(delete(EventRow).where(EventRow.undone == True))  # noqa: E712
     session.add(
         EventRow(
@@ -199,75 +200,70 @@ def perform(session: Session, command, scenario: Scenario | None = None) -> Chan
             date=date.fromisoformat(before["date"]),
             lines_json=json.dumps(lines),
             payload_json=json.dumps(asdict(command), default=str),
-            before_json=json.dumps(before),
-            after_json=json.dumps(after),
+            before_json=json.dumps(old),
+            after_json=json.dumps(new),
         )
     )
     session.flush()
-    return _changes(label, tuple(lines), before, after, report)
+    return _changes(label, tuple(lines), new, report)
+
+
+def _latest(session: Session, undone: bool) -> EventRow | None:
+    order = EventRow.seq if undone else EventRow.seq.desc()
+    return session.exec(select(EventRow).where(EventRow.undone == undone).order_by(order)).first()
 
 
 def undo(session: Session) -> Changes:
     """Put back the state before the latest action in force."""
-    row = session.exec(
-        select(EventRow).where(EventRow.undone == False).order_by(EventRow.seq.desc())  # noqa: E712
-    ).first()
+    row = _latest(session, False)
     if row is None:
         raise OrderRefused("there is nothing to undo")
-    save_state(session, state_from_json(json.loads(row.before_json)))
+    old = json.loads(row.before_json)
+    write_changes(session, old)
     row.undone = True
     session.add(row)
     session.flush()
-    return _changes(f"Undo {row.label}", (), json.loads(row.after_json),
-                    json.loads(row.before_json), None)
+    return _changes(f"Undo {row.label}", (), old, None)
 
 
 def redo(session: Session) -> Changes:
     """Apply again the earliest undone action."""
-    row = session.exec(
-        select(EventRow).where(EventRow.undone == True).order_by(EventRow.seq)  # noqa: E712
-    ).first()
+    row = _latest(session, True)
     if row is None:
         raise OrderRefused("there is nothing to redo")
-    save_state(session, state_from_json(json.loads(row.after_json)))
+    new = json.loads(row.after_json)
+    write_changes(session, new)
     row.undone = False
     session.add(row)
     session.flush()
-    return _changes(f"Redo {row.label}", tuple(json.loads(row.lines_json)),
-                    json.loads(row.before_json), json.loads(row.after_json), None)
+    return _changes(f"Redo {row.label}", tuple(json.loads(row.lines_json)), new, None)
 
 
 def next_undo(session: Session) -> str | None:
     """The label of the action undo would take back, if any."""
-    row = session.exec(
-        select(EventRow).where(EventRow.undone == False).order_by(EventRow.seq.desc())  # noqa: E712
-    ).first()
+    row = _latest(session, False)
     return row.label if row else None
 
 
 def next_redo(session: Session) -> str | None:
     """The label of the action redo would apply again, if any."""
-    row = session.exec(
-        select(EventRow).where(EventRow.undone == True).order_by(EventRow.seq)  # noqa: E712
-    ).first()
+    row = _latest(session, True)
     return row.label if row else None
 
 
-def _changes(label, lines, before: dict, after: dict, report) -> Changes:
-    def by(key, ident, data):
-        return {x[ident]: x for x in data[key]}
-
-    cb, ca = by("commands", "name", before), by("commands", "name", after)
-    commands = {n for n in cb.keys() | ca.keys() if cb.get(n) != ca.get(n)}
-    ob = {(o["command"], o["pending"]): o for o in before["orders"]}
-    oa = {(o["command"], o["pending"]): o for o in after["orders"]}
-    commands |= {k[0] for k in ob.keys() | oa.keys() if ob.get(k) != oa.get(k)}
-    bb, ba = by("battles", "id", before), by("battles", "id", after)
-    fought = frozenset(i for i in bb.keys() | ba.keys() if bb.get(i) != ba.get(i))
-    tb, ta = before["control"], after["control"]
-    towns = frozenset(t for t in tb.keys() | ta.keys() if tb.get(t) != ta.get(t))
-    return Changes(label, lines, frozenset(commands), fought, towns,
-                   before["date"] != after["date"], report)
+def _changes(label, lines, changed: dict, report) -> Changes:
+    """What a change touched, read from one side of a state difference."""
+    commands = set(changed.get("commands", {}))
+    commands |= {k.rsplit("|", 1)[0] for k in changed.get("orders", {})}
+    return Changes(
+        label,
+        lines,
+        frozenset(commands),
+        frozenset(int(i) for i in changed.get("battles", {})),
+        frozenset(changed.get("control", {})),
+        "date" in changed,
+        report,
+    )
 
 
 # -- the services, one per umpire action ------------------------------------------------------

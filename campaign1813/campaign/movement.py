@@ -44,6 +44,9 @@ def advance(
     passed = []
     while route and days > EPS / 1000:
         nxt = route[0]
+        if pos.b is None and pos.a == nxt:  # reached it last step, to within a hair
+            route = route[1:]
+            continue
         ends = (pos.a, nxt) if pos.b is None else (pos.a, pos.b)
         rate = ground.rate(*ends, mounted=mounted, forced=forced)
         left = ground.miles_to(pos, nxt)
@@ -124,6 +127,9 @@ def march(state: DayState, ground: Ground) -> MarchResult:
             routes[n] = leg.route
             marched[n] += leg.miles
     for n, miles in marched.items():
+        pos, route = positions[n], routes[n]
+        if route and pos.b is None and route[0] == pos.a:
+            routes[n] = route[1:]
         state.update(n, position=positions[n].rounded(), marched=round(miles, 6))
         state.orders[n] = replace(state.orders[n], route=routes[n])
     for n in halted:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from enum import StrEnum
 
-from sqlmodel import Session, delete, select
+from sqlmodel import Session, select
 
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.ground import OrderRefused, Position
@@ -194,174 +194,43 @@ def start_campaign(session: Session, scenario: Scenario) -> DayState:
     return state
 
 
-def load_state(session: Session) -> DayState:
-    """Read the campaign day's state from the file."""
-    info = session.exec(select(CampaignInfo)).one()
-    day = session.get(DayRow, 1) or DayRow()
-    commands = {}
-    for r in session.exec(select(CommandRow).order_by(CommandRow.key)):
-        commands[r.name] = CommandState(
-            name=r.name,
-            key=r.key,
-            side=Side(r.side),
-            army=r.army,
-            kind=Kind(r.kind),
-            mounted=r.mounted,
-            position=Position.from_json(json.loads(r.position_json)),
-            status=Status(r.status),
-            status_date=r.status_date,
-            battle=r.battle_id,
-            marched=r.marched,
-            halted=r.halted,
-            casualties=tuple(tuple(x) for x in json.loads(r.casualties_json)),
-        )
-    state = DayState(info.current_date, day.marched, day.next_battle, commands)
-    for r in session.exec(select(OrderRow).order_by(OrderRow.id)):
-        order = Order(
-            command=r.command,
-            verb=Verb(r.verb),
-            objective=r.objective,
-            issued=r.issued,
-            effective=r.effective,
-            via=tuple(json.loads(r.via_json)),
-            route=tuple(json.loads(r.route_json)),
-            forced=r.forced,
-            breakout=r.breakout,
-        )
-        (state.pending if r.pending else state.orders)[r.command] = order
-    for r in session.exec(select(BattleRow).order_by(BattleRow.id)):
-        reinf = json.loads(r.reinforcements_json)
-        state.battles[r.id] = Battle(
-            id=r.id,
-            date=r.date,
-            place=r.place,
-            french=tuple(json.loads(r.french_json)),
-            allied=tuple(json.loads(r.allied_json)),
-            french_reinforcements=tuple(reinf.get(Side.FRENCH.value, ())),
-            allied_reinforcements=tuple(reinf.get(Side.ALLIED.value, ())),
-            attacker=Side(r.attacker) if r.attacker else None,
-            result=r.result,
-            notes=tuple(json.loads(r.notes_json)),
-        )
-    for r in session.exec(select(TownControlRow)):
-        state.control[r.town] = Side(r.side)
-    return state
+# -- the state as JSON values: what the event log keeps, keyed so that changes are small ------
 
 
-def save_state(session: Session, state: DayState) -> None:
-    """Write the whole state back (rows replaced), within the caller's transaction."""
-    info = session.exec(select(CampaignInfo)).one()
-    info.current_date = state.date
-    session.add(info)
-    for table in (CommandRow, OrderRow, BattleRow, TownControlRow, DayRow):
-        session.exec(delete(table))
-    session.add(DayRow(id=1, marched=state.marched, next_battle=state.next_battle))
-    for c in state.ordered():
-        session.add(
-            CommandRow(
-                name=c.name,
-                key=c.key,
-                side=c.side.value,
-                army=c.army,
-                kind=c.kind.value,
-                mounted=c.mounted,
-                position_json=json.dumps(c.position.to_json()),
-                status=c.status.value,
-                status_date=c.status_date,
-                battle_id=c.battle,
-                marched=c.marched,
-                halted=c.halted,
-                casualties_json=json.dumps([list(x) for x in c.casualties]),
-            )
-        )
-    for pending, orders in ((False, state.orders), (True, state.pending)):
-        for name in sorted(orders, key=lambda n: state.commands[n].key):
-            o = orders[name]
-            session.add(
-                OrderRow(
-                    command=o.command,
-                    verb=o.verb.value,
-                    objective=o.objective,
-                    via_json=json.dumps(list(o.via)),
-                    route_json=json.dumps(list(o.route)),
-                    forced=o.forced,
-                    breakout=o.breakout,
-                    issued=o.issued,
-                    effective=o.effective,
-                    pending=pending,
-                )
-            )
-    for b in state.battles.values():
-        session.add(
-            BattleRow(
-                id=b.id,
-                date=b.date,
-                place=b.place,
-                french_json=json.dumps(list(b.french)),
-                allied_json=json.dumps(list(b.allied)),
-                reinforcements_json=json.dumps(
-                    {
-                        Side.FRENCH.value: list(b.french_reinforcements),
-                        Side.ALLIED.value: list(b.allied_reinforcements),
-                    }
-                ),
-                attacker=b.attacker.value if b.attacker else None,
-                result=b.result,
-                notes_json=json.dumps(list(b.notes)),
-            )
-        )
-    for town in sorted(state.control):
-        session.add(TownControlRow(town=town, side=state.control[town].value))
-    session.flush()
-
-
-def state_to_json(state: DayState) -> dict:
-    """The state as plain JSON values, in a stable order: what undo and redo restore."""
+def _command_json(c: CommandState) -> dict:
     return {
-        "date": state.date.isoformat(),
-        "marched": state.marched,
-        "next_battle": state.next_battle,
-        "commands": [
-            {
-                "name": c.name,
-                "key": c.key,
-                "side": c.side.value,
-                "army": c.army,
-                "kind": c.kind.value,
-                "mounted": c.mounted,
-                "position": c.position.to_json(),
-                "status": c.status.value,
-                "status_date": c.status_date.isoformat() if c.status_date else None,
-                "battle": c.battle,
-                "marched": c.marched,
-                "halted": c.halted,
-                "casualties": [list(x) for x in c.casualties],
-            }
-            for c in state.ordered()
-        ],
-        "orders": [_order_json(o, False) for o in _sorted_orders(state, state.orders)]
-        + [_order_json(o, True) for o in _sorted_orders(state, state.pending)],
-        "battles": [
-            {
-                "id": b.id,
-                "date": b.date.isoformat(),
-                "place": b.place,
-                "french": list(b.french),
-                "allied": list(b.allied),
-                "french_reinforcements": list(b.french_reinforcements),
-                "allied_reinforcements": list(b.allied_reinforcements),
-                "attacker": b.attacker.value if b.attacker else None,
-                "result": b.result,
-                "notes": list(b.notes),
-            }
-            for b in sorted(state.battles.values(), key=lambda b: b.id)
-        ],
-        "control": {t: state.control[t].value for t in sorted(state.control)},
+        "name": c.name,
+        "key": c.key,
+        "side": c.side.value,
+        "army": c.army,
+        "kind": c.kind.value,
+        "mounted": c.mounted,
+        "position": c.position.to_json(),
+        "status": c.status.value,
+        "status_date": c.status_date.isoformat() if c.status_date else None,
+        "battle": c.battle,
+        "marched": c.marched,
+        "halted": c.halted,
+        "casualties": [list(x) for x in c.casualties],
     }
 
 
-def _sorted_orders(state: DayState, orders: dict[str, Order]) -> list[Order]:
-    return [orders[n] for n in sorted(orders, key=lambda n: state.commands[n].key)]
+def _command_from(d: dict) -> CommandState:
+    return CommandState(
+        name=d["name"],
+        key=d["key"],
+        side=Side(d["side"]),
+        army=d["army"],
+        kind=Kind(d["kind"]),
+        mounted=d["mounted"],
+        position=Position.from_json(d["position"]),
+        status=Status(d["status"]),
+        status_date=date.fromisoformat(d["status_date"]) if d["status_date"] else None,
+        battle=d["battle"],
+        marched=d["marched"],
+        halted=d["halted"],
+        casualties=tuple(tuple(x) for x in d["casualties"]),
+    )
 
 
 def _order_json(o: Order, pending: bool) -> dict:
@@ -379,61 +248,285 @@ def _order_json(o: Order, pending: bool) -> dict:
     }
 
 
+def _order_from(d: dict) -> Order:
+    return Order(
+        command=d["command"],
+        verb=Verb(d["verb"]),
+        objective=d["objective"],
+        issued=date.fromisoformat(d["issued"]),
+        effective=date.fromisoformat(d["effective"]),
+        via=tuple(d["via"]),
+        route=tuple(d["route"]),
+        forced=d["forced"],
+        breakout=d["breakout"],
+    )
+
+
+def _order_key(command: str, pending: bool) -> str:
+    return f"{command}|{'pending' if pending else 'active'}"
+
+
+def _battle_json(b: Battle) -> dict:
+    return {
+        "id": b.id,
+        "date": b.date.isoformat(),
+        "place": b.place,
+        "french": list(b.french),
+        "allied": list(b.allied),
+        "french_reinforcements": list(b.french_reinforcements),
+        "allied_reinforcements": list(b.allied_reinforcements),
+        "attacker": b.attacker.value if b.attacker else None,
+        "result": b.result,
+        "notes": list(b.notes),
+    }
+
+
+def _battle_from(d: dict) -> Battle:
+    return Battle(
+        id=d["id"],
+        date=date.fromisoformat(d["date"]),
+        place=d["place"],
+        french=tuple(d["french"]),
+        allied=tuple(d["allied"]),
+        french_reinforcements=tuple(d["french_reinforcements"]),
+        allied_reinforcements=tuple(d["allied_reinforcements"]),
+        attacker=Side(d["attacker"]) if d["attacker"] else None,
+        result=d["result"],
+        notes=tuple(d["notes"]),
+    )
+
+
+SECTIONS = ("commands", "orders", "battles", "control")
+
+
+def state_to_json(state: DayState) -> dict:
+    """The state as plain JSON values, keyed by command, order, battle and town."""
+    orders = {_order_key(n, False): _order_json(o, False) for n, o in state.orders.items()}
+    orders.update({_order_key(n, True): _order_json(o, True) for n, o in state.pending.items()})
+    return {
+        "date": state.date.isoformat(),
+        "marched": state.marched,
+        "next_battle": state.next_battle,
+        "commands": {c.name: _command_json(c) for c in state.ordered()},
+        "orders": dict(sorted(orders.items())),
+        "battles": {str(b.id): _battle_json(b) for b in sorted(state.battles.values(),
+                                                               key=lambda b: b.id)},
+        "control": {t: state.control[t].value for t in sorted(state.control)},
+    }
+
+
 def state_from_json(data: dict) -> DayState:
     """The inverse of ``state_to_json``."""
-    commands = {}
-    for c in data["commands"]:
-        commands[c["name"]] = CommandState(
-            name=c["name"],
-            key=c["key"],
-            side=Side(c["side"]),
-            army=c["army"],
-            kind=Kind(c["kind"]),
-            mounted=c["mounted"],
-            position=Position.from_json(c["position"]),
-            status=Status(c["status"]),
-            status_date=date.fromisoformat(c["status_date"]) if c["status_date"] else None,
-            battle=c["battle"],
-            marched=c["marched"],
-            halted=c["halted"],
-            casualties=tuple(tuple(x) for x in c["casualties"]),
-        )
+    commands = {n: _command_from(d) for n, d in data["commands"].items()}
     state = DayState(
         date.fromisoformat(data["date"]), data["marched"], data["next_battle"], commands
     )
-    for o in data["orders"]:
-        order = Order(
-            command=o["command"],
-            verb=Verb(o["verb"]),
-            objective=o["objective"],
-            issued=date.fromisoformat(o["issued"]),
-            effective=date.fromisoformat(o["effective"]),
-            via=tuple(o["via"]),
-            route=tuple(o["route"]),
-            forced=o["forced"],
-            breakout=o["breakout"],
-        )
-        (state.pending if o["pending"] else state.orders)[order.command] = order
-    for b in data["battles"]:
-        state.battles[b["id"]] = Battle(
-            id=b["id"],
-            date=date.fromisoformat(b["date"]),
-            place=b["place"],
-            french=tuple(b["french"]),
-            allied=tuple(b["allied"]),
-            french_reinforcements=tuple(b["french_reinforcements"]),
-            allied_reinforcements=tuple(b["allied_reinforcements"]),
-            attacker=Side(b["attacker"]) if b["attacker"] else None,
-            result=b["result"],
-            notes=tuple(b["notes"]),
-        )
+    for d in data["orders"].values():
+        (state.pending if d["pending"] else state.orders)[d["command"]] = _order_from(d)
+    for d in data["battles"].values():
+        state.battles[d["id"]] = _battle_from(d)
     state.control = {t: Side(s) for t, s in data["control"].items()}
     return state
 
 
+def state_diff(before: dict, after: dict) -> tuple[dict, dict]:
+    """The entries that differ, as (their values before, their values after); a missing
+    entry is None. Applying the first to the after-state gives back the before-state."""
+    old: dict = {}
+    new: dict = {}
+    for key in ("date", "marched", "next_battle"):
+        if before[key] != after[key]:
+            old[key], new[key] = before[key], after[key]
+    for section in SECTIONS:
+        b, a = before[section], after[section]
+        changed = {k for k in b.keys() | a.keys() if b.get(k) != a.get(k)}
+        if changed:
+            old[section] = {k: b.get(k) for k in sorted(changed)}
+            new[section] = {k: a.get(k) for k in sorted(changed)}
+    return old, new
+
+
+# -- rows of the file ------------------------------------------------------------------------
+
+
+def _command_row_json(r: CommandRow) -> dict:
+    return {
+        "name": r.name,
+        "key": r.key,
+        "side": r.side,
+        "army": r.army,
+        "kind": r.kind,
+        "mounted": r.mounted,
+        "position": json.loads(r.position_json),
+        "status": r.status,
+        "status_date": r.status_date.isoformat() if r.status_date else None,
+        "battle": r.battle_id,
+        "marched": r.marched,
+        "halted": r.halted,
+        "casualties": json.loads(r.casualties_json),
+    }
+
+
+def _command_row_fields(d: dict) -> dict:
+    return {
+        "name": d["name"],
+        "key": d["key"],
+        "side": d["side"],
+        "army": d["army"],
+        "kind": d["kind"],
+        "mounted": d["mounted"],
+        "position_json": json.dumps(d["position"]),
+        "status": d["status"],
+        "status_date": date.fromisoformat(d["status_date"]) if d["status_date"] else None,
+        "battle_id": d["battle"],
+        "marched": d["marched"],
+        "halted": d["halted"],
+        "casualties_json": json.dumps(d["casualties"]),
+    }
+
+
+def _order_row_json(r: OrderRow) -> dict:
+    return {
+        "command": r.command,
+        "verb": r.verb,
+        "objective": r.objective,
+        "issued": r.issued.isoformat(),
+        "effective": r.effective.isoformat(),
+        "via": json.loads(r.via_json),
+        "route": json.loads(r.route_json),
+        "forced": r.forced,
+        "breakout": r.breakout,
+        "pending": r.pending,
+    }
+
+
+def _order_row_fields(d: dict) -> dict:
+    return {
+        "command": d["command"],
+        "verb": d["verb"],
+        "objective": d["objective"],
+        "issued": date.fromisoformat(d["issued"]),
+        "effective": date.fromisoformat(d["effective"]),
+        "via_json": json.dumps(d["via"]),
+        "route_json": json.dumps(d["route"]),
+        "forced": d["forced"],
+        "breakout": d["breakout"],
+        "pending": d["pending"],
+    }
+
+
+def _battle_row_json(r: BattleRow) -> dict:
+    reinf = json.loads(r.reinforcements_json)
+    return {
+        "id": r.id,
+        "date": r.date.isoformat(),
+        "place": r.place,
+        "french": json.loads(r.french_json),
+        "allied": json.loads(r.allied_json),
+        "french_reinforcements": reinf.get(Side.FRENCH.value, []),
+        "allied_reinforcements": reinf.get(Side.ALLIED.value, []),
+        "attacker": r.attacker,
+        "result": r.result,
+        "notes": json.loads(r.notes_json),
+    }
+
+
+def _battle_row_fields(d: dict) -> dict:
+    return {
+        "id": d["id"],
+        "date": date.fromisoformat(d["date"]),
+        "place": d["place"],
+        "french_json": json.dumps(d["french"]),
+        "allied_json": json.dumps(d["allied"]),
+        "reinforcements_json": json.dumps({
+            Side.FRENCH.value: d["french_reinforcements"],
+            Side.ALLIED.value: d["allied_reinforcements"],
+        }),
+        "attacker": d["attacker"],
+        "result": d["result"],
+        "notes_json": json.dumps(d["notes"]),
+    }
+
+
+def load_json(session: Session) -> dict:
+    """The campaign-day state of the file as JSON values (for undo and for tests)."""
+    info = session.exec(select(CampaignInfo)).one()
+    day = session.get(DayRow, 1) or DayRow()
+    commands = {r.name: _command_row_json(r)
+                for r in session.exec(select(CommandRow).order_by(CommandRow.key))}
+    orders = {}
+    for r in session.exec(select(OrderRow).order_by(OrderRow.id)):
+        orders[_order_key(r.command, r.pending)] = _order_row_json(r)
+    battles = {str(r.id): _battle_row_json(r)
+               for r in session.exec(select(BattleRow).order_by(BattleRow.id))}
+    control = {r.town: r.side
+               for r in session.exec(select(TownControlRow).order_by(TownControlRow.town))}
+    return {
+        "date": info.current_date.isoformat(),
+        "marched": day.marched,
+        "next_battle": day.next_battle,
+        "commands": commands,
+        "orders": dict(sorted(orders.items())),
+        "battles": battles,
+        "control": control,
+    }
+
+
+def load_state(session: Session) -> DayState:
+    """Read the campaign day's state from the file."""
+    return state_from_json(load_json(session))
+
+
 def dump_state(session: Session) -> dict:
-    """The whole campaign-day state of the file as JSON values (for undo and for tests)."""
-    return state_to_json(load_state(session))
+    """The whole campaign-day state of the file as JSON values, for comparing and for tests."""
+    return load_json(session)
+
+
+def write_changes(session: Session, changes: dict) -> None:
+    """Write only the given entries (a side of ``state_diff``); None deletes an entry."""
+    if "date" in changes:
+        info = session.exec(select(CampaignInfo)).one()
+        info.current_date = date.fromisoformat(changes["date"])
+        session.add(info)
+    if "marched" in changes or "next_battle" in changes:
+        day = session.get(DayRow, 1) or DayRow(id=1)
+        day.marched = changes.get("marched", day.marched)
+        day.next_battle = changes.get("next_battle", day.next_battle)
+        session.add(day)
+    for name, d in changes.get("commands", {}).items():
+        _upsert(session, CommandRow, name, None if d is None else _command_row_fields(d))
+    for key, d in changes.get("orders", {}).items():
+        command, which = key.rsplit("|", 1)
+        for row in session.exec(select(OrderRow).where(
+                OrderRow.command == command, OrderRow.pending == (which == "pending"))):
+            session.delete(row)
+        if d is not None:
+            session.add(OrderRow(**_order_row_fields(d)))
+    for ident, d in changes.get("battles", {}).items():
+        _upsert(session, BattleRow, int(ident), None if d is None else _battle_row_fields(d))
+    for town, side in changes.get("control", {}).items():
+        _upsert(session, TownControlRow, town, None if side is None else
+                {"town": town, "side": side})
+    session.flush()
+
+
+def _upsert(session: Session, table, key, fields: dict | None) -> None:
+    row = session.get(table, key)
+    if fields is None:
+        if row is not None:
+            session.delete(row)
+    elif row is None:
+        session.add(table(**fields))
+    else:
+        for name, value in fields.items():
+            setattr(row, name, value)
+        session.add(row)
+
+
+def save_state(session: Session, state: DayState) -> None:
+    """Write the state to the file, changing only the rows that differ from it."""
+    _old, new = state_diff(load_json(session), state_to_json(state))
+    write_changes(session, new)
 
 
 def find_command(state: DayState, name: str) -> CommandState:
