@@ -15,11 +15,19 @@ from pathlib import Path
 
 from sqlmodel import Session, SQLModel
 
-from campaign1813.campaign.commands import issue_order, record_result
+from campaign1813.campaign.aftermath import retreat_destinations
+from campaign1813.campaign.commands import (
+    IssueOrder,
+    choose_retreat,
+    ground_for,
+    issue_orders,
+    record_result,
+)
 from campaign1813.campaign.day import end_day
 from campaign1813.campaign.document import CampaignDocument, _make_engine
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.model import CampaignInfo, DocumentInfo
+from campaign1813.campaign.orders import build_order
 from campaign1813.campaign.scenario.types import (
     ArmyGroup,
     Artillery,
@@ -39,14 +47,14 @@ from campaign1813.campaign.scenario.types import (
     Town,
     TownKind,
 )
-from campaign1813.campaign.state import load_state, start_campaign
+from campaign1813.campaign.state import Status, load_state, start_campaign
 
 DAYS = 5
 
 
-def generated(pairs: int, rows_per_pair: int = 5, width: int = 25, seed: int = 1813) -> Scenario:
+def generated(pairs: int, rows_per_pair: int = 2, width: int = 15, seed: int = 1813) -> Scenario:
     """A grid of towns (``width`` wide, ``rows_per_pair`` rows per pair of army groups) with
-    roads of 8–20 miles; each French army group faces an Allied one ten columns away."""
+    roads of 8–20 miles; each French army group faces an Allied one across the grid."""
     rng = random.Random(seed)
     rows = pairs * rows_per_pair
     name = lambda x, y: f"T{x:03d}-{y:04d}"  # noqa: E731
@@ -65,13 +73,13 @@ def generated(pairs: int, rows_per_pair: int = 5, width: int = 25, seed: int = 1
     armies = []
     for p in range(pairs):
         y0 = p * rows_per_pair
-        for side, x in ((Side.FRENCH, 5), (Side.ALLIED, 15)):
+        for side, x, step in ((Side.FRENCH, 3, -1), (Side.ALLIED, width - 4, 1)):
             label = f"{side.value} Army {p + 1}"
             corps = tuple(
                 Corps(
                     name=f"{label} Corps {i + 1}", army=label, nationality=side.value,
                     commander=Commander(f"General {p}-{i}", Grade.AVERAGE),
-                    start=name(x, y0 + i),
+                    start=name(x + step * (i // rows_per_pair), y0 + i % rows_per_pair),
                     infantry=tuple(InfantryBrigade(b, Rating.B, Rating.B, Rating.B)
                                    for b in range(1, 5)),
                     cavalry=CavalryBrigade(5, Rating.B, CavalryType.LIGHT),
@@ -81,7 +89,7 @@ def generated(pairs: int, rows_per_pair: int = 5, width: int = 25, seed: int = 1
             )
             armies.append(ArmyGroup(label, side, Theatre.FRANCE,
                                     Commander(f"CinC {label}", Grade.AVERAGE),
-                                    name(x - 2 if side is Side.FRENCH else x + 2, y0 + 2),
+                                    name(x + 2 * step + step, y0),
                                     Commander(f"Reserve {label}", Grade.POOR), corps))
     return Scenario("generated", MapData(towns, tuple(roads), ()), tuple(armies))
 
@@ -106,40 +114,34 @@ def time_end_day(scenario: Scenario, folder: Path) -> tuple[float, int, int]:
     towns = [t.name for t in scenario.map.towns]
     by_army = {a.name: a for a in scenario.armies}
     times, battles = [], 0
+    ground = ground_for(scenario)
     for _day in range(DAYS):
         with doc.session() as s:
             state = load_state(s)
+            orders, choices = [], []
             for c in state.ordered():
-                if c.status.value not in ("ready", "retreating"):
+                if c.status is Status.CUT_OFF:
+                    choices.append(c.name)
+                    continue
+                if c.status is Status.RETREATING and c.status_date == state.date:
+                    legal = retreat_destinations(ground, state, c.name)
+                    if legal:
+                        orders.append(IssueOrder(c.name, "Move", sorted(legal)[0]))
+                    else:
+                        choices.append(c.name)
                     continue
                 army = by_army[c.army]
-                enemy = next(a for a in scenario.armies
-                             if a.side is not army.side and a.theatre == army.theatre
-                             and abs(scenario.armies.index(a) - scenario.armies.index(army)) == 1)
+                enemy = scenario.armies[scenario.armies.index(army) ^ 1]
                 target = rng.choice([enemy.hq, rng.choice(towns)])
                 verb = "Attack" if army.side is Side.FRENCH else "Move"
                 try:
-                    issue_order(s, c.name, verb, target, scenario=scenario)
+                    build_order(ground, state, c.name, verb, target)
                 except CampaignError:
-                    pass
-        with doc.session() as s:
-            state = load_state(s)
-            for c in state.ordered():
-                if c.status.value == "retreating" and c.status_date == state.date:
-                    from campaign1813.campaign.aftermath import retreat_destinations
-                    from campaign1813.campaign.commands import ground_for
-
-                    legal = retreat_destinations(ground_for(scenario), state, c.name)
-                    if legal:
-                        issue_order(s, c.name, "Move", sorted(legal)[0], scenario=scenario)
-                    else:
-                        from campaign1813.campaign.commands import choose_retreat
-
-                        choose_retreat(s, c.name, "surrender", scenario=scenario)
-                elif c.status.value == "cut off":
-                    from campaign1813.campaign.commands import choose_retreat
-
-                    choose_retreat(s, c.name, "surrender", scenario=scenario)
+                    continue
+                orders.append(IssueOrder(c.name, verb, target))
+            issue_orders(s, orders, scenario=scenario)
+            for name in choices:
+                choose_retreat(s, name, "surrender", scenario=scenario)
         start = time.perf_counter()
         with doc.session() as s:
             changes = end_day(s, scenario=scenario)
@@ -167,14 +169,14 @@ def _default_scenario() -> tuple[Scenario, str]:
             return scenario, "the shipped 1813 campaign"
     except Exception as exc:  # the shipped data may not be complete yet: say so, go on
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        return generated(5, 6), f"a generated stand-in of its size (shipped data: {reason})"
-    return generated(5, 6), "a generated stand-in of its size (shipped data has no armies)"
+        return generated(5), f"a generated stand-in of its size (shipped data: {reason})"
+    return generated(5), "a generated stand-in of its size (shipped data has no armies)"
 
 
 def main() -> None:
     """Print End Day's time for the default campaign and one ten times larger."""
     small, label = _default_scenario()
-    large = generated(50, 6, 25)
+    large = generated(50, 2, 15)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         results = []

@@ -85,6 +85,20 @@ class IssueOrder:
 
 
 @dataclass(frozen=True)
+class IssueOrders:
+    """A day's orders entered together: all are issued, or none if one is refused."""
+
+    orders: tuple[IssueOrder, ...]
+
+    def apply(self, ground: Ground, state: DayState):
+        """Issue each order in turn."""
+        lines = []
+        for order in self.orders:
+            lines.extend(order.apply(ground, state)[1])
+        return f"Orders: {len(self.orders)} orders", lines, None
+
+
+@dataclass(frozen=True)
 class CancelOrder:
     """Withdraw a command's orders."""
 
@@ -274,6 +288,12 @@ def issue_order(session: Session, command: str, verb: str, objective: str, *,
                 scenario: Scenario | None = None) -> Changes:
     """Give a command an order (refused with the reason if it breaks the rules)."""
     return perform(session, IssueOrder(command, verb, objective, tuple(via), forced), scenario)
+
+
+def issue_orders(session: Session, orders: list[IssueOrder], *,
+                 scenario: Scenario | None = None) -> Changes:
+    """Give several orders as one action (one undo step); refused whole if any is refused."""
+    return perform(session, IssueOrders(tuple(orders)), scenario)
 
 
 def cancel_order(session: Session, command: str, *, scenario: Scenario | None = None) -> Changes:

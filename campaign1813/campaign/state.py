@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from enum import StrEnum
 
+from sqlalchemy import delete, insert, update
 from sqlmodel import Session, select
 
 from campaign1813.campaign.calendar import format_date
@@ -450,17 +451,18 @@ def _battle_row_fields(d: dict) -> dict:
 
 def load_json(session: Session) -> dict:
     """The campaign-day state of the file as JSON values (for undo and for tests)."""
-    info = session.exec(select(CampaignInfo)).one()
-    day = session.get(DayRow, 1) or DayRow()
-    commands = {r.name: _command_row_json(r)
-                for r in session.exec(select(CommandRow).order_by(CommandRow.key))}
-    orders = {}
-    for r in session.exec(select(OrderRow).order_by(OrderRow.id)):
-        orders[_order_key(r.command, r.pending)] = _order_row_json(r)
-    battles = {str(r.id): _battle_row_json(r)
-               for r in session.exec(select(BattleRow).order_by(BattleRow.id))}
-    control = {r.town: r.side
-               for r in session.exec(select(TownControlRow).order_by(TownControlRow.town))}
+    con = session.connection()
+    info = con.execute(select(CampaignInfo.__table__)).one()
+    day = con.execute(select(DayRow.__table__)).first() or DayRow()
+    t = CommandRow.__table__
+    commands = {r.name: _command_row_json(r) for r in con.execute(select(t).order_by(t.c.key))}
+    t = OrderRow.__table__
+    orders = {_order_key(r.command, r.pending): _order_row_json(r)
+              for r in con.execute(select(t).order_by(t.c.id))}
+    t = BattleRow.__table__
+    battles = {str(r.id): _battle_row_json(r) for r in con.execute(select(t).order_by(t.c.id))}
+    t = TownControlRow.__table__
+    control = {r.town: r.side for r in con.execute(select(t).order_by(t.c.town))}
     return {
         "date": info.current_date.isoformat(),
         "marched": day.marched,
@@ -484,43 +486,48 @@ def dump_state(session: Session) -> dict:
 
 def write_changes(session: Session, changes: dict) -> None:
     """Write only the given entries (a side of ``state_diff``); None deletes an entry."""
-    if "date" in changes:
-        info = session.exec(select(CampaignInfo)).one()
-        info.current_date = date.fromisoformat(changes["date"])
-        session.add(info)
-    if "marched" in changes or "next_battle" in changes:
-        day = session.get(DayRow, 1) or DayRow(id=1)
-        day.marched = changes.get("marched", day.marched)
-        day.next_battle = changes.get("next_battle", day.next_battle)
-        session.add(day)
-    for name, d in changes.get("commands", {}).items():
-        _upsert(session, CommandRow, name, None if d is None else _command_row_fields(d))
-    for key, d in changes.get("orders", {}).items():
-        command, which = key.rsplit("|", 1)
-        for row in session.exec(select(OrderRow).where(
-                OrderRow.command == command, OrderRow.pending == (which == "pending"))):
-            session.delete(row)
-        if d is not None:
-            session.add(OrderRow(**_order_row_fields(d)))
-    for ident, d in changes.get("battles", {}).items():
-        _upsert(session, BattleRow, int(ident), None if d is None else _battle_row_fields(d))
-    for town, side in changes.get("control", {}).items():
-        _upsert(session, TownControlRow, town, None if side is None else
-                {"town": town, "side": side})
     session.flush()
+    con = session.connection()
+    if "date" in changes:
+        con.execute(update(CampaignInfo.__table__).values(
+            current_date=date.fromisoformat(changes["date"])))
+    if "marched" in changes or "next_battle" in changes:
+        t = DayRow.__table__
+        day = con.execute(select(t)).first()
+        fields = {
+            "marched": changes.get("marched", day.marched if day else False),
+            "next_battle": changes.get("next_battle", day.next_battle if day else 1),
+        }
+        con.execute(delete(t))
+        con.execute(insert(t).values(id=1, **fields))
+    entries = changes.get("commands", {})
+    _replace(con, CommandRow.__table__.c.name, list(entries),
+             [_command_row_fields(d) for d in entries.values() if d is not None])
+    entries = changes.get("battles", {})
+    _replace(con, BattleRow.__table__.c.id, [int(k) for k in entries],
+             [_battle_row_fields(d) for d in entries.values() if d is not None])
+    entries = changes.get("control", {})
+    _replace(con, TownControlRow.__table__.c.town, list(entries),
+             [{"town": k, "side": v} for k, v in entries.items() if v is not None])
+    t = OrderRow.__table__
+    for pending in (False, True):
+        names = [k.rsplit("|", 1)[0] for k in changes.get("orders", {})
+                 if k.endswith("|pending") == pending]
+        for start in range(0, len(names), 500):
+            con.execute(delete(t).where(t.c.command.in_(names[start:start + 500]),
+                                        t.c.pending == pending))
+    rows = [_order_row_fields(d) for d in changes.get("orders", {}).values() if d is not None]
+    if rows:
+        con.execute(insert(t), rows)
+    session.expire_all()
 
 
-def _upsert(session: Session, table, key, fields: dict | None) -> None:
-    row = session.get(table, key)
-    if fields is None:
-        if row is not None:
-            session.delete(row)
-    elif row is None:
-        session.add(table(**fields))
-    else:
-        for name, value in fields.items():
-            setattr(row, name, value)
-        session.add(row)
+def _replace(con, column, keys: list, rows: list[dict]) -> None:
+    """Delete the rows with these keys, then insert the new ones, in two statements each."""
+    for start in range(0, len(keys), 500):  # keep within SQLite's limit on bound parameters
+        con.execute(delete(column.table).where(column.in_(keys[start:start + 500])))
+    if rows:
+        con.execute(insert(column.table), rows)
 
 
 def save_state(session: Session, state: DayState) -> None:
