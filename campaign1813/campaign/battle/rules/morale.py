@@ -4,6 +4,7 @@ A test is 1d6 plus modifiers: a high total passes, a middling one leaves the bri
 low one routs it. A brigade whose casualties reach its arm's limit routs without rolling. A
 passed test with a commander in base contact (1 pip paid) rallies a brigade one state up.
 
+>>> from campaign1813.campaign.battle.terms import Rating
 >>> test = MoraleTest(Brigade("16 Brigade", Arm.INFANTRY, rating=Rating.C, casualties=2),
 ...                   facts=frozenset({"no-general-within-8"}))
 >>> morale_odds(test)[MoraleOutcome.SHAKEN]
@@ -26,10 +27,7 @@ from campaign1813.campaign.battle.rules.modifiers import (
     total,
     with_table_facts,
 )
-from campaign1813.campaign.battle.terms import Arm, Effect, FollowOn, MoraleState, Rating
-
-__all__ = ["Arm", "Brigade", "MoraleOutcome", "MoraleResult", "MoraleRules", "MoraleTest",
-           "MoraleTestDue", "Rating", "morale_modifiers", "morale_odds", "take_morale_test"]
+from campaign1813.campaign.battle.terms import Arm, Effect, FollowOn, MoraleState
 
 # Names of the follow-on tests, shared by every rule module.
 MORALE = "morale test"
