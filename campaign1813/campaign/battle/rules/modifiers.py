@@ -80,7 +80,9 @@ class ModifierList:
                 raise RulesetError(f"{label}: key '{key}' is used twice")
             seen.add(key)
             when = item.get("when", ())
-            clauses = [when] if isinstance(when, dict) else list(when)
+            clauses = [when] if isinstance(when, dict) else when
+            if not isinstance(clauses, list | tuple):
+                raise RulesetError(f"{label} ({key}): 'when' must be a table or tables")
             parsed = []
             for clause in clauses:
                 if not isinstance(clause, dict):
