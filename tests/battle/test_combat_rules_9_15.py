@@ -21,8 +21,8 @@ from campaign1813.campaign.battle.rules.combat import (
     combat_odds,
     combat_rule,
     combat_rules,
-    find_row,
     fight,
+    find_row,
 )
 from campaign1813.campaign.battle.rules.firefight import firefight, firefight_odds
 from campaign1813.campaign.battle.rules.modifiers import UnknownFact
