@@ -22,6 +22,7 @@ from campaign1813.campaign.battle.rules.morale import (
     morale_odds,
     rally_state,
     take_morale_test,
+    owed_morale_tests,
 )
 from campaign1813.campaign.battle.terms import Arm, MoraleState, Rating
 
@@ -245,3 +246,11 @@ def test_rule17_contradictory_modifiers_refused():
 def test_morale_follow_on_names_are_shared():
     """The follow-on names the morale module hands out are fixed strings other modules use."""
     assert MORALE == "morale test" and ROUT_REACTION == "reaction to rout"
+
+
+def test_rule17_shaken_and_routing_brigades_test_each_move():
+    """Rule 17: every brigade in Rout or Shaken tests at the end of its corps move."""
+    brigades = (infantry(name="1"), infantry(name="2", state=MoraleState.SHAKEN),
+                cavalry(state=MoraleState.ROUT), battery(state=MoraleState.DISORDERED))
+    due = owed_morale_tests(brigades)
+    assert [(f.test, f.who) for f in due] == [(MORALE, "2"), (MORALE, "3 Cavalry")]

@@ -269,3 +269,9 @@ def casualty_effect(brigade: Brigade, casualties: int, state: MoraleState | None
         final = None
     return Effect(brigade.name, casualties=casualties, new_state=final, note=note,
                   **effect), ()
+
+
+def owed_morale_tests(brigades: tuple[Brigade, ...]) -> tuple[MoraleTestDue, ...]:
+    """The morale tests owed at the end of a corps move: every Shaken or routing brigade."""
+    return tuple(MoraleTestDue(MORALE, b.name, f"{b.name} is {b.state.value} and must test")
+                 for b in brigades if b.state in (MoraleState.SHAKEN, MoraleState.ROUT))
