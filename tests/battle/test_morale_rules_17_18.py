@@ -20,9 +20,9 @@ from campaign1813.campaign.battle.rules.morale import (
     end_of_sequence,
     morale_modifiers,
     morale_odds,
+    owed_morale_tests,
     rally_state,
     take_morale_test,
-    owed_morale_tests,
 )
 from campaign1813.campaign.battle.terms import Arm, MoraleState, Rating
 
