@@ -22,6 +22,7 @@ from campaign1813.campaign.battle.rules.morale import (
     morale_odds,
     owed_morale_tests,
     rally_state,
+    state_odds,
     take_morale_test,
 )
 from campaign1813.campaign.battle.terms import Arm, MoraleState, Rating
@@ -254,3 +255,20 @@ def test_rule17_shaken_and_routing_brigades_test_each_move():
                 cavalry(state=MoraleState.ROUT), battery(state=MoraleState.DISORDERED))
     due = owed_morale_tests(brigades)
     assert [(f.test, f.who) for f in due] == [(MORALE, "2"), (MORALE, "3 Cavalry")]
+
+
+def test_rule18_rally_odds_of_a_routing_brigade():
+    """Rule 18: a routing class B brigade with a commander in contact: 1d6 −2 → Shaken on 5-6
+    (1/3); otherwise it runs on (2/3). Without the commander it runs on for certain."""
+    routing = infantry(state=MoraleState.ROUT)
+    assert state_odds(MoraleTest(routing, rallying=True)) == {MoraleState.SHAKEN: F(1, 3),
+                                                              MoraleState.ROUT: F(2, 3)}
+    assert state_odds(MoraleTest(routing)) == {MoraleState.ROUT: F(1)}
+
+
+def test_rule18_rally_odds_of_a_shaken_class_a_brigade_with_general():
+    """Rule 18: Shaken class A, general attached: 1d6 +1 +1 −2 = 1d6: Disordered on 3-6 (2/3),
+    stays Shaken on 1-2 (1/3)."""
+    test = MoraleTest(infantry(rating=Rating.A, state=MoraleState.SHAKEN),
+                      frozenset({"general-attached"}), rallying=True)
+    assert state_odds(test) == {MoraleState.DISORDERED: F(2, 3), MoraleState.SHAKEN: F(1, 3)}

@@ -275,3 +275,16 @@ def owed_morale_tests(brigades: tuple[Brigade, ...]) -> tuple[MoraleTestDue, ...
     """The morale tests owed at the end of a corps move: every Shaken or routing brigade."""
     return tuple(MoraleTestDue(MORALE, b.name, f"{b.name} is {b.state.value} and must test")
                  for b in brigades if b.state in (MoraleState.SHAKEN, MoraleState.ROUT))
+
+
+def state_odds(test: MoraleTest, ruleset: str = "1813") -> dict[MoraleState, Fraction]:
+    """The exact chance of each state the brigade ends the test in (rally included)."""
+    rules = morale_rules(ruleset)
+    out: dict[MoraleState, Fraction] = {}
+    for outcome, p in morale_odds(test, ruleset).items():
+        if not p:
+            continue
+        effect, _ = _after_test(test, outcome, rules)
+        state = effect.new_state or test.brigade.state
+        out[state] = out.get(state, Fraction(0)) + p
+    return out
