@@ -28,6 +28,7 @@ from campaign1813.campaign.battle.rules.morale import (
     morale_modifiers,
     morale_odds,
     morale_rules,
+    state_odds,
 )
 from campaign1813.campaign.battle.terms import Arm, MoraleState, Rating
 from campaign1813.campaign.errors import CampaignError
@@ -145,6 +146,9 @@ def _morale(args) -> int:
              MoraleOutcome.ROUT: f"{rules.shaken_at - 1} or less"}
     for o in MoraleOutcome:
         print(f"  {o.value:<7} {bands[o]:<11} {str(odds[o]):>6}  {_percent(odds[o])}")
+    ends = state_odds(test, args.ruleset)
+    print("Ends " + ", ".join(f"{s.value} {p}" for s, p in ends.items())
+          + (" (rallying)" if args.rally else ""))
     return 0
 
 

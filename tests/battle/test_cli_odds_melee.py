@@ -58,6 +58,14 @@ def test_morale_text(capsys):
     assert lines[3].split() == ["shaken", "1–2", "1/3", "33.3%"]
 
 
+def test_morale_text_rally_states(capsys):
+    """Rule 18: a routing class B brigade rallied by its commander: Shaken 1/3, runs on 2/3."""
+    code, out, _ = run(capsys, "morale", "--type", "infantry", "--class", "B", "--state", "rout",
+                       "--rally")
+    assert code == 0
+    assert out.splitlines()[-1] == "Ends shaken 1/3, rout 2/3 (rallying)"
+
+
 def test_morale_text_automatic_rout(capsys):
     code, out, _ = run(capsys, "morale", "--type", "cavalry", "--class", "B", "--casualties",
                        "5")
