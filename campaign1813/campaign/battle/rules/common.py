@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import TypeVar
 
 from campaign1813.campaign.battle.dice import DiceSource, Die, Roll, distribution
+from campaign1813.campaign.battle.terms import MoraleState
 from campaign1813.campaign.errors import CampaignError
 
 T = TypeVar("T", bound=Hashable)
@@ -96,3 +97,12 @@ def percent_as_casualties(percent: int, strength: int) -> int:
         return 0
     exact = Fraction(percent * strength, 100)
     return max(1, int(exact + Fraction(1, 2)))
+
+
+def worse_state(current: MoraleState, imposed: MoraleState) -> MoraleState | None:
+    """The state a brigade takes when a result imposes ``imposed``, or None if no change.
+
+    A result never improves a brigade: a Shaken brigade told to be Disordered stays Shaken.
+    """
+    order = list(MoraleState)
+    return imposed if order.index(imposed) > order.index(current) else None
