@@ -89,10 +89,11 @@ def spot_odds(situation: SpotSituation, ruleset: str) -> dict[bool, Fraction]:
         raise ActionRefused(refusal)
     band = spotting_band(situation.cover, situation.inches, ruleset)
     if band is None:
-        return certain(False)
-    if band.automatic:
-        return certain(True)
-    odds = odds_of(spotting_table(ruleset).die, 1, lambda rolled: _seen(band, rolled))
+        odds = certain(False)
+    elif band.automatic:
+        odds = certain(True)
+    else:
+        odds = odds_of(spotting_table(ruleset).die, 1, lambda rolled: _seen(band, rolled))
     return {True: odds.get(True, Fraction(0)), False: odds.get(False, Fraction(0))}
 
 
