@@ -22,6 +22,7 @@ from campaign1813.campaign.battle.dice import DiceSource, Roll
 from campaign1813.campaign.battle.rules.common import (
     ActionRefused,
     Modifier,
+    inches_text,
     odds_of,
     roll_for,
     total_of,
@@ -168,9 +169,9 @@ def fire_refusal(situation: FireSituation, ruleset: str) -> str | None:
         return f"{battery.name} is {battery.state.value}; artillery must be formed to fire"
     if situation.friends_near_line_of_fire and not situation.overhead:
         return (f"{battery.name} has friendly troops within "
-                f"{table.friendly_clearance_inches} inches of its line of fire and cannot fire "
-                f"over them (it must be on higher ground and "
-                f"{table.overhead_behind_friends_inches} inches behind them)")
+                f"{inches_text(table.friendly_clearance_inches)} of its line of fire and cannot "
+                f"fire over them (it must be on higher ground and "
+                f"{inches_text(table.overhead_behind_friends_inches)} behind them)")
     return None
 
 

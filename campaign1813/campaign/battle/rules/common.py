@@ -106,3 +106,8 @@ def worse_state(current: MoraleState, imposed: MoraleState) -> MoraleState | Non
     """
     order = list(MoraleState)
     return imposed if order.index(imposed) > order.index(current) else None
+
+
+def inches_text(inches: Fraction | float) -> str:
+    """A distance as the umpire reads it: "1 inch", "4 inches", "1/2 inch"."""
+    return f"{inches} inch" if inches <= 1 else f"{inches} inches"

@@ -7,6 +7,10 @@ entering it depends on the intruder's orders.
 
 Opportunity charges (Rule 6) are open to formed cavalry whatever their orders, so they are not
 an intent here.
+
+>>> advance = BrigadeIntent("17 Brigade", Arm.INFANTRY, Intent.ADVANCE)
+>>> order_allows(CorpsOrder.HALT, advance, "1813").reason
+'17 Brigade (Halt orders) may not move closer to the enemy'
 """
 
 from __future__ import annotations
