@@ -158,6 +158,8 @@ def test_rule_7_who_may_fire():
     assert "within 1 inch of its line of fire" in fire_refusal(near, OLD)
     with pytest.raises(ActionRefused, match="line of fire"):
         artillery_fire(near, TypedDice([12]), OLD)
+    with pytest.raises(ActionRefused, match="limbered"):
+        fire_odds(fire(limbered=True), OLD)
     assert fire_refusal(fire(friends_near_line_of_fire=True, overhead=True), OLD) is None
 
 

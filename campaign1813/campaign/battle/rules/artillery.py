@@ -148,7 +148,10 @@ def hits_for_total(total: int, situation: FireSituation, ruleset: str) -> int:
 
 
 def fire_odds(situation: FireSituation, ruleset: str) -> FireOdds:
-    """The exact chance of 0, 1 and 2 hits."""
+    """The exact chance of 0, 1 and 2 hits; refused if the battery may not fire."""
+    refusal = fire_refusal(situation, ruleset)
+    if refusal:
+        raise ActionRefused(refusal)
     table = fire_table(ruleset)
     modifiers = fire_modifiers(situation, ruleset)
     net = total_of(modifiers)
