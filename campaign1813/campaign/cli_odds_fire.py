@@ -26,10 +26,10 @@ def _modifier_help(ruleset: str) -> str:
         table = fire_table(ruleset)
     except RulesetError as exc:   # the command still works; the error shows when it is run
         return f"(modifiers unavailable: {exc})"
-    names = ", ".join(f"{m.label} {m.value:+d}" for m in table.modifiers.values())
-    return (f"Modifiers to the {table.count}{table.die.name} roll in ruleset "
-            f"'{ruleset}' (Rule 7): {names}. One hit on the number for the target and range, "
-            f"two hits on {table.two_hits_multiplier} times it.")
+    names = "\n".join(f"  {m.label:<24} {m.value:+d}" for m in table.modifiers.values())
+    return (f"Modifiers to the {table.count}{table.die.name} roll (Rule 7, ruleset "
+            f"'{ruleset}'):\n{names}\nOne hit on the number for the target and range, two hits "
+            f"on {table.two_hits_multiplier} times that number.")
 
 
 def register(kinds) -> None:

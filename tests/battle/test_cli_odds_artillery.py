@@ -53,9 +53,9 @@ def test_help_lists_the_modifiers(capsys):
         main(["odds", "artillery", "--help"])
     assert exc.value.code == 0
     out = capsys.readouterr().out
-    for name in ("A class gunners +1", "C class gunners -1", "each gunner casualty -1",
-                 "bounce-through -1"):
-        assert name in out
+    for name, value in (("A class gunners", "+1"), ("C class gunners", "-1"),
+                        ("each gunner casualty", "-1"), ("bounce-through", "-1")):
+        assert f"  {name:<24} {value}" in out
 
 
 def test_unknown_ruleset_is_one_line(capsys):
