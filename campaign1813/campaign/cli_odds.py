@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 
 ODDS_MODULES: list[str] = [
+    "campaign1813.campaign.cli_odds_fire",
     "campaign1813.campaign.cli_odds_melee",
 ]
 
