@@ -11,8 +11,8 @@ from campaign1813.campaign.battle.dice import AVERAGE, D10, TypedDice
 from campaign1813.campaign.battle.rules.command import (
     Activation,
     Commander,
-    CommanderGrade,
     CorpsAction,
+    Grade,
     Role,
     change_to_halt,
     cinc_change_orders,
@@ -41,7 +41,7 @@ from campaign1813.campaign.battle.rules.tables import spotting_table
 from campaign1813.campaign.battle.terms import MoraleState
 
 RULESETS = ("1813", "1813-revised")
-GIFTED, AVERAGE_GRADE, POOR = CommanderGrade.GIFTED, CommanderGrade.AVERAGE, CommanderGrade.POOR
+GIFTED, AVERAGE_GRADE, POOR = Grade.GIFTED, Grade.AVERAGE, Grade.POOR
 
 
 def looks(cover, inches, kind=Spotter.CAVALRY):

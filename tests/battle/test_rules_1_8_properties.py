@@ -17,13 +17,12 @@ from campaign1813.campaign.battle.rules.artillery import (
     artillery_fire,
     fire_odds,
 )
-from campaign1813.campaign.battle.rules.common import CommanderGrade
 from campaign1813.campaign.battle.rules.opportunity import (
     ChargeSituation,
     charge_odds,
     opportunity_charge,
 )
-from campaign1813.campaign.battle.terms import Arm, Calibre, Formation, MoraleState, Rating
+from campaign1813.campaign.battle.terms import Arm, Calibre, Formation, Grade, MoraleState, Rating
 
 RULESETS = st.sampled_from(["1813", "1813-revised"])
 FIRES = st.builds(
@@ -63,7 +62,7 @@ def test_rule_6_charge_odds_match_every_roll(rating, near, flank, poor, casualti
     situation = ChargeSituation(
         "hussars", rating, "column", Arm.INFANTRY, MoraleState.FORMED, Formation.COLUMN_OF_MARCH,
         flank_or_rear=flank, commander_within_4=near, casualties=casualties,
-        commander_grade=CommanderGrade.POOR if poor else CommanderGrade.AVERAGE)
+        commander_grade=Grade.POOR if poor else Grade.AVERAGE)
     odds = charge_odds(situation, ruleset)
     assert odds[True] + odds[False] == 1
     passes = sum(opportunity_charge(situation, TypedDice([face]), ruleset).passed

@@ -6,7 +6,7 @@ import pytest
 
 from campaign1813.campaign.battle.dice import TypedDice
 from campaign1813.campaign.battle.rules.command import Role
-from campaign1813.campaign.battle.rules.common import ActionRefused, CommanderGrade
+from campaign1813.campaign.battle.rules.common import ActionRefused
 from campaign1813.campaign.battle.rules.movement import (
     CavalryWeight,
     Mover,
@@ -39,13 +39,14 @@ from campaign1813.campaign.battle.terms import (
     Calibre,
     CorpsOrder,
     Formation,
+    Grade,
     MoraleState,
     Rating,
 )
 
 OLD, NEW = "1813", "1813-revised"
 RULESETS = (OLD, NEW)
-POOR = CommanderGrade.POOR
+POOR = Grade.POOR
 
 
 # --- Rule 4: orders -----------------------------------------------------------------------

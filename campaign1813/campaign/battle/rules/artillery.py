@@ -28,7 +28,14 @@ from campaign1813.campaign.battle.rules.common import (
     total_of,
 )
 from campaign1813.campaign.battle.rules.tables import FireTable, RangeBand, Target, fire_table
-from campaign1813.campaign.battle.terms import Calibre, Effect, FollowOn, MoraleState, Rating
+from campaign1813.campaign.battle.terms import (
+    Calibre,
+    Effect,
+    FollowOn,
+    FollowOnTest,
+    MoraleState,
+    Rating,
+)
 
 __all__ = ["Battery", "FireSituation", "FireOdds", "FireResult", "RangeBand", "Target",
            "range_band", "fire_modifiers", "hits_for_total", "fire_odds", "fire_refusal",
@@ -196,11 +203,11 @@ def artillery_fire(situation: FireSituation, dice: DiceSource, ruleset: str) -> 
         noun = "hit" if hits == 1 else "hits"
         effects.append(Effect(situation.target, casualties=hits,
                               note=f"{hits} {noun} from {situation.battery.name}"))
-        follow_ons.append(FollowOn("morale test", situation.target,
+        follow_ons.append(FollowOn(FollowOnTest.MORALE, situation.target,
                                    f"Rule 17: took {hits} artillery casualties"))
     if situation.target_behind and not situation.bounce_through:
         follow_ons.append(FollowOn(
-            "bounce-through fire", situation.target_behind,
+            FollowOnTest.BOUNCE_THROUGH, situation.target_behind,
             f"Rule 7: roundshot bounces on from {situation.target} to a target "
             f"{table.bounce_through_inches} inches or less behind it"))
     return FireResult(situation, roll, total, hits, tuple(effects), tuple(follow_ons))

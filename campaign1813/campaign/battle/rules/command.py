@@ -4,7 +4,7 @@ A drawn commander rolls the pips die and adds his grade's bonus. An :class:`Acti
 budget; each action spends from it and returns a new activation, so the pips left are always
 known and an action the budget cannot pay for is refused with the cost and what is left.
 
->>> pips_odds(CommanderGrade.AVERAGE, "1813")
+>>> pips_odds(Grade.AVERAGE, "1813")
 {4: Fraction(1, 6), 5: Fraction(1, 3), 6: Fraction(1, 3), 7: Fraction(1, 6)}
 """
 
@@ -17,16 +17,15 @@ from fractions import Fraction
 from campaign1813.campaign.battle.dice import DiceSource, Roll
 from campaign1813.campaign.battle.rules.common import (
     ActionRefused,
-    CommanderGrade,
     Verdict,
     odds_of,
     roll_for,
     worse_state,
 )
 from campaign1813.campaign.battle.rules.tables import CorpsAction, command_table
-from campaign1813.campaign.battle.terms import Effect, MoraleState
+from campaign1813.campaign.battle.terms import Effect, Grade, MoraleState
 
-__all__ = ["CommanderGrade", "CorpsAction", "Role", "Commander", "Spent", "Activation",
+__all__ = ["Grade", "CorpsAction", "Role", "Commander", "Spent", "Activation",
            "pips_odds", "roll_pips", "corps_action_cost", "corps_action", "change_to_halt",
            "cinc_change_orders", "give_move", "cinc_move_inches", "cinc_may_move_again",
            "may_command", "swap_brigades"]
@@ -45,7 +44,7 @@ class Commander:
     """A commander on the table: name, grade, role and nation (Spanish orders need contact)."""
 
     name: str
-    grade: CommanderGrade
+    grade: Grade
     role: Role = Role.CORPS
     nation: str = ""
 
@@ -83,11 +82,11 @@ class Activation:
         return replace(self, spent=self.spent + (Spent(action, cost),))
 
 
-def _pips(grade: CommanderGrade, rolled: int, ruleset: str) -> int:
+def _pips(grade: Grade, rolled: int, ruleset: str) -> int:
     return max(0, rolled + command_table(ruleset).pips_bonus[grade])
 
 
-def pips_odds(grade: CommanderGrade, ruleset: str) -> dict[int, Fraction]:
+def pips_odds(grade: Grade, ruleset: str) -> dict[int, Fraction]:
     """The exact distribution of a commander's pips (Rules 2 and 3)."""
     return odds_of(command_table(ruleset).pips_die, 1, lambda rolled: _pips(grade, rolled,
                                                                             ruleset))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
-from enum import StrEnum
 from fractions import Fraction
 from typing import TypeVar
 
@@ -19,14 +18,6 @@ from campaign1813.campaign.battle.terms import MoraleState
 from campaign1813.campaign.errors import CampaignError
 
 T = TypeVar("T", bound=Hashable)
-
-
-class CommanderGrade(StrEnum):
-    """A commander's grade: Gifted, Average or Poor."""
-
-    GIFTED = "Gifted"
-    AVERAGE = "Average"
-    POOR = "Poor"
 
 
 class ActionRefused(CampaignError):

@@ -27,13 +27,13 @@ from campaign1813.campaign.battle.rules.modifiers import (
     total,
     with_table_facts,
 )
-from campaign1813.campaign.battle.terms import Arm, Effect, FollowOn, MoraleState
+from campaign1813.campaign.battle.terms import Arm, Effect, FollowOn, FollowOnTest, MoraleState
 
 # Names of the follow-on tests, shared by every rule module.
-MORALE = "morale test"
-ROUT_REACTION = "reaction to rout"
-PURSUIT = "pursuit test"
-PURSUIT_RALLY = "rally pursuers"
+MORALE = FollowOnTest.MORALE
+ROUT_REACTION = FollowOnTest.ROUT_REACTION
+PURSUIT = FollowOnTest.PURSUIT
+PURSUIT_RALLY = FollowOnTest.PURSUIT_RALLY
 
 
 class MoraleOutcome(StrEnum):

@@ -20,7 +20,6 @@ from fractions import Fraction
 from campaign1813.campaign.battle.dice import DiceSource, Roll
 from campaign1813.campaign.battle.rules.common import (
     ActionRefused,
-    CommanderGrade,
     Modifier,
     odds_of,
     percent_as_casualties,
@@ -37,7 +36,9 @@ from campaign1813.campaign.battle.terms import (
     Arm,
     Effect,
     FollowOn,
+    FollowOnTest,
     Formation,
+    Grade,
     MoraleState,
     Rating,
 )
@@ -61,7 +62,7 @@ class ChargeSituation:
     flank_or_rear: bool = False
     commander_within_4: bool = False
     commander_within_8: bool = False
-    commander_grade: CommanderGrade = CommanderGrade.AVERAGE
+    commander_grade: Grade = Grade.AVERAGE
     casualties: int = 0
     state: MoraleState = MoraleState.FORMED
     enemy_move: bool = True             # it is the enemy's move, not the cavalry's own
@@ -129,7 +130,7 @@ def charge_modifiers(situation: ChargeSituation, ruleset: str) -> tuple[Modifier
     within_8 = s.commander_within_8 or s.commander_within_4
     wanted = [("a_class", int(s.rating is Rating.A)), ("c_class", int(s.rating is Rating.C)),
               ("commander_within_4", int(s.commander_within_4)),
-              ("poor_commander", int(s.commander_grade is CommanderGrade.POOR)),
+              ("poor_commander", int(s.commander_grade is Grade.POOR)),
               ("flank_or_rear", int(s.flank_or_rear)),
               ("no_commander_within_8", int(not within_8)),
               ("casualty", s.casualties)]
@@ -163,7 +164,7 @@ def opportunity_charge(situation: ChargeSituation, dice: DiceSource,
     passed = total >= table.charge_need
     follow_ons = ()
     if passed:
-        follow_ons = (FollowOn("reaction to charge", situation.target,
+        follow_ons = (FollowOn(FollowOnTest.REACTION_TO_CHARGE, situation.target,
                                f"Rule 6: charged by {situation.cavalry}"),)
     return ChargeResult(situation, roll, total, passed, follow_ons)
 
@@ -180,7 +181,7 @@ class ReactionSituation:
     beyond_half_move: bool                 # the cavalry are more than half their move away
     flank_or_rear: bool = False
     general_within_4: bool = False
-    commander_grade: CommanderGrade = CommanderGrade.AVERAGE
+    commander_grade: Grade = Grade.AVERAGE
     casualties: int = 0
     orders_allow_evade: bool = False
     same_corps: bool = False               # an interceptor belongs to the target's corps
@@ -230,7 +231,7 @@ def reaction_modifiers(situation: ReactionSituation, ruleset: str) -> tuple[Modi
     s = situation
     wanted = [("a_class", int(s.rating is Rating.A)), ("c_class", int(s.rating is Rating.C)),
               ("general_within_4", int(s.general_within_4)),
-              ("poor_commander", int(s.commander_grade is CommanderGrade.POOR)),
+              ("poor_commander", int(s.commander_grade is Grade.POOR)),
               ("flank_or_rear", int(s.flank_or_rear)),
               ("cavalry", int(s.arm is Arm.CAVALRY)),
               ("casualty", s.casualties)]
@@ -269,7 +270,7 @@ def react(situation: ReactionSituation, dice: DiceSource, ruleset: str) -> React
     if passed:
         effects.append(Effect(s.brigade, note=f"{name}: done before {s.charger} arrive"))
         if s.reaction in (Reaction.COUNTER_CHARGE, Reaction.INTERCEPT):
-            follow_ons.append(FollowOn("cavalry combat", s.brigade,
+            follow_ons.append(FollowOn(FollowOnTest.CAVALRY_COMBAT, s.brigade,
                                        f"Rule 14: meets {s.charger} in a cavalry combat"))
     else:
         if table.fail_loss_percent and s.reached_first:
@@ -282,7 +283,7 @@ def react(situation: ReactionSituation, dice: DiceSource, ruleset: str) -> React
             effects.append(Effect(s.brigade, note=f"failed to {name}"))
     meets_them = passed and s.reaction in (Reaction.COUNTER_CHARGE, Reaction.INTERCEPT)
     if not meets_them and not (passed and s.reaction is Reaction.EVADE):
-        follow_ons.append(FollowOn("charge contact", s.brigade,
+        follow_ons.append(FollowOn(FollowOnTest.CHARGE_CONTACT, s.brigade,
                                    f"Rule 6: {s.charger} reach it; see the quick results "
                                    f"(Rule 8) or the combat rules"))
     return ReactionResult(s, roll, total, passed, tuple(effects), tuple(follow_ons))

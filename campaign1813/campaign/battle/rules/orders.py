@@ -22,7 +22,7 @@ from fractions import Fraction
 from campaign1813.campaign.battle.rules.command import Role
 from campaign1813.campaign.battle.rules.common import Verdict
 from campaign1813.campaign.battle.rules.tables import OrderRules, orders_table
-from campaign1813.campaign.battle.terms import Arm, CorpsOrder, FollowOn, MoraleState
+from campaign1813.campaign.battle.terms import Arm, CorpsOrder, FollowOn, FollowOnTest, MoraleState
 
 __all__ = ["Intent", "BrigadeIntent", "order_rules", "order_allows", "duties",
            "may_change_orders", "enter_defence_zone"]
@@ -190,6 +190,6 @@ def enter_defence_zone(intruder: str, order: CorpsOrder, zone_of: str, passing_t
     if passing_through:
         return (Verdict(True, f"{intruder} passes through the zone of {zone_of} and takes its "
                               f"fire"),
-                (FollowOn("defence zone fire", zone_of,
+                (FollowOn(FollowOnTest.DEFENCE_ZONE_FIRE, zone_of,
                           f"revised Rule 5: {intruder} passes through its defence zone"),))
     return Verdict(True, f"{intruder} ({order.value} orders) may enter the zone"), ()

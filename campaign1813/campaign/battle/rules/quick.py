@@ -34,6 +34,7 @@ from campaign1813.campaign.battle.terms import (
     Arm,
     Effect,
     FollowOn,
+    FollowOnTest,
     Formation,
     MoraleState,
     Rating,
@@ -77,10 +78,11 @@ def quick_cases(ruleset: str) -> tuple[QuickCase, ...]:
 
 
 def _rout_follow_ons(brigade: str, by: str, by_arm: Arm | None) -> tuple[FollowOn, ...]:
-    result = [FollowOn("reaction to rout", f"friendly brigades within 4 inches of {brigade}",
+    result = [FollowOn(FollowOnTest.ROUT_REACTION,
+                       f"friendly brigades within 4 inches of {brigade}",
                        f"Rule 16: {brigade} routs")]
     if by_arm is Arm.CAVALRY:
-        result.append(FollowOn("pursuit test", by, f"Rule 16: cavalry that rout {brigade} "
+        result.append(FollowOn(FollowOnTest.PURSUIT, by, f"Rule 16: cavalry that rout {brigade} "
                                                    f"test to pursue"))
     return tuple(result)
 

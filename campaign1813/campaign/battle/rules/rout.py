@@ -34,9 +34,9 @@ from campaign1813.campaign.battle.rules.morale import (
     rout_effect,
     take_morale_test,
 )
-from campaign1813.campaign.battle.terms import Arm, Effect, FollowOn, MoraleState
+from campaign1813.campaign.battle.terms import Arm, Effect, FollowOn, FollowOnTest, MoraleState
 
-CHARGE = "charge"
+CHARGE = FollowOnTest.CHARGE
 ROUT_WITHIN = "rout-within-4"
 ROUTED_THROUGH = "routed-through"
 PURSUING = "pursuit"

@@ -16,15 +16,9 @@ from enum import StrEnum
 from fractions import Fraction
 
 from campaign1813.campaign.battle.dice import DiceSource, Roll
-from campaign1813.campaign.battle.rules.common import (
-    ActionRefused,
-    CommanderGrade,
-    certain,
-    odds_of,
-    roll_for,
-)
+from campaign1813.campaign.battle.rules.common import ActionRefused, certain, odds_of, roll_for
 from campaign1813.campaign.battle.rules.tables import Cover, SpotBand, spotting_table
-from campaign1813.campaign.battle.terms import FollowOn
+from campaign1813.campaign.battle.terms import FollowOn, FollowOnTest, Grade
 
 __all__ = ["Cover", "Spotter", "SpotSituation", "SpotResult", "spotting_band", "spot_odds",
            "spot", "blind_pips_odds", "roll_blind_pips"]
@@ -114,23 +108,23 @@ def spot(situation: SpotSituation, dice: DiceSource, ruleset: str) -> SpotResult
         spotted = _seen(band, roll.total)
     follow_ons = ()
     if spotted:
-        follow_ons = (FollowOn("place figures", situation.target,
+        follow_ons = (FollowOn(FollowOnTest.PLACE_FIGURES, situation.target,
                                "Rule 1: a spotted blind's brigades go on the table at its "
                                "forward edge, no wider than the blind"),)
     return SpotResult(situation, band, roll, spotted, follow_ons)
 
 
-def _blind_pips(grade: CommanderGrade, rolled: int, ruleset: str) -> int:
+def _blind_pips(grade: Grade, rolled: int, ruleset: str) -> int:
     return max(0, rolled + spotting_table(ruleset).blind_pips_bonus[grade])
 
 
-def blind_pips_odds(grade: CommanderGrade, ruleset: str) -> dict[int, Fraction]:
+def blind_pips_odds(grade: Grade, ruleset: str) -> dict[int, Fraction]:
     """The exact distribution of a commander's pips for moving blinds (Rule 1)."""
     return odds_of(spotting_table(ruleset).blind_pips_die, 1,
                    lambda rolled: _blind_pips(grade, rolled, ruleset))
 
 
-def roll_blind_pips(commander: str, grade: CommanderGrade, dice: DiceSource,
+def roll_blind_pips(commander: str, grade: Grade, dice: DiceSource,
                     ruleset: str) -> tuple[Roll, int]:
     """Roll a commander's pips for moving blinds: the roll and the pips."""
     roll = roll_for(dice, spotting_table(ruleset).blind_pips_die, 1,

@@ -16,9 +16,8 @@ from functools import cache
 from typing import Any
 
 from campaign1813.campaign.battle.dice import DICE, Die
-from campaign1813.campaign.battle.rules.common import CommanderGrade
 from campaign1813.campaign.battle.rules.loader import RulesetError, load_table, ruleset_info
-from campaign1813.campaign.battle.terms import Arm, Calibre, CorpsOrder, MoraleState
+from campaign1813.campaign.battle.terms import Arm, Calibre, CorpsOrder, Grade, MoraleState
 from campaign1813.data import data_root
 
 # --- the vocabulary the tables are keyed by ------------------------------------------------
@@ -258,10 +257,10 @@ class Entries:
             raise self.fail(key, f"is {value!r}; expected a die such as d6, 2d6, d10 or average")
         return die, int(count_text or 1)
 
-    def graded(self, key: str, minimum: int | None = None) -> dict[CommanderGrade, int]:
+    def graded(self, key: str, minimum: int | None = None) -> dict[Grade, int]:
         """A whole number for each commander grade."""
         part = self.section(key)
-        return {g: part.integer(g.value, minimum=minimum) for g in CommanderGrade}
+        return {g: part.integer(g.value, minimum=minimum) for g in Grade}
 
     def modifiers(self, key: str, known: tuple[str, ...]) -> dict[str, ModifierEntry]:
         """Named modifiers, each one the code knows how to apply."""
@@ -317,7 +316,7 @@ class SpottingTable:
     spotters: tuple[str, ...]
     bands: Mapping[Cover, tuple[SpotBand, ...]]
     blind_pips_die: Die
-    blind_pips_bonus: Mapping[CommanderGrade, int]
+    blind_pips_bonus: Mapping[Grade, int]
 
 
 @cache
@@ -358,17 +357,17 @@ class CommandTable:
 
     source: str
     pips_die: Die
-    pips_bonus: Mapping[CommanderGrade, int]
+    pips_bonus: Mapping[Grade, int]
     cinc_inches_per_pip: Fraction
     cinc_multiple_move_clear: Fraction
-    change_corps_orders: Mapping[CommanderGrade, int]
-    give_move: Mapping[CommanderGrade, int]
+    change_corps_orders: Mapping[Grade, int]
+    give_move: Mapping[Grade, int]
     command_inches: Fraction
     base_contact_nations: tuple[str, ...]
     halt_reach_inches: Fraction
     swap_behind_inches: Fraction
     costs: Mapping[CorpsAction, int]
-    change_to_halt: Mapping[CommanderGrade, int]
+    change_to_halt: Mapping[Grade, int]
 
 
 @cache
