@@ -28,7 +28,12 @@ from campaign1813.campaign.model import (
     CampaignInfo,
     DocumentInfo,
 )
-from campaign1813.campaign.scenario.loader import read_scenario_folder, store_scenario_files
+from campaign1813.campaign.scenario.loader import (
+    load_scenario,
+    read_scenario_folder,
+    store_scenario_files,
+)
+from campaign1813.campaign.state import start_campaign
 from campaign1813.data import scenario_dir
 
 SUFFIX = ".c1813"
@@ -207,7 +212,8 @@ def create_campaign(
         SQLModel.metadata.create_all(engine)
         with Session(engine) as session:
             session.add(DocumentInfo(written_by=__version__))
-            store_scenario_files(session, read_scenario_folder(scenario_dir(scenario)))
+            files = read_scenario_folder(scenario_dir(scenario))
+            store_scenario_files(session, files)
             session.add(
                 CampaignInfo(
                     name=name or camp.get("name", "The 1813 Campaign"),
@@ -217,6 +223,9 @@ def create_campaign(
                     settings_json=json.dumps(settings, default=str),
                 )
             )
+            session.flush()
+            if "armies.toml" in files:  # every HQ and corps at its starting town
+                start_campaign(session, load_scenario(files))
             session.commit()
     except Exception:
         engine.dispose()
