@@ -29,6 +29,8 @@ def intends_to_fight(ground: Ground, state: DayState, me: str, enemy: str) -> bo
         return True
     if order.verb is Verb.MOVE and order.route:
         mine = state.commands[me].position
+        if state.commands[enemy].position == mine:
+            return True  # stopped in the enemy's own town with further still to go
         return ground.on_route(state.commands[enemy].position, mine, order.route)
     return False
 
