@@ -8,7 +8,7 @@ cut off and the umpire chooses: surrender, or break out through the weakest enem
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 
 from campaign1813.campaign.calendar import format_date
@@ -147,7 +147,7 @@ def apply_result(
         raise OrderRefused(f"{battle.title} is postponed; it cannot be fought before its day")
     winner = result_side(result)
     text = winner.value if winner else DRAW
-    state.battles[battle_id] = Battle(**{**battle.__dict__, "result": text})
+    state.battles[battle_id] = replace(battle, result=text)
     battle = state.battles[battle_id]
     next_day = battle.date + timedelta(days=1)
     lines = []

@@ -7,6 +7,8 @@ whose CinC's HQ is more than ``messenger_miles`` away by road takes effect a day
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from campaign1813.campaign.aftermath import retreat_destinations, status_reason
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.errors import CampaignError
@@ -124,4 +126,4 @@ def replan(ground: Ground, state: DayState, order: Order, pos: Position) -> Orde
         route = ground.plan(pos, order.objective, order.via) if order.verb.marches else ()
     except CampaignError:
         return None
-    return Order(**{**order.__dict__, "route": route})
+    return replace(order, route=route)

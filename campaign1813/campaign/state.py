@@ -13,9 +13,11 @@ from datetime import date
 from enum import StrEnum
 
 from sqlalchemy import delete, insert, update
+from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, select
 
 from campaign1813.campaign.calendar import format_date
+from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.ground import OrderRefused, Position
 from campaign1813.campaign.model import CampaignInfo
 from campaign1813.campaign.model_day import (
@@ -453,7 +455,13 @@ def load_json(session: Session) -> dict:
     """The campaign-day state of the file as JSON values (for undo and for tests)."""
     con = session.connection()
     info = con.execute(select(CampaignInfo.__table__)).one()
-    day = con.execute(select(DayRow.__table__)).first() or DayRow()
+    try:
+        day = con.execute(select(DayRow.__table__)).first() or DayRow()
+    except OperationalError:
+        raise CampaignError(
+            "this campaign file has no campaign-day tables (it was made by an earlier "
+            "version); start a new campaign from it"
+        ) from None
     t = CommandRow.__table__
     commands = {r.name: _command_row_json(r) for r in con.execute(select(t).order_by(t.c.key))}
     t = OrderRow.__table__

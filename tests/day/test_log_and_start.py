@@ -64,3 +64,27 @@ def test_new_campaign_from_the_shipped_scenario_places_every_command(tmp_path):
     assert len(hqs) == 10
     assert state.commands["4 Corps"].position == Position("Hamburg")
     assert state.control["Magdeburg"] is Side.FRENCH
+
+
+def test_a_file_without_campaign_day_tables_is_refused_in_one_line(tmp_path, capsys):
+    from datetime import date
+
+    from sqlmodel import Session, SQLModel
+
+    from campaign1813.campaign.cli import main
+    from campaign1813.campaign.document import _make_engine
+    from campaign1813.campaign.model import CampaignInfo, DocumentInfo
+
+    path = tmp_path / "old.c1813"
+    engine = _make_engine(path)
+    SQLModel.metadata.create_all(engine, tables=[DocumentInfo.__table__, CampaignInfo.__table__])
+    with Session(engine) as s:
+        s.add(DocumentInfo())
+        s.add(CampaignInfo(name="old", start_date=date(1813, 5, 1),
+                           current_date=date(1813, 5, 1)))
+        s.commit()
+    engine.dispose()
+    assert main(["battles", str(path)]) == 1
+    assert capsys.readouterr().err == (
+        "campaign1813: error: this campaign file has no campaign-day tables (it was made by an "
+        "earlier version); start a new campaign from it\n")
