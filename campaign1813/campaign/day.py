@@ -103,13 +103,11 @@ def _march_day(ground: Ground, state: DayState, lines: list[str]) -> tuple[int, 
         if c.name not in result.marched:
             continue
         miles = result.marched[c.name]
-        text = f"{c.name} marched {round(miles, 1):g} miles"
-        if miles > 0:
-            text += f" from {describe(result.starts[c.name], ground)}"
-        text += f" to {describe(c.position, ground)}"
+        text = (f"{c.name} marched {round(miles, 1):g} miles: "
+                f"{describe(result.starts[c.name], ground)} → {describe(c.position, ground)}")
         if c.name in result.stopped:
             step, enemy = result.stopped[c.name]
-            text += f", halted by contact with {enemy} ({_clock(ground, step)})"
+            text += f"; halted by contact with {enemy} ({_clock(ground, step)})"
         lines.append(text + ".")
     for c in state.ordered():
         if c.name in result.stopped and c.name not in result.marched:

@@ -202,11 +202,11 @@ class Ground:
         return False
 
 def describe(pos: Position, ground: Ground | None = None) -> str:
-    """A position in words: ``Helmstedt`` or ``6 miles from Helmstedt towards Magdeburg``."""
+    """A position in words: ``Helmstedt`` or ``6 miles from Helmstedt on the road to Magdeburg``."""
     if pos.b is None:
         return pos.a
     if ground is None:
-        return f"{pos.miles:g} miles from {pos.a} towards {pos.b}"
+        return f"{pos.miles:g} miles from {pos.a} on the road to {pos.b}"
     near = ground.nearest_town(pos)
     far = pos.b if near == pos.a else pos.a
-    return f"{round(ground.miles_to(pos, near), 1):g} miles from {near} towards {far}"
+    return f"{round(ground.miles_to(pos, near), 1):g} miles from {near} on the road to {far}"

@@ -37,7 +37,7 @@ def test_a_campaign_day_from_the_command_line(camp, capsys):
     assert code == 0 and out == "Order: 1 Corps – Attack Fenwick\n"
     code, out, _ = run(capsys, "order", camp, "I Corps", "Hold", "Fenwick")
     code, out, _ = run(capsys, "end-day", camp)
-    assert "1 Corps marched 15 miles from Aston to 5 miles from Brook towards Carden." in out
+    assert "1 Corps marched 15 miles: Aston → 5 miles from Brook on the road to Carden." in out
     assert out.endswith("1 May 1813 ends.\n")
     run(capsys, "end-day", camp)
     code, out, _ = run(capsys, "end-day", camp)

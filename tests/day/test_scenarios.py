@@ -61,7 +61,7 @@ def test_contact_halts_both_at_contact_miles_on_the_second_day(tmp_path):
     assert s.commands["I Corps"].position == Position("Dunmore")
     assert s.commands["1 Corps"].marched == pytest.approx(5.0)
     assert s.commands["1 Corps"].halted and s.commands["I Corps"].halted
-    assert "1 Corps marched 5 miles from 5 miles from Brook towards Carden to Carden, " \
+    assert "1 Corps marched 5 miles: 5 miles from Brook on the road to Carden → Carden; " \
            "halted by contact with I Corps (1200)." in ch.lines
     assert "1 Corps and I Corps stand off, 10 miles apart." in ch.lines
     assert s.battles == {}
