@@ -151,11 +151,12 @@ def apply_result(
     battle = state.battles[battle_id]
     next_day = battle.date + timedelta(days=1)
     lines = []
+    after = _casualties(ground, state, battle, casualties)
     if winner is None:
         lines.append(f"{battle.title}: a draw; both sides stand.")
         for n in battle.everyone():
             state.update(n, status=Status.READY, status_date=None, battle=None)
-        return lines
+        return lines + after
     loser = winner.enemy
     lines.append(f"{battle.title}: the {winner.value} win; they take {battle.place}.")
     state.control[battle.place] = winner
@@ -174,16 +175,23 @@ def apply_result(
     )
     for n in cut_off:
         lines.append(f"{n} has no road of retreat: the umpire must choose surrender or break out.")
-    if casualties:
-        if ground.settings.carry_casualties_forward:
-            for n, losses in casualties.items():
-                if n not in battle.everyone():
-                    raise OrderRefused(f"{n} did not fight in {battle.title}")
-                state.update(n, casualties=tuple(sorted(losses.items())))
-            lines.append("Casualties are carried forward to the next battle.")
-        else:
-            lines.append("Casualties are not carried forward (the campaign's setting).")
-    return lines
+    return lines + after
+
+
+def _casualties(ground: Ground, state: DayState, battle: Battle, casualties) -> list[str]:
+    """Losses after a battle: kept only when the campaign carries casualties forward."""
+    if not ground.settings.carry_casualties_forward:
+        for n in battle.everyone():  # losses brought to this battle are spent in it
+            state.update(n, casualties=())
+        return ["Casualties are not carried forward (the campaign's setting)."] if casualties \
+            else []
+    if not casualties:
+        return []
+    for n, losses in casualties.items():
+        if n not in battle.everyone():
+            raise OrderRefused(f"{n} did not fight in {battle.title}")
+        state.update(n, casualties=tuple(sorted((str(k), int(v)) for k, v in losses.items())))
+    return ["Casualties are carried forward to the next battle."]
 
 
 def _names(names) -> str:

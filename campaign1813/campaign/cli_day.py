@@ -182,6 +182,8 @@ def status_json(state: DayState, ground) -> dict:
             "order": order.text() if order else None,
             "pending": pending.text() if pending else None,
             "marched": c.marched,
+            "halted": c.halted,
+            "casualties": {brigade: n for brigade, n in c.casualties},
         })
     out["battles"] = [_battle_json(b) for b in sorted(state.battles.values(), key=lambda b: b.id)]
     out["control"] = {t: s.value for t, s in sorted(state.control.items())}

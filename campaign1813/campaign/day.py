@@ -103,12 +103,16 @@ def _march_day(ground: Ground, state: DayState, lines: list[str]) -> tuple[int, 
         if c.name not in result.marched:
             continue
         miles = result.marched[c.name]
-        text = (f"{c.name} marched {round(miles, 1):g} miles: "
-                f"{describe(result.starts[c.name], ground)} → {describe(c.position, ground)}")
+        if miles > 0:
+            text = (f"{c.name} marched {round(miles, 1):g} miles: "
+                    f"{describe(result.starts[c.name], ground)} → {describe(c.position, ground)}")
+        else:
+            text = f"{c.name} stood at {describe(c.position, ground)}"
         if c.name in result.stopped:
             step, enemy = result.stopped[c.name]
             text += f"; halted by contact with {enemy} ({_clock(ground, step)})"
         lines.append(text + ".")
+    _forced_march_cost(ground, state, result.marched, lines)
     for c in state.ordered():
         if c.name in result.stopped and c.name not in result.marched:
             lines.append(f"{c.name} at {describe(c.position, ground)} is in contact with "
@@ -152,6 +156,23 @@ def _march_day(ground: Ground, state: DayState, lines: list[str]) -> tuple[int, 
     return tuple(b.id for b in battles)
 
 
+def _forced_march_cost(ground: Ground, state: DayState, marched: dict, lines: list) -> None:
+    """A corps that force-marched pays the setting's cost: a casualty on each infantry
+    brigade, carried to its next battle."""
+    for name, miles in marched.items():
+        order = state.orders.get(name)
+        corps = ground.corps.get(name)
+        if order is None or not order.forced or miles <= 0 or corps is None:
+            continue
+        losses = dict(state.commands[name].casualties)
+        for brigade in corps.infantry:
+            key = str(brigade.number)
+            losses[key] = losses.get(key, 0) + 1
+        state.update(name, casualties=tuple(sorted(losses.items(), key=lambda kv: int(kv[0])
+                                                   if kv[0].isdigit() else 0)))
+        lines.append(f"{name} force-marched: {ground.settings.forced_march_cost}.")
+
+
 def _occupy(state: DayState, lines: list[str]) -> None:
     """A town where only one side stands passes to that side."""
     sides: dict[str, set[Side]] = defaultdict(set)
@@ -189,12 +210,13 @@ def _close_day(ground: Ground, state: DayState, lines: list[str]) -> None:
     lines.append(f"{format_date(closing)} ends.")
 
 
-def _clock(ground: Ground, step: int) -> str:
-    """The hour a step ends, his marching day running 0800–2000."""
-    hours = 12 * step / max(1, ground.settings.steps_per_day)
-    h = 8 + int(hours)
-    m = round((hours - int(hours)) * 60)
-    return f"{h:02d}{m:02d}"
+def _clock(ground: Ground, steps: float) -> str:
+    """The hour, and which of his three moves (0800–1200, 1200–1600, 1600–2000) it falls in."""
+    hours = 12 * steps / max(1, ground.settings.steps_per_day)
+    minutes = round(hours * 60)
+    h, m = 8 + minutes // 60, minutes % 60
+    move = min(3, max(1, -(-minutes // 240)))
+    return f"{h:02d}{m:02d}, {('first', 'second', 'third')[move - 1]} move"
 
 
 def end_day(session, *, scenario=None):

@@ -67,6 +67,7 @@ class Ground:
         self.scenario = scenario
         self.settings = scenario.settings
         self.road_map = RoadMap(scenario.map)
+        self.corps = {c.name: c for army in scenario.armies for c in army.corps}
         self.adj: dict[str, list[tuple[str, float]]] = {t.name: [] for t in scenario.map.towns}
         self.length: dict[tuple[str, str], float] = {}
         self.road_class: dict[tuple[str, str], RoadClass] = {}

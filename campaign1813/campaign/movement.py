@@ -32,7 +32,7 @@ class MarchResult:
 
     marched: dict[str, float]
     starts: dict[str, Position]
-    stopped: dict[str, tuple[int, str]]  # command -> (step, the enemy that stopped it)
+    stopped: dict[str, tuple[float, str]]  # command -> (steps into the day, enemy met)
 
 
 def advance(
@@ -89,7 +89,7 @@ def march(state: DayState, ground: Ground) -> MarchResult:
     routes = {n: state.orders[n].route for n in marching(state)}
     marched = {n: 0.0 for n in routes}
     halted: set[str] = set()
-    stopped: dict[str, tuple[int, str]] = {}
+    stopped: dict[str, tuple[float, str]] = {}
     for step in range(1, steps + 1):
         movers = [n for n in routes if n not in halted and routes[n]]
         if not movers:
@@ -118,7 +118,7 @@ def march(state: DayState, ground: Ground) -> MarchResult:
                     cut[me] = min(f, cut.get(me, 1.0))
                 if me not in halted:
                     halted.add(me)
-                    stopped.setdefault(me, (step, enemy))
+                    stopped.setdefault(me, (step - 1 + f, enemy))
         _marched_into(state, legs, positions, share, cut, halted, stopped, step)
         for n, leg in legs.items():
             if n in cut and cut[n] < 1.0:
@@ -159,5 +159,5 @@ def _marched_into(state, legs, positions, share, cut, halted, stopped, step) -> 
                 for me, enemy in ((n, enemies[0]), *((e, n) for e in enemies)):
                     if me not in halted:
                         halted.add(me)
-                        stopped.setdefault(me, (step, enemy))
+                        stopped.setdefault(me, (step - 1 + when / share, enemy))
                 break

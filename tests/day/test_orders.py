@@ -214,3 +214,38 @@ def test_diary_is_read_from_the_log_and_follows_undo(tmp_path):
     u.order("1 Corps", "Move", "Carden")  # a new action drops the undone end of day
     with pytest.raises(OrderRefused, match="nothing to redo"):
         u.redo()
+
+
+def test_forced_march_costs_a_casualty_per_infantry_brigade_until_the_next_battle(tmp_path):
+    """The forced-march setting's cost: one casualty on each infantry brigade (1–4 here),
+    carried to the next battle and spent in it."""
+    u = make(tmp_path, {"1 Corps": "Aston"}, {"I Corps": "Fenwick"})
+    u.order("1 Corps", "Attack", "Fenwick", forced=True)
+    ch = u.end_day()
+    assert ("1 Corps force-marched: one casualty on each infantry brigade, carried to the next "
+            "battle.") in ch.lines
+    assert u.state().commands["1 Corps"].casualties == (("1", 1), ("2", 1), ("3", 1), ("4", 1))
+    u.end_day()  # 40 miles in two forced days: contact at Elford on 2 May
+    assert u.state().commands["1 Corps"].casualties == (("1", 2), ("2", 2), ("3", 2), ("4", 2))
+    assert u.state().battles[1].date == date(1813, 5, 2)
+    u.result(1, "Allied")
+    assert u.state().commands["1 Corps"].casualties == ()
+
+
+def test_casualties_carried_forward_when_the_setting_says_so(tmp_path):
+    from campaign1813.campaign.commands import record_result
+
+    u = make(tmp_path, {"1 Corps": "Aston"}, {"I Corps": "Fenwick"},
+             carry_casualties_forward=True)
+    u.order("1 Corps", "Attack", "Fenwick")
+    u.end_day()
+    u.end_day()
+    u.end_day()
+    with pytest.raises(OrderRefused, match="2 Corps did not fight in the battle of Fenwick"):
+        with u.doc.session() as s:
+            record_result(s, 1, "French", casualties={"2 Corps": {"1": 1}}, scenario=u.scen)
+    with u.doc.session() as s:
+        ch = record_result(s, 1, "French", casualties={"I Corps": {"3": 2, "1": 1}},
+                           scenario=u.scen)
+    assert ch.lines[-1] == "Casualties are carried forward to the next battle."
+    assert u.state().commands["I Corps"].casualties == (("1", 1), ("3", 2))

@@ -62,7 +62,7 @@ def test_contact_halts_both_at_contact_miles_on_the_second_day(tmp_path):
     assert s.commands["1 Corps"].marched == pytest.approx(5.0)
     assert s.commands["1 Corps"].halted and s.commands["I Corps"].halted
     assert "1 Corps marched 5 miles: 5 miles from Brook on the road to Carden → Carden; " \
-           "halted by contact with I Corps (1200)." in ch.lines
+           "halted by contact with I Corps (1200, first move)." in ch.lines
     assert "1 Corps and I Corps stand off, 10 miles apart." in ch.lines
     assert s.battles == {}
 
@@ -76,9 +76,13 @@ def test_forced_march_contact_point_is_shared_by_the_closing_speeds(tmp_path):
     u.order("I Corps", "Halt", "Aston")
     u.end_day()
     assert u.state().commands["1 Corps"].position == Position("Carden")
-    u.end_day()
+    ch = u.end_day()
     s = u.state()
     f, a = s.commands["1 Corps"].position, s.commands["I Corps"].position
+    # 5 miles closed at 35 a day take 1/7 of the 12 marching hours: 1 h 43 min after 0800.
+    assert ch.lines[1] == ("I Corps marched 2.1 miles: 5 miles from Dunmore on the road to "
+                           "Elford → 2.9 miles from Dunmore on the road to Elford; halted by "
+                           "contact with 1 Corps (0943, first move).")
     assert (f.a, f.b) == ("Carden", "Dunmore") and f.miles == pytest.approx(20 / 7, abs=1e-5)
     assert (a.a, a.b) == ("Dunmore", "Elford") and a.miles == pytest.approx(5 - 15 / 7, abs=1e-5)
     assert u.ground().distance(f, a) == pytest.approx(10.0, abs=1e-5)
