@@ -16,6 +16,7 @@ from campaign1813.campaign.aftermath import (
     choose_option,
     retreat_destinations,
 )
+from campaign1813.campaign.battles import postpone
 from campaign1813.campaign.day import advance_day
 from campaign1813.campaign.ground import EPS, Ground, OrderRefused
 from campaign1813.campaign.orders import build_order, issue
@@ -33,12 +34,13 @@ ROADS = [
 ]
 
 
-def make(contact, steps):
+def make(contact, steps, messengers=False):
     return scenario(
         TOWNS, ROADS,
         [army("Armée", Side.FRENCH, "Alden", {"1 Corps": "Birk", "2 Corps": "Falk"}),
          army("Prussians", Side.ALLIED, "Dorn", {"I Corps": "Enz", "II Corps": "Horn"})],
         contact_miles=contact, reinforce_miles=contact, steps_per_day=steps,
+        messenger_orders=messengers, messenger_miles=15.0,
     )
 
 
@@ -66,9 +68,9 @@ def check_day(ground, state, starts):
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), contact=st.sampled_from([0.0, 5.0, 10.0]),
-       steps=st.sampled_from([1, 3, 12]))
-def test_random_legal_orders_keep_the_campaign_sound(data, contact, steps):
-    scen = make(contact, steps)
+       steps=st.sampled_from([1, 3, 12]), messengers=st.booleans())
+def test_random_legal_orders_keep_the_campaign_sound(data, contact, steps, messengers):
+    scen = make(contact, steps, messengers)
     ground = Ground(scen)
     state = initial_state(scen, date(1813, 5, 1))
     for _day in range(5):
@@ -103,8 +105,11 @@ def test_random_legal_orders_keep_the_campaign_sound(data, contact, steps):
         if not report.closed:
             for b in sorted(state.battles.values(), key=lambda b: b.id):
                 if b.result is None and b.date <= state.date:
-                    apply_result(ground, state, b.id,
-                                 data.draw(st.sampled_from(["French", "Allied", "draw"])))
+                    outcome = data.draw(st.sampled_from(["French", "Allied", "draw", "later"]))
+                    if outcome == "later":
+                        postpone(state, b.id, 1, "the table is not free")
+                    else:
+                        apply_result(ground, state, b.id, outcome)
             check_day(ground, state, starts)
             advance_day(ground, state)
         assert not state.marched
