@@ -8,6 +8,7 @@ undone. A new action after an undo drops the actions that could have been redone
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import asdict, dataclass, field
 from datetime import date
@@ -43,13 +44,24 @@ def ground_for(scenario: Scenario) -> Ground:
     return hit[1]
 
 
+_SCENARIOS: dict[str, Scenario] = {}
+
+
 def scenario_in(session: Session, scenario: Scenario | None = None) -> Scenario:
-    """The scenario given, or the one stored in the campaign file."""
+    """The scenario given, or the one stored in the campaign file (parsed once per content)."""
     if scenario is not None:
         return scenario
-    from campaign1813.campaign.scenario.loader import scenario_of
+    from campaign1813.campaign.scenario import loader
 
-    return scenario_of(session)
+    files = loader.stored_scenario_files(session)
+    if not files:
+        return loader.scenario_of(session)  # it says what is missing
+    key = hashlib.sha256(json.dumps(sorted(files.items())).encode()).hexdigest()
+    if key not in _SCENARIOS:
+        if len(_SCENARIOS) > 4:
+            _SCENARIOS.clear()
+        _SCENARIOS[key] = loader.scenario_of(session)
+    return _SCENARIOS[key]
 
 
 @dataclass(frozen=True)
@@ -301,10 +313,11 @@ def cancel_order(session: Session, command: str, *, scenario: Scenario | None = 
     return perform(session, CancelOrder(command), scenario)
 
 
-def record_result(session: Session, battle: int, winner: str, *,
+def record_result(session: Session, battle: int, winner: str | None, *,
                   casualties: dict | None = None, scenario: Scenario | None = None) -> Changes:
-    """Record a battle's result (``French``, ``Allied`` or ``draw``) and enforce its aftermath."""
-    return perform(session, RecordResult(battle, str(winner), casualties or {}), scenario)
+    """Record a battle's result (a Side or its name, ``draw`` or None) and its aftermath."""
+    text = "draw" if winner is None else str(winner)
+    return perform(session, RecordResult(battle, text, casualties or {}), scenario)
 
 
 def merge_battles(session: Session, battle: int, other: int, reason: str, *,

@@ -249,3 +249,18 @@ def test_casualties_carried_forward_when_the_setting_says_so(tmp_path):
                            scenario=u.scen)
     assert ch.lines[-1] == "Casualties are carried forward to the next battle."
     assert u.state().commands["I Corps"].casualties == (("1", 1), ("3", 2))
+
+
+def test_the_battle_module_may_record_a_side_or_none_for_a_draw(tmp_path):
+    from campaign1813.campaign.commands import record_result
+
+    u = battle_setup(tmp_path)
+    u.end_day()
+    with u.doc.session() as s:
+        record_result(s, 1, Side.ALLIED, scenario=u.scen)
+    assert u.state().battles[1].result == "Allied"
+    assert u.state().commands["1 Corps"].status is Status.RETREATING
+    u.undo()
+    with u.doc.session() as s:
+        record_result(s, 1, None, scenario=u.scen)
+    assert u.state().battles[1].result == "draw"
