@@ -18,6 +18,7 @@ from campaign1813.campaign.errors import CampaignError
 SUBCOMMAND_MODULES = [
     "campaign1813.campaign.cli_document",
     "campaign1813.campaign.cli_odds",
+    "campaign1813.campaign.cli_scenario",
 ]
 
 
