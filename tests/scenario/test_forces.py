@@ -322,6 +322,23 @@ def test_a_misspelt_brigade_key_is_refused():
         "missing 'number'")
 
 
+def test_missing_keys_empty_names_and_bad_flags_are_refused():
+    text = army_toml(corps_toml().replace('start = "Hamburg"\n', "")
+                     .replace('name = "General Vandamme"', 'name = ""')
+                     .replace('type = "light" }', 'type = "light", lancers = "yes" }'))
+    assert refused(text).splitlines() == [
+        "armies.toml: 4 Corps (Second French Army): missing 'start'",
+        "armies.toml: 4 Corps (Second French Army), commander: name is empty",
+        "armies.toml: 4 Corps (Second French Army), cavalry brigade 11: "
+        "lancers 'yes' is not true or false",
+    ]
+
+
+def test_a_corps_without_a_name_is_named_by_its_place():
+    assert refused(army_toml(corps_toml().replace('name = "4 Corps"\n', ""))) == (
+        "armies.toml: corps 1 (Second French Army): missing 'name'")
+
+
 def test_every_problem_is_reported_at_once_one_per_line():
     message = refused(army_toml(corps_toml(firepower="D", grade="Great", start="Nowhere")))
     assert message.splitlines() == [

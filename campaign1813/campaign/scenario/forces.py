@@ -12,6 +12,7 @@ from __future__ import annotations
 import tomllib
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import date
 from enum import Enum
 from typing import Any
@@ -117,7 +118,8 @@ def _enum(problems: _Problems, entry: str, what: str, value: Any, kind: type[Enu
 def _text(problems: _Problems, entry: str, what: str, value: Any) -> str | None:
     if isinstance(value, str) and value.strip():
         return value.strip()
-    problems.add(entry, f"{what} {_show(value)} is not a name")
+    problems.add(entry, f"{what} is empty" if isinstance(value, str)
+                 else f"{what} {_show(value)} is not text")
     return None
 
 
@@ -293,9 +295,10 @@ def _army(problems: _Problems, label: str, entry: Any, towns: Mapping[str, str],
     reserve = _commander(problems, f"{label}, reserve commander", entry.get("reserve"))
     corps_entries = entry.get("corps", [])
     if not isinstance(corps_entries, list) or not corps_entries:
-        problems.add(label, "'corps' must be a list of [[army.corps]] tables, at least one")
+        if "corps" in entry:
+            problems.add(label, "corps must be a list of [[army.corps]] tables, at least one")
         corps_entries = []
-    numbers: dict[str, dict[int, str]] = {"infantry": {}, "cavalry": {}}
+    numbers = _Numbers()
     corps = []
     for index, corps_entry in enumerate(corps_entries, start=1):
         corps_name = (corps_entry.get("name") if isinstance(corps_entry, Mapping) else None)
@@ -307,12 +310,22 @@ def _army(problems: _Problems, label: str, entry: Any, towns: Mapping[str, str],
                                           f"{corps_homes[corps_name]}")
             else:
                 corps_homes[corps_name] = label
+        numbers.corps = corps_name if isinstance(corps_name, str) else f"corps {index}"
         corps.append(_corps(problems, corps_label, label, corps_entry, towns, numbers))
     parts = (name, side, theatre, hq, cinc, reserve)
     if not complete or None in parts or None in corps:
         return None
     return ArmyGroup(name=name, side=side, theatre=theatre, cinc=cinc, hq=hq, reserve=reserve,
                      corps=tuple(corps))
+
+
+@dataclass
+class _Numbers:
+    """The brigade numbers an army has used so far, each with the corps that holds it."""
+
+    infantry: dict[int, str] = field(default_factory=dict)
+    cavalry: dict[int, str] = field(default_factory=dict)
+    corps: str = ""
 
 
 def _commander(problems: _Problems, label: str, value: Any) -> Commander | None:
@@ -329,7 +342,7 @@ def _commander(problems: _Problems, label: str, value: Any) -> Commander | None:
 
 
 def _corps(problems: _Problems, label: str, army: str, entry: Any, towns: Mapping[str, str],
-           numbers: dict[str, dict[int, str]]) -> Corps | None:
+           numbers: _Numbers) -> Corps | None:
     entry = _table(problems, label, "the entry", entry)
     if entry is None:
         return None
@@ -354,19 +367,20 @@ def _corps(problems: _Problems, label: str, army: str, entry: Any, towns: Mappin
 
 
 def _brigade_number(problems: _Problems, label: str, arm: str, table: Mapping,
-                    numbers: dict[str, dict[int, str]]) -> int | None:
-    corps = label.rsplit(" (", 1)[0]
+                    numbers: _Numbers) -> int | None:
+    corps = numbers.corps
     number = _number(problems, label, "number", table["number"])
     if number is not None:
-        if number in numbers[arm]:
-            problems.add(label, f"number {number} is already used in {numbers[arm][number]}")
+        used = numbers.infantry if arm == "infantry" else numbers.cavalry
+        if number in used:
+            problems.add(label, f"number {number} is already used in {used[number]}")
         else:
-            numbers[arm][number] = corps
+            used[number] = corps
     return number
 
 
 def _infantry(problems: _Problems, label: str, value: Any,
-              numbers: dict[str, dict[int, str]]) -> tuple[InfantryBrigade, ...] | None:
+              numbers: _Numbers) -> tuple[InfantryBrigade, ...] | None:
     if not isinstance(value, list):
         problems.add(label, "infantry must be a list of brigade tables")
         return None
@@ -391,7 +405,7 @@ def _infantry(problems: _Problems, label: str, value: Any,
 
 
 def _infantry_brigade(problems: _Problems, entry: str, table: Mapping,
-                      numbers: dict[str, dict[int, str]]) -> InfantryBrigade | None:
+                      numbers: _Numbers) -> InfantryBrigade | None:
     number = _brigade_number(problems, entry, "infantry", table, numbers)
     ratings = [_enum(problems, entry, what, table[key], Rating)
                for what, key in (("class", "class"), ("firepower", "firepower"),
@@ -405,7 +419,7 @@ def _infantry_brigade(problems: _Problems, entry: str, table: Mapping,
 
 
 def _cavalry(problems: _Problems, label: str, value: Any,
-             numbers: dict[str, dict[int, str]]) -> CavalryBrigade | None:
+             numbers: _Numbers) -> CavalryBrigade | None:
     number = value.get("number") if isinstance(value, Mapping) else None
     entry = (f"{label}, cavalry brigade {number}"
              if isinstance(number, int) and not isinstance(number, bool)
