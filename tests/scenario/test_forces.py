@@ -168,6 +168,22 @@ def test_nationalities_that_carry_rules(armies):
     assert by_corps["Vistula Polish Corps"] == "Polish"
 
 
+def test_grading_policy_of_the_nine_plausible_armies(armies):
+    """docs/scenario-forces.md: one Gifted corps commander at most per army, one Poor at most
+    (two in the Spanish army); Guard and grenadier brigades Class A; Landwehr and militia C."""
+    for army in armies:
+        grades = Counter(c.commander.grade for c in army.corps)
+        assert grades[Grade.GIFTED] <= 1, army.name
+        assert grades[Grade.POOR] <= (2 if army.name == "Spanish Army" else 1), army.name
+    brigades = [b for a in armies for c in a.corps for b in c.infantry]
+    elite = [b for b in brigades if "Guard" in b.name or "Grenadiers" in b.name]
+    levies = [b for b in brigades if b.name.endswith(("Landwehr", "Militia", "Opolchenie",
+                                                      "Somatenes"))]
+    assert len(elite) == 13 and {b.klass for b in elite} == {Rating.A}
+    assert len(levies) == 11 and {b.klass for b in levies} == {Rating.C}
+    assert {b.firepower for b in levies} == {Rating.C}
+
+
 def test_army_named_ignores_case_and_accents(armies):
     assert army_named(armies, "second french army").name == "Second French Army"
     assert army_named(armies, "ANGLO-PORTUGUESE ARMY").name == "Anglo-Portuguese Army"
