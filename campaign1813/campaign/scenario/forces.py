@@ -88,11 +88,11 @@ def _either(values: Iterable[str]) -> str:
 
 def _parse(files: Mapping[str, str], filename: str) -> dict:
     if filename not in files:
-        raise ScenarioError(f"{filename}: the scenario has no such file")
+        raise ScenarioError(f"{filename}: the file is missing")
     try:
         return tomllib.loads(files[filename])
     except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{filename}: is not valid TOML: {exc}") from exc
+        raise ScenarioError(f"{filename}: not valid TOML ({exc})") from exc
 
 
 def _check_keys(problems: _Problems, entry: str, table: Mapping, allowed: Sequence[str],
