@@ -20,6 +20,7 @@ SUBCOMMAND_MODULES = [
     "campaign1813.campaign.cli_document",
     "campaign1813.campaign.cli_odds",
     "campaign1813.campaign.cli_day",
+    "campaign1813.campaign.cli_scenario",
 ]
 
 
