@@ -28,7 +28,7 @@ lint: $(TEST_STAMP)
 
 test: lint
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest \
-		--cov=campaign1813.campaign.battle --cov-report=term:skip-covered
+		--cov=campaign1813.campaign.battle --cov-report=term:skip-covered --cov-fail-under=95
 
 bench: $(TEST_STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/run.py

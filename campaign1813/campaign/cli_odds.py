@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import importlib
 
-ODDS_MODULES: list[str] = []
+ODDS_MODULES: list[str] = [
+    "campaign1813.campaign.cli_odds_fire",
+    "campaign1813.campaign.cli_odds_melee",
+]
 
 
 def register(sub) -> None:

@@ -28,6 +28,7 @@ from campaign1813.campaign.model import (
     CampaignInfo,
     DocumentInfo,
 )
+from campaign1813.campaign.scenario.loader import read_scenario_folder, store_scenario_files
 from campaign1813.data import scenario_dir
 
 SUFFIX = ".c1813"
@@ -196,6 +197,7 @@ def create_campaign(
         SQLModel.metadata.create_all(engine)
         with Session(engine) as session:
             session.add(DocumentInfo(written_by=__version__))
+            store_scenario_files(session, read_scenario_folder(scenario_dir(scenario)))
             session.add(
                 CampaignInfo(
                     name=name or camp.get("name", "The 1813 Campaign"),

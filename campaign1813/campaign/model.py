@@ -35,3 +35,12 @@ class CampaignInfo(SQLModel, table=True):
     start_date: date
     current_date: date
     settings_json: str = "{}"
+
+
+class ScenarioFile(SQLModel, table=True):
+    """A copy of one scenario file (TOML text), so a campaign never depends on shipped data."""
+
+    __tablename__ = "scenario_file"
+
+    name: str = Field(primary_key=True)
+    text: str

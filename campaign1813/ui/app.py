@@ -9,10 +9,12 @@ from pathlib import Path
 
 from platformdirs import user_data_dir, user_log_dir
 from PySide6.QtCore import QSettings
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from campaign1813 import __version__
 from campaign1813.campaign.document import SUFFIX
+from campaign1813.data import data_root
 from campaign1813.ui.main_window import APP_TITLE, MainWindow
 
 ORGANISATION = "campaign1813"
@@ -69,6 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     app.setApplicationName(APPLICATION)
     app.setApplicationDisplayName(APP_TITLE)
     app.setApplicationVersion(__version__)
+    app.setWindowIcon(QIcon(str(data_root() / "icons" / "campaign1813.svg")))
     _install_excepthook(app)
     window = MainWindow(QSettings())
     window.show()

@@ -26,6 +26,19 @@ class Rating(StrEnum):
     C = "C"
 
 
+class Grade(StrEnum):
+    """A commander's grade: Gifted, Average or Poor."""
+
+    GIFTED = "Gifted"
+    AVERAGE = "Average"
+    POOR = "Poor"
+
+    @property
+    def bonus(self) -> int:
+        """The grade score an order of battle prints beside it: Gifted +3, Average +2, Poor +1."""
+        return {"Gifted": 3, "Average": 2, "Poor": 1}[self.value]
+
+
 class MoraleState(StrEnum):
     """A brigade's morale state, best to worst (Rule 17's grades of morale)."""
 
@@ -98,6 +111,22 @@ class Effect:
     rout_inches: int = 0
     removed: bool = False
     note: str = ""
+
+
+class FollowOnTest(StrEnum):
+    """The names of the tests a result can trigger, shared by every rule that triggers them."""
+
+    MORALE = "morale test"
+    ROUT_REACTION = "reaction to rout"
+    PURSUIT = "pursuit test"
+    PURSUIT_RALLY = "rally pursuers"
+    CHARGE = "charge"
+    REACTION_TO_CHARGE = "reaction to charge"
+    CHARGE_CONTACT = "charge contact"
+    CAVALRY_COMBAT = "cavalry combat"
+    BOUNCE_THROUGH = "bounce-through fire"
+    DEFENCE_ZONE_FIRE = "defence zone fire"
+    PLACE_FIGURES = "place figures"
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
 
+from campaign1813.campaign.battle.terms import Grade, Rating
+
 
 class Theatre(StrEnum):
     """The five theatres of the campaign, and France that joins them."""
@@ -57,27 +59,6 @@ class Side(StrEnum):
     def enemy(self) -> Side:
         """The other side."""
         return Side.ALLIED if self is Side.FRENCH else Side.FRENCH
-
-
-class Grade(StrEnum):
-    """A commander's grade; its bonus is added to the average die for pips."""
-
-    GIFTED = "Gifted"
-    AVERAGE = "Average"
-    POOR = "Poor"
-
-    @property
-    def bonus(self) -> int:
-        """Gifted +3, Average +2, Poor +1."""
-        return {"Gifted": 3, "Average": 2, "Poor": 1}[self.value]
-
-
-class Rating(StrEnum):
-    """A brigade's class, firepower or skirmish grade: A best, B average, C worst."""
-
-    A = "A"
-    B = "B"
-    C = "C"
 
 
 class CavalryType(StrEnum):

@@ -1,0 +1,83 @@
+"""Loading a whole scenario: from the shipped folder, or from the copy inside a campaign file."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from sqlmodel import Session, select
+
+from campaign1813.campaign.model import ScenarioFile
+from campaign1813.campaign.scenario.errors import ScenarioError
+from campaign1813.campaign.scenario.map_loader import load_map, town_names
+from campaign1813.campaign.scenario.types import Scenario
+from campaign1813.data import scenario_dir
+
+
+def read_scenario_folder(path=None) -> dict[str, str]:
+    """Every ``.toml`` file of a scenario folder (default: the shipped 1813), by relative path."""
+    root = scenario_dir() if path is None else Path(path)
+    if isinstance(root, Path) and not root.is_dir():
+        raise ScenarioError(f"{root}: no such scenario folder")
+    files: dict[str, str] = {}
+
+    def walk(folder, prefix: str) -> None:
+        for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+            if entry.is_dir():
+                walk(entry, f"{prefix}{entry.name}/")
+            elif entry.name.endswith(".toml"):
+                files[f"{prefix}{entry.name}"] = entry.read_text(encoding="utf-8")
+
+    walk(root, "")
+    return files
+
+
+def load_scenario(files: Mapping[str, str] | None = None) -> Scenario:
+    """The validated scenario from its files (default: the shipped 1813 scenario)."""
+    from campaign1813.campaign.scenario.forces import load_armies, load_objectives, load_settings
+
+    files = read_scenario_folder() if files is None else files
+    problems: list[str] = []
+    settings = None
+    try:
+        settings = load_settings(files)
+    except ScenarioError as exc:
+        problems.append(str(exc))
+    try:
+        map_data = load_map(files)
+    except ScenarioError as exc:
+        problems.append(str(exc))
+        raise ScenarioError("\n".join(problems)) from None
+    names = town_names(map_data)
+    armies = objectives = ()
+    try:
+        armies = load_armies(files, names)
+    except ScenarioError as exc:
+        problems.append(str(exc))
+    try:
+        objectives = load_objectives(files, names)
+    except ScenarioError as exc:
+        problems.append(str(exc))
+    if problems:
+        raise ScenarioError("\n".join(problems))
+    return Scenario(name=settings.name, map=map_data, armies=armies, objectives=objectives,
+                    settings=settings)
+
+
+def store_scenario_files(session: Session, files: Mapping[str, str]) -> None:
+    """Copy a scenario's files into the campaign file, so the campaign is self-contained."""
+    for name, text in sorted(files.items()):
+        session.add(ScenarioFile(name=name, text=text))
+
+
+def stored_scenario_files(session: Session) -> dict[str, str]:
+    """The scenario files stored in a campaign file."""
+    return {row.name: row.text for row in session.exec(select(ScenarioFile))}
+
+
+def scenario_of(session: Session) -> Scenario:
+    """The scenario stored in the campaign file, validated."""
+    files = stored_scenario_files(session)
+    if not files:
+        raise ScenarioError("the campaign file holds no scenario")
+    return load_scenario(files)

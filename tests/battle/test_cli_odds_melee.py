@@ -1,0 +1,165 @@
+"""``campaign1813 odds morale`` and ``odds combat``: exact odds on the command line."""
+
+import json
+
+import pytest
+
+from campaign1813.campaign.cli import main
+from campaign1813.campaign.cli_odds import ODDS_MODULES
+
+
+def run(capsys, *argv):
+    code = main(["odds", *argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_melee_odds_module_is_registered():
+    assert "campaign1813.campaign.cli_odds_melee" in ODDS_MODULES
+
+
+def test_morale_json_exact(capsys):
+    """Rule 17: class C infantry, 2 casualties, no general within 8": 1d6 −4 → 0 / 1/3 / 2/3."""
+    code, out, _ = run(capsys, "morale", "--type", "infantry", "--class", "C", "--casualties",
+                       "2", "--modifier", "no-general-within-8", "--json")
+    assert code == 0
+    assert json.loads(out) == {"result": {"pass": "0", "shaken": "1/3", "rout": "2/3"}}
+
+
+def test_morale_json_several_modifiers(capsys):
+    """Rule 17: Shaken class A cavalry, general attached, supports within 4": 1d6 +1 +1 +1 −2.
+
+    1d6 +1: pass on 2-6 = 5/6, Shaken on 1 = 1/6.
+    """
+    code, out, _ = run(capsys, "morale", "--type", "cavalry", "--class", "A", "--state",
+                       "shaken", "--modifier", "general-attached", "--modifier",
+                       "supports-within-4", "--json")
+    assert code == 0
+    assert json.loads(out) == {"result": {"pass": "5/6", "shaken": "1/6", "rout": "0"}}
+
+
+@pytest.mark.parametrize("arm, casualties", [("infantry", 6), ("cavalry", 4), ("artillery", 3)])
+def test_morale_json_automatic_rout(capsys, arm, casualties):
+    """Rule 17: automatic rout at 6 / 4 / 3 casualties: rout "1", the rest "0"."""
+    code, out, _ = run(capsys, "morale", "--type", arm, "--class", "A", "--casualties",
+                       str(casualties), "--json")
+    assert code == 0
+    assert out == '{"result": {"pass": "0", "shaken": "0", "rout": "1"}}\n'
+
+
+def test_morale_text(capsys):
+    """The text form names the modifiers, the bands and each chance."""
+    code, out, _ = run(capsys, "morale", "--type", "infantry", "--class", "B")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "Morale test (Rule 17): class B infantry, 0 casualties, formed"
+    assert lines[1] == "Roll 1d6 no modifiers (net +0)"
+    assert lines[2].split() == ["pass", "3", "or", "more", "2/3", "66.7%"]
+    assert lines[3].split() == ["shaken", "1–2", "1/3", "33.3%"]
+
+
+def test_morale_text_rally_states(capsys):
+    """Rule 18: a routing class B brigade rallied by its commander: Shaken 1/3, runs on 2/3."""
+    code, out, _ = run(capsys, "morale", "--type", "infantry", "--class", "B", "--state", "rout",
+                       "--rally")
+    assert code == 0
+    assert out.splitlines()[-1] == "Ends shaken 1/3, rout 2/3 (rallying)"
+
+
+def test_morale_text_automatic_rout(capsys):
+    code, out, _ = run(capsys, "morale", "--type", "cavalry", "--class", "B", "--casualties",
+                       "5")
+    assert "Routs without testing: 5 casualties reach the cavalry limit of 4." in out
+
+
+def test_morale_unknown_modifier_is_one_line(capsys):
+    code, out, err = run(capsys, "morale", "--type", "infantry", "--class", "B", "--modifier",
+                         "flank")
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1
+    assert "unknown modifier 'flank'" in err and "general-attached" in err and "pursuit" in err
+
+
+def test_morale_negative_casualties(capsys):
+    code, _, err = run(capsys, "morale", "--type", "infantry", "--class", "B", "--casualties",
+                       "-1")
+    assert code == 1 and "--casualties cannot be negative" in err
+
+
+def test_morale_help_lists_modifiers(capsys):
+    with pytest.raises(SystemExit):
+        main(["odds", "morale", "--help"])
+    out = capsys.readouterr().out
+    for name in ("general-attached", "no-general-within-8", "supports-within-4",
+                 "no-supports-within-8", "in-bua", "behind-formed-supports", "rout-within-4",
+                 "routed-through", "pursuit"):
+        assert name in out
+
+
+def test_combat_json_exact(capsys):
+    """Rule 13: line v column +2, class A +1 against outnumbered −2: the attacker rolls +5.
+
+    2d6 +5: 6-7 on 2 = 1/36, 8-9 on 3-4 = 5/36, 10+ on 5-12 = 30/36.
+    """
+    code, out, _ = run(capsys, "combat", "--rule", "13", "--attacker", "class=A",
+                       "formation=line", "--defender", "formation=column-of-attack",
+                       "outnumbered", "--json")
+    assert code == 0
+    assert json.loads(out) == {
+        "rule": 13, "table": "rule13", "favoured": "attacker", "difference": 5,
+        "attacker": {"factors": {"line-v-column": 2, "class-a": 1}, "total": 3},
+        "defender": {"factors": {"outnumbered": -2}, "total": -2},
+        "rows": [
+            {"totals": "2-3", "result": "Winner routs", "probability": "0"},
+            {"totals": "4-5", "result": "Winner retires 4\" shaken", "probability": "0"},
+            {"totals": "6-7", "result": "Draw, both disordered", "probability": "1/36"},
+            {"totals": "8-9", "result": "Loser retires 4\" shaken", "probability": "5/36"},
+            {"totals": "10+", "result": "Loser routs", "probability": "5/6"},
+        ],
+    }
+
+
+def test_combat_rule15_text(capsys):
+    """Rule 15: heavy cavalry in line +3 against infantry fire A in line +1: cavalry +2."""
+    code, out, _ = run(capsys, "combat", "--rule", "15", "--attacker", "cavalry=heavy",
+                       "formation=line", "--defender", "formation=line", "fire=A")
+    assert code == 0
+    assert "+3 Heavy cavalry in line = +3" in out
+    assert "The attacker rolls 2d6 +2." in out
+    assert out.splitlines()[-1].split()[-2:] == ["11/12", "91.7%"]
+
+
+def test_combat_defender_favoured_json(capsys):
+    """Rule 9: class A garrison (+3) against a class C attacker (−1): the garrison rolls +4."""
+    code, out, _ = run(capsys, "combat", "--rule", "9", "--attacker", "class=C", "--defender",
+                       "class=A", "garrison=yes", "--json")
+    data = json.loads(out)
+    assert (data["favoured"], data["difference"]) == ("defender", 4)
+    assert [r["probability"] for r in data["rows"]] == ["0", "0", "1/12", "7/36", "13/18"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--attacker", "flank=yes"], "attacker: unknown factor 'flank' (valid: type, class"),
+    (["--attacker", "class=D"], "attacker class: 'D' is not one of A, B, C"),
+    (["--defender", "casualties=two"], "defender casualties: 'two' is not a number"),
+    (["--defender", "formation=wedge"], "'wedge' is not a formation for infantry"),
+    (["--attacker", "outnumbered=perhaps"], "attacker outnumbered: 'perhaps' is not yes or no"),
+    (["--attacker", "state=shaken"], "attacker is shaken and may not start a combat"),
+])
+def test_combat_bad_input_is_one_line(capsys, args, message):
+    code, out, err = run(capsys, "combat", "--rule", "13", *args)
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1 and message in err
+
+
+def test_combat_cavalry_needs_weight(capsys):
+    code, _, err = run(capsys, "combat", "--rule", "14")
+    assert code == 1 and "cavalry needs a weight" in err
+
+
+def test_combat_help_lists_factors(capsys):
+    with pytest.raises(SystemExit):
+        main(["odds", "combat", "--help"])
+    out = capsys.readouterr().out
+    for name in ("garrison", "outnumbered", "stationary", "formation", "casualties", "lancers"):
+        assert name in out

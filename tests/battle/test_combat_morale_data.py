@@ -1,0 +1,160 @@
+"""The combat and morale tables are data: checked at load, and house-ruled without code."""
+
+import shutil
+from fractions import Fraction as F
+
+import pytest
+
+from campaign1813.campaign.battle.dice import TypedDice
+from campaign1813.campaign.battle.rules import army, combat, loader, morale, rout, skirmish
+from campaign1813.campaign.battle.rules.brigade import (
+    Brigade,
+    CavalryWeight,
+    InvalidBrigade,
+    formation_named,
+    worse_state,
+)
+from campaign1813.campaign.battle.rules.loader import RulesetError, assumptions
+from campaign1813.campaign.battle.rules.modifiers import Applied, ModifierList
+from campaign1813.campaign.battle.terms import Arm, Formation, MoraleState
+from campaign1813.data import data_root
+
+CACHED = (loader.load_table, loader.ruleset_info, morale.morale_rules, combat.combat_rules,
+          skirmish.skirmish_rules, army.break_rules)
+
+
+@pytest.fixture
+def house(tmp_path, monkeypatch):
+    """A copy of the shipped rulesets plus an empty house ruleset that extends 1813."""
+    root = tmp_path / "data"
+    shutil.copytree(str(data_root() / "rulesets"), root / "rulesets")
+    (root / "rulesets" / "house").mkdir()
+    (root / "rulesets" / "house" / "ruleset.toml").write_text(
+        'name = "house"\nextends = "1813"\nassumptions = []\n')
+    monkeypatch.setattr(loader, "data_root", lambda: root)
+    for f in CACHED:
+        f.cache_clear()
+    yield root / "rulesets" / "house"
+    for f in CACHED:
+        f.cache_clear()
+
+
+def _house_copy(folder, name, old, new):
+    text = (folder.parent / "1813" / name).read_text()
+    assert old in text
+    (folder / name).write_text(text.replace(old, new))
+    for f in CACHED:
+        f.cache_clear()
+
+
+def test_house_rule_morale_pass_at_four(house):
+    """A house rule passing morale on 4+ needs only a data change: class B 1d6 → 1/2 pass."""
+    _house_copy(house, "morale.toml", "pass_at = 3", "pass_at = 4")
+    test = morale.MoraleTest(Brigade("1", Arm.INFANTRY))
+    assert morale.morale_odds(test, "house")[morale.MoraleOutcome.PASS] == F(1, 2)
+    assert morale.morale_odds(test, "1813")[morale.MoraleOutcome.PASS] == F(2, 3)
+
+
+def test_house_rule_garrison_plus_three(house):
+    """Rule 9 with a house-ruled garrison factor of +3."""
+    _house_copy(house, "combat.toml", 'label = "Garrison", value = 2',
+                'label = "Garrison", value = 3')
+    c = combat.Combat(9, combat.CombatSide(Brigade("a", Arm.INFANTRY)),
+                      combat.CombatSide(Brigade("g", Arm.INFANTRY), frozenset({"garrison"})))
+    assert combat.combat_odds(c, "house").difference == 3
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("when = { class = \"A\" } },", "when = { colour = \"A\" } },", "unknown fact 'colour'"),
+    ("{ min = 4, max = 5, result = \"Winner retires 4", "{ min = 5, max = 5, result = \"W",
+     "overlap or leave a gap"),
+    ('table = "rule9"', 'table = "nothing"', "no result table 'nothing'"),
+    ('state = "rout" }, loser = { casualties = 1 } },',
+     'state = "fled" }, loser = { casualties = 1 } },', "'fled' is not a morale state"),
+    ('retire = 4 }, loser', 'retreat = 4 }, loser', "unknown effect retreat"),
+    ('arms = ["infantry", "infantry"]', 'arms = ["infantry", "dragons"]', "malformed"),
+])
+def test_bad_combat_tables_are_named(house, old, new, message):
+    _house_copy(house, "combat.toml", old, new)
+    with pytest.raises(RulesetError, match=message):
+        combat.combat_rules("house")
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("pass_at = 3", "", "malformed or missing entry"),
+    ("infantry = 6\n", "", "automatic rout and rout move need infantry"),
+    ('rout = "shaken"', 'rout = "calm"', "'calm' is not a morale state"),
+    ('["general-attached", "no-general-within-8"]', '["general-attached", "nobody"]',
+     "must name two declared facts"),
+])
+def test_bad_morale_tables_are_named(house, old, new, message):
+    _house_copy(house, "morale.toml", old, new)
+    with pytest.raises(RulesetError, match=message):
+        morale.morale_rules("house")
+
+
+def test_bad_skirmish_army_pursuit_and_reaction_tables(house):
+    _house_copy(house, "combat.toml", "kill_at = 6", "")
+    with pytest.raises(RulesetError, match=r"\[skirmish\]"):
+        skirmish.skirmish_rules("house")
+    _house_copy(house, "morale.toml", 'side_loses_at = "1/2"', 'side_loses_at = "half"')
+    with pytest.raises(RulesetError, match=r"\[army\]"):
+        army.break_rules("house")
+    _house_copy(house, "morale.toml", "pursue_at = 5", "")
+    with pytest.raises(RulesetError, match=r"\[pursuit\]"):
+        rout.pursuit_chance(Brigade("h", Arm.CAVALRY, cavalry=CavalryWeight.LIGHT), "house")
+    _house_copy(house, "morale.toml", 'action = "charge", result = "Charge the nearest enemy '
+                'within 8', 'action = "parade", result = "x 8')
+    with pytest.raises(RulesetError, match="unknown action 'parade'"):
+        rout.pursue(Brigade("h", Arm.CAVALRY, cavalry=CavalryWeight.LIGHT), None,
+                    TypedDice([6, 3]), "house")
+    _house_copy(house, "morale.toml", 'other = "test"', 'other = "pray"')
+    with pytest.raises(RulesetError, match="unknown action 'pray'"):
+        rout.rout_reaction(Brigade("a", Arm.INFANTRY), (rout.Nearby(Brigade("b", Arm.INFANTRY)),),
+                           "house")
+
+
+@pytest.mark.parametrize("raw, message", [
+    ([{"key": "a", "label": "A"}], "needs key, label and value"),
+    ([{"key": "a", "label": "A", "value": "one"}], "value must be a whole number"),
+    ([{"key": "a", "label": "A", "value": 1}, {"key": "a", "label": "B", "value": 1}],
+     "used twice"),
+    ([{"key": "a", "label": "A", "value": 1, "when": 3}], "'when' must be a table"),
+    ([{"key": "a", "label": "A", "value": 1, "per": "legs"}], "unknown count 'legs'"),
+])
+def test_modifier_list_errors(raw, message):
+    with pytest.raises(RulesetError, match=message):
+        ModifierList.parse(raw, "test", frozenset({"class"}), {})
+
+
+def test_modifier_group_keeps_the_largest_in_its_first_place():
+    mods = ModifierList.parse([
+        {"key": "small", "label": "S", "value": 1, "group": "g"},
+        {"key": "other", "label": "O", "value": -1},
+        {"key": "big", "label": "B", "value": 3, "group": "g"},
+    ], "test", frozenset(), {})
+    assert mods.applied({}) == (Applied("big", "B", 3), Applied("other", "O", -1))
+    assert str(Applied("casualties", "Each casualty", -2)) == "−2 Each casualty"
+
+
+def test_brigade_checks():
+    with pytest.raises(InvalidBrigade, match="negative"):
+        Brigade("x", Arm.INFANTRY, casualties=-1)
+    with pytest.raises(InvalidBrigade, match="only cavalry"):
+        Brigade("x", Arm.INFANTRY, lancers=True)
+    with pytest.raises(InvalidBrigade, match="cannot stand in square"):
+        Brigade("x", Arm.CAVALRY, cavalry=CavalryWeight.HEAVY, formation=Formation.SQUARE)
+    assert formation_named(Arm.CAVALRY, "line") is Formation.CAVALRY_LINE
+    assert formation_named(Arm.INFANTRY, "COA") is Formation.COLUMN_OF_ATTACK
+    assert formation_named(Arm.ARTILLERY, "unlimbered") is Formation.UNLIMBERED
+    assert worse_state(MoraleState.SHAKEN, MoraleState.DISORDERED) is MoraleState.SHAKEN
+    b = Brigade("x", Arm.INFANTRY, casualties=1).with_effect(2, MoraleState.SHAKEN)
+    assert (b.casualties, b.state) == (3, MoraleState.SHAKEN)
+
+
+def test_readings_are_recorded_as_assumptions():
+    """DESIGN 4.4: the readings of Rules 9-18 are in the ruleset's assumptions, inherited."""
+    text = " ".join(assumptions("1813-revised")).lower()
+    for phrase in ("equal totals", "rule 13's table", "square", "6 or more",
+                   "3 or more passes", "half or more"):
+        assert phrase in text

@@ -1,0 +1,102 @@
+"""The main window: title, menus, New/Open round trip, recent files, refusals."""
+
+import hashlib
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from campaign1813.campaign.document import create_campaign
+from campaign1813.ui.main_window import APP_TITLE, MainWindow
+
+
+@pytest.fixture
+def settings(tmp_path):
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def window(qtbot, settings):
+    w = MainWindow(settings)
+    qtbot.addWidget(w)
+    return w
+
+
+def menu_titles(window):
+    return [a.text() for a in window.menuBar().actions()]
+
+
+def test_menus(window):
+    assert menu_titles(window) == ["&File", "&Campaign", "&Battle", "&Help"]
+    file_items = [a.text() for a in window.file_menu.actions() if a.text()]
+    assert file_items == ["&New Campaign…", "&Open…", "Open &Recent", "Save &As…", "&Quit"]
+
+
+def test_title_without_and_with_a_campaign(window, tmp_path, qtbot):
+    assert window.windowTitle() == APP_TITLE
+    assert not window.save_as_action.isEnabled()
+    with qtbot.waitSignal(window.document_changed):
+        assert window.new_campaign(tmp_path / "spring")
+    assert window.windowTitle() == f"The 1813 Campaign — 1 May 1813 — {APP_TITLE}"
+    assert window.document.path == tmp_path / "spring.c1813"
+    assert window.save_as_action.isEnabled()
+    assert window.overview._today.text() == "1 May 1813"
+
+
+def test_new_then_open_round_trip(window, tmp_path, qtbot):
+    create_campaign(tmp_path / "other.c1813", name="Autumn 1813").close()
+    window.new_campaign(tmp_path / "first.c1813")
+    assert window.open_file(tmp_path / "other.c1813")
+    assert window.windowTitle().startswith("Autumn 1813 — 1 May 1813")
+    assert window.open_file(tmp_path / "first.c1813")
+    assert window.windowTitle().startswith("The 1813 Campaign")
+
+
+def test_recent_files_newest_first_and_in_the_menu(window, tmp_path, settings):
+    for name in ("a", "b", "c"):
+        window.new_campaign(tmp_path / name)
+    window.open_file(tmp_path / "a.c1813")
+    expected = [str((tmp_path / f"{n}.c1813").resolve()) for n in ("a", "c", "b")]
+    assert window.recent_files() == expected
+    entries = [a.data() for a in window.recent_menu.actions() if a.data()]
+    assert entries == expected
+    # kept in QSettings: a new window sees the same list
+    assert MainWindow(settings).recent_files() == expected
+
+
+def test_recent_entry_opens_the_file(window, tmp_path):
+    window.new_campaign(tmp_path / "a")
+    window.new_campaign(tmp_path / "b")
+    action = next(a for a in window.recent_menu.actions()
+                  if a.data() and a.data().endswith("a.c1813"))
+    action.trigger()
+    assert window.document.path.name == "a.c1813"
+
+
+def test_bad_file_is_refused_with_a_message_and_untouched(window, tmp_path, qtbot):
+    window.new_campaign(tmp_path / "good")
+    bad = tmp_path / "bad.c1813"
+    bad.write_bytes(b"not a campaign at all" * 10)
+    before = hashlib.sha256(bad.read_bytes()).hexdigest()
+    with qtbot.waitSignal(window.error_reported) as blocker:
+        assert not window.open_file(bad)
+    assert blocker.args == [f"Cannot open campaign: {bad}: is not a campaign file "
+                            "(it is not an SQLite database)"]
+    assert hashlib.sha256(bad.read_bytes()).hexdigest() == before
+    assert window.document.path.name == "good.c1813"  # the open campaign stays
+
+
+def test_save_as_continues_in_the_copy(window, tmp_path):
+    window.new_campaign(tmp_path / "a")
+    assert window.save_as(tmp_path / "copy")
+    assert window.document.path == tmp_path / "copy.c1813"
+    assert window.recent_files()[0].endswith("copy.c1813")
+
+
+def test_geometry_is_kept(qtbot, settings):
+    w = MainWindow(settings)
+    qtbot.addWidget(w)
+    w.resize(700, 500)
+    w.close()
+    w2 = MainWindow(settings)
+    qtbot.addWidget(w2)
+    assert (w2.width(), w2.height()) == (700, 500)
