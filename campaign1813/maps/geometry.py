@@ -3,7 +3,7 @@
 Everything here is plain arithmetic on (lat, lon) degrees; nothing draws and nothing imports Qt.
 
 >>> round(great_circle_miles(52.1205, 11.6276, 52.2279, 11.0099), 1)  # Magdeburg to Helmstedt
-26.8
+27.2
 """
 
 from __future__ import annotations
@@ -92,7 +92,8 @@ class Projection:
     @property
     def width(self) -> float:
         """The width of the box in projected units (1.0 when it is wider than tall)."""
-        return (self.bounds.east - self.bounds.west) * self._cos * MILES_PER_DEGREE / self._span_miles
+        wide = (self.bounds.east - self.bounds.west) * self._cos * MILES_PER_DEGREE
+        return wide / self._span_miles
 
     @property
     def height(self) -> float:
@@ -206,7 +207,9 @@ def uncrossed_rivers(map_data: MapData, end_tolerance_miles: float = 3.0) -> lis
     """
     towns = {t.name: t for t in map_data.towns}
     declared = {
-        (r.a, r.b): r.river for r in map_data.roads if r.river is not None and r.crossing is not None
+        (r.a, r.b): r.river
+        for r in map_data.roads
+        if r.river is not None and r.crossing is not None
     }
     messages: list[str] = []
     seen: set[tuple[str, str, str]] = set()

@@ -22,6 +22,8 @@ def land_rings(path: Path = LAND_FILE) -> tuple[Ring, ...]:
     for i, entry in enumerate(data.get("land", []), start=1):
         points = entry.get("points", [])
         if len(points) < 3:
-            raise ValueError(f"{path.name}: land ring {i} has {len(points)} points, 3 or more needed")
+            raise ValueError(
+                f"{path.name}: land ring {i} has {len(points)} points, 3 or more needed"
+            )
         rings.append(tuple((float(p[0]), float(p[1])) for p in points))
     return tuple(rings)

@@ -135,7 +135,7 @@ def render_map(
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         frame = QRectF(pad, head, inner_w, inner_h)
-        unit = width / 2400.0  # line widths and fonts grow with the picture
+        unit = max(width / 2400.0, 0.5)  # line widths and fonts grow with the picture
         _Painter(painter, view, frame, unit, map_data, towns, theatre, markers,
                  label_villages).paint(title or _default_title(theatre))
     finally:
@@ -325,7 +325,8 @@ class _Painter:
         if town.fortress or town.kind is TownKind.FORTRESS:
             base = 7.5 if town.kind is TownKind.CITY else 6.0
         else:
-            base = {TownKind.CITY: 5.0, TownKind.TOWN: 3.4, TownKind.VILLAGE: 2.4}.get(town.kind, 3.4)
+            sizes = {TownKind.CITY: 5.0, TownKind.TOWN: 3.4, TownKind.VILLAGE: 2.4}
+            base = sizes.get(town.kind, 3.4)
         return base * self.u
 
     def _town_symbol(self, at: QPointF, town: Town, r: float) -> None:
@@ -437,7 +438,8 @@ class _Painter:
 
     def _label(self, town: Town, forced: bool) -> None:
         big = town.kind is TownKind.CITY
-        size = {TownKind.CITY: 13.5, TownKind.FORTRESS: 12, TownKind.TOWN: 11, TownKind.VILLAGE: 9.5}
+        size = {TownKind.CITY: 13.5, TownKind.FORTRESS: 12, TownKind.TOWN: 11,
+                TownKind.VILLAGE: 9.5}
         font = QFont("DejaVu Serif", 1)
         font.setPointSizeF(size[town.kind] * self.u)
         font.setBold(big or town.kind is TownKind.FORTRESS)
@@ -504,7 +506,8 @@ class _Painter:
         """The band under the frame that holds the scale and the legend."""
         device = self.p.device()
         top = self.frame.bottom() + 10 * self.u
-        return QRectF(self.frame.left(), top, self.frame.width(), device.height() - top - 4 * self.u)
+        bottom = device.height() - 4 * self.u
+        return QRectF(self.frame.left(), top, self.frame.width(), bottom - top)
 
     def _scale_bar(self) -> None:
         ppm = self.view.pixels_per_mile

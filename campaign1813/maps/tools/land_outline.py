@@ -48,7 +48,8 @@ def main(argv: list[str]) -> int:
     rings.sort(key=len, reverse=True)
     with open(out, "w", encoding="utf-8") as fh:
         fh.write("# Land of the campaign's box, for drawing only. Built by\n")
-        fh.write("# campaign1813/maps/tools/land_outline.py from Natural Earth 1:10m (public domain).\n")
+        fh.write("# campaign1813/maps/tools/land_outline.py from Natural Earth 1:10m\n")
+        fh.write("# Admin 0 countries (public domain).\n")
         fh.write(f"box = [{SOUTH}, {WEST}, {NORTH}, {EAST}]\n")
         for ring in rings:
             pts = ", ".join(f"[{lat:.3f}, {lon:.3f}]" for lon, lat in ring)

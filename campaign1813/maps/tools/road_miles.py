@@ -17,7 +17,6 @@ import re
 import sys
 import tomllib
 from dataclasses import dataclass
-from pathlib import Path
 
 from campaign1813.maps.geometry import great_circle_miles
 from campaign1813.maps.tools.map_toml import MAP_DIR, read_towns
@@ -97,7 +96,9 @@ def winding_factor(road_class: str, a: tuple[float, float], b: tuple[float, floa
 def road_miles(great_circle: float, factor: float) -> float:
     """Great-circle miles times the factor, rounded up to the next half mile."""
     if factor < 1.0:
-        raise ValueError(f"winding factor {factor} is below 1: a road is never shorter than the line")
+        raise ValueError(
+            f"winding factor {factor} is below 1: a road is never shorter than the line"
+        )
     return math.ceil(great_circle * factor * 2 - 1e-9) / 2
 
 
