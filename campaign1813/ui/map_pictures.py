@@ -66,7 +66,9 @@ def write_pictures(outdir: Path, map_data: MapData, scenario: Scenario | None = 
     """Draw the whole map and each theatre into ``outdir``; return the files written."""
     outdir.mkdir(parents=True, exist_ok=True)
     written = []
-    whole = render_map(map_data, width=width, markers=starting_markers(scenario, hq_only=True))
+    known = {t.name for t in map_data.towns}
+    hqs = [m for m in starting_markers(scenario, hq_only=True) if m.town in known]
+    whole = render_map(map_data, width=width, markers=hqs)
     path = outdir / WHOLE_MAP
     if not whole.save(str(path)):
         raise OSError(f"{path}: could not write the picture")

@@ -122,3 +122,37 @@ def test_the_pictures_are_written_for_the_whole_map_and_each_theatre(qapp, tmp_p
 def test_the_command_line_wants_one_folder(capsys):
     assert map_pictures.main([]) == 2
     assert "usage" in capsys.readouterr().err
+
+
+def _corps(name, start):
+    from campaign1813.campaign.scenario.types import (
+        Artillery,
+        CavalryBrigade,
+        CavalryType,
+        Commander,
+        Corps,
+        Grade,
+        InfantryBrigade,
+        Rating,
+    )
+
+    brigade = InfantryBrigade(1, Rating.B, Rating.B, Rating.B)
+    return Corps(name, "Second French Army", "French", Commander("General", Grade.AVERAGE), start,
+                 (brigade,) * 4, CavalryBrigade(5, Rating.B, CavalryType.LIGHT),
+                 Artillery(Rating.B, 8))
+
+
+def test_starting_positions_come_from_the_army_groups():
+    from campaign1813.campaign.scenario.types import ArmyGroup, Commander, Grade, Scenario
+
+    army = ArmyGroup("Second French Army", Side.FRENCH, Theatre.NORTHERN_GERMANY,
+                     Commander("Marshal Davout", Grade.GIFTED), "Magdeburg",
+                     Commander("General Reserve", Grade.POOR),
+                     (_corps("4 Corps", "Hamburg"), _corps("5 Corps", "Magdeburg")))
+    scenario = Scenario("1813", SMALL, (army,))
+    markers = map_pictures.starting_markers(scenario)
+    assert markers == [Marker("Magdeburg", "Davout HQ", Side.FRENCH),
+                       Marker("Hamburg", "4 Corps", Side.FRENCH),
+                       Marker("Magdeburg", "5 Corps", Side.FRENCH)]
+    assert map_pictures.starting_markers(scenario, hq_only=True) == markers[:1]
+    assert map_pictures.starting_markers(None) == []
