@@ -191,6 +191,7 @@ class _Painter:
         self._labels(major=True)
         self._markers()
         self._labels(major=False)
+        self._river_names()
         self.p.restore()
         self._frame(title)
         self._scale_bar()
@@ -482,6 +483,59 @@ class _Painter:
         halo.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
         self.p.fillPath(halo.createStroke(path), QColor(251, 248, 240, 215))
         self.p.fillPath(path, FADED_INK if faded else INK)
+
+    def _river_names(self) -> None:
+        """Name each river once, in blue italics along its longest clear reach in the frame."""
+        font = QFont("DejaVu Serif", 1)
+        font.setPointSizeF(10.5 * self.u)
+        font.setItalic(True)
+        metrics = QFontMetricsF(font)
+        for river in self.map.rivers:
+            if self.theatre is None and river.name not in GREAT_RIVERS:
+                continue
+            pts = [self.view.point(lat, lon) for lat, lon in river.points]
+            reaches = [(a, b) for a, b in zip(pts, pts[1:], strict=False)
+                       if self.frame.contains(a) and self.frame.contains(b)]
+            reaches.sort(key=lambda ab: -math.dist((ab[0].x(), ab[0].y()), (ab[1].x(), ab[1].y())))
+            w = metrics.horizontalAdvance(river.name)
+            for a, b in reaches[:6]:
+                if self._name_river(river.name, a, b, w, font, metrics):
+                    break
+
+    def _name_river(self, name: str, a: QPointF, b: QPointF, w: float, font: QFont,
+                    metrics: QFontMetricsF) -> bool:
+        length = math.dist((a.x(), a.y()), (b.x(), b.y()))
+        if length < w * 1.2:
+            return False
+        if b.x() < a.x():
+            a, b = b, a  # keep the writing upright
+        angle = math.degrees(math.atan2(b.y() - a.y(), b.x() - a.x()))
+        mid = (a + b) / 2
+        ux, uy = (b.x() - a.x()) / length, (b.y() - a.y()) / length
+        for side in (-1, 1):
+            shift = side * (metrics.height() * 0.6 + 2 * self.u)
+            centre = QPointF(mid.x() - uy * shift, mid.y() + ux * shift)
+            half_w, half_h = w / 2, metrics.height() / 2
+            corners = [QPointF(centre.x() + ux * dx - uy * dy, centre.y() + uy * dx + ux * dy)
+                       for dx in (-half_w, half_w) for dy in (-half_h, half_h)]
+            xs = [c.x() for c in corners]
+            ys = [c.y() for c in corners]
+            box = QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+            if not self.frame.contains(box) or self._clashes(box):
+                continue
+            self.taken.append(box)
+            self.p.save()
+            self.p.translate(centre)
+            self.p.rotate(angle)
+            path = QPainterPath()
+            path.addText(QPointF(-half_w, metrics.ascent() - half_h), font, name)
+            halo = QPainterPathStroker()
+            halo.setWidth(2.6 * self.u)
+            self.p.fillPath(halo.createStroke(path), QColor(243, 236, 214, 200))
+            self.p.fillPath(path, RIVER.darker(125))
+            self.p.restore()
+            return True
+        return False
 
     def _clashes(self, rect: QRectF) -> bool:
         return any(rect.intersects(other) for other in self.taken)
