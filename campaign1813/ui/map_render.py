@@ -435,7 +435,7 @@ class _Painter:
                     rank[t.kind] - (1 if t.fortress else 0), t.name)
 
         for town in sorted(towns, key=priority):
-            self._label(town, forced=major and town.kind is TownKind.CITY)
+            self._label(town, forced=major)
 
     def _label(self, town: Town, forced: bool) -> None:
         big = town.kind is TownKind.CITY
@@ -452,7 +452,7 @@ class _Painter:
         at = self.view.point(town.lat, town.lon)
         r = self._town_radius(town) + 2.5 * self.u
         spots = []
-        for reach in (1.0, 2.0, 3.2):
+        for reach in (1.0, 1.9):
             d = r * reach
             spots += [
                 (at.x() + d, at.y() - h / 2),          # east
@@ -473,7 +473,8 @@ class _Painter:
         if chosen is None:
             if not forced:
                 return
-            chosen = QRectF(*spots[0], w, h)
+            # A city or fortress is always named: beside its sign, where it hides least.
+            chosen = min((QRectF(x, y, w, h) for x, y in spots[:8]), key=self._overlap)
         self.taken.append(chosen)
         faded = self.theatre is not None and town.theatre != self.theatre
         path = QPainterPath()
@@ -536,6 +537,16 @@ class _Painter:
             self.p.restore()
             return True
         return False
+
+    def _overlap(self, rect: QRectF) -> float:
+        """How much of the already placed names and signs ``rect`` would cover."""
+        area = 0.0
+        for other in self.taken:
+            cut = rect.intersected(other)
+            area += max(cut.width(), 0.0) * max(cut.height(), 0.0)
+        if not self.frame.contains(rect):
+            area += rect.width() * rect.height()
+        return area
 
     def _clashes(self, rect: QRectF) -> bool:
         return any(rect.intersects(other) for other in self.taken)
@@ -656,7 +667,7 @@ class _Painter:
 # Where the whole map writes each theatre's name (lat, lon): open country or sea beside its towns,
 # so that the name covers none of them.
 THEATRE_NAME_AT: dict[Theatre, tuple[float, float]] = {
-    Theatre.NORTHERN_GERMANY: (54.3, 12.9),
+    Theatre.NORTHERN_GERMANY: (54.02, 12.9),
     Theatre.CENTRAL_GERMANY: (50.05, 15.6),
     Theatre.SOUTHERN_GERMANY: (47.15, 13.0),
     Theatre.EASTERN_SPAIN: (40.25, 3.6),
