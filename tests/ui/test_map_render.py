@@ -156,3 +156,12 @@ def test_starting_positions_come_from_the_army_groups():
                        Marker("Magdeburg", "5 Corps", Side.FRENCH)]
     assert map_pictures.starting_markers(scenario, hq_only=True) == markers[:1]
     assert map_pictures.starting_markers(None) == []
+
+
+def test_the_shipped_map_loads_with_or_without_its_orders_of_battle():
+    map_data, scenario, reason = map_pictures.load_shipped()
+    assert len(map_data.towns) >= 150
+    assert (scenario is None) == (reason is not None)
+    if scenario is not None:
+        towns = {t.name for t in map_data.towns}
+        assert {m.town for m in map_pictures.starting_markers(scenario)} <= towns
