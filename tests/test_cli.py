@@ -36,3 +36,17 @@ def test_bad_file_is_one_line_error(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err == (f"campaign1813: error: {path}: is not a campaign file "
                    "(it is not an SQLite database)\n")
+
+
+def test_an_unexpected_fault_is_one_line_not_a_traceback(capsys, monkeypatch):
+    import campaign1813.campaign.cli_document as doc_cli
+
+    def boom(_args):
+        raise RuntimeError("the dog ate the orders")
+
+    monkeypatch.setattr(doc_cli, "_info", boom)
+    monkeypatch.delenv("CAMPAIGN1813_DEBUG", raising=False)
+    assert main(["info", "x.c1813"]) == 3
+    assert capsys.readouterr().err == (
+        "campaign1813: internal error: RuntimeError: the dog ate the orders "
+        "(set CAMPAIGN1813_DEBUG=1 to see where)\n")

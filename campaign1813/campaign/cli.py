@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -18,6 +19,7 @@ from campaign1813.campaign.errors import CampaignError
 SUBCOMMAND_MODULES = [
     "campaign1813.campaign.cli_document",
     "campaign1813.campaign.cli_odds",
+    "campaign1813.campaign.cli_day",
 ]
 
 
@@ -48,6 +50,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # output piped into a command that stopped reading, e.g. `head`
+        sys.stdout = None
+        return 0
+    except Exception as exc:  # a fault of ours: one line; transactions leave the file whole
+        if os.environ.get("CAMPAIGN1813_DEBUG"):
+            raise
+        print(f"campaign1813: internal error: {type(exc).__name__}: {exc} "
+              "(set CAMPAIGN1813_DEBUG=1 to see where)", file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":

@@ -28,7 +28,12 @@ from campaign1813.campaign.model import (
     CampaignInfo,
     DocumentInfo,
 )
-from campaign1813.campaign.scenario.loader import read_scenario_folder, store_scenario_files
+from campaign1813.campaign.scenario.loader import (
+    load_scenario,
+    read_scenario_folder,
+    store_scenario_files,
+)
+from campaign1813.campaign.state import start_campaign
 from campaign1813.data import scenario_dir
 
 SUFFIX = ".c1813"
@@ -92,6 +97,16 @@ def check_campaign_file(path: str | Path) -> None:
     expected = page_size * page_count
     if page_count and size < expected:
         raise CampaignFileError(path, f"is truncated ({size} of {expected} bytes)")
+    journal = path.with_name(path.name + "-journal")
+    if journal.exists() and journal.stat().st_size > 0:
+        # A hot journal means a writer died mid-transaction; SQLite rolls it back on the first
+        # read-write open, restoring the last committed state (a read-only open cannot).
+        try:
+            con = sqlite3.connect(path)
+            con.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            con.close()
+        except sqlite3.Error as exc:
+            raise CampaignFileError(path, f"cannot be recovered ({exc})") from exc
     try:
         con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     except sqlite3.Error as exc:
@@ -197,7 +212,8 @@ def create_campaign(
         SQLModel.metadata.create_all(engine)
         with Session(engine) as session:
             session.add(DocumentInfo(written_by=__version__))
-            store_scenario_files(session, read_scenario_folder(scenario_dir(scenario)))
+            files = read_scenario_folder(scenario_dir(scenario))
+            store_scenario_files(session, files)
             session.add(
                 CampaignInfo(
                     name=name or camp.get("name", "The 1813 Campaign"),
@@ -207,6 +223,9 @@ def create_campaign(
                     settings_json=json.dumps(settings, default=str),
                 )
             )
+            session.flush()
+            if "armies.toml" in files:  # every HQ and corps at its starting town
+                start_campaign(session, load_scenario(files))
             session.commit()
     except Exception:
         engine.dispose()

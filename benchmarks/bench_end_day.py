@@ -1,0 +1,196 @@
+"""How long End Day takes: the default campaign, and a generated one ten times its size.
+
+Targets: the default campaign under 50 ms, ten times larger under 1 s, growth no worse than
+linear. Each figure is the median of several days, each End Day a whole logged transaction on a
+campaign file (march, contact, battles, writing the state and the event log).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from sqlmodel import Session, SQLModel
+
+from campaign1813.campaign.aftermath import retreat_destinations
+from campaign1813.campaign.commands import (
+    IssueOrder,
+    choose_retreat,
+    ground_for,
+    issue_orders,
+    record_result,
+)
+from campaign1813.campaign.day import end_day
+from campaign1813.campaign.document import CampaignDocument, _make_engine
+from campaign1813.campaign.errors import CampaignError
+from campaign1813.campaign.model import CampaignInfo, DocumentInfo
+from campaign1813.campaign.orders import build_order
+from campaign1813.campaign.scenario.types import (
+    ArmyGroup,
+    Artillery,
+    CavalryBrigade,
+    CavalryType,
+    Commander,
+    Corps,
+    Grade,
+    InfantryBrigade,
+    MapData,
+    Rating,
+    Road,
+    RoadClass,
+    Scenario,
+    Side,
+    Theatre,
+    Town,
+    TownKind,
+)
+from campaign1813.campaign.state import Status, load_state, start_campaign
+
+DAYS = 5
+
+
+def generated(pairs: int, rows_per_pair: int = 2, width: int = 15, seed: int = 1813) -> Scenario:
+    """A grid of towns (``width`` wide, ``rows_per_pair`` rows per pair of army groups) with
+    roads of 8–20 miles; each French army group faces an Allied one across the grid."""
+    rng = random.Random(seed)
+    rows = pairs * rows_per_pair
+    name = lambda x, y: f"T{x:03d}-{y:04d}"  # noqa: E731
+    towns = tuple(
+        Town(name(x, y), 40 + y * 0.05, x * 0.07, Theatre.FRANCE, TownKind.TOWN, False)
+        for y in range(rows) for x in range(width)
+    )
+    roads = []
+    for y in range(rows):
+        for x in range(width):
+            cls = RoadClass.TRACK if rng.random() < 0.1 else RoadClass.MAIN
+            if x + 1 < width:
+                roads.append(Road(name(x, y), name(x + 1, y), rng.uniform(8, 20), cls))
+            if y + 1 < rows:
+                roads.append(Road(name(x, y), name(x, y + 1), rng.uniform(8, 20), RoadClass.MINOR))
+    armies = []
+    for p in range(pairs):
+        y0 = p * rows_per_pair
+        for side, x, step in ((Side.FRENCH, 3, -1), (Side.ALLIED, width - 4, 1)):
+            label = f"{side.value} Army {p + 1}"
+            corps = tuple(
+                Corps(
+                    name=f"{label} Corps {i + 1}", army=label, nationality=side.value,
+                    commander=Commander(f"General {p}-{i}", Grade.AVERAGE),
+                    start=name(x + step * (i // rows_per_pair), y0 + i % rows_per_pair),
+                    infantry=tuple(InfantryBrigade(b, Rating.B, Rating.B, Rating.B)
+                                   for b in range(1, 5)),
+                    cavalry=CavalryBrigade(5, Rating.B, CavalryType.LIGHT),
+                    artillery=Artillery(Rating.B, 8),
+                )
+                for i in range(4)
+            )
+            armies.append(ArmyGroup(label, side, Theatre.FRANCE,
+                                    Commander(f"CinC {label}", Grade.AVERAGE),
+                                    name(x + 2 * step + step, y0),
+                                    Commander(f"Reserve {label}", Grade.POOR), corps))
+    return Scenario("generated", MapData(towns, tuple(roads), ()), tuple(armies))
+
+
+def _campaign(path: Path, scenario: Scenario) -> CampaignDocument:
+    engine = _make_engine(path)
+    SQLModel.metadata.create_all(engine)
+    with Session(engine) as session:
+        session.add(DocumentInfo())
+        session.add(CampaignInfo(name=scenario.name, start_date=scenario.settings.start_date,
+                                 current_date=scenario.settings.start_date))
+        session.commit()
+        start_campaign(session, scenario)
+        session.commit()
+    return CampaignDocument(path, engine)
+
+
+def time_end_day(scenario: Scenario, folder: Path) -> tuple[float, int, int]:
+    """Median seconds of End Day over several days; also commands and battles seen."""
+    doc = _campaign(folder / f"{scenario.name}-{len(scenario.armies)}.c1813", scenario)
+    rng = random.Random(7)
+    towns = [t.name for t in scenario.map.towns]
+    by_army = {a.name: a for a in scenario.armies}
+    times, battles = [], 0
+    ground = ground_for(scenario)
+    for _day in range(DAYS):
+        with doc.session() as s:
+            state = load_state(s)
+            orders, choices = [], []
+            for c in state.ordered():
+                if c.status is Status.CUT_OFF:
+                    choices.append(c.name)
+                    continue
+                if c.status is Status.RETREATING and c.status_date == state.date:
+                    legal = retreat_destinations(ground, state, c.name)
+                    if legal:
+                        orders.append(IssueOrder(c.name, "Move", sorted(legal)[0]))
+                    else:
+                        choices.append(c.name)
+                    continue
+                army = by_army[c.army]
+                enemy = scenario.armies[scenario.armies.index(army) ^ 1]
+                target = rng.choice([enemy.hq, rng.choice(towns)])
+                verb = "Attack" if army.side is Side.FRENCH else "Move"
+                try:
+                    build_order(ground, state, c.name, verb, target)
+                except CampaignError:
+                    continue
+                orders.append(IssueOrder(c.name, verb, target))
+            issue_orders(s, orders, scenario=scenario)
+            for name in choices:
+                choose_retreat(s, name, "surrender", scenario=scenario)
+        start = time.perf_counter()
+        with doc.session() as s:
+            changes = end_day(s, scenario=scenario)
+        times.append(time.perf_counter() - start)
+        if changes.report and not changes.report.closed:
+            battles += len(changes.report.battles)
+            with doc.session() as s:
+                for b in load_state(s).battles.values():
+                    if b.result is None:
+                        record_result(s, b.id, rng.choice(["French", "Allied"]),
+                                      scenario=scenario)
+            with doc.session() as s:
+                end_day(s, scenario=scenario)
+    doc.close()
+    commands = sum(1 + len(a.corps) for a in scenario.armies)
+    return statistics.median(times), commands, battles
+
+
+def _default_scenario() -> tuple[Scenario, str]:
+    try:
+        from campaign1813.campaign.scenario.loader import load_scenario
+
+        scenario = load_scenario()
+        if scenario.armies:
+            return scenario, "the shipped 1813 campaign"
+    except Exception as exc:  # the shipped data may not be complete yet: say so, go on
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return generated(5), f"a generated stand-in of its size (shipped data: {reason})"
+    return generated(5), "a generated stand-in of its size (shipped data has no armies)"
+
+
+def main() -> None:
+    """Print End Day's time for the default campaign and one ten times larger."""
+    small, label = _default_scenario()
+    large = generated(50, 2, 15)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        results = []
+        for scenario, what in ((small, label), (large, "a generated campaign ten times larger")):
+            seconds, commands, battles = time_end_day(scenario, folder)
+            results.append((seconds, commands))
+            print(f"end-day, {what}: {len(scenario.map.towns)} towns, {len(scenario.armies)} "
+                  f"army groups, {commands} commands: median {seconds * 1000:.1f} ms over "
+                  f"{DAYS} days ({battles} battles)")
+    (t1, n1), (t2, n2) = results
+    print(f"growth: {t2 / t1:.1f}x the time for {n2 / n1:.1f}x the commands "
+          f"(targets: {'met' if t1 < 0.05 else 'MISSED'} < 50 ms, "
+          f"{'met' if t2 < 1.0 else 'MISSED'} < 1 s)")
+
+
+if __name__ == "__main__":
+    main()

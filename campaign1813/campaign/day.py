@@ -1,0 +1,226 @@
+"""Ending the campaign day: march, find contacts, schedule battles, then close the day.
+
+``end_day`` (over ``advance_day``) works in two halves. The first call of a day marches
+everyone, finds contacts and schedules battles; if battles were found the day stays open until
+each has a result. The next call (or the same one, when there was no battle) closes the day:
+the date moves on, enforced rests and retreats of the past day lapse, and messengers deliver
+their orders.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from campaign1813.campaign.aftermath import retreat_destinations
+from campaign1813.campaign.battles import REINFORCEMENT_TURN, schedule
+from campaign1813.campaign.calendar import format_date
+from campaign1813.campaign.contact import find_contacts
+from campaign1813.campaign.ground import Ground, OrderRefused, describe
+from campaign1813.campaign.movement import march
+from campaign1813.campaign.orders import replan
+from campaign1813.campaign.scenario.types import Side
+from campaign1813.campaign.state import DayState, Status, Verb
+
+
+@dataclass(frozen=True)
+class DayReport:
+    """What ending the day did: whether it marched and closed, the battles found, diary lines."""
+
+    day: date
+    marched: bool
+    closed: bool
+    battles: tuple[int, ...]
+    lines: tuple[str, ...]
+
+
+def _join(names) -> str:
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def check_ready(ground: Ground, state: DayState) -> None:
+    """Refuse to march while a beaten command has no lawful retreat order or no umpire choice."""
+    for c in state.ordered():
+        if c.status is Status.CUT_OFF and (c.status_date or state.date) <= state.date:
+            place = state.battles[c.battle].place
+            raise OrderRefused(
+                f"{format_date(state.date)} cannot march: {c.name} is cut off after losing at "
+                f"{place}; the umpire must choose surrender or break out"
+            )
+        if c.status is Status.RETREATING and c.status_date == state.date:
+            order = state.orders.get(c.name)
+            if order is not None and order.breakout:
+                continue
+            legal = retreat_destinations(ground, state, c.name)
+            if not legal:
+                place = state.battles[c.battle].place
+                raise OrderRefused(
+                    f"{format_date(state.date)} cannot march: {c.name} must retreat after losing "
+                    f"at {place} but no road of retreat is left; the umpire must choose "
+                    "surrender or break out"
+                )
+            if order is None or order.verb is not Verb.MOVE or order.objective not in legal:
+                place = state.battles[c.battle].place
+                towns = " or ".join(sorted(legal))
+                raise OrderRefused(
+                    f"{format_date(state.date)} cannot march: {c.name} must retreat after losing "
+                    f"at {place}; order it to {towns}"
+                )
+
+
+def advance_day(ground: Ground, state: DayState) -> DayReport:
+    """March the day (if not yet done) and close it once every battle of the day has a result."""
+    lines: list[str] = []
+    found: tuple[int, ...] = ()
+    marched_now = False
+    today = state.date
+    if not state.marched:
+        check_ready(ground, state)
+        found = _march_day(ground, state, lines)
+        marched_now = True
+    waiting = [b for b in state.battles.values() if b.result is None and b.date <= state.date]
+    if waiting:
+        if marched_now:
+            return DayReport(today, True, False, found, tuple(lines))
+        titles = _join(b.title for b in sorted(waiting, key=lambda b: b.id))
+        raise OrderRefused(
+            f"{format_date(state.date)} cannot end: {titles} "
+            + ("has" if len(waiting) == 1 else "have")
+            + " no result yet"
+        )
+    _close_day(ground, state, lines)
+    return DayReport(today, marched_now, True, found, tuple(lines))
+
+
+def _march_day(ground: Ground, state: DayState, lines: list[str]) -> tuple[int, ...]:
+    for c in state.ordered():
+        if c.marched or c.halted:
+            state.update(c.name, marched=0.0, halted=False)
+    result = march(state, ground)
+    for c in state.ordered():
+        if c.name not in result.marched:
+            continue
+        miles = result.marched[c.name]
+        if miles > 0:
+            text = (f"{c.name} marched {round(miles, 1):g} miles: "
+                    f"{describe(result.starts[c.name], ground)} → {describe(c.position, ground)}")
+        else:
+            text = f"{c.name} stood at {describe(c.position, ground)}"
+        if c.name in result.stopped:
+            step, enemy = result.stopped[c.name]
+            text += f"; halted by contact with {enemy} ({_clock(ground, step)})"
+        lines.append(text + ".")
+    _forced_march_cost(ground, state, result.marched, lines)
+    for c in state.ordered():
+        if c.name in result.stopped and c.name not in result.marched:
+            lines.append(f"{c.name} at {describe(c.position, ground)} is in contact with "
+                         f"{result.stopped[c.name][1]}.")
+    _occupy(state, lines)
+    live = {c.name: c.position for c in state.ordered() if c.on_map}
+    sides = {c.name: c.side for c in state.ordered() if c.on_map}
+    contacts = find_contacts(ground, sides, live, ground.settings.contact_miles)
+    battles = schedule(ground, state, contacts)
+    fighting = {n for b in battles for n in b.everyone()}
+    for pair in contacts:
+        if pair.french in fighting or pair.allied in fighting:
+            continue
+        a, b = state.commands[pair.french], state.commands[pair.allied]
+        if Status.IN_BATTLE in (a.status, b.status):
+            continue
+        lines.append(f"{pair.french} and {pair.allied} stand off, "
+                     f"{round(pair.miles, 1):g} miles apart.")
+        for me, enemy in ((pair.french, pair.allied), (pair.allied, pair.french)):
+            order = state.orders.get(me)
+            if order is not None and order.verb is Verb.RECCE:
+                where = describe(state.commands[enemy].position, ground)
+                lines.append(f"Recce: {me} finds {enemy} ({state.commands[enemy].side.value}) "
+                             f"at {where}.")
+    for b in battles:
+        text = (f"Battle: {b.title}: {_join(b.french)} (French) against "
+                f"{_join(b.allied)} (Allied)")
+        if b.attacker:
+            text += f"; the {b.attacker.value} attack"
+        lines.append(text + ".")
+        for side in (Side.FRENCH, Side.ALLIED):
+            if b.reinforcements(side):
+                lines.append(f"  {_join(b.reinforcements(side))} ({side.value}) march to the "
+                             f"sound of the guns, on the table at turn {REINFORCEMENT_TURN}.")
+    for name, order in list(state.orders.items()):
+        if order.verb.marches and not order.route:
+            lines.append(f"{name} has reached {order.objective}.")
+            if order.verb is not Verb.HALT:
+                del state.orders[name]
+    state.marched = True
+    return tuple(b.id for b in battles)
+
+
+def _forced_march_cost(ground: Ground, state: DayState, marched: dict, lines: list) -> None:
+    """A corps that force-marched pays the setting's cost: a casualty on each infantry
+    brigade, carried to its next battle."""
+    for name, miles in marched.items():
+        order = state.orders.get(name)
+        corps = ground.corps.get(name)
+        if order is None or not order.forced or miles <= 0 or corps is None:
+            continue
+        losses = dict(state.commands[name].casualties)
+        for brigade in corps.infantry:
+            key = str(brigade.number)
+            losses[key] = losses.get(key, 0) + 1
+        state.update(name, casualties=tuple(sorted(losses.items(), key=lambda kv: int(kv[0])
+                                                   if kv[0].isdigit() else 0)))
+        lines.append(f"{name} force-marched: {ground.settings.forced_march_cost}.")
+
+
+def _occupy(state: DayState, lines: list[str]) -> None:
+    """A town where only one side stands passes to that side."""
+    sides: dict[str, set[Side]] = defaultdict(set)
+    for c in state.ordered():
+        if c.on_map and c.position.b is None:
+            sides[c.position.a].add(c.side)
+    for town in sorted(sides):
+        if len(sides[town]) == 1:
+            side = next(iter(sides[town]))
+            if state.control.get(town) is not side:
+                before = state.control.get(town)
+                state.control[town] = side
+                if before is not None:
+                    lines.append(f"{town} passes to the {side.value}.")
+
+
+def _close_day(ground: Ground, state: DayState, lines: list[str]) -> None:
+    closing = state.date
+    state.date = closing + timedelta(days=1)
+    state.marched = False
+    for c in state.ordered():
+        if c.status in (Status.RESTING, Status.RETREATING) and (
+            c.status_date is None or c.status_date < state.date
+        ):
+            state.update(c.name, status=Status.READY, status_date=None, battle=None)
+    for name, order in sorted(state.pending.items(), key=lambda kv: state.commands[kv[0]].key):
+        if order.effective <= state.date:
+            del state.pending[name]
+            fresh = replan(ground, state, order, state.commands[name].position)
+            if fresh is None:
+                lines.append(f"The messenger's order for {name} can no longer be carried out.")
+            else:
+                state.orders[name] = fresh
+                lines.append(f"The messenger reaches {name}: {fresh.text()}.")
+    lines.append(f"{format_date(closing)} ends.")
+
+
+def _clock(ground: Ground, steps: float) -> str:
+    """The hour, and which of his three moves (0800–1200, 1200–1600, 1600–2000) it falls in."""
+    hours = 12 * steps / max(1, ground.settings.steps_per_day)
+    minutes = round(hours * 60)
+    h, m = 8 + minutes // 60, minutes % 60
+    move = min(3, max(1, -(-minutes // 240)))
+    return f"{h:02d}{m:02d}, {('first', 'second', 'third')[move - 1]} move"
+
+
+def end_day(session, *, scenario=None):
+    """The umpire's End Day, applied and logged as one action; returns what changed."""
+    from campaign1813.campaign.commands import EndDay, perform
+
+    return perform(session, EndDay(), scenario)

@@ -1,0 +1,164 @@
+"""Small hand-made scenarios for the campaign-day tests: towns on a line, a few corps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlmodel import Session, SQLModel
+
+from campaign1813.campaign.document import CampaignDocument, _make_engine
+from campaign1813.campaign.model import CampaignInfo, DocumentInfo
+from campaign1813.campaign.scenario.types import (
+    ArmyGroup,
+    Artillery,
+    CavalryBrigade,
+    CavalryType,
+    Commander,
+    Corps,
+    Grade,
+    InfantryBrigade,
+    MapData,
+    Rating,
+    Road,
+    RoadClass,
+    Scenario,
+    Settings,
+    Side,
+    Theatre,
+    Town,
+    TownKind,
+)
+from campaign1813.campaign.state import start_campaign
+
+
+def town(name: str, lon: float = 0.0) -> Town:
+    """A plain town of Northern Germany."""
+    return Town(name, 52.0, lon, Theatre.NORTHERN_GERMANY, TownKind.TOWN, False)
+
+
+def road(a: str, b: str, miles: float, cls: RoadClass = RoadClass.MAIN) -> Road:
+    """A road of the given length."""
+    return Road(a, b, miles, cls)
+
+
+def corps(name: str, army: str, start: str, nationality: str = "French") -> Corps:
+    """A corps of four average brigades, a cavalry brigade and a battery."""
+    return Corps(
+        name=name,
+        army=army,
+        nationality=nationality,
+        commander=Commander(f"General of {name}", Grade.AVERAGE),
+        start=start,
+        infantry=tuple(InfantryBrigade(i, Rating.B, Rating.B, Rating.B) for i in range(1, 5)),
+        cavalry=CavalryBrigade(5, Rating.B, CavalryType.LIGHT),
+        artillery=Artillery(Rating.B, 8),
+    )
+
+
+def army(name: str, side: Side, hq: str, corps_at: dict[str, str]) -> ArmyGroup:
+    """An army group with its HQ and corps at the given towns."""
+    nat = "French" if side is Side.FRENCH else "Prussian"
+    return ArmyGroup(
+        name=name,
+        side=side,
+        theatre=Theatre.NORTHERN_GERMANY,
+        cinc=Commander(f"CinC {name}", Grade.AVERAGE),
+        hq=hq,
+        reserve=Commander(f"Reserve {name}", Grade.POOR),
+        corps=tuple(corps(c, name, t, nat) for c, t in corps_at.items()),
+    )
+
+
+def scenario(
+    towns: list[str],
+    roads: list[Road],
+    armies: list[ArmyGroup],
+    **settings,
+) -> Scenario:
+    """A scenario from names, roads and army groups; settings override the defaults."""
+    return Scenario(
+        name="test",
+        map=MapData(tuple(town(t, i) for i, t in enumerate(towns)), tuple(roads), ()),
+        armies=tuple(armies),
+        settings=Settings(**settings),
+    )
+
+
+def line(names: list[str], miles: float = 10.0) -> list[Road]:
+    """Main roads joining the towns in order, each ``miles`` long."""
+    return [road(a, b, miles) for a, b in zip(names, names[1:], strict=False)]
+
+
+def new_campaign(path: Path, scen: Scenario) -> CampaignDocument:
+    """A campaign file holding the scenario's starting positions."""
+    engine = _make_engine(path)
+    SQLModel.metadata.create_all(engine)
+    with Session(engine) as session:
+        session.add(DocumentInfo())
+        session.add(CampaignInfo(name="test", start_date=scen.settings.start_date,
+                                 current_date=scen.settings.start_date))
+        session.commit()
+        start_campaign(session, scen)
+        session.commit()
+    return CampaignDocument(path, engine)
+
+
+class Umpire:
+    """Drives the campaign-day services on a file, one transaction per action."""
+
+    def __init__(self, doc: CampaignDocument, scen: Scenario):
+        self.doc = doc
+        self.scen = scen
+
+    def _do(self, fn, *args, **kw):
+        with self.doc.session() as s:
+            return fn(s, *args, scenario=self.scen, **kw)
+
+    def order(self, command, verb, town, **kw):
+        from campaign1813.campaign.commands import issue_order
+
+        return self._do(issue_order, command, verb, town, **kw)
+
+    def end_day(self):
+        from campaign1813.campaign.day import end_day
+
+        return self._do(end_day)
+
+    def result(self, battle, winner):
+        from campaign1813.campaign.commands import record_result
+
+        return self._do(record_result, battle, winner)
+
+    def choose(self, command, option, town=None):
+        from campaign1813.campaign.commands import choose_retreat
+
+        return self._do(choose_retreat, command, option, town)
+
+    def undo(self):
+        from campaign1813.campaign.commands import undo
+
+        with self.doc.session() as s:
+            return undo(s)
+
+    def redo(self):
+        from campaign1813.campaign.commands import redo
+
+        with self.doc.session() as s:
+            return redo(s)
+
+    def state(self):
+        from campaign1813.campaign.state import load_state
+
+        with self.doc.session() as s:
+            return load_state(s)
+
+    def dump(self):
+        from campaign1813.campaign.state import dump_state
+
+        with self.doc.session() as s:
+            return dump_state(s)
+
+    def ground(self):
+        from campaign1813.campaign.commands import ground_for
+
+        return ground_for(self.scen)

@@ -1,0 +1,98 @@
+"""The campaign-day command line: one line per error, the file untouched when refused."""
+
+import hashlib
+import json
+
+import pytest
+
+from campaign1813.campaign.cli import main
+from campaign1813.campaign.scenario import loader
+
+from .test_scenarios import make
+
+
+@pytest.fixture
+def camp(tmp_path, monkeypatch):
+    """The line campaign of the scenario tests, its scenario served as if stored in the file."""
+    u = make(tmp_path, {"1 Corps": "Aston", "2 Corps": "Dale"},
+             {"I Corps": "Fenwick", "II Corps": "Gorton"})
+    u.doc.close()
+    monkeypatch.setattr(loader, "scenario_of", lambda session: u.scen)
+    return str(tmp_path / "c.c1813")
+
+
+def digest(path):
+    with open(path, "rb") as fh:
+        return hashlib.sha256(fh.read()).hexdigest()
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_a_campaign_day_from_the_command_line(camp, capsys):
+    code, out, _ = run(capsys, "order", camp, "1 Corps", "Attack", "Fenwick")
+    assert code == 0 and out == "Order: 1 Corps – Attack Fenwick\n"
+    code, out, _ = run(capsys, "order", camp, "I Corps", "Hold", "Fenwick")
+    code, out, _ = run(capsys, "end-day", camp)
+    assert "1 Corps marched 15 miles: Aston → 5 miles from Brook on the road to Carden." in out
+    assert out.endswith("1 May 1813 ends.\n")
+    run(capsys, "end-day", camp)
+    code, out, _ = run(capsys, "end-day", camp)
+    assert "Battle: the battle of Fenwick (3 May 1813): 1 Corps (French) against I Corps " \
+           "(Allied); the French attack." in out
+    assert out.endswith("3 May 1813 stays open until its battles have results (see 'battles').\n")
+    code, out, _ = run(capsys, "battles", camp, "--json")
+    battles = json.loads(out)
+    assert battles[0]["place"] == "Fenwick" and battles[0]["french_reinforcements"] == ["2 Corps"]
+    before = digest(camp)
+    code, out, err = run(capsys, "end-day", camp)
+    assert code == 1 and out == ""
+    assert err == ("campaign1813: error: 3 May 1813 cannot end: the battle of Fenwick "
+                   "(3 May 1813) has no result yet\n")
+    assert digest(camp) == before
+    code, out, _ = run(capsys, "result", camp, "1", "French")
+    assert out.startswith("the battle of Fenwick (3 May 1813): the French win; they take Fenwick.")
+    run(capsys, "end-day", camp)
+    code, out, err = run(capsys, "order", camp, "1 Corps", "Move", "Gorton")
+    assert code == 1
+    assert err == ("campaign1813: error: 1 Corps is resting on 4 May 1813 after winning at "
+                   "Fenwick\n")
+    code, out, _ = run(capsys, "status", camp, "--json")
+    data = json.loads(out)
+    assert data["date"] == "1813-05-04" and data["control"]["Fenwick"] == "French"
+    first = {c["name"]: c for c in data["commands"]}["I Corps"]
+    assert first["reason"] == "I Corps must retreat on 4 May 1813 after losing at Fenwick"
+    code, out, _ = run(capsys, "status", camp)
+    assert out.startswith("4 May 1813\n") and "1 Corps" in out
+    code, out, _ = run(capsys, "undo", camp)
+    assert out == "Undo End day: 3 May 1813\n"
+    code, out, _ = run(capsys, "redo", camp)
+    assert out == "Redo End day: 3 May 1813\n"
+    code, out, _ = run(capsys, "diary", camp)
+    assert out.splitlines()[0] == "1 May 1813: Order: 1 Corps – Attack Fenwick"
+    assert "3 May 1813: 3 May 1813 ends." in out.splitlines()
+
+
+def test_cli_errors_are_one_line_and_leave_the_file_alone(camp, capsys):
+    before = digest(camp)
+    for argv, message in [
+        (("order", camp, "1 Corps", "Move", "Atlantis"),
+         "order for 1 Corps refused: no town called 'Atlantis' on the map"),
+        (("order", camp, "9 Corps", "Move", "Brook"),
+         "no command called '9 Corps' in this campaign"),
+        (("result", camp, "7", "draw"), "there is no battle number 7"),
+        (("undo", camp), "there is nothing to undo"),
+        (("redo", camp), "there is nothing to redo"),
+        (("cut-off", camp, "1 Corps", "surrender"),
+         "1 Corps is not cut off; it needs no surrender or break-out"),
+    ]:
+        code, out, err = run(capsys, *argv)
+        assert (code, err) == (1, f"campaign1813: error: {message}\n")
+    assert digest(camp) == before
+    code, out, _ = run(capsys, "battles", camp)
+    assert out == "No battles yet.\n"
+    code, out, _ = run(capsys, "diary", camp)
+    assert out == "The diary is empty.\n"

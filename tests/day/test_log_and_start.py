@@ -1,0 +1,90 @@
+"""The event log keeps what changed; a new campaign places every command; contact at 0 miles."""
+
+import json
+
+import pytest
+from sqlmodel import select
+
+from campaign1813.campaign.document import create_campaign
+from campaign1813.campaign.ground import Position
+from campaign1813.campaign.model_day import EventRow
+from campaign1813.campaign.scenario.types import Side
+from campaign1813.campaign.state import Kind, load_state
+from campaign1813.data import scenario_dir
+
+from .test_scenarios import make
+
+
+def test_each_logged_action_keeps_only_the_entries_it_changed(tmp_path):
+    u = make(tmp_path, {"1 Corps": "Aston", "2 Corps": "Dale"}, {"I Corps": "Fenwick"})
+    u.order("1 Corps", "Move", "Brook")
+    with u.doc.session() as s:
+        row = s.exec(select(EventRow)).one()
+        before, after, payload = row.before_json, row.after_json, row.payload_json
+    assert json.loads(before) == {"orders": {"1 Corps|active": None}}
+    after = json.loads(after)
+    assert list(after) == ["orders"] and after["orders"]["1 Corps|active"]["route"] == ["Brook"]
+    assert json.loads(payload) == {
+        "command": "1 Corps", "verb": "Move", "objective": "Brook", "via": [], "forced": False}
+
+
+def test_hostile_columns_meeting_in_a_town_fight_even_at_zero_contact_miles(tmp_path):
+    """§3.4 with contact 0: only commands at the same town or meeting on a road are in contact.
+    Both march 10 miles to Carden on Halt orders; meeting there, they fight at Carden."""
+    u = make(tmp_path, {"1 Corps": "Brook"}, {"I Corps": "Dunmore"}, contact_miles=0.0,
+             reinforce_miles=0.0)
+    u.order("1 Corps", "Halt", "Carden")
+    u.order("I Corps", "Halt", "Carden")
+    ch = u.end_day()
+    b = u.state().battles[1]
+    assert (b.place, b.french, b.allied, b.attacker) == ("Carden", ("1 Corps",), ("I Corps",),
+                                                         None)
+    assert not ch.report.closed
+
+
+def test_a_column_cannot_slip_through_an_enemy_town_between_steps(tmp_path):
+    """With contact 0 and one step a day, 1 Corps marching 15 miles from Brook towards Dunmore
+    passes Carden, where I Corps stands, 10 miles on: it stops there and attacks."""
+    u = make(tmp_path, {"1 Corps": "Brook"}, {"I Corps": "Carden"}, contact_miles=0.0,
+             reinforce_miles=0.0, steps_per_day=1)
+    u.order("1 Corps", "Move", "Dunmore")
+    u.end_day()
+    s = u.state()
+    assert s.commands["1 Corps"].position == Position("Carden")
+    assert s.commands["1 Corps"].marched == 10
+    assert s.battles[1].attacker is Side.FRENCH and s.battles[1].place == "Carden"
+
+
+@pytest.mark.skipif(not (scenario_dir("1813") / "armies.toml").exists(),
+                    reason="the shipped scenario has no orders of battle in this tree")
+def test_new_campaign_from_the_shipped_scenario_places_every_command(tmp_path):
+    with create_campaign(tmp_path / "n.c1813") as doc, doc.session() as s:
+        state = load_state(s)
+    hqs = [c for c in state.ordered() if c.kind is Kind.HQ]
+    assert len(hqs) == 10
+    assert state.commands["4 Corps"].position == Position("Hamburg")
+    assert state.control["Magdeburg"] is Side.FRENCH
+
+
+def test_a_file_without_campaign_day_tables_is_refused_in_one_line(tmp_path, capsys):
+    from datetime import date
+
+    from sqlmodel import Session, SQLModel
+
+    from campaign1813.campaign.cli import main
+    from campaign1813.campaign.document import _make_engine
+    from campaign1813.campaign.model import CampaignInfo, DocumentInfo
+
+    path = tmp_path / "old.c1813"
+    engine = _make_engine(path)
+    SQLModel.metadata.create_all(engine, tables=[DocumentInfo.__table__, CampaignInfo.__table__])
+    with Session(engine) as s:
+        s.add(DocumentInfo())
+        s.add(CampaignInfo(name="old", start_date=date(1813, 5, 1),
+                           current_date=date(1813, 5, 1)))
+        s.commit()
+    engine.dispose()
+    assert main(["battles", str(path)]) == 1
+    assert capsys.readouterr().err == (
+        "campaign1813: error: this campaign file has no campaign-day tables (it was made by an "
+        "earlier version); start a new campaign from it\n")
