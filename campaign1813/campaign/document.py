@@ -49,12 +49,6 @@ class CampaignSummary:
     current_date: date
 
 
-def default_settings(scenario: str = "1813") -> dict:
-    """The shipped scenario's settings, as read from its ``settings.toml``."""
-    text = (scenario_dir(scenario) / "settings.toml").read_text(encoding="utf-8")
-    return tomllib.loads(text)
-
-
 def _sqlite_url(path: Path) -> str:
     return f"sqlite:///{path}"
 
@@ -202,9 +196,9 @@ def create_campaign(
         raise CampaignFileError(path, "already exists; choose another name")
     if not path.parent.exists():
         raise CampaignFileError(path, f"its folder {path.parent} does not exist")
-    settings = default_settings(scenario)
-    camp = settings.get("campaign", {})
-    start = start_date or camp.get("start_date") or date(1813, 5, 1)
+    files = read_scenario_folder(scenario_dir(scenario))
+    loaded = load_scenario(files)  # a scenario that does not validate never becomes a campaign
+    start = start_date or loaded.settings.start_date
     tmp = path.with_name(path.name + ".part")
     tmp.unlink(missing_ok=True)
     engine = _make_engine(tmp)
@@ -212,20 +206,18 @@ def create_campaign(
         SQLModel.metadata.create_all(engine)
         with Session(engine) as session:
             session.add(DocumentInfo(written_by=__version__))
-            files = read_scenario_folder(scenario_dir(scenario))
             store_scenario_files(session, files)
             session.add(
                 CampaignInfo(
-                    name=name or camp.get("name", "The 1813 Campaign"),
+                    name=name or loaded.settings.name,
                     scenario=scenario,
                     start_date=start,
                     current_date=start,
-                    settings_json=json.dumps(settings, default=str),
+                    settings_json=json.dumps(tomllib.loads(files["settings.toml"]), default=str),
                 )
             )
             session.flush()
-            if "armies.toml" in files:  # every HQ and corps at its starting town
-                start_campaign(session, load_scenario(files))
+            start_campaign(session, loaded)  # every HQ and corps at its starting town
             session.commit()
     except Exception:
         engine.dispose()

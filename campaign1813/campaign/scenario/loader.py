@@ -9,7 +9,7 @@ from sqlmodel import Session, select
 
 from campaign1813.campaign.model import ScenarioFile
 from campaign1813.campaign.scenario.errors import ScenarioError
-from campaign1813.campaign.scenario.map_loader import load_map, town_names
+from campaign1813.campaign.scenario.map_loader import TOWNS, load_map, parse_toml, town_names
 from campaign1813.campaign.scenario.types import Scenario
 from campaign1813.data import scenario_dir
 
@@ -43,12 +43,15 @@ def load_scenario(files: Mapping[str, str] | None = None) -> Scenario:
         settings = load_settings(files)
     except ScenarioError as exc:
         problems.append(str(exc))
+    map_data = None
     try:
         map_data = load_map(files)
+        names = town_names(map_data)
     except ScenarioError as exc:
         problems.append(str(exc))
-        raise ScenarioError("\n".join(problems)) from None
-    names = town_names(map_data)
+        names = _names_in_towns_file(files)
+    if names is None:  # without the towns nothing else can be checked
+        raise ScenarioError("\n".join(problems))
     armies = objectives = ()
     try:
         armies = load_armies(files, names)
@@ -62,6 +65,21 @@ def load_scenario(files: Mapping[str, str] | None = None) -> Scenario:
         raise ScenarioError("\n".join(problems))
     return Scenario(name=settings.name, map=map_data, armies=armies, objectives=objectives,
                     settings=settings)
+
+
+def _names_in_towns_file(files: Mapping[str, str]) -> dict[str, str] | None:
+    """Town names and aliases from the towns file alone, so the orders of battle can still be
+    checked when the roads are at fault; None if the towns file itself cannot be read."""
+    try:
+        towns = parse_toml(files, TOWNS).get("town", [])
+    except ScenarioError:
+        return None
+    names: dict[str, str] = {}
+    for town in towns:
+        if isinstance(town.get("name"), str):
+            for label in (town["name"], *town.get("aliases", ())):
+                names.setdefault(label, town["name"])
+    return names
 
 
 def store_scenario_files(session: Session, files: Mapping[str, str]) -> None:

@@ -22,6 +22,7 @@ from campaign1813.campaign.scenario.types import (
     Town,
     TownKind,
 )
+from campaign1813.maps.geometry import town_miles, uncrossed_rivers
 
 TOWNS = "map/towns.toml"
 ROADS = "map/roads.toml"
@@ -216,8 +217,12 @@ def _connectivity_problems(map_data: MapData) -> list[str]:
 
 
 def _geometry_problems(map_data: MapData) -> list[str]:
-    try:
-        from campaign1813.maps.geometry import uncrossed_rivers
-    except ImportError:  # geometry checks arrive with the map geometry module
-        return []
-    return [f"{ROADS}: {message}" for message in uncrossed_rivers(map_data)]
+    towns = {t.name: t for t in map_data.towns}
+    problems = []
+    for road in map_data.roads:
+        crow = town_miles(towns[road.a], towns[road.b])
+        if road.miles < crow:
+            problems.append(f"{ROADS}: road {road.a} – {road.b}: {road.miles:g} miles is shorter "
+                            f"than the {crow:.1f} miles between the towns as the crow flies")
+    problems.extend(f"{ROADS}: {message}" for message in uncrossed_rivers(map_data))
+    return problems
