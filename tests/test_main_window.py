@@ -39,7 +39,7 @@ def test_title_without_and_with_a_campaign(window, tmp_path, qtbot):
     assert window.windowTitle() == f"The 1813 Campaign — 1 May 1813 — {APP_TITLE}"
     assert window.document.path == tmp_path / "spring.c1813"
     assert window.save_as_action.isEnabled()
-    assert window.overview._today.text() == "1 May 1813"
+    assert window.campaign_view.heading.text() == "The 1813 Campaign — 1 May 1813"
 
 
 def test_new_then_open_round_trip(window, tmp_path, qtbot):

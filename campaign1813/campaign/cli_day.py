@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 
 from campaign1813.campaign import commands as services
-from campaign1813.campaign.aftermath import status_reason
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day import end_day
 from campaign1813.campaign.diary import diary_text
 from campaign1813.campaign.document import open_campaign
-from campaign1813.campaign.ground import describe
-from campaign1813.campaign.state import DayState, load_state
+from campaign1813.campaign.overview import battle_json, status_json
+from campaign1813.campaign.state import load_state
 
 
 def register(sub) -> None:
@@ -162,44 +161,6 @@ def _diary(args) -> int:
     return 0
 
 
-def status_json(state: DayState, ground) -> dict:
-    """The campaign's state for other tools: date, commands with places and orders, battles."""
-    out = {"date": state.date.isoformat(), "marched": state.marched, "commands": []}
-    for c in state.ordered():
-        order = state.orders.get(c.name)
-        pending = state.pending.get(c.name)
-        out["commands"].append({
-            "name": c.name,
-            "side": c.side.value,
-            "army": c.army,
-            "kind": c.kind.value,
-            "position": c.position.to_json(),
-            "where": describe(c.position, ground),
-            "status": c.status.value,
-            "status_date": c.status_date.isoformat() if c.status_date else None,
-            "battle": c.battle,
-            "reason": status_reason(state, c.name),
-            "order": order.text() if order else None,
-            "pending": pending.text() if pending else None,
-            "marched": c.marched,
-            "halted": c.halted,
-            "casualties": {brigade: n for brigade, n in c.casualties},
-        })
-    out["battles"] = [_battle_json(b) for b in sorted(state.battles.values(), key=lambda b: b.id)]
-    out["control"] = {t: s.value for t, s in sorted(state.control.items())}
-    return out
-
-
-def _battle_json(b) -> dict:
-    return {
-        "id": b.id, "date": b.date.isoformat(), "place": b.place, "french": list(b.french),
-        "allied": list(b.allied), "french_reinforcements": list(b.french_reinforcements),
-        "allied_reinforcements": list(b.allied_reinforcements),
-        "attacker": b.attacker.value if b.attacker else None, "result": b.result,
-        "notes": list(b.notes),
-    }
-
-
 def _status(args) -> int:
     with open_campaign(args.file) as doc, doc.session() as session:
         state = load_state(session)
@@ -225,7 +186,7 @@ def _status(args) -> int:
 def _battles(args) -> int:
     with open_campaign(args.file) as doc, doc.session() as session:
         state = load_state(session)
-    battles = [_battle_json(b) for b in sorted(state.battles.values(), key=lambda b: b.id)]
+    battles = [battle_json(b) for b in sorted(state.battles.values(), key=lambda b: b.id)]
     if args.json:
         print(json.dumps(battles, indent=2, ensure_ascii=False))
         return 0

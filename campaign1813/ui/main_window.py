@@ -8,11 +8,8 @@ from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
-    QFormLayout,
-    QLabel,
     QMainWindow,
     QMessageBox,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -26,49 +23,11 @@ from campaign1813.campaign.document import (
     save_campaign_as,
 )
 from campaign1813.campaign.errors import CampaignError
+from campaign1813.ui.campaign_view import CampaignView
 
 APP_TITLE = "1813 Campaign Umpire"
 MAX_RECENT = 8
 FILE_FILTER = f"1813 campaigns (*{SUFFIX})"
-
-
-class CampaignOverview(QWidget):
-    """The campaign at a glance: name, dates, scenario and file."""
-
-    def __init__(self, parent: QWidget | None = None):
-        super().__init__(parent)
-        self._title = QLabel()
-        self._title.setObjectName("campaignTitle")
-        font = self._title.font()
-        font.setPointSize(font.pointSize() + 8)
-        font.setBold(True)
-        self._title.setFont(font)
-        self._today = QLabel()
-        self._started = QLabel()
-        self._file = QLabel()
-        self._file.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        form = QFormLayout()
-        form.addRow("Today:", self._today)
-        form.addRow("Campaign began:", self._started)
-        form.addRow("File:", self._file)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self._title)
-        layout.addLayout(form)
-        layout.addStretch(1)
-        self.show_document(None)
-
-    def show_document(self, doc: CampaignDocument | None) -> None:
-        """Show the given campaign, or say that none is open."""
-        if doc is None:
-            self._title.setText("No campaign open")
-            for label in (self._today, self._started, self._file):
-                label.setText("—")
-            return
-        s = doc.summary()
-        self._title.setText(s.name)
-        self._today.setText(format_date(s.current_date))
-        self._started.setText(format_date(s.start_date))
-        self._file.setText(str(doc.path))
 
 
 class MainWindow(QMainWindow):
@@ -82,8 +41,13 @@ class MainWindow(QMainWindow):
         self._settings = settings
         self.document: CampaignDocument | None = None
         self._message_box: QMessageBox | None = None
-        self.overview = CampaignOverview(self)
-        self.setCentralWidget(self.overview)
+        self.campaign_view = CampaignView(self)
+        shown = self._settings.value("view/theatre")
+        if shown:
+            self.campaign_view.theatres.setCurrentText(str(shown))
+        self.campaign_view.theatre_changed.connect(
+            lambda text: self._settings.setValue("view/theatre", text))
+        self.setCentralWidget(self.campaign_view)
         self._build_menus()
         self.statusBar().showMessage("Ready")
         geometry = self._settings.value("window/geometry")
@@ -230,7 +194,7 @@ class MainWindow(QMainWindow):
 
     # ----- view --------------------------------------------------------------------------
     def _refresh(self) -> None:
-        self.overview.show_document(self.document)
+        self.campaign_view.show_document(self.document)
         has_doc = self.document is not None
         self.save_as_action.setEnabled(has_doc)
         self.details_action.setEnabled(has_doc)

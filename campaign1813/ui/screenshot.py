@@ -22,6 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     app = QApplication.instance() or QApplication([])
     with tempfile.TemporaryDirectory() as tmp:
         settings = QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat)
+        settings.setValue("view/theatre", "Northern Germany")
         window = MainWindow(settings)
         window.resize(1280, 800)
         window.new_campaign(Path(tmp) / "1813.c1813")
