@@ -382,10 +382,16 @@ class _Painter:
             widths = [metrics.horizontalAdvance(m.label) + 8 * self.u for m in stack]
             w = max(widths)
             box = self._place_marker_box(at, w, h * len(stack))
-            self.p.setPen(QPen(INK, 1.0 * self.u))
+            colour = SIDE_COLOUR[stack[0].side]
             near = QPointF(min(max(at.x(), box.left()), box.right()),
                            min(max(at.y(), box.top()), box.bottom()))
+            self.p.setPen(QPen(colour, 1.8 * self.u))
             self.p.drawLine(at, near)
+            # A ring round the town shows which sign the flag belongs to.
+            self.p.setBrush(Qt.BrushStyle.NoBrush)
+            self.p.setPen(QPen(colour, 2.0 * self.u))
+            ring = self._town_radius(town) + 3.5 * self.u
+            self.p.drawEllipse(at, ring, ring)
             for i, m in enumerate(stack):
                 cell = QRectF(box.left(), box.top() + i * h, w, h)
                 self.p.setPen(QPen(QColor("#ffffff"), 1.0 * self.u))
