@@ -187,6 +187,7 @@ class CampaignView(QWidget):
         split.addWidget(self.table)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
+        split.setSizes([820, 460])
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(split, 1)
