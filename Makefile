@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test bench lint clean screenshot
+.PHONY: run test bench lint clean screenshot pictures
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,9 @@ bench: $(TEST_STAMP)
 
 screenshot: $(RUN_STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m campaign1813.ui.screenshot docs/main-window.png
+
+pictures: $(RUN_STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m campaign1813.ui.map_pictures docs/maps
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .coverage
