@@ -77,9 +77,7 @@ class MainWindow(QMainWindow):
                                            self._on_details)
 
         self.battle_menu = bar.addMenu("&Battle")
-        self.no_battles_action = QAction("No battles are due", self)
-        self.no_battles_action.setEnabled(False)
-        self.battle_menu.addAction(self.no_battles_action)
+        self.battle_menu.aboutToShow.connect(self._rebuild_battle_menu)
 
         self.help_menu = bar.addMenu("&Help")
         self._action(self.help_menu, f"&About {APP_TITLE}", self._on_about)
@@ -191,6 +189,27 @@ class MainWindow(QMainWindow):
     def _on_clear_recent(self) -> None:
         self._settings.setValue("files/recent", [])
         self._rebuild_recent_menu()
+
+    def battles_due(self) -> list[str]:
+        """The battles of the campaign still to be fought, as the Battle menu lists them."""
+        snapshot = self.campaign_view.snapshot
+        if snapshot is None:
+            return []
+        return [f"{b['id']}. {b['place']}: {', '.join(b['french'])} against "
+                f"{', '.join(b['allied'])}"
+                for b in snapshot.status["battles"] if b["result"] is None]
+
+    def _rebuild_battle_menu(self) -> None:
+        self.battle_menu.clear()
+        due = self.battles_due()
+        if not due:
+            self.battle_menu.addAction("No battles are due").setEnabled(False)
+            return
+        heading = self.battle_menu.addAction("Battles to fight (record results with "
+                                             "'campaign1813 result'):")
+        heading.setEnabled(False)
+        for line in due:
+            self.battle_menu.addAction(line).setEnabled(False)
 
     # ----- view --------------------------------------------------------------------------
     def _refresh(self) -> None:

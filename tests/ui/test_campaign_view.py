@@ -80,3 +80,28 @@ def test_the_window_remembers_the_theatre_shown(qtbot, tmp_path):
     w2 = MainWindow(settings)
     qtbot.addWidget(w2)
     assert w2.campaign_view.theatre() is Theatre.WESTERN_SPAIN
+
+
+def test_the_battle_menu_lists_the_battles_due(qtbot, tmp_path):
+    from campaign1813.campaign.day import end_day
+    from campaign1813.campaign.state import load_state
+
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(settings)
+    qtbot.addWidget(w)
+    w.new_campaign(tmp_path / "war")
+    assert w.battles_due() == []
+    with w.document.session() as session:
+        services.issue_order(session, "5 Corps", "Hold", "Magdeburg")
+        services.issue_order(session, "I Prussian Corps", "Attack", "Magdeburg")
+    for _ in range(10):
+        with w.document.session() as session:
+            end_day(session)
+            if load_state(session).battles:
+                break
+    w.open_file(w.document.path)
+    due = w.battles_due()
+    assert len(due) == 1 and due[0].endswith("5 Corps against I Prussian Corps")
+    w._rebuild_battle_menu()
+    texts = [a.text() for a in w.battle_menu.actions()]
+    assert texts[1] == due[0]
