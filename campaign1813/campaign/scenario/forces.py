@@ -9,9 +9,8 @@ per problem: the file, the entry and the reason, e.g.
 
 from __future__ import annotations
 
-import tomllib
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from enum import Enum
@@ -19,6 +18,7 @@ from typing import Any
 
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.errors import ScenarioError
+from campaign1813.campaign.scenario.files import either, parse_toml
 from campaign1813.campaign.scenario.types import (
     ArmyGroup,
     Artillery,
@@ -80,27 +80,12 @@ def _show(value: Any) -> str:
     return f"'{value}'" if isinstance(value, str) else repr(value)
 
 
-def _either(values: Iterable[str]) -> str:
-    """``A, B or C``."""
-    items = [str(v) for v in values]
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
-
-
-def _parse(files: Mapping[str, str], filename: str) -> dict:
-    if filename not in files:
-        raise ScenarioError(f"{filename}: the file is missing")
-    try:
-        return tomllib.loads(files[filename])
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{filename}: not valid TOML ({exc})") from exc
-
-
 def _check_keys(problems: _Problems, entry: str, table: Mapping, allowed: Sequence[str],
                 required: Sequence[str]) -> bool:
     """Report unknown and missing keys; True when every required key is present."""
     for key in table:
         if key not in allowed:
-            problems.add(entry, f"unknown key '{key}' (expected {_either(allowed)})")
+            problems.add(entry, f"unknown key '{key}' (expected {either(allowed)})")
     missing = [k for k in required if k not in table]
     for key in missing:
         problems.add(entry, f"missing '{key}'")
@@ -111,7 +96,7 @@ def _enum(problems: _Problems, entry: str, what: str, value: Any, kind: type[Enu
     try:
         return kind(value)
     except ValueError:
-        problems.add(entry, f"{what} {_show(value)} is not {_either(m.value for m in kind)}")
+        problems.add(entry, f"{what} {_show(value)} is not {either(m.value for m in kind)}")
         return None
 
 
@@ -167,7 +152,7 @@ _RATE_KEYS = ("road", "off_road", "difficult")
 
 def load_settings(files: Mapping[str, str]) -> Settings:
     """The campaign's settings from ``settings.toml``; a key left out keeps its default."""
-    data = _parse(files, SETTINGS_FILE)
+    data = parse_toml(files, SETTINGS_FILE)
     problems = _Problems(SETTINGS_FILE)
     default = Settings()
     values: dict[str, Any] = {}
@@ -257,7 +242,7 @@ def _rates(problems: _Problems, entry: str, value: Any, default: MarchRates) -> 
 def load_armies(files: Mapping[str, str], towns: Mapping[str, str]) -> tuple[ArmyGroup, ...]:
     """The army groups from ``armies.toml``; ``towns`` maps every town name and alias to its
     canonical name, and starting towns are stored canonical."""
-    data = _parse(files, ARMIES_FILE)
+    data = parse_toml(files, ARMIES_FILE)
     problems = _Problems(ARMIES_FILE)
     _check_keys(problems, "", data, ("army",), ("army",))
     entries = data.get("army", [])
@@ -350,7 +335,7 @@ def _corps(problems: _Problems, label: str, army: str, entry: Any, towns: Mappin
     name = _text(problems, label, "name", entry["name"]) if "name" in entry else None
     nationality = entry.get("nationality")
     if "nationality" in entry and nationality not in NATIONALITIES:
-        problems.add(label, f"nationality {_show(nationality)} is not {_either(NATIONALITIES)}")
+        problems.add(label, f"nationality {_show(nationality)} is not {either(NATIONALITIES)}")
         nationality = None
     commander = _commander(problems, f"{label}, commander", entry.get("commander"))
     start = (_town(problems, label, "starting town", entry["start"], towns)
@@ -448,7 +433,7 @@ def _artillery(problems: _Problems, label: str, value: Any) -> Artillery | None:
     calibre = table["calibre"]
     if calibre not in CALIBRES or isinstance(calibre, bool):
         problems.add(entry, f"calibre {_show(calibre)} is not "
-                            f"{_either(str(c) for c in CALIBRES)} pounds")
+                            f"{either(str(c) for c in CALIBRES)} pounds")
         calibre = None
     horse = _flag(problems, entry, "horse", table["horse"]) if "horse" in table else False
     if None in (klass, calibre, horse):
@@ -463,7 +448,7 @@ def load_objectives(files: Mapping[str, str],
     """The campaign objectives from ``objectives.toml``; a scenario without the file has none."""
     if OBJECTIVES_FILE not in files:
         return ()
-    data = _parse(files, OBJECTIVES_FILE)
+    data = parse_toml(files, OBJECTIVES_FILE)
     problems = _Problems(OBJECTIVES_FILE)
     _check_keys(problems, "", data, ("objective",), ())
     entries = data.get("objective", [])

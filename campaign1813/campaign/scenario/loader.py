@@ -9,7 +9,8 @@ from sqlmodel import Session, select
 
 from campaign1813.campaign.model import ScenarioFile
 from campaign1813.campaign.scenario.errors import ScenarioError
-from campaign1813.campaign.scenario.map_loader import TOWNS, load_map, parse_toml, town_names
+from campaign1813.campaign.scenario.files import parse_toml
+from campaign1813.campaign.scenario.map_loader import TOWNS, load_map, town_names
 from campaign1813.campaign.scenario.types import Scenario
 from campaign1813.data import scenario_dir
 

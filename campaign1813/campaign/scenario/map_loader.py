@@ -6,12 +6,12 @@ raised together as one :class:`ScenarioError`.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 
 import networkx as nx
 
 from campaign1813.campaign.scenario.errors import ScenarioError
+from campaign1813.campaign.scenario.files import either, parse_toml
 from campaign1813.campaign.scenario.types import (
     Crossing,
     MapData,
@@ -32,26 +32,11 @@ _TOWN_KEYS = {"name", "lat", "lon", "theatre", "kind", "built_up", "river", "for
 _ROAD_KEYS = {"from", "to", "miles", "class", "river", "crossing"}
 
 
-def parse_toml(files: Mapping[str, str], name: str) -> dict:
-    """One scenario file parsed, or a ScenarioError naming the file and the fault."""
-    if name not in files:
-        raise ScenarioError(f"{name}: the file is missing")
-    try:
-        return tomllib.loads(files[name])
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{name}: not valid TOML ({exc})") from exc
-
-
-def _choices(enum) -> str:
-    values = [e.value for e in enum]
-    return ", ".join(values[:-1]) + " or " + values[-1]
-
-
 def _enum(enum, value, problems: list[str], where: str, what: str):
     try:
         return enum(value)
     except ValueError:
-        problems.append(f"{where}: {what} '{value}' is not {_choices(enum)}")
+        problems.append(f"{where}: {what} '{value}' is not {either(e.value for e in enum)}")
         return None
 
 
