@@ -422,3 +422,15 @@ def test_revised_rule_6_failed_reaction_loses_40_percent():
     assert passed.follow_ons[0].test == "charge contact"
     evaded = react(reaction(Reaction.EVADE, Arm.ARTILLERY), TypedDice([5]), NEW)
     assert evaded.passed and evaded.follow_ons == ()
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rules_4_11_12_13_attack_orders_forbid_infantry_fire_and_skirmish(ruleset):
+    """Rules 11, 12, 13: skirmish and firefight need Hold or Engage; on Attack infantry fight
+    hand to hand only (revised Rule 4: infantry melee if possible), even at 2 inches."""
+    for inches in (2, 8):
+        verdict = order_allows(CorpsOrder.ATTACK, intent(Arm.INFANTRY, Intent.INFANTRY_FIRE,
+                                                         enemy_inches=inches), ruleset)
+        assert not verdict.allowed and "may not fire" in verdict.reason
+    assert order_allows(CorpsOrder.ENGAGE, intent(Arm.INFANTRY, Intent.INFANTRY_FIRE,
+                                                  enemy_inches=2), ruleset).allowed
