@@ -18,7 +18,8 @@ from campaign1813.campaign.battle.terms import Calibre, Rating
 from campaign1813.campaign.errors import CampaignError
 
 DEFAULT_RULESET = "1813"
-CALIBRES = {"12": 12, "9": 9, "6": 6}
+# Rule 7 groups 12-pounders as heavy, 8/9 as medium and 4/6 as light guns.
+CALIBRES = {"12": 12, "9": 9, "8": 8, "6": 6, "4": 4}
 
 
 def _modifier_help(ruleset: str) -> str:
@@ -40,7 +41,7 @@ def register(kinds) -> None:
         epilog=_modifier_help(DEFAULT_RULESET),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--calibre", required=True, choices=list(CALIBRES),
-                   help="gun calibre in pounds: 12 heavy, 9 medium (8-9), 6 light (4-6)")
+                   help="gun calibre in pounds: 12 heavy, 8 or 9 medium, 4 or 6 light")
     p.add_argument("--range", dest="band", required=True,
                    choices=[b.value for b in RangeBand], help="range band")
     p.add_argument("--target", required=True, choices=[t.value for t in Target],

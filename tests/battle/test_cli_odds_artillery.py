@@ -70,3 +70,13 @@ def test_negative_casualties_are_one_line(capsys):
                          "--gunners", "A", "--casualties", "-1")
     assert status == 1
     assert err == "campaign1813: error: --casualties must be 0 or more, not -1\n"
+
+
+@pytest.mark.parametrize("calibre", ["8", "4"])
+def test_eight_and_four_pounders_are_accepted(capsys, calibre):
+    """Rule 7 (revised text): 8/9-pounders are medium, 4/6-pounders light guns. Woods at long
+    range, B gunners: 9+ on 2d6 = 10/36 one hit, 18 for two: never."""
+    status, out, _ = run(capsys, "--calibre", calibre, "--range", "long", "--target", "woods",
+                         "--gunners", "B", "--json")
+    assert status == 0
+    assert json.loads(out) == {"hits": {"0": "13/18", "1": "5/18", "2": "0"}}
