@@ -153,9 +153,9 @@ def test_rule_3_rolled_pips_and_costs():
     (CorpsAction.MOVE, 1), (CorpsAction.CHANGE_FORMATION, 1), (CorpsAction.ARTILLERY_ACTION, 1),
     (CorpsAction.INFANTRY_FIRE, 1), (CorpsAction.RETIRE_HALF_MOVE, 2),
     (CorpsAction.HALF_MOVE_AND_CHANGE_FORMATION, 2), (CorpsAction.ARTILLERY_TWO_ACTIONS, 2),
-    (CorpsAction.SWAP_BRIGADES, 3), (CorpsAction.RALLY, 1)])
+    (CorpsAction.SWAP_BRIGADES, 3), (CorpsAction.RALLY, 1), (CorpsAction.GARRISON, 1)])
 def test_rule_3_pip_costs(action, cost):
-    """Rule 3's cost table (and Rule 16's 1 pip to rally)."""
+    """Rule 3's cost table (and Rule 16's 1 pip to rally, Rule 9's 1 pip to garrison)."""
     assert corps_action_cost(action, "1813") == cost
     assert corps_action_cost(action, "1813-revised") == cost
 

@@ -62,6 +62,7 @@ class CorpsAction(StrEnum):
     ARTILLERY_TWO_ACTIONS = "artillery_two_actions"
     SWAP_BRIGADES = "swap_brigades"
     RALLY = "rally"
+    GARRISON = "garrison"                          # occupy a built-up area or wood (Rule 9)
 
 
 class Reaction(StrEnum):
