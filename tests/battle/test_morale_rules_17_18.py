@@ -179,7 +179,7 @@ def test_rule18_shaken_stays_shaken_on_a_middling_total():
 
 
 def test_rule18_demo_shaken_brigade_rolls_one_and_routs():
-    """Demo move 6: "Test morale for Shaken 6 brigade, roll 1, Rout": 1 −2 = −1 → rout."""
+    """Demo Game - Move 7: "Test morale for Shaken 6 brigade, roll 1, Rout": 1 −2 = −1 → rout."""
     result = take_morale_test(MoraleTest(infantry(state=MoraleState.SHAKEN)), TypedDice([1]))
     assert result.total == -1 and result.outcome is ROUT
     assert result.effect.new_state is MoraleState.ROUT

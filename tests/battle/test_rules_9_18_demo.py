@@ -27,10 +27,12 @@ from campaign1813.campaign.battle.terms import Arm, MoraleState, Rating
 
 
 def test_demo_dragoons_rout_hussars_and_the_support_follows():
-    """Demo, move 3 of the first report: French dragoons (3 Cavalry, CB medium) charge the
+    """Demo Game - Move 4, report move 3: French dragoons (3 Cavalry, CB medium) charge the
     Prussian hussars, roll 6 and 5: medium +1, 11 + 1 = 12 → 10+, the hussars rout.
-    The dragoons in support (routed through) roll 2: 2 −1 −1 = 0 → rout; the horse
-    artillery (routed through) roll 1 → rout."""
+    Rule 16's photograph: the supporting Prussian dragoons test and rout, and rout through the
+    horse artillery, which then rout too. Dragoons roll 2: −1 rout within 4", −1 no general
+    within 8" (the reserve commander was away): 2 − 2 = 0 → Rout. Guns routed through roll 1:
+    Disordered first, then −1 disordered, −1 rout within 4", −1 routed through: 1 − 3 = −2."""
     dragoons = Brigade("3 Cavalry", Arm.CAVALRY, cavalry=CavalryWeight.MEDIUM)
     hussars = Brigade("Prussian hussars", Arm.CAVALRY, cavalry=CavalryWeight.LIGHT)
     result = fight(Combat(14, CombatSide(dragoons), CombatSide(hussars)), TypedDice([(6, 5)]))
@@ -39,13 +41,17 @@ def test_demo_dragoons_rout_hussars_and_the_support_follows():
     assert PURSUIT in [f.test for f in result.follow_ons]
 
     support = Brigade("Prussian dragoons", Arm.CAVALRY, cavalry=CavalryWeight.MEDIUM)
+    (dragoon_test,) = rout_reaction(hussars, (Nearby(support, facts=frozenset(
+        {"no-general-within-8"})),)).tests
+    dragoon_result = take_morale_test(dragoon_test, TypedDice([2]))
+    assert (dragoon_result.total, dragoon_result.outcome) == (0, MoraleOutcome.ROUT)
+
     guns = Brigade("Horse artillery", Arm.ARTILLERY)
-    reaction = rout_reaction(hussars, (Nearby(support, routed_through=True),
-                                       Nearby(guns, routed_through=True)))
-    # routed through: disordered (−1), rout within 4" (−1), routed through (−1)
-    dragoon_test, gun_test = reaction.tests
-    assert take_morale_test(dragoon_test, TypedDice([2])).outcome is MoraleOutcome.ROUT
-    assert take_morale_test(gun_test, TypedDice([1])).outcome is MoraleOutcome.ROUT
+    reaction = rout_reaction(support, (Nearby(guns, routed_through=True),))
+    assert reaction.effects[0].new_state is MoraleState.DISORDERED
+    (gun_test,) = reaction.tests
+    gun_result = take_morale_test(gun_test, TypedDice([1]))
+    assert (gun_result.total, gun_result.outcome) == (-2, MoraleOutcome.ROUT)
 
 
 def test_demo_supporting_infantry_roll_six_and_six():
