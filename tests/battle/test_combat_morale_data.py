@@ -16,6 +16,7 @@ from campaign1813.campaign.battle.rules.brigade import (
 )
 from campaign1813.campaign.battle.rules.loader import RulesetError, assumptions
 from campaign1813.campaign.battle.rules.modifiers import Applied, ModifierList
+from campaign1813.campaign.battle.rules.quick import Contact, QuickCase, quick_result
 from campaign1813.campaign.battle.terms import Arm, Formation, MoraleState
 from campaign1813.data import data_root
 
@@ -158,3 +159,18 @@ def test_readings_are_recorded_as_assumptions():
     for phrase in ("equal totals", "rule 13's table", "square", "6 or more",
                    "3 or more passes", "half or more"):
         assert phrase in text
+
+
+def test_house_rule_rout_reach_of_8_inches_as_in_the_demo(house):
+    """Rule 16 says friends within 4" react to a rout; the demo battle used 8". A house rule
+    of 8" reaches the reaction named by a morale rout (Rule 17) and by a quick result (Rule 8)."""
+    _house_copy(house, "morale.toml", "[reaction]\nwithin = 4", "[reaction]\nwithin = 8")
+    _, follow = morale.rout_effect(Brigade("16 Brigade", Arm.INFANTRY), "house")
+    assert follow[0].who.startswith('friendly brigades within 8" of 16 Brigade')
+    caught = Contact("16 Brigade", Arm.INFANTRY, MoraleState.FORMED,
+                     QuickCase.COLUMN_OF_MARCH_CONTACTED_BY_CAVALRY, by="Prussian hussars",
+                     by_arm=Arm.CAVALRY)
+    assert quick_result(caught, "house").follow_ons[0].who == (
+        "friendly brigades within 8 inches of 16 Brigade")
+    assert quick_result(caught, "1813").follow_ons[0].who == (
+        "friendly brigades within 4 inches of 16 Brigade")

@@ -29,6 +29,7 @@ from campaign1813.campaign.battle.rules.common import (
     total_of,
     worse_state,
 )
+from campaign1813.campaign.battle.rules.morale import morale_rules
 from campaign1813.campaign.battle.rules.tables import CrestTest, QuickCase, quick_table
 from campaign1813.campaign.battle.terms import (
     Arm,
@@ -77,9 +78,12 @@ def quick_cases(ruleset: str) -> tuple[QuickCase, ...]:
     return tuple(quick_table(ruleset).cases)
 
 
-def _rout_follow_ons(brigade: str, by: str, by_arm: Arm | None) -> tuple[FollowOn, ...]:
+def _rout_follow_ons(brigade: str, by: str, by_arm: Arm | None,
+                     ruleset: str) -> tuple[FollowOn, ...]:
+    # The reach of a rout is the morale table's (Rule 16), so a house rule changes it here too.
+    within = morale_rules(ruleset).raw.get("reaction", {}).get("within", 4)
     result = [FollowOn(FollowOnTest.ROUT_REACTION,
-                       f"friendly brigades within 4 inches of {brigade}",
+                       f"friendly brigades within {within} inches of {brigade}",
                        f"Rule 16: {brigade} routs")]
     if by_arm is Arm.CAVALRY:
         result.append(FollowOn(FollowOnTest.PURSUIT, by, f"Rule 16: cavalry that rout {brigade} "
@@ -120,7 +124,7 @@ def quick_result(contact: Contact, ruleset: str) -> QuickResult:
                     note=f"{name} by {c.by}: " + ", ".join(parts))
     follow_ons = ()
     if new_state is MoraleState.ROUT and not rules.removed:
-        follow_ons = _rout_follow_ons(c.brigade, c.by, c.by_arm)
+        follow_ons = _rout_follow_ons(c.brigade, c.by, c.by_arm, ruleset)
     return QuickResult(c, False, (effect,), follow_ons)
 
 
@@ -242,5 +246,5 @@ def crest_test(situation: CrestSituation, dice: DiceSource, ruleset: str) -> Cre
     if new_state:
         effects = (Effect(situation.brigade, new_state=new_state, note="crest of hill test"),)
         if new_state is MoraleState.ROUT:
-            follow_ons = _rout_follow_ons(situation.brigade, "", None)
+            follow_ons = _rout_follow_ons(situation.brigade, "", None, ruleset)
     return CrestResult(situation, roll, total, result, effects, follow_ons)
