@@ -1,7 +1,8 @@
 """The campaign at a glance: the road map with every command on it, and the commands' table.
 
 The view takes the open campaign in :meth:`CampaignView.show_document` and reads everything
-through the ``campaign`` services; it changes nothing itself.
+through the ``campaign`` services; it changes nothing itself. Map pictures are kept by theatre
+and flags, so an action that moves nobody (an order, a result) redraws only the table.
 """
 
 from __future__ import annotations
@@ -94,9 +95,15 @@ class MapView(QGraphicsView):
         self.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self._fitted = True
+        self._shown = QPixmap()
+
+    def picture(self) -> QPixmap:
+        """The picture shown."""
+        return self._shown
 
     def show_pixmap(self, pixmap: QPixmap) -> None:
         """Show a new picture, fitted to the view."""
+        self._shown = pixmap
         self._item.setPixmap(pixmap)
         self.scene().setSceneRect(self._item.boundingRect())
         self._fitted = True
@@ -132,7 +139,9 @@ class CommandsTable(QTreeWidget):
         self.header().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
 
     def show_commands(self, snapshot: CampaignSnapshot | None, theatre: Theatre | None) -> None:
-        """Fill the table with the commands of a theatre (all for None)."""
+        """Fill the table with the commands of a theatre (all for None), keeping the selection."""
+        current = self.currentItem()
+        keep = current.text(0) if current is not None and current.parent() is not None else None
         self.clear()
         if snapshot is None:
             return
@@ -152,7 +161,10 @@ class CommandsTable(QTreeWidget):
             orders = c["order"] or "no orders"
             if c["pending"]:
                 orders += f"; by messenger: {c['pending']}"
-            QTreeWidgetItem(group, [c["name"], c["where"], c["reason"] or c["status"], orders])
+            row = QTreeWidgetItem(group, [c["name"], c["where"], c["reason"] or c["status"],
+                                          orders])
+            if c["name"] == keep:
+                self.setCurrentItem(row)
         self.expandAll()
 
 
@@ -160,11 +172,12 @@ class CampaignView(QWidget):
     """The map of a chosen theatre beside the table of its commands."""
 
     theatre_changed = Signal(str)
+    shown = Signal()
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.snapshot: CampaignSnapshot | None = None
-        self._pictures: dict[str, QPixmap] = {}
+        self._pictures: dict[tuple, QPixmap] = {}
         self.theatres = QComboBox()
         self.theatres.addItem(WHOLE_MAP)
         for theatre in Theatre:
@@ -200,17 +213,32 @@ class CampaignView(QWidget):
 
     def show_document(self, doc: CampaignDocument | None) -> None:
         """Read and show an open campaign, or clear the view."""
-        self._pictures.clear()
         if doc is None:
+            self._pictures.clear()
             self.snapshot = None
             self.heading.setText("No campaign open — File ▸ New Campaign or Open")
             self.map_view.show_pixmap(QPixmap())
             self.table.clear()
+            self.shown.emit()
             return
-        self.snapshot = read_snapshot(doc)
+        snapshot = read_snapshot(doc)
+        if self.snapshot is None or self.snapshot.scenario is not snapshot.scenario:
+            self._pictures.clear()
+        self.snapshot = snapshot
         s = doc.summary()
-        self.heading.setText(f"{s.name} — {format_date(s.current_date)}")
+        heading = f"{s.name} — {format_date(s.current_date)}"
+        if snapshot.status["marched"]:
+            heading += " (marched; battles to fight)"
+        self.heading.setText(heading)
         self._refresh()
+        self.shown.emit()
+
+    def selected_command(self) -> str | None:
+        """The command selected in the table, if a command (not an army group) is selected."""
+        item = self.table.currentItem()
+        if item is None or item.parent() is None:
+            return None
+        return item.text(0)
 
     def _on_theatre(self, text: str) -> None:
         self._refresh()
@@ -220,10 +248,15 @@ class CampaignView(QWidget):
         if self.snapshot is None:
             return
         theatre = self.theatre()
-        key = theatre.value if theatre else WHOLE_MAP
-        if key not in self._pictures:
+        markers = command_markers(self.snapshot, theatre)
+        key = (theatre.value if theatre else WHOLE_MAP, tuple(markers))
+        picture = self._pictures.get(key)
+        if picture is None:
+            if len(self._pictures) > 2 * len(Theatre):
+                self._pictures.clear()
             image = render_map(self.snapshot.scenario.map, theatre=theatre, width=MAP_WIDTH,
-                               markers=command_markers(self.snapshot, theatre))
-            self._pictures[key] = QPixmap.fromImage(image)
-        self.map_view.show_pixmap(self._pictures[key])
+                               markers=markers)
+            picture = self._pictures[key] = QPixmap.fromImage(image)
+        if picture is not self.map_view.picture():
+            self.map_view.show_pixmap(picture)
         self.table.show_commands(self.snapshot, theatre)
