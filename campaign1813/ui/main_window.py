@@ -76,10 +76,15 @@ class MainWindow(QMainWindow):
         self.orders_panel.order_requested.connect(self._on_order_requested)
         self.orders_panel.cancel_requested.connect(self.cancel_order)
         self.orders_dock = self._dock("Orders", self.orders_panel,
-                                      Qt.DockWidgetArea.RightDockWidgetArea)
+                                      Qt.DockWidgetArea.BottomDockWidgetArea)
         self.report_pane = ReportPane()
         self.report_dock = self._dock("Day's Report", self.report_pane,
                                       Qt.DockWidgetArea.BottomDockWidgetArea)
+        # the pad and the report share the bottom, so the map and the table keep the width
+        self.splitDockWidget(self.orders_dock, self.report_dock, Qt.Orientation.Horizontal)
+        self.resizeDocks([self.orders_dock, self.report_dock], [380, 700],
+                         Qt.Orientation.Horizontal)
+        self.resizeDocks([self.orders_dock], [200], Qt.Orientation.Vertical)
         self._build_menus()
         self.statusBar().showMessage("Ready")
         geometry = self._settings.value("window/geometry")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -75,6 +76,7 @@ class OrdersPanel(QWidget):
         self.cancel_button = QPushButton("&Cancel Order")
         self.message = QLabel()
         self.message.setWordWrap(True)
+        self.message.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.message.setObjectName("orderMessage")
 
@@ -90,13 +92,10 @@ class OrdersPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addLayout(buttons)
-        layout.addWidget(self.message)
-        layout.addStretch(1)
+        layout.addWidget(self.message, 1)
 
         self.give_button.clicked.connect(self._on_give)
         self.cancel_button.clicked.connect(self._on_cancel)
-        self.objective.lineEdit().returnPressed.connect(self._on_give)
-        self.via.returnPressed.connect(self._on_give)
         self.command.currentTextChanged.connect(self._on_command)
         view.shown.connect(self._on_shown)
         view.theatre_changed.connect(self._on_shown)
@@ -133,6 +132,15 @@ class OrdersPanel(QWidget):
         self.via.clear()
         self.forced.setChecked(False)
 
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
+        # Enter anywhere on the pad gives the order; the line edits pass the key up to here
+        # (connecting their returnPressed would fire twice for the editable combo)
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            event.accept()
+            self._on_give()
+            return
+        super().keyPressEvent(event)
+
     # ----- slots --------------------------------------------------------------------------
     def _on_give(self) -> None:
         request = self.request()
@@ -162,6 +170,8 @@ class OrdersPanel(QWidget):
             self.select_command(keep)
         self.command.blockSignals(False)
         self._fill_towns()
+        if not self.objective.currentText():
+            self._on_command(self.command.currentText())
         enabled = snapshot is not None
         for widget in (self.command, self.verb, self.objective, self.via, self.forced,
                        self.give_button, self.cancel_button):
