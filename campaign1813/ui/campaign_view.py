@@ -163,6 +163,8 @@ class CommandsTable(QTreeWidget):
                 orders += f"; by messenger: {c['pending']}"
             row = QTreeWidgetItem(group, [c["name"], c["where"], c["reason"] or c["status"],
                                           orders])
+            for column in (1, 2, 3):  # the columns are often narrower than their text
+                row.setToolTip(column, row.text(column))
             if c["name"] == keep:
                 self.setCurrentItem(row)
         self.expandAll()
@@ -232,6 +234,15 @@ class CampaignView(QWidget):
         self.heading.setText(heading)
         self._refresh()
         self.shown.emit()
+
+    def select_command(self, name: str) -> None:
+        """Select a command's row in the table, if the theatre shown has it."""
+        for item in self.table.findItems(name, Qt.MatchFlag.MatchExactly
+                                         | Qt.MatchFlag.MatchRecursive, 0):
+            if item.parent() is not None:
+                self.table.setCurrentItem(item)
+                self.table.scrollToItem(item)
+                return
 
     def selected_command(self) -> str | None:
         """The command selected in the table, if a command (not an army group) is selected."""

@@ -92,6 +92,9 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         else:
             self.resize(1100, 720)
+        docks = self._settings.value("window/state")
+        if docks is not None:
+            self.restoreState(docks)
         self._refresh()
 
     # ----- menus -------------------------------------------------------------------------
@@ -500,6 +503,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
         self._settings.setValue("window/geometry", self.saveGeometry())
+        self._settings.setValue("window/state", self.saveState())
         if self.document is not None:
             self.document.close()
         super().closeEvent(event)

@@ -30,6 +30,7 @@ from campaign1813.ui.campaign_view import CampaignView
 
 REFUSED_STYLE = "color: #b00020;"
 DONE_STYLE = "color: #1b5e20;"
+NOTE_STYLE = "color: #8a5a00;"
 
 
 @dataclass(frozen=True)
@@ -206,8 +207,12 @@ class OrdersPanel(QWidget):
             return
         for c in snapshot.status["commands"]:
             if c["name"] == name:
+                if self._view.selected_command() != name:
+                    self._view.select_command(name)
                 self.objective.setEditText(c["position"][0])
-                self.message.clear()
+                # why the campaign may refuse this command's orders today, before he tries
+                self.message.setStyleSheet(NOTE_STYLE)
+                self.message.setText(c["reason"] or "")
                 return
 
     def _on_double_clicked(self, item: QTreeWidgetItem, _column: int) -> None:

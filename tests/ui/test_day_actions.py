@@ -109,6 +109,9 @@ def test_the_winner_resting_next_day_is_refused_a_march_word_for_word(window, qt
     except CampaignError as exc:
         expected = str(exc)
     assert "resting" in expected
+    window.orders_panel.select_command("4 Corps")
+    window.orders_panel.select_command("5 Corps")
+    assert window.orders_panel.message.text() == expected  # said before he tries
     give(window, "5 Corps", "Move", "Helmstedt")
     assert window.orders_panel.message.text() == expected
     assert dump(window) == before

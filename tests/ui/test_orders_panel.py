@@ -138,6 +138,21 @@ def test_double_clicking_a_command_in_the_table_puts_it_on_the_pad(window, qtbot
     assert window.orders_panel.objective.currentText() == "Brunswick"
 
 
+def test_the_pad_and_the_table_keep_the_same_command_through_a_refresh(window, qtbot):
+    panel = window.orders_panel
+    view = window.campaign_view
+    view.select_command("4 Corps")
+    assert panel.command.currentText() == "4 Corps"
+    panel.select_command("6 Corps")
+    assert view.selected_command() == "6 Corps"
+    panel.objective.setEditText("Brunswick")
+    with qtbot.waitSignal(window.campaign_changed):
+        panel.give_button.click()
+    assert panel.command.currentText() == "6 Corps"
+    assert view.selected_command() == "6 Corps"
+    assert panel.message.text() == "Order: 6 Corps – Move Brunswick"
+
+
 def test_waypoints_are_split_on_commas_semicolons_and_arrows():
     assert split_waypoints("Brunswick, Helmstedt") == ("Brunswick", "Helmstedt")
     assert split_waypoints(" Celle → Brunswick; Helmstedt ,") == (
