@@ -7,7 +7,7 @@ and flags, so an action that moves nobody (an order, a result) redraws only the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPainter, QPixmap, QWheelEvent
@@ -27,11 +27,12 @@ from PySide6.QtWidgets import (
 )
 
 from campaign1813.campaign import commands as services
+from campaign1813.campaign.aftermath import retreat_destinations
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.document import CampaignDocument
 from campaign1813.campaign.overview import status_json
 from campaign1813.campaign.scenario.types import Scenario, Side, Theatre
-from campaign1813.campaign.state import load_state
+from campaign1813.campaign.state import Status, load_state
 from campaign1813.ui.map_render import Marker, render_map
 
 WHOLE_MAP = "The whole map"
@@ -40,10 +41,12 @@ MAP_WIDTH = 2400
 
 @dataclass(frozen=True)
 class CampaignSnapshot:
-    """What the view shows, read once from the campaign file."""
+    """What the view shows, read once from the campaign file; ``retreats`` holds the towns each
+    command that must retreat today may make for."""
 
     scenario: Scenario
     status: dict
+    retreats: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def commands_in(self, theatre: Theatre | None) -> list[dict]:
         """The commands of the army groups of one theatre (all for None)."""
@@ -56,8 +59,14 @@ def read_snapshot(doc: CampaignDocument) -> CampaignSnapshot:
     with doc.session() as session:
         scenario = services.scenario_in(session)
         state = load_state(session)
-        status = status_json(state, services.ground_for(scenario))
-    return CampaignSnapshot(scenario, status)
+        ground = services.ground_for(scenario)
+        status = status_json(state, ground)
+        retreats = {
+            c.name: tuple(sorted(retreat_destinations(ground, state, c.name)))
+            for c in state.ordered()
+            if c.status is Status.RETREATING and c.status_date == state.date
+        }
+    return CampaignSnapshot(scenario, status, retreats)
 
 
 def marker_town(position: list, road_miles: dict[frozenset[str], float]) -> str:

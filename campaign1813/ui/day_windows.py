@@ -21,10 +21,7 @@ class ReportPane(QPlainTextEdit):
     def show_changes(self, changes: Changes, note: str | None = None) -> None:
         """Add an action's label and its lines (and a closing note) to the report."""
         lines = [line for line in changes.lines if line != changes.label]
-        if len(changes.lines) == 1 and not lines:
-            self.appendPlainText(changes.label)
-        else:
-            self.appendPlainText(f"— {changes.label} —")
+        self.appendPlainText(f"— {changes.label} —" if lines else changes.label)
         for line in lines:
             self.appendPlainText(f"  {line}")
         if note:

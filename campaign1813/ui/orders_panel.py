@@ -171,8 +171,8 @@ class OrdersPanel(QWidget):
             self.select_command(keep)
         self.command.blockSignals(False)
         self._fill_towns()
-        if not self.objective.currentText():
-            self._on_command(self.command.currentText())
+        self._describe(self.command.currentText(),
+                       from_where_it_stands=not self.objective.currentText())
         enabled = snapshot is not None
         for widget in (self.command, self.verb, self.objective, self.via, self.forced,
                        self.give_button, self.cancel_button):
@@ -202,18 +202,31 @@ class OrdersPanel(QWidget):
 
     def _on_command(self, name: str) -> None:
         """A new command on the pad starts from where it stands."""
+        self._describe(name, from_where_it_stands=True)
+
+    def _describe(self, name: str, from_where_it_stands: bool) -> None:
+        """Say why the campaign may refuse the command's orders today, before he tries; a
+        beaten command is offered its roads of retreat, its only lawful order."""
         snapshot = self._view.snapshot
         if snapshot is None or not name:
             return
         for c in snapshot.status["commands"]:
-            if c["name"] == name:
-                if self._view.selected_command() != name:
-                    self._view.select_command(name)
+            if c["name"] != name:
+                continue
+            if self._view.selected_command() != name:
+                self._view.select_command(name)
+            note = c["reason"] or ""
+            retreats = snapshot.retreats.get(name)
+            if retreats:
+                note += f": it may retreat to {' or '.join(retreats)}"
+                if from_where_it_stands or self.objective.currentText() not in retreats:
+                    self.verb.setCurrentText(Verb.MOVE.value)
+                    self.objective.setEditText(retreats[0])
+            elif from_where_it_stands:
                 self.objective.setEditText(c["position"][0])
-                # why the campaign may refuse this command's orders today, before he tries
-                self.message.setStyleSheet(NOTE_STYLE)
-                self.message.setText(c["reason"] or "")
-                return
+            self.message.setStyleSheet(NOTE_STYLE)
+            self.message.setText(note)
+            return
 
     def _on_double_clicked(self, item: QTreeWidgetItem, _column: int) -> None:
         if item.parent() is None:

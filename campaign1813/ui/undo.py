@@ -37,6 +37,7 @@ class CampaignAction(QUndoCommand):
         self._done_once = False
         self.changes: Changes | None = None
         self.refusal: CampaignError | None = None
+        self.failure: Exception | None = None
 
     def redo(self) -> None:
         """Do the action the first time; apply it again from the log after an undo."""
@@ -60,6 +61,13 @@ class CampaignAction(QUndoCommand):
             if not first and self._on_refused is not None:
                 self._on_refused(f"{self.text()}: {exc}")
             return
+        except Exception as exc:  # noqa: BLE001 (an exception cannot cross Qt's redo())
+            # rolled back too; push_action raises it for the application's error handler
+            self.failure = exc
+            self.setObsolete(True)
+            if not first and self._on_refused is not None:
+                self._on_refused(f"{self.text()}: {exc}")
+            return
         if first:
             self._done_once = True
             self.setText(changes.label)
@@ -73,7 +81,10 @@ def push_action(stack: QUndoStack, action: CampaignAction) -> Changes:
     stack.push(action)
     if action.refusal is not None:
         raise action.refusal
-    assert action.changes is not None
+    if action.failure is not None:
+        raise action.failure
+    if action.changes is None:
+        raise RuntimeError("the action was pushed after it had already been done")
     return action.changes
 
 

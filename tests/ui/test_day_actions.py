@@ -173,3 +173,25 @@ def test_a_cut_off_command_is_offered_surrender_or_break_out(window, qtbot, tmp_
     menu.actions()[0].trigger()
     assert u.state().commands["I Corps"].status is Status.SURRENDERED
     assert window.cut_off_commands() == []
+
+
+def test_the_beaten_command_is_offered_its_roads_of_retreat_on_the_pad(window, qtbot):
+    from campaign1813.campaign.aftermath import retreat_destinations
+
+    march_to_battle(window)
+    battle_id = int(window.battles_due()[0].split(".")[0])
+    window.record_result(battle_id, "French")
+    window.end_day_action.trigger()
+    with window.document.session() as session:
+        ground = services.ground_for(services.scenario_in(session))
+        legal = sorted(retreat_destinations(ground, load_state(session), "I Prussian Corps"))
+    assert legal
+    panel = window.orders_panel
+    panel.select_command("I Prussian Corps")
+    assert panel.verb.currentText() == "Move"
+    assert panel.objective.currentText() == legal[0]
+    assert panel.message.text().endswith(f": it may retreat to {' or '.join(legal)}")
+    assert "must retreat" in panel.message.text()
+    with qtbot.waitSignal(window.campaign_changed):
+        panel.give_button.click()
+    assert table_row(window, "I Prussian Corps")[3] == f"I Prussian Corps – Move {legal[0]}"
