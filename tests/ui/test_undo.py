@@ -146,3 +146,16 @@ def test_the_edit_menu_has_the_standard_shortcuts(window):
     assert [a.text() for a in window.menuBar().actions()][1] == "&Edit"
     assert window.undo_action.shortcut() == QKeySequence(QKeySequence.StandardKey.Undo)
     assert window.redo_action.shortcut() == QKeySequence(QKeySequence.StandardKey.Redo)
+
+
+def test_an_unexpected_error_in_an_action_is_raised_and_leaves_the_stack_alone(qtbot, doc):
+    def broken(session):
+        services.issue_order(session, "5 Corps", "Move", "Helmstedt")
+        raise RuntimeError("the disk is full")
+
+    stack = QUndoStack()
+    before = state_of(doc)
+    with pytest.raises(RuntimeError, match="the disk is full"):
+        push_action(stack, CampaignAction(doc, broken))
+    assert stack.count() == 0
+    assert state_of(doc) == before  # the session rolled the order back
