@@ -145,7 +145,14 @@ class CommandsTable(QTreeWidget):
         self.setHeaderLabels(self.COLUMNS)
         self.setAlternatingRowColors(True)
         self.setUniformRowHeights(True)
-        self.header().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # long places ("6.5 miles from Burg on the road to Magdeburg") and reasons would push
+        # the orders out of sight: those columns keep a set width, the full text is a tooltip
+        header = self.header()
+        header.setStretchLastSection(True)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        for column, width in ((1, 170), (2, 90)):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(column, width)
 
     def show_commands(self, snapshot: CampaignSnapshot | None, theatre: Theatre | None) -> None:
         """Fill the table with the commands of a theatre (all for None), keeping the selection."""
@@ -170,10 +177,11 @@ class CommandsTable(QTreeWidget):
             orders = c["order"] or "no orders"
             if c["pending"]:
                 orders += f"; by messenger: {c['pending']}"
-            row = QTreeWidgetItem(group, [c["name"], c["where"], c["reason"] or c["status"],
-                                          orders])
-            for column in (1, 2, 3):  # the columns are often narrower than their text
+            row = QTreeWidgetItem(group, [c["name"], c["where"], c["status"], orders])
+            for column in (1, 3):  # the columns are often narrower than their text
                 row.setToolTip(column, row.text(column))
+            # the state at a glance; why it binds the command today, on hovering
+            row.setToolTip(2, c["reason"] or c["status"])
             if c["name"] == keep:
                 self.setCurrentItem(row)
         self.expandAll()
@@ -210,8 +218,8 @@ class CampaignView(QWidget):
         split.addWidget(self.map_view)
         split.addWidget(self.table)
         split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        split.setSizes([820, 460])
+        split.setStretchFactor(1, 3)
+        split.setSizes([660, 620])
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(split, 1)

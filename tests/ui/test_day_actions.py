@@ -4,7 +4,7 @@ from campaign1813.campaign import commands as services
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.state import Status, load_state
 from campaign1813.ui.main_window import APP_TITLE
-from tests.ui.conftest import dump, table_row
+from tests.ui.conftest import dump, find_table_item, table_row
 
 
 def give(window, command, verb, town):
@@ -112,6 +112,8 @@ def test_the_winner_resting_next_day_is_refused_a_march_word_for_word(window, qt
     window.orders_panel.select_command("4 Corps")
     window.orders_panel.select_command("5 Corps")
     assert window.orders_panel.message.text() == expected  # said before he tries
+    assert table_row(window, "5 Corps")[2] == "resting"
+    assert find_table_item(window, "5 Corps").toolTip(2) == expected
     give(window, "5 Corps", "Move", "Helmstedt")
     assert window.orders_panel.message.text() == expected
     assert dump(window) == before
