@@ -26,7 +26,7 @@ def menu_titles(window):
 
 
 def test_menus(window):
-    assert menu_titles(window) == ["&File", "&Campaign", "&Battle", "&Help"]
+    assert menu_titles(window) == ["&File", "&Edit", "&Campaign", "&Battle", "&Help"]
     file_items = [a.text() for a in window.file_menu.actions() if a.text()]
     assert file_items == ["&New Campaign…", "&Open…", "Open &Recent", "Save &As…", "&Quit"]
 

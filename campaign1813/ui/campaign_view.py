@@ -1,12 +1,13 @@
 """The campaign at a glance: the road map with every command on it, and the commands' table.
 
 The view takes the open campaign in :meth:`CampaignView.show_document` and reads everything
-through the ``campaign`` services; it changes nothing itself.
+through the ``campaign`` services; it changes nothing itself. Map pictures are kept by theatre
+and flags, so an action that moves nobody (an order, a result) redraws only the table.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPainter, QPixmap, QWheelEvent
@@ -26,11 +27,12 @@ from PySide6.QtWidgets import (
 )
 
 from campaign1813.campaign import commands as services
+from campaign1813.campaign.aftermath import retreat_destinations
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.document import CampaignDocument
 from campaign1813.campaign.overview import status_json
 from campaign1813.campaign.scenario.types import Scenario, Side, Theatre
-from campaign1813.campaign.state import load_state
+from campaign1813.campaign.state import Status, load_state
 from campaign1813.ui.map_render import Marker, render_map
 
 WHOLE_MAP = "The whole map"
@@ -39,10 +41,12 @@ MAP_WIDTH = 2400
 
 @dataclass(frozen=True)
 class CampaignSnapshot:
-    """What the view shows, read once from the campaign file."""
+    """What the view shows, read once from the campaign file; ``retreats`` holds the towns each
+    command that must retreat today may make for."""
 
     scenario: Scenario
     status: dict
+    retreats: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def commands_in(self, theatre: Theatre | None) -> list[dict]:
         """The commands of the army groups of one theatre (all for None)."""
@@ -55,8 +59,14 @@ def read_snapshot(doc: CampaignDocument) -> CampaignSnapshot:
     with doc.session() as session:
         scenario = services.scenario_in(session)
         state = load_state(session)
-        status = status_json(state, services.ground_for(scenario))
-    return CampaignSnapshot(scenario, status)
+        ground = services.ground_for(scenario)
+        status = status_json(state, ground)
+        retreats = {
+            c.name: tuple(sorted(retreat_destinations(ground, state, c.name)))
+            for c in state.ordered()
+            if c.status is Status.RETREATING and c.status_date == state.date
+        }
+    return CampaignSnapshot(scenario, status, retreats)
 
 
 def marker_town(position: list, road_miles: dict[frozenset[str], float]) -> str:
@@ -94,9 +104,15 @@ class MapView(QGraphicsView):
         self.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self._fitted = True
+        self._shown = QPixmap()
+
+    def picture(self) -> QPixmap:
+        """The picture shown."""
+        return self._shown
 
     def show_pixmap(self, pixmap: QPixmap) -> None:
         """Show a new picture, fitted to the view."""
+        self._shown = pixmap
         self._item.setPixmap(pixmap)
         self.scene().setSceneRect(self._item.boundingRect())
         self._fitted = True
@@ -129,10 +145,19 @@ class CommandsTable(QTreeWidget):
         self.setHeaderLabels(self.COLUMNS)
         self.setAlternatingRowColors(True)
         self.setUniformRowHeights(True)
-        self.header().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # long places ("6.5 miles from Burg on the road to Magdeburg") and reasons would push
+        # the orders out of sight: those columns keep a set width, the full text is a tooltip
+        header = self.header()
+        header.setStretchLastSection(True)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        for column, width in ((1, 170), (2, 90)):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(column, width)
 
     def show_commands(self, snapshot: CampaignSnapshot | None, theatre: Theatre | None) -> None:
-        """Fill the table with the commands of a theatre (all for None)."""
+        """Fill the table with the commands of a theatre (all for None), keeping the selection."""
+        current = self.currentItem()
+        keep = current.text(0) if current is not None and current.parent() is not None else None
         self.clear()
         if snapshot is None:
             return
@@ -152,7 +177,13 @@ class CommandsTable(QTreeWidget):
             orders = c["order"] or "no orders"
             if c["pending"]:
                 orders += f"; by messenger: {c['pending']}"
-            QTreeWidgetItem(group, [c["name"], c["where"], c["reason"] or c["status"], orders])
+            row = QTreeWidgetItem(group, [c["name"], c["where"], c["status"], orders])
+            for column in (1, 3):  # the columns are often narrower than their text
+                row.setToolTip(column, row.text(column))
+            # the state at a glance; why it binds the command today, on hovering
+            row.setToolTip(2, c["reason"] or c["status"])
+            if c["name"] == keep:
+                self.setCurrentItem(row)
         self.expandAll()
 
 
@@ -160,11 +191,12 @@ class CampaignView(QWidget):
     """The map of a chosen theatre beside the table of its commands."""
 
     theatre_changed = Signal(str)
+    shown = Signal()
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.snapshot: CampaignSnapshot | None = None
-        self._pictures: dict[str, QPixmap] = {}
+        self._pictures: dict[tuple, QPixmap] = {}
         self.theatres = QComboBox()
         self.theatres.addItem(WHOLE_MAP)
         for theatre in Theatre:
@@ -186,8 +218,8 @@ class CampaignView(QWidget):
         split.addWidget(self.map_view)
         split.addWidget(self.table)
         split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        split.setSizes([820, 460])
+        split.setStretchFactor(1, 3)
+        split.setSizes([660, 620])
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(split, 1)
@@ -200,17 +232,41 @@ class CampaignView(QWidget):
 
     def show_document(self, doc: CampaignDocument | None) -> None:
         """Read and show an open campaign, or clear the view."""
-        self._pictures.clear()
         if doc is None:
+            self._pictures.clear()
             self.snapshot = None
             self.heading.setText("No campaign open — File ▸ New Campaign or Open")
             self.map_view.show_pixmap(QPixmap())
             self.table.clear()
+            self.shown.emit()
             return
-        self.snapshot = read_snapshot(doc)
+        snapshot = read_snapshot(doc)
+        if self.snapshot is None or self.snapshot.scenario is not snapshot.scenario:
+            self._pictures.clear()
+        self.snapshot = snapshot
         s = doc.summary()
-        self.heading.setText(f"{s.name} — {format_date(s.current_date)}")
+        heading = f"{s.name} — {format_date(s.current_date)}"
+        if snapshot.status["marched"]:
+            heading += " (marched; battles to fight)"
+        self.heading.setText(heading)
         self._refresh()
+        self.shown.emit()
+
+    def select_command(self, name: str) -> None:
+        """Select a command's row in the table, if the theatre shown has it."""
+        for item in self.table.findItems(name, Qt.MatchFlag.MatchExactly
+                                         | Qt.MatchFlag.MatchRecursive, 0):
+            if item.parent() is not None:
+                self.table.setCurrentItem(item)
+                self.table.scrollToItem(item)
+                return
+
+    def selected_command(self) -> str | None:
+        """The command selected in the table, if a command (not an army group) is selected."""
+        item = self.table.currentItem()
+        if item is None or item.parent() is None:
+            return None
+        return item.text(0)
 
     def _on_theatre(self, text: str) -> None:
         self._refresh()
@@ -220,10 +276,15 @@ class CampaignView(QWidget):
         if self.snapshot is None:
             return
         theatre = self.theatre()
-        key = theatre.value if theatre else WHOLE_MAP
-        if key not in self._pictures:
+        markers = command_markers(self.snapshot, theatre)
+        key = (theatre.value if theatre else WHOLE_MAP, tuple(markers))
+        picture = self._pictures.get(key)
+        if picture is None:
+            if len(self._pictures) > 2 * len(Theatre):
+                self._pictures.clear()
             image = render_map(self.snapshot.scenario.map, theatre=theatre, width=MAP_WIDTH,
-                               markers=command_markers(self.snapshot, theatre))
-            self._pictures[key] = QPixmap.fromImage(image)
-        self.map_view.show_pixmap(self._pictures[key])
+                               markers=markers)
+            picture = self._pictures[key] = QPixmap.fromImage(image)
+        if picture is not self.map_view.picture():
+            self.map_view.show_pixmap(picture)
         self.table.show_commands(self.snapshot, theatre)

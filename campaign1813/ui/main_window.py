@@ -1,20 +1,34 @@
-"""The main window: menus, the campaign overview, the status bar, recent files."""
+"""The main window: menus, the campaign overview, order entry, the day's report, recent files.
+
+Every umpire action goes the same way: a campaign service wrapped in a
+:class:`~campaign1813.ui.undo.CampaignAction` on the window's undo stack; what it changed comes
+back to :meth:`MainWindow._on_changed`, which re-reads the campaign into every view.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
+    QDockWidget,
     QFileDialog,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QWidget,
 )
+from sqlmodel import Session
 
 from campaign1813 import __version__
+from campaign1813.campaign import aftermath
+from campaign1813.campaign import commands as services
 from campaign1813.campaign.calendar import format_date
+from campaign1813.campaign.commands import Changes
+from campaign1813.campaign.day import end_day
+from campaign1813.campaign.diary import diary_text
 from campaign1813.campaign.document import (
     SUFFIX,
     CampaignDocument,
@@ -23,11 +37,16 @@ from campaign1813.campaign.document import (
     save_campaign_as,
 )
 from campaign1813.campaign.errors import CampaignError
+from campaign1813.campaign.state import load_state
 from campaign1813.ui.campaign_view import CampaignView
+from campaign1813.ui.day_windows import DiaryWindow, ReportPane
+from campaign1813.ui.orders_panel import OrderRequest, OrdersPanel
+from campaign1813.ui.undo import CampaignAction, log_labels, log_redo, log_undo, push_action
 
 APP_TITLE = "1813 Campaign Umpire"
 MAX_RECENT = 8
 FILE_FILTER = f"1813 campaigns (*{SUFFIX})"
+RESULTS = (("French Win", "French"), ("Allied Win", "Allied"), ("Draw", "draw"))
 
 
 class MainWindow(QMainWindow):
@@ -35,12 +54,17 @@ class MainWindow(QMainWindow):
 
     document_changed = Signal()
     error_reported = Signal(str)
+    campaign_changed = Signal(object)  # the Changes of the action, undo or redo
 
     def __init__(self, settings: QSettings, parent: QWidget | None = None):
         super().__init__(parent)
         self._settings = settings
         self.document: CampaignDocument | None = None
         self._message_box: QMessageBox | None = None
+        self.undo_stack = QUndoStack(self)
+        # actions taken back straight from the file's log, below the bottom of the stack
+        self._log_undone = 0
+        self.diary_window: DiaryWindow | None = None
         self.campaign_view = CampaignView(self)
         shown = self._settings.value("view/theatre")
         if shown:
@@ -48,6 +72,19 @@ class MainWindow(QMainWindow):
         self.campaign_view.theatre_changed.connect(
             lambda text: self._settings.setValue("view/theatre", text))
         self.setCentralWidget(self.campaign_view)
+        self.orders_panel = OrdersPanel(self.campaign_view)
+        self.orders_panel.order_requested.connect(self._on_order_requested)
+        self.orders_panel.cancel_requested.connect(self.cancel_order)
+        self.orders_dock = self._dock("Orders", self.orders_panel,
+                                      Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.report_pane = ReportPane()
+        self.report_dock = self._dock("Day's Report", self.report_pane,
+                                      Qt.DockWidgetArea.BottomDockWidgetArea)
+        # the pad and the report share the bottom, so the map and the table keep the width
+        self.splitDockWidget(self.orders_dock, self.report_dock, Qt.Orientation.Horizontal)
+        self.resizeDocks([self.orders_dock, self.report_dock], [380, 700],
+                         Qt.Orientation.Horizontal)
+        self.resizeDocks([self.orders_dock], [200], Qt.Orientation.Vertical)
         self._build_menus()
         self.statusBar().showMessage("Ready")
         geometry = self._settings.value("window/geometry")
@@ -55,6 +92,9 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         else:
             self.resize(1100, 720)
+        docks = self._settings.value("window/state")
+        if docks is not None:
+            self.restoreState(docks)
         self._refresh()
 
     # ----- menus -------------------------------------------------------------------------
@@ -72,7 +112,20 @@ class MainWindow(QMainWindow):
         self.file_menu.addSeparator()
         self._action(self.file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
+        self.edit_menu = bar.addMenu("&Edit")
+        self.undo_action = self._action(self.edit_menu, "&Undo", self.undo,
+                                        QKeySequence.StandardKey.Undo)
+        self.redo_action = self._action(self.edit_menu, "&Redo", self.redo,
+                                        QKeySequence.StandardKey.Redo)
+
         self.campaign_menu = bar.addMenu("&Campaign")
+        self.end_day_action = self._action(self.campaign_menu, "&End Day", self.end_day,
+                                           QKeySequence("Ctrl+E"))
+        self.diary_action = self._action(self.campaign_menu, "&Diary…", self.show_diary)
+        self.campaign_menu.addSeparator()
+        self.campaign_menu.addAction(self.orders_dock.toggleViewAction())
+        self.campaign_menu.addAction(self.report_dock.toggleViewAction())
+        self.campaign_menu.addSeparator()
         self.details_action = self._action(self.campaign_menu, "Campaign &Details…",
                                            self._on_details)
 
@@ -81,6 +134,13 @@ class MainWindow(QMainWindow):
 
         self.help_menu = bar.addMenu("&Help")
         self._action(self.help_menu, f"&About {APP_TITLE}", self._on_about)
+
+    def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(title.replace("'", "").replace(" ", "") + "Dock")
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
 
     def _action(self, menu, text, slot, shortcut=None) -> QAction:
         action = QAction(text, self)
@@ -134,6 +194,9 @@ class MainWindow(QMainWindow):
         if self.document is not None and self.document is not doc:
             self.document.close()
         self.document = doc
+        self.undo_stack.clear()  # the file's own log still undoes what was done before
+        self._log_undone = 0
+        self.report_pane.clear()
         self._remember_recent(doc.path)
         self._settings.setValue("files/last", str(doc.path))
         self.statusBar().showMessage(f"Opened {doc.path} — every change is saved as it is made")
@@ -190,33 +253,204 @@ class MainWindow(QMainWindow):
         self._settings.setValue("files/recent", [])
         self._rebuild_recent_menu()
 
-    def battles_due(self) -> list[str]:
-        """The battles of the campaign still to be fought, as the Battle menu lists them."""
+    def _due(self) -> list[dict]:
         snapshot = self.campaign_view.snapshot
         if snapshot is None:
             return []
+        return [b for b in snapshot.status["battles"] if b["result"] is None]
+
+    def battles_due(self) -> list[str]:
+        """The battles of the campaign still to be fought, as the Battle menu lists them."""
         return [f"{b['id']}. {b['place']}: {', '.join(b['french'])} against "
-                f"{', '.join(b['allied'])}"
-                for b in snapshot.status["battles"] if b["result"] is None]
+                f"{', '.join(b['allied'])}" for b in self._due()]
+
+    def cut_off_commands(self) -> list[str]:
+        """Commands cut off after a defeat, waiting for the umpire's surrender or break-out."""
+        snapshot = self.campaign_view.snapshot
+        if snapshot is None:
+            return []
+        return [c["name"] for c in snapshot.status["commands"] if c["status"] == "cut off"]
 
     def _rebuild_battle_menu(self) -> None:
         self.battle_menu.clear()
-        due = self.battles_due()
+        due = self._due()
+        cut_off = self.cut_off_commands()
         if not due:
             self.battle_menu.addAction("No battles are due").setEnabled(False)
+        else:
+            heading = self.battle_menu.addAction("Record a result:")
+            heading.setEnabled(False)
+        for battle, line in zip(due, self.battles_due(), strict=True):
+            menu = self.battle_menu.addMenu(line)
+            for text, winner in RESULTS:
+                action = menu.addAction(text)
+                action.setData((battle["id"], winner))
+                action.triggered.connect(
+                    lambda _checked=False, b=battle["id"], w=winner: self.record_result(b, w))
+        if cut_off:
+            self.battle_menu.addSeparator()
+            self.battle_menu.addAction("Cut off — the umpire chooses:").setEnabled(False)
+        for name in cut_off:
+            menu = self.battle_menu.addMenu(name)
+            menu.aboutToShow.connect(lambda m=menu, n=name: self._fill_cut_off_menu(m, n))
+
+    def _fill_cut_off_menu(self, menu: QMenu, name: str) -> None:
+        """Surrender, or break out towards each town open to the command, weakest enemy first."""
+        menu.clear()
+        menu.addAction("Surrender").triggered.connect(
+            lambda _checked=False: self.choose_retreat(name, "surrender"))
+        if self.document is None:
             return
-        heading = self.battle_menu.addAction("Battles to fight (record results with "
-                                             "'campaign1813 result'):")
-        heading.setEnabled(False)
-        for line in due:
-            self.battle_menu.addAction(line).setEnabled(False)
+        with self.document.session() as session:
+            ground = services.ground_for(services.scenario_in(session))
+            options = aftermath.breakout_options(ground, load_state(session), name)
+        for option in options:
+            through = f" through {', '.join(option.through)}" if option.through else ""
+            menu.addAction(f"Break Out towards {option.town}{through}").triggered.connect(
+                lambda _checked=False, t=option.town: self.choose_retreat(name, "break-out", t))
+
+    # ----- umpire actions ----------------------------------------------------------------
+    def perform(self, service: Callable[[Session], Changes]) -> Changes:
+        """Carry out one umpire action as one undo step; a refusal raises and changes nothing."""
+        if self.document is None:
+            raise CampaignError("no campaign is open")
+        action = CampaignAction(self.document, service, self._on_changed, self.report_error)
+        changes = push_action(self.undo_stack, action)
+        self._log_undone = 0  # a new action ends every redo, in the file's log as on the stack
+        self._update_undo_actions()
+        return changes
+
+    def _try(self, service: Callable[[Session], Changes]) -> Changes | None:
+        try:
+            return self.perform(service)
+        except CampaignError as exc:
+            self.report_error(str(exc))
+            return None
+
+    def give_order(self, request: OrderRequest) -> Changes | None:
+        """Give an order from the pad; a refusal is shown on the pad and in the status bar."""
+        try:
+            changes = self.perform(lambda session: services.issue_order(
+                session, request.command, request.verb, request.objective,
+                via=request.via, forced=request.forced))
+        except CampaignError as exc:
+            self.orders_panel.show_refusal(str(exc))
+            self.statusBar().showMessage(f"Refused: {exc}")
+            self.error_reported.emit(str(exc))
+            return None
+        self.orders_panel.show_done(" ".join(changes.lines) or changes.label)
+        self.orders_panel.clear_entry()
+        return changes
+
+    def _on_order_requested(self, request: OrderRequest) -> None:
+        self.give_order(request)
+
+    def cancel_order(self, command: str) -> Changes | None:
+        """Withdraw a command's orders."""
+        try:
+            changes = self.perform(lambda session: services.cancel_order(session, command))
+        except CampaignError as exc:
+            self.orders_panel.show_refusal(str(exc))
+            self.statusBar().showMessage(f"Refused: {exc}")
+            self.error_reported.emit(str(exc))
+            return None
+        self.orders_panel.show_done(" ".join(changes.lines))
+        return changes
+
+    def end_day(self) -> Changes | None:
+        """March the day, or close it once its battles have results; the report is shown."""
+        changes = self._try(end_day)
+        if changes is not None:
+            self.report_dock.show()
+            self.report_dock.raise_()
+        return changes
+
+    def record_result(self, battle: int, winner: str) -> Changes | None:
+        """Record a battle's result: ``French``, ``Allied`` or ``draw``."""
+        return self._try(lambda session: services.record_result(session, battle, winner))
+
+    def choose_retreat(self, command: str, option: str, town: str | None = None):
+        """The umpire's choice for a cut-off command: surrender or break out (to a town)."""
+        return self._try(lambda session: services.choose_retreat(session, command, option, town))
+
+    def undo(self) -> None:
+        """Take back the latest action: from this sitting's stack, else from the file's log."""
+        if self.document is None:
+            return
+        if self.undo_stack.canUndo():
+            self.undo_stack.undo()
+        else:
+            try:
+                changes = log_undo(self.document)
+            except CampaignError as exc:
+                self.report_error(str(exc))
+                return
+            self._log_undone += 1
+            self._on_changed(changes)
+        self._update_undo_actions()
+
+    def redo(self) -> None:
+        """Apply again the action last taken back."""
+        if self.document is None:
+            return
+        if self._log_undone > 0:
+            try:
+                changes = log_redo(self.document)
+            except CampaignError as exc:
+                self.report_error(str(exc))
+                return
+            self._log_undone -= 1
+            self._on_changed(changes)
+        elif self.undo_stack.canRedo():
+            self.undo_stack.redo()
+        self._update_undo_actions()
+
+    def _update_undo_actions(self) -> None:
+        undo_label = redo_label = None
+        if self.document is not None:
+            undo_label, redo_label = log_labels(self.document)
+        self.undo_action.setEnabled(undo_label is not None)
+        self.undo_action.setText(f"&Undo {undo_label}" if undo_label else "&Undo")
+        self.redo_action.setEnabled(redo_label is not None)
+        self.redo_action.setText(f"&Redo {redo_label}" if redo_label else "&Redo")
+
+    def _on_changed(self, changes: Changes) -> None:
+        """The one path after any action, undo or redo: re-read everything, say what changed."""
+        self._refresh()
+        note = None
+        report = changes.report
+        if report is not None and not report.closed:
+            count = len(self._due())
+            note = (f"{format_date(report.day)} stays open until its "
+                    f"{'battle has a result' if count == 1 else 'battles have results'}"
+                    " (Battle menu); then End Day again.")
+        self.report_pane.show_changes(changes, note)
+        self.statusBar().showMessage(note or changes.label)
+        if self.diary_window is not None and self.diary_window.isVisible():
+            self.show_diary()
+        self.campaign_changed.emit(changes)
+
+    def show_diary(self) -> None:
+        """Open (or bring forward) the campaign diary window."""
+        if self.document is None:
+            return
+        with self.document.session() as session:
+            text = diary_text(session)
+        if self.diary_window is None:
+            self.diary_window = DiaryWindow(self)
+        self.diary_window.setWindowTitle(f"Campaign Diary — {self.document.summary().name}")
+        self.diary_window.show_text(text)
+        self.diary_window.show()
+        self.diary_window.raise_()
 
     # ----- view --------------------------------------------------------------------------
     def _refresh(self) -> None:
         self.campaign_view.show_document(self.document)
         has_doc = self.document is not None
-        self.save_as_action.setEnabled(has_doc)
-        self.details_action.setEnabled(has_doc)
+        for action in (self.save_as_action, self.details_action, self.end_day_action,
+                       self.diary_action):
+            action.setEnabled(has_doc)
+        self._update_undo_actions()
         self._rebuild_recent_menu()
         if has_doc:
             s = self.document.summary()
@@ -269,6 +503,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
         self._settings.setValue("window/geometry", self.saveGeometry())
+        self._settings.setValue("window/state", self.saveState())
         if self.document is not None:
             self.document.close()
         super().closeEvent(event)

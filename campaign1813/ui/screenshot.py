@@ -27,6 +27,10 @@ def main(argv: list[str] | None = None) -> int:
         window.resize(1280, 800)
         window.new_campaign(Path(tmp) / "1813.c1813")
         window.show()
+        # one order on the pad and in the report, as on a working day
+        window.orders_panel.select_command("5 Corps")
+        window.orders_panel.objective.setEditText("Helmstedt")
+        window.orders_panel.give_button.click()
         for _ in range(5):
             app.processEvents()
         window.grab().save(str(out))

@@ -1,0 +1,240 @@
+"""Order entry beside the commands' table: command, order, objective, waypoints, forced march.
+
+The panel only collects what the umpire typed and asks for it through its signals; the window
+gives the order through the campaign service and hands back the service's answer, shown here
+(a refusal in red, word for word) — the panel never judges an order itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QCompleter,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from campaign1813.campaign.state import Verb
+from campaign1813.ui.campaign_view import CampaignView
+
+REFUSED_STYLE = "color: #b00020;"
+DONE_STYLE = "color: #1b5e20;"
+NOTE_STYLE = "color: #8a5a00;"
+
+
+@dataclass(frozen=True)
+class OrderRequest:
+    """An order as the umpire entered it, before the campaign checks it."""
+
+    command: str
+    verb: str
+    objective: str
+    via: tuple[str, ...] = ()
+    forced: bool = False
+
+
+def split_waypoints(text: str) -> tuple[str, ...]:
+    """Waypoints typed as a list: commas, semicolons or arrows between town names."""
+    for mark in (";", "→", "->"):
+        text = text.replace(mark, ",")
+    return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
+class OrdersPanel(QWidget):
+    """The umpire's order pad for the commands of the theatre shown."""
+
+    order_requested = Signal(object)
+    cancel_requested = Signal(str)
+
+    def __init__(self, view: CampaignView, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._view = view
+        self.command = QComboBox()
+        self.command.setObjectName("orderCommand")
+        self.verb = QComboBox()
+        for verb in Verb:
+            self.verb.addItem(verb.value)
+        self.objective = QComboBox()
+        self.objective.setEditable(True)
+        self.objective.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.objective.lineEdit().setPlaceholderText("the objective town")
+        self.via = QLineEdit()
+        self.via.setPlaceholderText("optional waypoints, e.g. Brunswick, Helmstedt")
+        self.forced = QCheckBox("Forced march")
+        self.give_button = QPushButton("&Give Order")
+        self.give_button.setDefault(True)
+        self.cancel_button = QPushButton("&Cancel Order")
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self.message.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.message.setObjectName("orderMessage")
+
+        form = QFormLayout()
+        form.addRow("Command:", self.command)
+        form.addRow("Order:", self.verb)
+        form.addRow("Objective:", self.objective)
+        form.addRow("Via:", self.via)
+        form.addRow("", self.forced)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.give_button)
+        buttons.addWidget(self.cancel_button)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addLayout(buttons)
+        layout.addWidget(self.message, 1)
+
+        self.give_button.clicked.connect(self._on_give)
+        self.cancel_button.clicked.connect(self._on_cancel)
+        self.command.currentTextChanged.connect(self._on_command)
+        view.shown.connect(self._on_shown)
+        view.theatre_changed.connect(self._on_shown)
+        view.table.itemDoubleClicked.connect(self._on_double_clicked)
+        view.table.currentItemChanged.connect(self._on_table_selection)
+        self._on_shown()
+
+    # ----- what the umpire asks for ------------------------------------------------------
+    def request(self) -> OrderRequest:
+        """The order as entered now."""
+        return OrderRequest(self.command.currentText(), self.verb.currentText(),
+                            self.objective.currentText().strip(),
+                            split_waypoints(self.via.text()), self.forced.isChecked())
+
+    def select_command(self, name: str) -> None:
+        """Put a command on the pad (if it is among those shown)."""
+        index = self.command.findText(name)
+        if index >= 0:
+            self.command.setCurrentIndex(index)
+
+    # ----- what the campaign answered ----------------------------------------------------
+    def show_refusal(self, reason: str) -> None:
+        """Show the campaign's reason for refusing, word for word, in red."""
+        self.message.setStyleSheet(REFUSED_STYLE)
+        self.message.setText(reason)
+
+    def show_done(self, text: str) -> None:
+        """Show what the order did."""
+        self.message.setStyleSheet(DONE_STYLE)
+        self.message.setText(text)
+
+    def clear_entry(self) -> None:
+        """Ready the pad for the next order: waypoints and forced march are per order."""
+        self.via.clear()
+        self.forced.setChecked(False)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
+        # Enter anywhere on the pad gives the order; the line edits pass the key up to here
+        # (connecting their returnPressed would fire twice for the editable combo)
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            event.accept()
+            self._on_give()
+            return
+        super().keyPressEvent(event)
+
+    # ----- slots --------------------------------------------------------------------------
+    def _on_give(self) -> None:
+        request = self.request()
+        if not request.command:
+            self.show_refusal("Choose a command first.")
+            return
+        if not request.objective:
+            self.show_refusal(f"Name the objective town for {request.command}.")
+            return
+        self.order_requested.emit(request)
+
+    def _on_cancel(self) -> None:
+        name = self.command.currentText()
+        if name:
+            self.cancel_requested.emit(name)
+
+    def _on_shown(self, *_args) -> None:
+        snapshot = self._view.snapshot
+        keep = self.command.currentText()
+        self.command.blockSignals(True)
+        self.command.clear()
+        if snapshot is not None:
+            for c in snapshot.commands_in(self._view.theatre()):
+                if c["status"] != "surrendered":
+                    self.command.addItem(c["name"])
+        if keep:
+            self.select_command(keep)
+        self.command.blockSignals(False)
+        self._fill_towns()
+        self._describe(self.command.currentText(),
+                       from_where_it_stands=not self.objective.currentText())
+        enabled = snapshot is not None
+        for widget in (self.command, self.verb, self.objective, self.via, self.forced,
+                       self.give_button, self.cancel_button):
+            widget.setEnabled(enabled)
+
+    def _fill_towns(self) -> None:
+        snapshot = self._view.snapshot
+        typed = self.objective.currentText()
+        names: set[str] = set()
+        if snapshot is not None:
+            for town in snapshot.scenario.map.towns:
+                names.add(town.name)
+                names.update(town.aliases)
+        ordered = sorted(names, key=str.casefold)
+        if ordered == [self.objective.itemText(i) for i in range(self.objective.count())]:
+            return
+        self.objective.clear()
+        self.objective.addItems(ordered)
+        completer = QCompleter(ordered, self.objective)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.objective.setCompleter(completer)
+        via_completer = QCompleter(ordered, self.via)
+        via_completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.via.setCompleter(via_completer)
+        self.objective.setEditText(typed)
+
+    def _on_command(self, name: str) -> None:
+        """A new command on the pad starts from where it stands."""
+        self._describe(name, from_where_it_stands=True)
+
+    def _describe(self, name: str, from_where_it_stands: bool) -> None:
+        """Say why the campaign may refuse the command's orders today, before he tries; a
+        beaten command is offered its roads of retreat, its only lawful order."""
+        snapshot = self._view.snapshot
+        if snapshot is None or not name:
+            return
+        for c in snapshot.status["commands"]:
+            if c["name"] != name:
+                continue
+            if self._view.selected_command() != name:
+                self._view.select_command(name)
+            note = c["reason"] or ""
+            retreats = snapshot.retreats.get(name)
+            if retreats:
+                note += f": it may retreat to {' or '.join(retreats)}"
+                if from_where_it_stands or self.objective.currentText() not in retreats:
+                    self.verb.setCurrentText(Verb.MOVE.value)
+                    self.objective.setEditText(retreats[0])
+            elif from_where_it_stands:
+                self.objective.setEditText(c["position"][0])
+            self.message.setStyleSheet(NOTE_STYLE)
+            self.message.setText(note)
+            return
+
+    def _on_double_clicked(self, item: QTreeWidgetItem, _column: int) -> None:
+        if item.parent() is None:
+            return
+        self.select_command(item.text(0))
+        self.objective.setFocus()
+        self.objective.lineEdit().selectAll()
+
+    def _on_table_selection(self, item: QTreeWidgetItem | None, _previous) -> None:
+        if item is not None and item.parent() is not None:
+            self.select_command(item.text(0))

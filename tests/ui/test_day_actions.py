@@ -1,0 +1,199 @@
+"""End Day, battle results and the diary through the window's menus."""
+
+from campaign1813.campaign import commands as services
+from campaign1813.campaign.errors import CampaignError
+from campaign1813.campaign.state import Status, load_state
+from campaign1813.ui.main_window import APP_TITLE
+from tests.ui.conftest import dump, find_table_item, table_row
+
+
+def give(window, command, verb, town):
+    window.orders_panel.select_command(command)
+    window.orders_panel.verb.setCurrentText(verb)
+    window.orders_panel.objective.setEditText(town)
+    window.orders_panel.give_button.click()
+
+
+def march_to_battle(window) -> None:
+    """5 Corps holds Magdeburg, I Prussian Corps attacks it; end days until they fight."""
+    give(window, "5 Corps", "Hold", "Magdeburg")
+    give(window, "I Prussian Corps", "Attack", "Magdeburg")
+    for _ in range(10):
+        window.end_day_action.trigger()
+        if window.battles_due():
+            return
+    raise AssertionError("no battle within ten days")
+
+
+def battle_menu_action(window, battle_line: str, text: str):
+    window._rebuild_battle_menu()
+    for action in window.battle_menu.actions():
+        if action.menu() is not None and action.text() == battle_line:
+            return next(a for a in action.menu().actions() if a.text() == text)
+    raise AssertionError(f"no {text} under {battle_line}")
+
+
+def test_end_day_from_the_menu_moves_the_date_in_the_title(window, qtbot):
+    assert window.windowTitle() == f"The 1813 Campaign — 1 May 1813 — {APP_TITLE}"
+    assert window.end_day_action.shortcut().toString() == "Ctrl+E"
+    give(window, "5 Corps", "Move", "Helmstedt")
+    with qtbot.waitSignal(window.campaign_changed) as blocker:
+        window.end_day_action.trigger()
+    assert blocker.args[0].date_changed
+    assert window.windowTitle() == f"The 1813 Campaign — 2 May 1813 — {APP_TITLE}"
+    report = window.report_pane.toPlainText()
+    assert "— End day: 1 May 1813 —" in report
+    assert "1 May 1813 ends." in report
+    assert "5 Corps marched" in report
+    assert window.report_dock.isVisible() or not window.isVisible()
+    assert table_row(window, "5 Corps")[1] != "Magdeburg"
+
+
+def test_undo_of_end_day_puts_the_date_back(window, qtbot):
+    before = dump(window)
+    window.end_day_action.trigger()
+    assert "2 May 1813" in window.windowTitle()
+    window.undo_action.trigger()
+    assert "1 May 1813" in window.windowTitle()
+    assert dump(window) == before
+
+
+def test_a_day_with_a_battle_stays_open_and_says_so(window, qtbot):
+    march_to_battle(window)
+    due = window.battles_due()
+    assert len(due) == 1 and due[0].endswith("5 Corps against I Prussian Corps")
+    message = window.statusBar().currentMessage()
+    assert "stays open until its battle has a result (Battle menu)" in message
+    assert "(marched; battles to fight)" in window.campaign_view.heading.text()
+    title = window.windowTitle()
+    before = dump(window)
+    with qtbot.waitSignal(window.error_reported) as blocker:
+        window.end_day_action.trigger()
+    assert "cannot end" in blocker.args[0] and "no result yet" in blocker.args[0]
+    assert dump(window) == before
+    assert window.windowTitle() == title
+
+
+def test_recording_a_result_from_the_battle_menu_rests_the_winner(window, qtbot):
+    march_to_battle(window)
+    line = window.battles_due()[0]
+    battle_id = int(line.split(".")[0])
+    texts = [a.text() for a in battle_menu_action(window, line, "Draw").parent().actions()]
+    assert texts == ["French Win", "Allied Win", "Draw"]
+    with qtbot.waitSignal(window.campaign_changed) as blocker:
+        battle_menu_action(window, line, "French Win").trigger()
+    assert blocker.args[0].battles == frozenset({battle_id})
+    with window.document.session() as session:
+        state = load_state(session)
+    assert state.battles[battle_id].result == "French"
+    assert state.commands["5 Corps"].status is Status.RESTING
+    assert state.commands["I Prussian Corps"].status is Status.RETREATING
+    assert table_row(window, "5 Corps")[2] == "resting"
+    assert table_row(window, "I Prussian Corps")[2] == "retreating"
+    assert window.battles_due() == []
+    window._rebuild_battle_menu()
+    assert [a.text() for a in window.battle_menu.actions()] == ["No battles are due"]
+    assert not window.battle_menu.actions()[0].isEnabled()
+    assert "the French win" in window.report_pane.toPlainText()
+
+
+def test_the_winner_resting_next_day_is_refused_a_march_word_for_word(window, qtbot):
+    march_to_battle(window)
+    battle_id = int(window.battles_due()[0].split(".")[0])
+    window.record_result(battle_id, "French")
+    window.end_day_action.trigger()  # closes the day of the battle
+    before = dump(window)
+    try:
+        with window.document.session() as session:
+            services.issue_order(session, "5 Corps", "Move", "Helmstedt")
+    except CampaignError as exc:
+        expected = str(exc)
+    assert "resting" in expected
+    window.orders_panel.select_command("4 Corps")
+    window.orders_panel.select_command("5 Corps")
+    assert window.orders_panel.message.text() == expected  # said before he tries
+    assert table_row(window, "5 Corps")[2] == "resting"
+    assert find_table_item(window, "5 Corps").toolTip(2) == expected
+    give(window, "5 Corps", "Move", "Helmstedt")
+    assert window.orders_panel.message.text() == expected
+    assert dump(window) == before
+
+
+def test_a_result_that_the_service_refuses_is_reported_and_changes_nothing(window, qtbot):
+    before = dump(window)
+    with qtbot.waitSignal(window.error_reported) as blocker:
+        assert window.record_result(7, "French") is None
+    assert blocker.args == ["there is no battle number 7"]
+    assert dump(window) == before
+    assert window.undo_stack.count() == 0
+
+
+def test_the_diary_window_shows_the_diary_and_follows_new_actions(window, qtbot):
+    give(window, "5 Corps", "Move", "Helmstedt")
+    window.diary_action.trigger()
+    diary = window.diary_window
+    assert diary.isVisible() and not diary.isModal()
+    assert diary.text.toPlainText() == "1 May 1813: Order: 5 Corps – Move Helmstedt"
+    window.end_day_action.trigger()
+    lines = diary.text.toPlainText().splitlines()
+    assert lines[-1] == "1 May 1813: 1 May 1813 ends."
+    window.undo_action.trigger()
+    assert diary.text.toPlainText() == "1 May 1813: Order: 5 Corps – Move Helmstedt"
+
+
+def test_a_cut_off_command_is_offered_surrender_or_break_out(window, qtbot, tmp_path,
+                                                            monkeypatch):
+    """§3.3 item 6 on the hand-made line of the day tests: beaten I Corps has no road east of
+    Fenwick; the Battle menu offers surrender or a break-out towards each town open to it."""
+    from tests.day.test_scenarios import battle_setup
+
+    (tmp_path / "line").mkdir()
+    u = battle_setup(tmp_path / "line", east=False)
+    u.end_day()
+    u.result(1, "French")
+    u.end_day()
+    # that campaign file keeps no scenario of its own; hand the window the test's one
+    monkeypatch.setattr(services, "scenario_in", lambda session, scenario=None: u.scen)
+    window._set_document(u.doc)
+    assert window.cut_off_commands() == ["I Corps"]
+    window._rebuild_battle_menu()
+    menu = next(a.menu() for a in window.battle_menu.actions() if a.text() == "I Corps")
+    menu.aboutToShow.emit()
+    assert [a.text() for a in menu.actions()] == [
+        "Surrender", "Break Out towards Elford through 1 Corps",
+        "Break Out towards Dunmore through 1 Corps",
+        "Break Out towards Dale through 1 Corps, 2 Corps"]
+    with qtbot.waitSignal(window.campaign_changed):
+        menu.actions()[2].trigger()
+    with u.doc.session() as session:
+        order = load_state(session).orders["I Corps"]
+    assert (order.objective, order.breakout) == ("Dunmore", True)
+    window.undo_action.trigger()
+    window._rebuild_battle_menu()
+    menu = next(a.menu() for a in window.battle_menu.actions() if a.text() == "I Corps")
+    menu.aboutToShow.emit()
+    menu.actions()[0].trigger()
+    assert u.state().commands["I Corps"].status is Status.SURRENDERED
+    assert window.cut_off_commands() == []
+
+
+def test_the_beaten_command_is_offered_its_roads_of_retreat_on_the_pad(window, qtbot):
+    from campaign1813.campaign.aftermath import retreat_destinations
+
+    march_to_battle(window)
+    battle_id = int(window.battles_due()[0].split(".")[0])
+    window.record_result(battle_id, "French")
+    window.end_day_action.trigger()
+    with window.document.session() as session:
+        ground = services.ground_for(services.scenario_in(session))
+        legal = sorted(retreat_destinations(ground, load_state(session), "I Prussian Corps"))
+    assert legal
+    panel = window.orders_panel
+    panel.select_command("I Prussian Corps")
+    assert panel.verb.currentText() == "Move"
+    assert panel.objective.currentText() == legal[0]
+    assert panel.message.text().endswith(f": it may retreat to {' or '.join(legal)}")
+    assert "must retreat" in panel.message.text()
+    with qtbot.waitSignal(window.campaign_changed):
+        panel.give_button.click()
+    assert table_row(window, "I Prussian Corps")[3] == f"I Prussian Corps – Move {legal[0]}"

@@ -1,0 +1,160 @@
+"""The order pad: orders typed there reach the campaign file, refusals show the service's reason."""
+
+from PySide6.QtCore import Qt
+
+from campaign1813.campaign import commands as services
+from campaign1813.campaign.errors import CampaignError
+from campaign1813.campaign.scenario.types import Theatre
+from campaign1813.campaign.state import Verb, load_state
+from campaign1813.ui.orders_panel import split_waypoints
+from tests.ui.conftest import dump, find_table_item, table_row
+
+
+def refusal_of(window, *args, **kw) -> str:
+    """The campaign service's own reason for refusing an order (its session rolls back)."""
+    try:
+        with window.document.session() as session:
+            services.issue_order(session, *args, **kw)
+    except CampaignError as exc:
+        return str(exc)
+    raise AssertionError("the order was not refused")
+
+
+def enter(panel, command: str, verb: str, objective: str, via: str = "") -> None:
+    panel.select_command(command)
+    panel.verb.setCurrentText(verb)
+    panel.objective.setEditText(objective)
+    panel.via.setText(via)
+
+
+def test_the_pad_lists_the_commands_of_the_theatre_shown(window):
+    panel = window.orders_panel
+    window.campaign_view.theatres.setCurrentText(Theatre.NORTHERN_GERMANY.value)
+    names = [panel.command.itemText(i) for i in range(panel.command.count())]
+    assert names == ["Second French Army HQ", "4 Corps", "5 Corps", "6 Corps", "13 Polish Corps",
+                     "Prussian Army HQ", "I Prussian Corps", "II Prussian Corps",
+                     "III Prussian Corps", "IV Prussian Corps"]
+    window.campaign_view.theatres.setCurrentText(Theatre.EASTERN_SPAIN.value)
+    assert "5 Corps" not in [panel.command.itemText(i) for i in range(panel.command.count())]
+    assert [panel.verb.itemText(i) for i in range(panel.verb.count())] == [v.value for v in Verb]
+
+
+def test_the_objective_completes_town_names_and_aliases(window):
+    panel = window.orders_panel
+    towns = [panel.objective.itemText(i) for i in range(panel.objective.count())]
+    assert "Helmstedt" in towns and "Braunschweig" in towns and "Brunswick" in towns
+    completer = panel.objective.completer()
+    completer.setCompletionPrefix("braunsch")
+    assert completer.currentCompletion() == "Braunschweig"
+
+
+def test_a_chosen_command_starts_from_where_it_stands(window):
+    panel = window.orders_panel
+    panel.select_command("6 Corps")
+    assert panel.objective.currentText() == "Hanover"
+
+
+def test_an_order_given_on_the_pad_shows_in_the_table_and_the_file(window, qtbot):
+    panel = window.orders_panel
+    enter(panel, "5 Corps", "Move", "Helmstedt")
+    with qtbot.waitSignal(window.campaign_changed) as blocker:
+        qtbot.mouseClick(panel.give_button, Qt.MouseButton.LeftButton)
+    assert blocker.args[0].label == "Order: 5 Corps – Move Helmstedt"
+    assert table_row(window, "5 Corps")[3] == "5 Corps – Move Helmstedt"
+    with window.document.session() as session:
+        order = load_state(session).orders["5 Corps"]
+    assert (order.verb, order.objective) == (Verb.MOVE, "Helmstedt")
+    assert panel.message.text() == "Order: 5 Corps – Move Helmstedt"
+    assert window.statusBar().currentMessage() == "Order: 5 Corps – Move Helmstedt"
+
+
+def test_enter_in_the_objective_gives_the_order_with_waypoints_by_alias(window, qtbot):
+    panel = window.orders_panel
+    enter(panel, "6 Corps", "Move", "Magdeburg", via="Braunschweig")
+    with qtbot.waitSignal(window.campaign_changed):
+        qtbot.keyClick(panel.objective.lineEdit(), Qt.Key.Key_Return)
+    with window.document.session() as session:
+        order = load_state(session).orders["6 Corps"]
+    assert order.objective == "Magdeburg"
+    assert order.via == ("Brunswick",)
+    assert panel.via.text() == ""  # waypoints are per order
+
+
+def test_enter_gives_the_order_once_from_any_field(window, qtbot):
+    panel = window.orders_panel
+    asked = []
+    panel.order_requested.connect(asked.append)
+    enter(panel, "6 Corps", "Move", "Magdeburg", via="Brunswick")
+    qtbot.keyClick(panel.via, Qt.Key.Key_Enter)
+    enter(panel, "4 Corps", "Move", "Lübeck")
+    qtbot.keyClick(panel.objective.lineEdit(), Qt.Key.Key_Return)
+    assert [(r.command, r.via) for r in asked] == [("6 Corps", ("Brunswick",)), ("4 Corps", ())]
+    assert window.undo_stack.count() == 2
+
+
+def test_an_unknown_town_is_refused_with_the_services_reason_and_nothing_changes(window, qtbot):
+    panel = window.orders_panel
+    before = dump(window)
+    expected = refusal_of(window, "5 Corps", "Move", "Atlantis")
+    assert "Atlantis" in expected
+    enter(panel, "5 Corps", "Move", "Atlantis")
+    with qtbot.waitSignal(window.error_reported) as blocker:
+        panel.give_button.click()
+    assert blocker.args == [expected]
+    assert panel.message.text() == expected
+    assert "b00020" in panel.message.styleSheet()  # red
+    assert expected in window.statusBar().currentMessage()
+    assert dump(window) == before
+    assert window.undo_stack.count() == 0
+    assert table_row(window, "5 Corps")[3] == "no orders"
+
+
+def test_cancel_order_withdraws_the_order_and_refuses_when_there_is_none(window, qtbot):
+    panel = window.orders_panel
+    enter(panel, "4 Corps", "Move", "Lübeck")
+    panel.give_button.click()
+    assert table_row(window, "4 Corps")[3] == "4 Corps – Move Lübeck"
+    with qtbot.waitSignal(window.campaign_changed):
+        panel.cancel_button.click()
+    assert table_row(window, "4 Corps")[3] == "no orders"
+    with window.document.session() as session:
+        assert "4 Corps" not in load_state(session).orders
+    before = dump(window)
+    with qtbot.waitSignal(window.error_reported):
+        panel.cancel_button.click()
+    assert panel.message.text() == "4 Corps has no orders to cancel"
+    assert dump(window) == before
+
+
+def test_double_clicking_a_command_in_the_table_puts_it_on_the_pad(window, qtbot):
+    window.show()
+    qtbot.waitExposed(window)
+    table = window.campaign_view.table
+    item = find_table_item(window, "13 Polish Corps")
+    table.scrollToItem(item)
+    rect = table.visualItemRect(item)
+    qtbot.mouseDClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert window.orders_panel.command.currentText() == "13 Polish Corps"
+    assert window.orders_panel.objective.currentText() == "Brunswick"
+
+
+def test_the_pad_and_the_table_keep_the_same_command_through_a_refresh(window, qtbot):
+    panel = window.orders_panel
+    view = window.campaign_view
+    view.select_command("4 Corps")
+    assert panel.command.currentText() == "4 Corps"
+    panel.select_command("6 Corps")
+    assert view.selected_command() == "6 Corps"
+    panel.objective.setEditText("Brunswick")
+    with qtbot.waitSignal(window.campaign_changed):
+        panel.give_button.click()
+    assert panel.command.currentText() == "6 Corps"
+    assert view.selected_command() == "6 Corps"
+    assert panel.message.text() == "Order: 6 Corps – Move Brunswick"
+
+
+def test_waypoints_are_split_on_commas_semicolons_and_arrows():
+    assert split_waypoints("Brunswick, Helmstedt") == ("Brunswick", "Helmstedt")
+    assert split_waypoints(" Celle → Brunswick; Helmstedt ,") == (
+        "Celle", "Brunswick", "Helmstedt")
+    assert split_waypoints("") == ()
