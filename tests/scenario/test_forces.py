@@ -13,6 +13,7 @@ from campaign1813.campaign.scenario.forces import (
     load_objectives,
     load_settings,
 )
+from campaign1813.campaign.scenario.loader import load_scenario
 from campaign1813.campaign.scenario.types import (
     CavalryType,
     Grade,
@@ -54,7 +55,8 @@ STARTS = {
 # The starting towns under their canonical names, plus a few of the aliases a map gives them.
 TOWNS = {town: town for hq, corps in STARTS.values() for town in (hq, *corps.values())}
 TOWNS |= {"Hannover": "Hanover", "Regensburg": "Ratisbon", "Braunschweig": "Brunswick",
-          "Leipzig": "Leipzig", "Zaragoza": "Zaragoza"}
+          "Leipzig": "Leipzig", "Wittenberg": "Wittenberg", "Torgau": "Torgau",
+          "Vitoria": "Vitoria"}
 
 
 def shipped_files() -> dict[str, str]:
@@ -381,8 +383,21 @@ def test_shipped_objectives_cover_every_theatre_and_side():
         (t, s) for t in Theatre if t is not Theatre.FRANCE for s in Side}
     north = [o for o in objectives if o.theatre is Theatre.NORTHERN_GERMANY]
     assert [(o.side, o.towns) for o in north] == [
-        (Side.FRENCH, ("Magdeburg",)), (Side.FRENCH, ("Hanover", "Hamburg")),
+        (Side.FRENCH, ("Magdeburg", "Wittenberg")), (Side.FRENCH, ("Hanover", "Hamburg")),
         (Side.ALLIED, ("Magdeburg",)), (Side.ALLIED, ("Hanover",))]
+
+
+def test_the_shipped_scenario_puts_commands_and_objectives_in_their_own_theatre():
+    """Against the real road map: every HQ, starting town and objective town is on it and
+    lies in its army's or objective's theatre."""
+    scenario = load_scenario()
+    theatre = {t.name: t.theatre for t in scenario.map.towns}
+    for army in scenario.armies:
+        assert theatre[army.hq] is army.theatre, army.name
+        assert {theatre[c.start] for c in army.corps} == {army.theatre}, army.name
+    for objective in scenario.objectives:
+        assert {theatre[t] for t in objective.towns} == {objective.theatre}, objective
+    assert len(scenario.objectives) == 12
 
 
 def test_objective_towns_are_made_canonical_and_checked():

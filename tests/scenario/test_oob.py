@@ -101,3 +101,58 @@ def test_oob_json_carries_every_grade(armies):
                                  "horse": False}
     assert [c["start"] for c in davout["corps"]] == ["Hamburg", "Magdeburg", "Hanover",
                                                      "Brunswick"]
+
+
+# --- campaign1813 oob -------------------------------------------------------------------------
+
+def test_cli_prints_one_army_group_named_in_any_case(capsys):
+    from campaign1813.campaign.cli import main
+    from campaign1813.campaign.scenario.loader import load_scenario
+
+    davout = army(load_scenario().armies, "Second French Army")
+    assert main(["oob", "--army", "Second French Army"]) == 0
+    out = capsys.readouterr().out
+    assert out == army_oob_text(davout)
+    assert out.splitlines()[10] == "  13 Infantry Brigade  Class A  Firepower B  Skirmish A"
+    assert main(["oob", "--army", "second FRENCH army"]) == 0
+    assert capsys.readouterr().out == out
+
+
+def test_cli_prints_every_army_group_and_json(capsys):
+    from campaign1813.campaign.cli import main
+
+    assert main(["oob"]) == 0
+    assert capsys.readouterr().out.count("\nReserve Commander  ") == 10
+    assert main(["oob", "--army", "Prussian Army", "--json"]) == 0
+    (prussians,) = json.loads(capsys.readouterr().out)["armies"]
+    assert [(c["name"], c["commander"]["grade"], c["start"]) for c in prussians["corps"]] == [
+        ("I Prussian Corps", "Gifted", "Berlin"), ("II Prussian Corps", "Average", "Potsdam"),
+        ("III Prussian Corps", "Average", "Spandau"), ("IV Prussian Corps", "Poor", "Köpenick")]
+
+
+def test_cli_unknown_army_is_a_one_line_error(capsys):
+    from campaign1813.campaign.cli import main
+
+    assert main(["oob", "--army", "Army of Bohemia"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        "campaign1813: error: no army group called 'Army of Bohemia' (known: Second French "
+        "Army, Prussian Army, First French Army, Russian Army, Third French Army, Austrian "
+        "Army, Fourth French Army, Spanish Army, Fifth French Army, Anglo-Portuguese Army)\n")
+
+
+def test_cli_reads_another_scenario_folder_and_reports_its_faults(tmp_path, capsys):
+    from campaign1813.campaign.cli import main
+    from campaign1813.campaign.scenario.loader import read_scenario_folder
+
+    for name, text in read_scenario_folder().items():
+        if name == "armies.toml":
+            text = text.replace('{ number = 15, class = "B", firepower = "C"',
+                                '{ number = 15, class = "B", firepower = "D"', 1)
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert main(["oob", "--scenario", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == (
+        "campaign1813: error: armies.toml: 4 Corps (Second French Army), brigade 15: "
+        "firepower 'D' is not A, B or C\n")
