@@ -26,7 +26,7 @@ from campaign1813 import __version__
 from campaign1813.campaign import aftermath
 from campaign1813.campaign import commands as services
 from campaign1813.campaign.calendar import format_date
-from campaign1813.campaign.commands import Changes
+from campaign1813.campaign.commands import Changes, IssueOrder
 from campaign1813.campaign.day import end_day
 from campaign1813.campaign.diary import diary_text
 from campaign1813.campaign.document import (
@@ -40,7 +40,7 @@ from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.state import load_state
 from campaign1813.ui.campaign_view import CampaignView
 from campaign1813.ui.day_windows import DiaryWindow, ReportPane
-from campaign1813.ui.orders_panel import OrderRequest, OrdersPanel
+from campaign1813.ui.orders_panel import OrdersPanel
 from campaign1813.ui.undo import CampaignAction, log_labels, log_redo, log_undo, push_action
 
 APP_TITLE = "1813 Campaign Umpire"
@@ -327,12 +327,10 @@ class MainWindow(QMainWindow):
             self.report_error(str(exc))
             return None
 
-    def give_order(self, request: OrderRequest) -> Changes | None:
+    def give_order(self, request: IssueOrder) -> Changes | None:
         """Give an order from the pad; a refusal is shown on the pad and in the status bar."""
         try:
-            changes = self.perform(lambda session: services.issue_order(
-                session, request.command, request.verb, request.objective,
-                via=request.via, forced=request.forced))
+            changes = self.perform(lambda session: services.perform(session, request))
         except CampaignError as exc:
             self.orders_panel.show_refusal(str(exc))
             self.statusBar().showMessage(f"Refused: {exc}")
@@ -342,7 +340,7 @@ class MainWindow(QMainWindow):
         self.orders_panel.clear_entry()
         return changes
 
-    def _on_order_requested(self, request: OrderRequest) -> None:
+    def _on_order_requested(self, request: IssueOrder) -> None:
         self.give_order(request)
 
     def cancel_order(self, command: str) -> Changes | None:

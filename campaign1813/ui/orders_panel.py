@@ -7,8 +7,6 @@ gives the order through the campaign service and hands back the service's answer
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
@@ -25,23 +23,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from campaign1813.campaign.commands import IssueOrder
 from campaign1813.campaign.state import Verb
 from campaign1813.ui.campaign_view import CampaignView
 
 REFUSED_STYLE = "color: #b00020;"
 DONE_STYLE = "color: #1b5e20;"
 NOTE_STYLE = "color: #8a5a00;"
-
-
-@dataclass(frozen=True)
-class OrderRequest:
-    """An order as the umpire entered it, before the campaign checks it."""
-
-    command: str
-    verb: str
-    objective: str
-    via: tuple[str, ...] = ()
-    forced: bool = False
 
 
 def split_waypoints(text: str) -> tuple[str, ...]:
@@ -105,9 +93,9 @@ class OrdersPanel(QWidget):
         self._on_shown()
 
     # ----- what the umpire asks for ------------------------------------------------------
-    def request(self) -> OrderRequest:
-        """The order as entered now."""
-        return OrderRequest(self.command.currentText(), self.verb.currentText(),
+    def request(self) -> IssueOrder:
+        """The order as entered now, as the campaign's own command."""
+        return IssueOrder(self.command.currentText(), self.verb.currentText(),
                             self.objective.currentText().strip(),
                             split_waypoints(self.via.text()), self.forced.isChecked())
 
