@@ -5,6 +5,11 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
+from hypothesis import settings  # noqa: E402
+
+# Shared machines are noisy: a property test is judged by its properties, never by its speed.
+settings.register_profile("campaign1813", deadline=None)
+settings.load_profile("campaign1813")
 
 
 @pytest.fixture(autouse=True)
