@@ -13,8 +13,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from sqlmodel import Session, SQLModel
-
 from campaign1813.campaign.aftermath import retreat_destinations
 from campaign1813.campaign.commands import (
     IssueOrder,
@@ -24,9 +22,8 @@ from campaign1813.campaign.commands import (
     record_result,
 )
 from campaign1813.campaign.day import end_day
-from campaign1813.campaign.document import CampaignDocument, _make_engine
+from campaign1813.campaign.document import campaign_from_scenario
 from campaign1813.campaign.errors import CampaignError
-from campaign1813.campaign.model import CampaignInfo, DocumentInfo
 from campaign1813.campaign.orders import build_order
 from campaign1813.campaign.scenario.types import (
     ArmyGroup,
@@ -47,7 +44,7 @@ from campaign1813.campaign.scenario.types import (
     Town,
     TownKind,
 )
-from campaign1813.campaign.state import Status, load_state, start_campaign
+from campaign1813.campaign.state import Status, load_state
 
 DAYS = 5
 
@@ -94,22 +91,9 @@ def generated(pairs: int, rows_per_pair: int = 2, width: int = 15, seed: int = 1
     return Scenario("generated", MapData(towns, tuple(roads), ()), tuple(armies))
 
 
-def _campaign(path: Path, scenario: Scenario) -> CampaignDocument:
-    engine = _make_engine(path)
-    SQLModel.metadata.create_all(engine)
-    with Session(engine) as session:
-        session.add(DocumentInfo())
-        session.add(CampaignInfo(name=scenario.name, start_date=scenario.settings.start_date,
-                                 current_date=scenario.settings.start_date))
-        session.commit()
-        start_campaign(session, scenario)
-        session.commit()
-    return CampaignDocument(path, engine)
-
-
 def time_end_day(scenario: Scenario, folder: Path) -> tuple[float, int, int]:
     """Median seconds of End Day over several days; also commands and battles seen."""
-    doc = _campaign(folder / f"{scenario.name}-{len(scenario.armies)}.c1813", scenario)
+    doc = campaign_from_scenario(folder / f"{scenario.name}-{len(scenario.armies)}.c1813", scenario)
     rng = random.Random(7)
     towns = [t.name for t in scenario.map.towns]
     by_army = {a.name: a for a in scenario.armies}

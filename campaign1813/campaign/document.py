@@ -33,6 +33,7 @@ from campaign1813.campaign.scenario.loader import (
     read_scenario_folder,
     store_scenario_files,
 )
+from campaign1813.campaign.scenario.types import Scenario
 from campaign1813.campaign.state import start_campaign
 from campaign1813.data import scenario_dir
 
@@ -203,22 +204,8 @@ def create_campaign(
     tmp.unlink(missing_ok=True)
     engine = _make_engine(tmp)
     try:
-        SQLModel.metadata.create_all(engine)
-        with Session(engine) as session:
-            session.add(DocumentInfo(written_by=__version__))
-            store_scenario_files(session, files)
-            session.add(
-                CampaignInfo(
-                    name=name or loaded.settings.name,
-                    scenario=scenario,
-                    start_date=start,
-                    current_date=start,
-                    settings_json=json.dumps(tomllib.loads(files["settings.toml"]), default=str),
-                )
-            )
-            session.flush()
-            start_campaign(session, loaded)  # every HQ and corps at its starting town
-            session.commit()
+        _write_new_campaign(engine, loaded, name=name or loaded.settings.name, start=start,
+                            scenario=scenario, files=files)
     except Exception:
         engine.dispose()
         tmp.unlink(missing_ok=True)
@@ -226,6 +213,38 @@ def create_campaign(
     engine.dispose()
     tmp.replace(path)
     return open_campaign(path)
+
+
+def campaign_from_scenario(path: str | Path, scenario: Scenario,
+                           name: str | None = None) -> CampaignDocument:
+    """A campaign file for a scenario held only in memory (a generated or hand-made map).
+
+    No scenario files are stored, so the services must be given the scenario itself.
+    """
+    path = Path(path)
+    engine = _make_engine(path)
+    _write_new_campaign(engine, scenario, name=name or scenario.name,
+                        start=scenario.settings.start_date)
+    return CampaignDocument(path, engine)
+
+
+def _write_new_campaign(engine: Engine, loaded: Scenario, *, name: str, start: date,
+                        scenario: str = "1813", files: dict[str, str] | None = None) -> None:
+    """Create the tables and write a new campaign: its document row, its scenario files (when
+    it has them), its name and dates, and every HQ and corps at its starting town."""
+    SQLModel.metadata.create_all(engine)
+    with Session(engine) as session:
+        session.add(DocumentInfo(written_by=__version__))
+        settings = {}
+        if files is not None:
+            store_scenario_files(session, files)
+            settings = tomllib.loads(files["settings.toml"])
+        session.add(CampaignInfo(name=name, scenario=scenario, start_date=start,
+                                 current_date=start,
+                                 settings_json=json.dumps(settings, default=str)))
+        session.flush()
+        start_campaign(session, loaded)
+        session.commit()
 
 
 def save_campaign_as(doc: CampaignDocument, new_path: str | Path) -> CampaignDocument:

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sqlmodel import Session, SQLModel
-
-from campaign1813.campaign.document import CampaignDocument, _make_engine
-from campaign1813.campaign.model import CampaignInfo, DocumentInfo
+from campaign1813.campaign.document import CampaignDocument, campaign_from_scenario
 from campaign1813.campaign.scenario.types import (
     ArmyGroup,
     Artillery,
@@ -28,7 +25,6 @@ from campaign1813.campaign.scenario.types import (
     Town,
     TownKind,
 )
-from campaign1813.campaign.state import start_campaign
 
 
 def town(name: str, lon: float = 0.0) -> Town:
@@ -91,16 +87,7 @@ def line(names: list[str], miles: float = 10.0) -> list[Road]:
 
 def new_campaign(path: Path, scen: Scenario) -> CampaignDocument:
     """A campaign file holding the scenario's starting positions."""
-    engine = _make_engine(path)
-    SQLModel.metadata.create_all(engine)
-    with Session(engine) as session:
-        session.add(DocumentInfo())
-        session.add(CampaignInfo(name="test", start_date=scen.settings.start_date,
-                                 current_date=scen.settings.start_date))
-        session.commit()
-        start_campaign(session, scen)
-        session.commit()
-    return CampaignDocument(path, engine)
+    return campaign_from_scenario(path, scen, name="test")
 
 
 class Umpire:
