@@ -34,17 +34,12 @@ from campaign1813.campaign.scenario.types import (
     Corps,
     Grade,
     InfantryBrigade,
-    MapData,
     Rating,
-    Road,
-    RoadClass,
     Scenario,
     Side,
-    Theatre,
-    Town,
-    TownKind,
 )
 from campaign1813.campaign.state import Status, load_state
+from campaign1813.maps.types import MapData, Road, RoadClass, Theatre, Town, TownKind
 
 DAYS = 5
 

@@ -50,7 +50,7 @@ def _oob(args) -> int:
 def _check(args) -> int:
     from campaign1813.campaign.scenario.errors import ScenarioError
     from campaign1813.campaign.scenario.loader import load_scenario, read_scenario_folder
-    from campaign1813.campaign.scenario.types import Theatre
+    from campaign1813.maps.types import Theatre
 
     where = args.path or "the shipped 1813 scenario"
     try:

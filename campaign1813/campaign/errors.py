@@ -1,8 +1,8 @@
 """Errors the umpire sees: each names the thing and the reason."""
 
+from campaign1813.errors import CampaignError
 
-class CampaignError(ValueError):
-    """Base of every error that is reported to the umpire as a one-line message."""
+__all__ = ["CampaignError", "CampaignFileError"]
 
 
 class CampaignFileError(CampaignError):

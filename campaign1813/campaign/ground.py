@@ -13,8 +13,9 @@ import math
 from dataclasses import dataclass
 
 from campaign1813.campaign.errors import CampaignError
-from campaign1813.campaign.scenario.types import RoadClass, Scenario
+from campaign1813.campaign.scenario.types import Scenario
 from campaign1813.maps.road_map import RoadMap
+from campaign1813.maps.types import RoadClass
 
 # Positions closer than this to a town count as at the town; it also absorbs float dust.
 EPS = 1e-6

@@ -12,7 +12,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from campaign1813.campaign.scenario.types import MapData, Theatre, Town
+from campaign1813.maps.types import MapData, Theatre, Town
 
 EARTH_RADIUS_MILES = 3958.8
 # Miles in one degree of latitude on the sphere above.

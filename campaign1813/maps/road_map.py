@@ -1,7 +1,6 @@
 """The road map as a graph: routes, distances, neighbourhoods and march times.
 
->>> from campaign1813.campaign.scenario.types import (
-...     MapData, Road, RoadClass, Theatre, Town, TownKind)
+>>> from campaign1813.maps.types import MapData, Road, RoadClass, Theatre, Town, TownKind
 >>> t = lambda n, lon: Town(n, 52.0, lon, Theatre.NORTHERN_GERMANY, TownKind.TOWN, True)
 >>> m = RoadMap(MapData((t("A", 10.0), t("B", 10.2), t("C", 10.4)),
 ...     (Road("A", "B", 12.0, RoadClass.MAIN), Road("B", "C", 9.5, RoadClass.MINOR)), ()))
@@ -18,8 +17,8 @@ from itertools import islice
 
 import networkx as nx
 
-from campaign1813.campaign.errors import CampaignError
-from campaign1813.campaign.scenario.types import MapData, Road, Theatre, Town
+from campaign1813.errors import CampaignError
+from campaign1813.maps.types import MapData, Road, Theatre, Town
 
 
 class UnknownTown(CampaignError):

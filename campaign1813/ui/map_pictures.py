@@ -11,7 +11,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from campaign1813.campaign.scenario.types import MapData, Scenario, Theatre
+from campaign1813.campaign.scenario.types import Scenario
+from campaign1813.maps.types import MapData, Theatre
 from campaign1813.ui.map_render import Marker, render_map
 
 WHOLE_MAP = "whole-map.png"

@@ -25,17 +25,10 @@ from PySide6.QtGui import (
     QPolygonF,
 )
 
-from campaign1813.campaign.scenario.types import (
-    Crossing,
-    MapData,
-    RoadClass,
-    Side,
-    Theatre,
-    Town,
-    TownKind,
-)
+from campaign1813.campaign.scenario.types import Side
 from campaign1813.maps.geometry import Bounds, Projection, river_meetings
 from campaign1813.maps.land import land_rings
+from campaign1813.maps.types import Crossing, MapData, RoadClass, Theatre, Town, TownKind
 
 SEA = QColor("#c5d8e0")
 LAND = QColor("#f3ecd6")

@@ -14,17 +14,12 @@ from campaign1813.campaign.scenario.types import (
     Corps,
     Grade,
     InfantryBrigade,
-    MapData,
     Rating,
-    Road,
-    RoadClass,
     Scenario,
     Settings,
     Side,
-    Theatre,
-    Town,
-    TownKind,
 )
+from campaign1813.maps.types import MapData, Road, RoadClass, Theatre, Town, TownKind
 
 
 def town(name: str, lon: float = 0.0) -> Town:

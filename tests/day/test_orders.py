@@ -12,8 +12,9 @@ from campaign1813.campaign.commands import (
 )
 from campaign1813.campaign.diary import diary_text
 from campaign1813.campaign.ground import OrderRefused, Position
-from campaign1813.campaign.scenario.types import RoadClass, Side
+from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.state import Status
+from campaign1813.maps.types import RoadClass
 
 from .builders import Umpire, army, new_campaign, road, scenario
 from .test_scenarios import battle_setup, make

@@ -20,8 +20,9 @@ from campaign1813.campaign.battles import postpone
 from campaign1813.campaign.day import advance_day
 from campaign1813.campaign.ground import EPS, Ground, OrderRefused
 from campaign1813.campaign.orders import build_order, issue
-from campaign1813.campaign.scenario.types import RoadClass, Side
+from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.state import Status, Verb, initial_state
+from campaign1813.maps.types import RoadClass
 
 from .builders import army, road, scenario
 

@@ -5,16 +5,6 @@ import math
 
 import pytest
 
-from campaign1813.campaign.scenario.types import (
-    Crossing,
-    MapData,
-    River,
-    Road,
-    RoadClass,
-    Theatre,
-    Town,
-    TownKind,
-)
 from campaign1813.maps import geometry
 from campaign1813.maps.geometry import (
     EARTH_RADIUS_MILES,
@@ -27,6 +17,16 @@ from campaign1813.maps.geometry import (
     uncrossed_rivers,
 )
 from campaign1813.maps.tools.map_toml import read_map
+from campaign1813.maps.types import (
+    Crossing,
+    MapData,
+    River,
+    Road,
+    RoadClass,
+    Theatre,
+    Town,
+    TownKind,
+)
 
 
 def test_one_degree_of_latitude_is_69_09_miles():

@@ -7,10 +7,10 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from campaign1813.campaign.scenario.types import Crossing, RoadClass, Theatre, TownKind
 from campaign1813.maps.geometry import great_circle_miles
 from campaign1813.maps.tools import road_miles
 from campaign1813.maps.tools.map_toml import MAP_DIR
+from campaign1813.maps.types import Crossing, RoadClass, Theatre, TownKind
 
 GERMANY = {"Northern Germany", "Central Germany", "Southern Germany and Austria"}
 SPAIN = {"Eastern Spain", "Western Spain"}

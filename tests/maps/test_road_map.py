@@ -2,8 +2,8 @@
 
 import pytest
 
-from campaign1813.campaign.scenario.types import MapData, Road, RoadClass, Theatre, Town, TownKind
 from campaign1813.maps.road_map import NoRoad, NoRoute, RoadMap, UnknownTown
+from campaign1813.maps.types import MapData, Road, RoadClass, Theatre, Town, TownKind
 
 
 def town(name, lon, aliases=()):

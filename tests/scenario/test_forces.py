@@ -21,9 +21,9 @@ from campaign1813.campaign.scenario.types import (
     Rating,
     Settings,
     Side,
-    Theatre,
 )
 from campaign1813.data import scenario_dir
+from campaign1813.maps.types import Theatre
 
 # Where every command starts: army -> (HQ, {corps: town}). The scenario's brief, not the data.
 STARTS = {

@@ -5,7 +5,8 @@ from PySide6.QtCore import QSettings
 
 from campaign1813.campaign import commands as services
 from campaign1813.campaign.document import create_campaign
-from campaign1813.campaign.scenario.types import Side, Theatre
+from campaign1813.campaign.scenario.types import Side
+from campaign1813.maps.types import Theatre
 from campaign1813.ui.campaign_view import (
     CampaignView,
     command_markers,

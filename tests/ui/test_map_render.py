@@ -3,19 +3,19 @@
 import pytest
 from PySide6.QtGui import QColor, QImage
 
-from campaign1813.campaign.scenario.types import (
+from campaign1813.campaign.scenario.types import Side
+from campaign1813.maps.geometry import Projection
+from campaign1813.maps.tools.map_toml import read_map
+from campaign1813.maps.types import (
     Crossing,
     MapData,
     River,
     Road,
     RoadClass,
-    Side,
     Theatre,
     Town,
     TownKind,
 )
-from campaign1813.maps.geometry import Projection
-from campaign1813.maps.tools.map_toml import read_map
 from campaign1813.ui import map_pictures
 from campaign1813.ui.map_render import Marker, render_map, theatre_bounds
 

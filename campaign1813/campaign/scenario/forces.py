@@ -33,8 +33,8 @@ from campaign1813.campaign.scenario.types import (
     Rating,
     Settings,
     Side,
-    Theatre,
 )
+from campaign1813.maps.types import Theatre
 
 ARMIES_FILE = "armies.toml"
 OBJECTIVES_FILE = "objectives.toml"

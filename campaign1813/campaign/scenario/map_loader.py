@@ -12,7 +12,8 @@ import networkx as nx
 
 from campaign1813.campaign.scenario.errors import ScenarioError
 from campaign1813.campaign.scenario.files import either, parse_toml
-from campaign1813.campaign.scenario.types import (
+from campaign1813.maps.geometry import town_miles, uncrossed_rivers
+from campaign1813.maps.types import (
     Crossing,
     MapData,
     River,
@@ -22,7 +23,6 @@ from campaign1813.campaign.scenario.types import (
     Town,
     TownKind,
 )
-from campaign1813.maps.geometry import town_miles, uncrossed_rivers
 
 TOWNS = "map/towns.toml"
 ROADS = "map/roads.toml"

@@ -1,4 +1,4 @@
-"""The scenario's vocabulary as frozen values: the map, the orders of battle, objectives, settings.
+"""The scenario's vocabulary as frozen values: the orders of battle, objectives, settings.
 
 The loader builds these from the TOML files and the campaign file stores them; everything else
 (the road map, the campaign day, the battle setup, the printed orders of battle) reads them.
@@ -11,42 +11,7 @@ from datetime import date
 from enum import StrEnum
 
 from campaign1813.campaign.battle.terms import Grade, Rating
-
-
-class Theatre(StrEnum):
-    """The five theatres of the campaign, and France that joins them."""
-
-    NORTHERN_GERMANY = "Northern Germany"
-    CENTRAL_GERMANY = "Central Germany"
-    SOUTHERN_GERMANY = "Southern Germany and Austria"
-    EASTERN_SPAIN = "Eastern Spain"
-    WESTERN_SPAIN = "Western Spain"
-    FRANCE = "France"
-
-
-class TownKind(StrEnum):
-    """What sort of place a town is."""
-
-    CITY = "city"
-    TOWN = "town"
-    VILLAGE = "village"
-    FORTRESS = "fortress"
-
-
-class RoadClass(StrEnum):
-    """Main supply routes, minor roads and tracks."""
-
-    MAIN = "main"
-    MINOR = "minor"
-    TRACK = "track"
-
-
-class Crossing(StrEnum):
-    """How a road crosses a river."""
-
-    BRIDGE = "bridge"
-    FORD = "ford"
-    FERRY = "ferry"
+from campaign1813.maps.types import MapData, Theatre
 
 
 class Side(StrEnum):
@@ -67,50 +32,6 @@ class CavalryType(StrEnum):
     HEAVY = "heavy"
     MEDIUM = "medium"
     LIGHT = "light"
-
-
-@dataclass(frozen=True)
-class Town:
-    """A place on the road map."""
-
-    name: str
-    lat: float
-    lon: float
-    theatre: Theatre
-    kind: TownKind
-    built_up: bool
-    river: str | None = None
-    fortress: bool = False
-    aliases: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Road:
-    """A road between two towns; ``river``/``crossing`` are set where it crosses a river."""
-
-    a: str
-    b: str
-    miles: float
-    road_class: RoadClass
-    river: str | None = None
-    crossing: Crossing | None = None
-
-
-@dataclass(frozen=True)
-class River:
-    """A river as a polyline of (lat, lon) points, for drawing."""
-
-    name: str
-    points: tuple[tuple[float, float], ...]
-
-
-@dataclass(frozen=True)
-class MapData:
-    """The whole road map."""
-
-    towns: tuple[Town, ...]
-    roads: tuple[Road, ...]
-    rivers: tuple[River, ...]
 
 
 @dataclass(frozen=True)

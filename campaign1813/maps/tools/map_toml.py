@@ -9,7 +9,7 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from campaign1813.campaign.scenario.types import (
+from campaign1813.maps.types import (
     Crossing,
     MapData,
     River,
