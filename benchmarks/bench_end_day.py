@@ -13,18 +13,18 @@ import tempfile
 import time
 from pathlib import Path
 
-from campaign1813.campaign.aftermath import retreat_destinations
-from campaign1813.campaign.commands import (
+from campaign1813.campaign.day.actions import (
     IssueOrder,
     choose_retreat,
     ground_for,
     issue_orders,
     record_result,
 )
-from campaign1813.campaign.day import end_day
-from campaign1813.campaign.document import campaign_from_scenario
+from campaign1813.campaign.day.aftermath import retreat_destinations
+from campaign1813.campaign.day.cycle import end_day
+from campaign1813.campaign.day.orders import build_order
+from campaign1813.campaign.day.state import Status, load_state
 from campaign1813.campaign.errors import CampaignError
-from campaign1813.campaign.orders import build_order
 from campaign1813.campaign.scenario.types import (
     ArmyGroup,
     Artillery,
@@ -38,7 +38,7 @@ from campaign1813.campaign.scenario.types import (
     Scenario,
     Side,
 )
-from campaign1813.campaign.state import Status, load_state
+from campaign1813.campaign.store.document import campaign_from_scenario
 from campaign1813.maps.types import MapData, Road, RoadClass, Theatre, Town, TownKind
 
 DAYS = 5

@@ -39,7 +39,7 @@ def test_bad_file_is_one_line_error(tmp_path, capsys):
 
 
 def test_an_unexpected_fault_is_one_line_not_a_traceback(capsys, monkeypatch):
-    import campaign1813.campaign.cli_document as doc_cli
+    import campaign1813.campaign.cli.document as doc_cli
 
     def boom(_args):
         raise RuntimeError("the dog ate the orders")

@@ -6,14 +6,14 @@ from datetime import date
 
 import pytest
 
-from campaign1813.campaign.document import (
+from campaign1813.campaign.errors import CampaignFileError
+from campaign1813.campaign.store.document import (
     check_campaign_file,
     create_campaign,
     open_campaign,
     save_campaign_as,
 )
-from campaign1813.campaign.errors import CampaignFileError
-from campaign1813.campaign.model import SCHEMA_VERSION
+from campaign1813.campaign.store.schema import SCHEMA_VERSION
 
 
 def digest(path):

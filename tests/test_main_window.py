@@ -5,7 +5,7 @@ import hashlib
 import pytest
 from PySide6.QtCore import QSettings
 
-from campaign1813.campaign.document import create_campaign
+from campaign1813.campaign.store.document import create_campaign
 from campaign1813.ui.main_window import APP_TITLE, MainWindow
 
 

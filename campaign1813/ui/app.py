@@ -13,7 +13,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from campaign1813 import __version__
-from campaign1813.campaign.document import SUFFIX
+from campaign1813.campaign.store.document import SUFFIX
 from campaign1813.data import data_root
 from campaign1813.ui.main_window import APP_TITLE, MainWindow
 

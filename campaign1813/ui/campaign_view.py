@@ -27,12 +27,12 @@ from PySide6.QtWidgets import (
 )
 
 from campaign1813.campaign import commands as services
-from campaign1813.campaign.aftermath import retreat_destinations
 from campaign1813.campaign.calendar import format_date
-from campaign1813.campaign.document import CampaignDocument
-from campaign1813.campaign.overview import status_json
+from campaign1813.campaign.day.aftermath import retreat_destinations
+from campaign1813.campaign.day.state import Status, load_state
+from campaign1813.campaign.queries import status_json
 from campaign1813.campaign.scenario.types import Scenario, Side
-from campaign1813.campaign.state import Status, load_state
+from campaign1813.campaign.store.document import CampaignDocument
 from campaign1813.maps.types import Theatre
 from campaign1813.ui.map_render import Marker, render_map
 

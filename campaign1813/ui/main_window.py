@@ -26,18 +26,18 @@ from campaign1813 import __version__
 from campaign1813.campaign import aftermath
 from campaign1813.campaign import commands as services
 from campaign1813.campaign.calendar import format_date
-from campaign1813.campaign.commands import Changes, IssueOrder
-from campaign1813.campaign.day import end_day
+from campaign1813.campaign.day.actions import Changes, IssueOrder
+from campaign1813.campaign.day.cycle import end_day
+from campaign1813.campaign.day.state import load_state
 from campaign1813.campaign.diary import diary_text
-from campaign1813.campaign.document import (
+from campaign1813.campaign.errors import CampaignError
+from campaign1813.campaign.store.document import (
     SUFFIX,
     CampaignDocument,
     create_campaign,
     open_campaign,
     save_campaign_as,
 )
-from campaign1813.campaign.errors import CampaignError
-from campaign1813.campaign.state import load_state
 from campaign1813.ui.campaign_view import CampaignView
 from campaign1813.ui.day_windows import DiaryWindow, ReportPane
 from campaign1813.ui.orders_panel import OrdersPanel

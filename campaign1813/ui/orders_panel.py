@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from campaign1813.campaign.commands import IssueOrder
-from campaign1813.campaign.state import Verb
+from campaign1813.campaign.day.actions import IssueOrder
+from campaign1813.campaign.day.state import Verb
 from campaign1813.ui.campaign_view import CampaignView
 
 REFUSED_STYLE = "color: #b00020;"

@@ -15,9 +15,9 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from sqlmodel import Session
 
 from campaign1813.campaign import commands as services
-from campaign1813.campaign.commands import Changes
-from campaign1813.campaign.document import CampaignDocument
+from campaign1813.campaign.day.actions import Changes
 from campaign1813.campaign.errors import CampaignError
+from campaign1813.campaign.store.document import CampaignDocument
 
 Service = Callable[[Session], Changes]
 Listener = Callable[[Changes], None]

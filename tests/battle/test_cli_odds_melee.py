@@ -5,7 +5,7 @@ import json
 import pytest
 
 from campaign1813.campaign.cli import main
-from campaign1813.campaign.cli_odds import ODDS_MODULES
+from campaign1813.campaign.cli.odds import ODDS_MODULES
 
 
 def run(capsys, *argv):
@@ -15,7 +15,7 @@ def run(capsys, *argv):
 
 
 def test_melee_odds_module_is_registered():
-    assert "campaign1813.campaign.cli_odds_melee" in ODDS_MODULES
+    assert "campaign1813.campaign.cli.odds_melee" in ODDS_MODULES
 
 
 def test_morale_json_exact(capsys):

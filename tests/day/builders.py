@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from campaign1813.campaign.document import CampaignDocument, campaign_from_scenario
 from campaign1813.campaign.scenario.types import (
     ArmyGroup,
     Artillery,
@@ -19,6 +18,7 @@ from campaign1813.campaign.scenario.types import (
     Settings,
     Side,
 )
+from campaign1813.campaign.store.document import CampaignDocument, campaign_from_scenario
 from campaign1813.maps.types import MapData, Road, RoadClass, Theatre, Town, TownKind
 
 
@@ -97,50 +97,50 @@ class Umpire:
             return fn(s, *args, scenario=self.scen, **kw)
 
     def order(self, command, verb, town, **kw):
-        from campaign1813.campaign.commands import issue_order
+        from campaign1813.campaign.day.actions import issue_order
 
         return self._do(issue_order, command, verb, town, **kw)
 
     def end_day(self):
-        from campaign1813.campaign.day import end_day
+        from campaign1813.campaign.day.cycle import end_day
 
         return self._do(end_day)
 
     def result(self, battle, winner):
-        from campaign1813.campaign.commands import record_result
+        from campaign1813.campaign.day.actions import record_result
 
         return self._do(record_result, battle, winner)
 
     def choose(self, command, option, town=None):
-        from campaign1813.campaign.commands import choose_retreat
+        from campaign1813.campaign.day.actions import choose_retreat
 
         return self._do(choose_retreat, command, option, town)
 
     def undo(self):
-        from campaign1813.campaign.commands import undo
+        from campaign1813.campaign.day.actions import undo
 
         with self.doc.session() as s:
             return undo(s)
 
     def redo(self):
-        from campaign1813.campaign.commands import redo
+        from campaign1813.campaign.day.actions import redo
 
         with self.doc.session() as s:
             return redo(s)
 
     def state(self):
-        from campaign1813.campaign.state import load_state
+        from campaign1813.campaign.day.state import load_state
 
         with self.doc.session() as s:
             return load_state(s)
 
     def dump(self):
-        from campaign1813.campaign.state import dump_state
+        from campaign1813.campaign.day.state import dump_state
 
         with self.doc.session() as s:
             return dump_state(s)
 
     def ground(self):
-        from campaign1813.campaign.commands import ground_for
+        from campaign1813.campaign.day.actions import ground_for
 
         return ground_for(self.scen)

@@ -3,13 +3,13 @@
 import multiprocessing
 import os
 
+from campaign1813.campaign.store.schema_day import CommandRow
 from sqlmodel import select
 
-from campaign1813.campaign.commands import EndDay, ground_for
-from campaign1813.campaign.day import advance_day
-from campaign1813.campaign.document import open_campaign
-from campaign1813.campaign.model_day import CommandRow
-from campaign1813.campaign.state import load_state, save_state
+from campaign1813.campaign.day.actions import EndDay, ground_for
+from campaign1813.campaign.day.cycle import advance_day
+from campaign1813.campaign.day.state import load_state, save_state
+from campaign1813.campaign.store.document import open_campaign
 
 from .test_scenarios import battle_setup, make
 
@@ -65,7 +65,7 @@ def before_date(dump):
 
 def test_end_day_is_one_command_in_the_log(tmp_path):
     u = battle_setup(tmp_path)
-    from campaign1813.campaign.model_day import EventRow
+    from campaign1813.campaign.store.schema_day import EventRow
 
     with u.doc.session() as s:
         kinds = [r.kind for r in s.exec(select(EventRow).order_by(EventRow.seq))]

@@ -3,13 +3,13 @@
 import json
 
 import pytest
+from campaign1813.campaign.store.schema_day import EventRow
 from sqlmodel import select
 
-from campaign1813.campaign.document import create_campaign
-from campaign1813.campaign.ground import Position
-from campaign1813.campaign.model_day import EventRow
+from campaign1813.campaign.day.ground import Position
+from campaign1813.campaign.day.state import Kind, load_state
 from campaign1813.campaign.scenario.types import Side
-from campaign1813.campaign.state import Kind, load_state
+from campaign1813.campaign.store.document import create_campaign
 from campaign1813.data import scenario_dir
 
 from .test_scenarios import make
@@ -72,8 +72,8 @@ def test_a_file_without_campaign_day_tables_is_refused_in_one_line(tmp_path, cap
     from sqlmodel import Session, SQLModel
 
     from campaign1813.campaign.cli import main
-    from campaign1813.campaign.document import _make_engine
-    from campaign1813.campaign.model import CampaignInfo, DocumentInfo
+    from campaign1813.campaign.store.document import _make_engine
+    from campaign1813.campaign.store.schema import CampaignInfo, DocumentInfo
 
     path = tmp_path / "old.c1813"
     engine = _make_engine(path)

@@ -3,17 +3,17 @@
 from datetime import date
 
 import pytest
+from campaign1813.campaign.diary import diary_text
 
-from campaign1813.campaign.commands import (
+from campaign1813.campaign.day.actions import (
     cancel_order,
     merge_battles,
     postpone_battle,
     split_battle,
 )
-from campaign1813.campaign.diary import diary_text
-from campaign1813.campaign.ground import OrderRefused, Position
+from campaign1813.campaign.day.ground import OrderRefused, Position
+from campaign1813.campaign.day.state import Status
 from campaign1813.campaign.scenario.types import Side
-from campaign1813.campaign.state import Status
 from campaign1813.maps.types import RoadClass
 
 from .builders import Umpire, army, new_campaign, road, scenario
@@ -187,7 +187,7 @@ def test_a_draw_sends_no_one_back(tmp_path):
 
 def test_casualties_are_not_carried_forward_unless_the_setting_says_so(tmp_path):
     """Seed 000, "Effect of the battle on the campaign": casualties are not carried forward."""
-    from campaign1813.campaign.commands import record_result
+    from campaign1813.campaign.day.actions import record_result
 
     u = battle_setup(tmp_path)
     u.end_day()
@@ -234,7 +234,7 @@ def test_forced_march_costs_a_casualty_per_infantry_brigade_until_the_next_battl
 
 
 def test_casualties_carried_forward_when_the_setting_says_so(tmp_path):
-    from campaign1813.campaign.commands import record_result
+    from campaign1813.campaign.day.actions import record_result
 
     u = make(tmp_path, {"1 Corps": "Aston"}, {"I Corps": "Fenwick"},
              carry_casualties_forward=True)
@@ -253,7 +253,7 @@ def test_casualties_carried_forward_when_the_setting_says_so(tmp_path):
 
 
 def test_the_battle_module_may_record_a_side_or_none_for_a_draw(tmp_path):
-    from campaign1813.campaign.commands import record_result
+    from campaign1813.campaign.day.actions import record_result
 
     u = battle_setup(tmp_path)
     u.end_day()

@@ -10,18 +10,18 @@ from datetime import date
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from campaign1813.campaign.aftermath import (
+from campaign1813.campaign.day.aftermath import (
     apply_result,
     breakout_options,
     choose_option,
     retreat_destinations,
 )
-from campaign1813.campaign.battles import postpone
-from campaign1813.campaign.day import advance_day
-from campaign1813.campaign.ground import EPS, Ground, OrderRefused
-from campaign1813.campaign.orders import build_order, issue
+from campaign1813.campaign.day.battles import postpone
+from campaign1813.campaign.day.cycle import advance_day
+from campaign1813.campaign.day.ground import EPS, Ground, OrderRefused
+from campaign1813.campaign.day.orders import build_order, issue
+from campaign1813.campaign.day.state import Status, Verb, initial_state
 from campaign1813.campaign.scenario.types import Side
-from campaign1813.campaign.state import Status, Verb, initial_state
 from campaign1813.maps.types import RoadClass
 
 from .builders import army, road, scenario

@@ -10,9 +10,9 @@ from datetime import date
 
 import pytest
 
-from campaign1813.campaign.ground import OrderRefused, Position
+from campaign1813.campaign.day.ground import OrderRefused, Position
+from campaign1813.campaign.day.state import Status
 from campaign1813.campaign.scenario.types import Side
-from campaign1813.campaign.state import Status
 
 from .builders import Umpire, army, line, new_campaign, road, scenario
 
@@ -212,7 +212,7 @@ def test_cut_off_command_may_break_out_through_the_weakest_enemy(tmp_path):
     u.end_day()
     u.result(1, "French")
     u.end_day()
-    from campaign1813.campaign.aftermath import breakout_options
+    from campaign1813.campaign.day.aftermath import breakout_options
 
     opts = breakout_options(u.ground(), u.state(), "I Corps")
     # Every road from Fenwick leads through 1 Corps at Elford; Dale also past 2 Corps.

@@ -5,8 +5,8 @@ import itertools
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from campaign1813.campaign.ground import OrderRefused
-from campaign1813.campaign.state import Verb
+from campaign1813.campaign.day.ground import OrderRefused
+from campaign1813.campaign.day.state import Verb
 
 from .builders import Umpire, new_campaign
 from .test_properties import TOWNS, make

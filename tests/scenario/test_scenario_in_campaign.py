@@ -1,7 +1,6 @@
 """A campaign carries its own copy of the scenario: it never depends on the shipped data."""
 
 from campaign1813.campaign import document
-from campaign1813.campaign.document import create_campaign, open_campaign
 from campaign1813.campaign.scenario import loader
 from campaign1813.campaign.scenario.loader import (
     load_scenario,
@@ -9,6 +8,7 @@ from campaign1813.campaign.scenario.loader import (
     scenario_of,
     stored_scenario_files,
 )
+from campaign1813.campaign.store.document import create_campaign, open_campaign
 
 
 def test_every_scenario_file_is_copied_into_the_campaign(tmp_path):

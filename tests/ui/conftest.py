@@ -19,7 +19,7 @@ def window(qtbot, tmp_path):
 
 def dump(window) -> dict:
     """The campaign-day state of the window's file."""
-    from campaign1813.campaign.state import dump_state
+    from campaign1813.campaign.day.state import dump_state
 
     with window.document.session() as session:
         return dump_state(session)

@@ -4,8 +4,8 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from campaign1813.campaign import commands as services
-from campaign1813.campaign.document import create_campaign
 from campaign1813.campaign.scenario.types import Side
+from campaign1813.campaign.store.document import create_campaign
 from campaign1813.maps.types import Theatre
 from campaign1813.ui.campaign_view import (
     CampaignView,
@@ -84,8 +84,8 @@ def test_the_window_remembers_the_theatre_shown(qtbot, tmp_path):
 
 
 def test_the_battle_menu_lists_the_battles_due(qtbot, tmp_path):
-    from campaign1813.campaign.day import end_day
-    from campaign1813.campaign.state import load_state
+    from campaign1813.campaign.day.cycle import end_day
+    from campaign1813.campaign.day.state import load_state
 
     settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
     w = MainWindow(settings)

@@ -1,8 +1,8 @@
 """End Day, battle results and the diary through the window's menus."""
 
 from campaign1813.campaign import commands as services
+from campaign1813.campaign.day.state import Status, load_state
 from campaign1813.campaign.errors import CampaignError
-from campaign1813.campaign.state import Status, load_state
 from campaign1813.ui.main_window import APP_TITLE
 from tests.ui.conftest import dump, find_table_item, table_row
 
@@ -178,7 +178,7 @@ def test_a_cut_off_command_is_offered_surrender_or_break_out(window, qtbot, tmp_
 
 
 def test_the_beaten_command_is_offered_its_roads_of_retreat_on_the_pad(window, qtbot):
-    from campaign1813.campaign.aftermath import retreat_destinations
+    from campaign1813.campaign.day.aftermath import retreat_destinations
 
     march_to_battle(window)
     battle_id = int(window.battles_due()[0].split(".")[0])

@@ -3,8 +3,8 @@
 from PySide6.QtCore import Qt
 
 from campaign1813.campaign import commands as services
+from campaign1813.campaign.day.state import Verb, load_state
 from campaign1813.campaign.errors import CampaignError
-from campaign1813.campaign.state import Verb, load_state
 from campaign1813.maps.types import Theatre
 from campaign1813.ui.orders_panel import split_waypoints
 from tests.ui.conftest import dump, find_table_item, table_row

@@ -4,10 +4,10 @@ import pytest
 from PySide6.QtGui import QUndoStack
 
 from campaign1813.campaign import commands as services
-from campaign1813.campaign.day import end_day
-from campaign1813.campaign.document import create_campaign
-from campaign1813.campaign.ground import OrderRefused
-from campaign1813.campaign.state import dump_state
+from campaign1813.campaign.day.cycle import end_day
+from campaign1813.campaign.day.ground import OrderRefused
+from campaign1813.campaign.day.state import dump_state
+from campaign1813.campaign.store.document import create_campaign
 from campaign1813.ui.undo import CampaignAction, log_labels, push_action
 from tests.ui.conftest import table_row
 

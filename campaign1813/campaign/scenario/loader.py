@@ -1,13 +1,10 @@
-"""Loading a whole scenario: from the shipped folder, or from the copy inside a campaign file."""
+"""Loading a whole scenario from its files: the shipped folder, or the copy a campaign keeps."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
 
-from sqlmodel import Session, select
-
-from campaign1813.campaign.model import ScenarioFile
 from campaign1813.campaign.scenario.errors import ScenarioError
 from campaign1813.campaign.scenario.files import parse_toml
 from campaign1813.campaign.scenario.map_loader import TOWNS, load_map, town_names
@@ -81,22 +78,3 @@ def _names_in_towns_file(files: Mapping[str, str]) -> dict[str, str] | None:
             for label in (town["name"], *town.get("aliases", ())):
                 names.setdefault(label, town["name"])
     return names
-
-
-def store_scenario_files(session: Session, files: Mapping[str, str]) -> None:
-    """Copy a scenario's files into the campaign file, so the campaign is self-contained."""
-    for name, text in sorted(files.items()):
-        session.add(ScenarioFile(name=name, text=text))
-
-
-def stored_scenario_files(session: Session) -> dict[str, str]:
-    """The scenario files stored in a campaign file."""
-    return {row.name: row.text for row in session.exec(select(ScenarioFile))}
-
-
-def scenario_of(session: Session) -> Scenario:
-    """The scenario stored in the campaign file, validated."""
-    files = stored_scenario_files(session)
-    if not files:
-        raise ScenarioError("the campaign file holds no scenario")
-    return load_scenario(files)

@@ -6,9 +6,6 @@ from __future__ import annotations
 import json
 import sys
 
-from campaign1813.campaign.export.oob import oob_json, oob_text
-from campaign1813.campaign.scenario.forces import army_named
-
 
 def register(sub) -> None:
     """Add the scenario subcommands."""
@@ -34,6 +31,8 @@ def register(sub) -> None:
 
 def _oob(args) -> int:
     # Imported here so that the other subcommands start without reading the scenario code.
+    from campaign1813.campaign.export.oob import oob_json, oob_text
+    from campaign1813.campaign.scenario.forces import army_named
     from campaign1813.campaign.scenario.loader import load_scenario, read_scenario_folder
 
     scenario = load_scenario(read_scenario_folder(args.scenario))

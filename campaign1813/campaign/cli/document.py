@@ -6,7 +6,6 @@ import argparse
 from datetime import date
 
 from campaign1813.campaign.calendar import format_date
-from campaign1813.campaign.document import create_campaign, open_campaign
 from campaign1813.campaign.errors import CampaignError
 
 
@@ -31,6 +30,8 @@ def register(sub) -> None:
 
 
 def _new(args) -> int:
+    from campaign1813.campaign.store.document import create_campaign
+
     if not args.file.endswith(".c1813"):
         raise CampaignError(f"{args.file}: a campaign file's name must end in .c1813")
     with create_campaign(args.file, name=args.name, start_date=args.start) as doc:
@@ -40,6 +41,8 @@ def _new(args) -> int:
 
 
 def _info(args) -> int:
+    from campaign1813.campaign.store.document import open_campaign
+
     with open_campaign(args.file) as doc:
         s = doc.summary()
     print(f"{s.name}\nstarted {format_date(s.start_date)}\ntoday   {format_date(s.current_date)}")

@@ -12,11 +12,11 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 
 from campaign1813.campaign.calendar import format_date
-from campaign1813.campaign.contact import PositionIndex
-from campaign1813.campaign.ground import EPS, Ground, OrderRefused, Position
-from campaign1813.campaign.movement import advance
+from campaign1813.campaign.day.contact import PositionIndex
+from campaign1813.campaign.day.ground import EPS, Ground, OrderRefused, Position
+from campaign1813.campaign.day.movement import advance
+from campaign1813.campaign.day.state import Battle, DayState, Order, Status, Verb
 from campaign1813.campaign.scenario.types import Side
-from campaign1813.campaign.state import Battle, DayState, Order, Status, Verb
 
 DRAW = "draw"
 

@@ -1,6 +1,6 @@
 """Ending the campaign day: march, find contacts, schedule battles, then close the day.
 
-``end_day`` (over ``advance_day``) works in two halves. The first call of a day marches
+``advance_day`` (the umpire's End Day) works in two halves. The first call of a day marches
 everyone, finds contacts and schedules battles; if battles were found the day stays open until
 each has a result. The next call (or the same one, when there was no battle) closes the day:
 the date moves on, enforced rests and retreats of the past day lapse, and messengers deliver
@@ -13,15 +13,15 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from campaign1813.campaign.aftermath import retreat_destinations
-from campaign1813.campaign.battles import REINFORCEMENT_TURN, schedule
 from campaign1813.campaign.calendar import format_date
-from campaign1813.campaign.contact import find_contacts
-from campaign1813.campaign.ground import Ground, OrderRefused, describe
-from campaign1813.campaign.movement import march
-from campaign1813.campaign.orders import replan
+from campaign1813.campaign.day.aftermath import retreat_destinations
+from campaign1813.campaign.day.battles import REINFORCEMENT_TURN, schedule
+from campaign1813.campaign.day.contact import find_contacts
+from campaign1813.campaign.day.ground import Ground, OrderRefused, describe
+from campaign1813.campaign.day.movement import march
+from campaign1813.campaign.day.orders import replan
+from campaign1813.campaign.day.state import DayState, Status, Verb
 from campaign1813.campaign.scenario.types import Side
-from campaign1813.campaign.state import DayState, Status, Verb
 
 
 @dataclass(frozen=True)
@@ -217,10 +217,3 @@ def _clock(ground: Ground, steps: float) -> str:
     h, m = 8 + minutes // 60, minutes % 60
     move = min(3, max(1, -(-minutes // 240)))
     return f"{h:02d}{m:02d}, {('first', 'second', 'third')[move - 1]} move"
-
-
-def end_day(session, *, scenario=None):
-    """The umpire's End Day, applied and logged as one action; returns what changed."""
-    from campaign1813.campaign.commands import EndDay, perform
-
-    return perform(session, EndDay(), scenario)

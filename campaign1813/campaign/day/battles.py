@@ -12,10 +12,10 @@ from dataclasses import replace
 from datetime import date, timedelta
 
 from campaign1813.campaign.calendar import format_date
-from campaign1813.campaign.contact import Contact, PositionIndex
-from campaign1813.campaign.ground import EPS, Ground, OrderRefused, Position
+from campaign1813.campaign.day.contact import Contact, PositionIndex
+from campaign1813.campaign.day.ground import EPS, Ground, OrderRefused, Position
+from campaign1813.campaign.day.state import Battle, DayState, Status, Verb
 from campaign1813.campaign.scenario.types import Side
-from campaign1813.campaign.state import Battle, DayState, Status, Verb
 
 REINFORCEMENT_TURN = 4
 

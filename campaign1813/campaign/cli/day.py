@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+import argparse
 import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from campaign1813.campaign import commands as services
 from campaign1813.campaign.calendar import format_date
-from campaign1813.campaign.day import end_day
-from campaign1813.campaign.diary import diary_text
-from campaign1813.campaign.document import open_campaign
-from campaign1813.campaign.overview import battle_json, status_json
-from campaign1813.campaign.state import load_state
+
+if TYPE_CHECKING:
+    from campaign1813.campaign.day.changes import Changes
+    from campaign1813.campaign.store.document import CampaignDocument
 
 
-def register(sub) -> None:
+def register(sub: Any) -> None:
     """Add the campaign-day subcommands."""
     p = sub.add_parser("status", help="where every command stands, its orders and state")
     p.add_argument("file")
@@ -91,26 +92,37 @@ def register(sub) -> None:
     p.set_defaults(func=_diary)
 
 
-def _act(args, fn, *a, **kw) -> int:
-    with open_campaign(args.file) as doc, doc.session() as session:
-        changes = fn(session, *a, **kw)
+def _open(args: argparse.Namespace) -> CampaignDocument:
+    from campaign1813.campaign.store.document import open_campaign
+
+    return open_campaign(args.file)
+
+
+def _act(args: argparse.Namespace, name: str, *a: Any, **kw: Any) -> int:
+    from campaign1813.campaign import services
+
+    fn: Callable[..., Changes] = getattr(services, name)
+    with _open(args) as doc:
+        changes = fn(doc, *a, **kw)
     for line in changes.lines or (changes.label,):
         print(line)
     return 0
 
 
-def _order(args) -> int:
-    return _act(args, services.issue_order, args.command, args.verb, args.town,
+def _order(args: argparse.Namespace) -> int:
+    return _act(args, "issue_order", args.command, args.verb, args.town,
                 via=tuple(args.via), forced=args.forced)
 
 
-def _cancel(args) -> int:
-    return _act(args, services.cancel_order, args.command)
+def _cancel(args: argparse.Namespace) -> int:
+    return _act(args, "cancel_order", args.command)
 
 
-def _end_day(args) -> int:
-    with open_campaign(args.file) as doc, doc.session() as session:
-        changes = end_day(session)
+def _end_day(args: argparse.Namespace) -> int:
+    from campaign1813.campaign import services
+
+    with _open(args) as doc:
+        changes = services.end_day(doc)
     for line in changes.lines:
         print(line)
     report = changes.report
@@ -120,79 +132,82 @@ def _end_day(args) -> int:
     return 0
 
 
-def _result(args) -> int:
-    return _act(args, services.record_result, args.battle, args.winner)
+def _result(args: argparse.Namespace) -> int:
+    return _act(args, "record_result", args.battle, args.winner)
 
 
-def _postpone(args) -> int:
-    return _act(args, services.postpone_battle, args.battle, args.reason, args.days)
+def _postpone(args: argparse.Namespace) -> int:
+    return _act(args, "postpone_battle", args.battle, args.reason, args.days)
 
 
-def _merge(args) -> int:
-    return _act(args, services.merge_battles, args.battle, args.other, args.reason)
+def _merge(args: argparse.Namespace) -> int:
+    return _act(args, "merge_battles", args.battle, args.other, args.reason)
 
 
-def _split(args) -> int:
-    return _act(args, services.split_battle, args.battle, tuple(args.commands), args.reason)
+def _split(args: argparse.Namespace) -> int:
+    return _act(args, "split_battle", args.battle, tuple(args.commands), args.reason)
 
 
-def _cut_off(args) -> int:
-    return _act(args, services.choose_retreat, args.command, args.option, args.town)
+def _cut_off(args: argparse.Namespace) -> int:
+    return _act(args, "choose_retreat", args.command, args.option, args.town)
 
 
-def _undo(args) -> int:
-    with open_campaign(args.file) as doc, doc.session() as session:
-        changes = services.undo(session)
+def _undo(args: argparse.Namespace) -> int:
+    from campaign1813.campaign import services
+
+    with _open(args) as doc:
+        changes = services.undo(doc)
     print(changes.label)
     return 0
 
 
-def _redo(args) -> int:
-    with open_campaign(args.file) as doc, doc.session() as session:
-        changes = services.redo(session)
+def _redo(args: argparse.Namespace) -> int:
+    from campaign1813.campaign import services
+
+    with _open(args) as doc:
+        changes = services.redo(doc)
     print(changes.label)
     return 0
 
 
-def _diary(args) -> int:
-    with open_campaign(args.file) as doc, doc.session() as session:
-        text = diary_text(session)
+def _diary(args: argparse.Namespace) -> int:
+    from campaign1813.campaign.queries import diary_text
+
+    with _open(args) as doc:
+        text = diary_text(doc)
     print(text or "The diary is empty.")
     return 0
 
 
-def _status(args) -> int:
-    with open_campaign(args.file) as doc, doc.session() as session:
-        state = load_state(session)
-        ground = services.ground_for(services.scenario_in(session))
-        data = status_json(state, ground)
+def _status(args: argparse.Namespace) -> int:
+    from campaign1813.campaign.queries import campaign_status, status_json
+
+    with _open(args) as doc:
+        status = campaign_status(doc)
     if args.json:
-        print(json.dumps(data, indent=2, ensure_ascii=False))
+        print(json.dumps(status_json(status), indent=2, ensure_ascii=False))
         return 0
-    day = format_date(state.date)
-    print(f"{day}" + (" (marched; waiting for battle results)" if state.marched else ""))
-    for c in data["commands"]:
-        state_text = c["reason"] or c["status"]
-        orders = c["order"] or "no orders"
-        if c["pending"]:
-            orders += f"; by messenger: {c['pending']}"
-        print(f"  {c['name']:<28} {c['side']:<7} {c['where']:<40} {state_text}; {orders}")
-    waiting = [b for b in data["battles"] if b["result"] is None]
-    if waiting:
-        print(f"{len(waiting)} battle(s) to fight: see 'battles'.")
+    day = format_date(status.date)
+    print(f"{day}" + (" (marched; waiting for battle results)" if status.marched else ""))
+    for c in status.commands:
+        state_text = c.reason or c.status.value
+        print(f"  {c.name:<28} {c.side.value:<7} {c.where:<40} {state_text}; {c.orders_text}")
+    if status.battles_due:
+        print(f"{len(status.battles_due)} battle(s) to fight: see 'battles'.")
     return 0
 
 
-def _battles(args) -> int:
-    with open_campaign(args.file) as doc, doc.session() as session:
-        state = load_state(session)
-    battles = [battle_json(b) for b in sorted(state.battles.values(), key=lambda b: b.id)]
+def _battles(args: argparse.Namespace) -> int:
+    from campaign1813.campaign.queries import battle_json, campaign_status
+
+    with _open(args) as doc:
+        battles = campaign_status(doc).battles
     if args.json:
-        print(json.dumps(battles, indent=2, ensure_ascii=False))
+        print(json.dumps([battle_json(b) for b in battles], indent=2, ensure_ascii=False))
         return 0
     if not battles:
         print("No battles yet.")
-    for b in sorted(state.battles.values(), key=lambda b: b.id):
+    for b in battles:
         result = b.result or "to be fought"
         print(f"{b.id}. {b.title}: {result}")
         print(f"   French: {', '.join(b.french)}"

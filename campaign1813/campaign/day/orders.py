@@ -9,11 +9,19 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from campaign1813.campaign.aftermath import retreat_destinations, status_reason
 from campaign1813.campaign.calendar import format_date
+from campaign1813.campaign.day.aftermath import retreat_destinations, status_reason
+from campaign1813.campaign.day.ground import Ground, OrderRefused, Position
+from campaign1813.campaign.day.state import (
+    DayState,
+    Kind,
+    Order,
+    Status,
+    Verb,
+    find_command,
+    hq_name,
+)
 from campaign1813.campaign.errors import CampaignError
-from campaign1813.campaign.ground import Ground, OrderRefused, Position
-from campaign1813.campaign.state import DayState, Kind, Order, Status, Verb, find_command, hq_name
 
 
 def parse_verb(text: str) -> Verb:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from campaign1813.campaign.contact import find_contacts
-from campaign1813.campaign.ground import EPS, Ground, Position
-from campaign1813.campaign.state import DayState, Status
+from campaign1813.campaign.day.contact import find_contacts
+from campaign1813.campaign.day.ground import EPS, Ground, Position
+from campaign1813.campaign.day.state import DayState, Status
 
 
 @dataclass(frozen=True)

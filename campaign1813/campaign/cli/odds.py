@@ -9,8 +9,8 @@ from __future__ import annotations
 import importlib
 
 ODDS_MODULES: list[str] = [
-    "campaign1813.campaign.cli_odds_fire",
-    "campaign1813.campaign.cli_odds_melee",
+    "campaign1813.campaign.cli.odds_fire",
+    "campaign1813.campaign.cli.odds_melee",
 ]
 
 

@@ -11,11 +11,15 @@ from __future__ import annotations
 import heapq
 import math
 from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.types import Scenario
-from campaign1813.maps.road_map import RoadMap
 from campaign1813.maps.types import RoadClass
+
+if TYPE_CHECKING:
+    from campaign1813.maps.road_map import RoadMap
 
 # Positions closer than this to a town count as at the town; it also absorbs float dust.
 EPS = 1e-6
@@ -55,6 +59,31 @@ class Position:
         """The inverse of ``to_json``."""
         return Position(data[0]) if len(data) == 1 else Position(data[0], data[1], data[2])
 
+    @classmethod
+    def __get_pydantic_core_schema__(cls, _source: object, _handler: object) -> object:
+        """Read and write a position in its compact JSON form when the store (de)serialises
+        the day's state; pydantic is imported only by whoever asks."""
+        from pydantic_core import core_schema
+
+        def read(value: object) -> Position:
+            if isinstance(value, Position):
+                return value
+            if not isinstance(value, list | tuple) or len(value) not in (1, 3):
+                raise ValueError(f"a position is [town] or [town, town, miles], not {value!r}")
+            if not all(isinstance(v, str) for v in value[:2]):
+                raise ValueError(f"a position names its towns, not {value!r}")
+            if len(value) == 3:
+                miles = value[2]
+                if isinstance(miles, bool) or not isinstance(miles, int | float) \
+                        or not math.isfinite(miles) or miles < 0:
+                    raise ValueError(f"a position's miles must be 0 or more, not {miles!r}")
+            return Position.from_json(list(value))
+
+        return core_schema.no_info_plain_validator_function(
+            read,
+            serialization=core_schema.plain_serializer_function_ser_schema(Position.to_json),
+        )
+
 
 def at(town: str) -> Position:
     """A position at a town."""
@@ -67,7 +96,6 @@ class Ground:
     def __init__(self, scenario: Scenario):
         self.scenario = scenario
         self.settings = scenario.settings
-        self.road_map = RoadMap(scenario.map)
         self.corps = {c.name: c for army in scenario.armies for c in army.corps}
         self.adj: dict[str, list[tuple[str, float]]] = {t.name: [] for t in scenario.map.towns}
         self.length: dict[tuple[str, str], float] = {}
@@ -80,6 +108,13 @@ class Ground:
             self.road_class[(a, b)] = road.road_class
         for links in self.adj.values():
             links.sort()
+
+    @cached_property
+    def road_map(self) -> RoadMap:
+        """The road network (networkx), built on first use: reading positions never needs it."""
+        from campaign1813.maps.road_map import RoadMap
+
+        return RoadMap(self.scenario.map)
 
     # -- names and routes -------------------------------------------------------------------
     def resolve(self, name: str) -> str:

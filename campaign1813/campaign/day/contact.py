@@ -10,7 +10,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from campaign1813.campaign.ground import EPS, Ground, Position
+from campaign1813.campaign.day.ground import EPS, Ground, Position
 from campaign1813.campaign.scenario.types import Side
 
 

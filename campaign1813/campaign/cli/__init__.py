@@ -1,0 +1,102 @@
+"""The headless command line, ``campaign1813``.
+
+Every subcommand calls the same services the window uses. Subcommands come in groups, a module
+each in this package (``document``, ``day``, ``odds``, ``scenario``); ``COMMANDS`` says which
+group owns which command, so only the group of the command being run is imported and registered
+(``campaign1813 --help`` imports none of them). Each group module has ``register(subparsers)``,
+which adds its parsers and sets ``func`` to a handler taking the parsed arguments and returning
+an exit status; a handler imports what it needs (the database, the road network) itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+from campaign1813 import __version__
+from campaign1813.errors import CampaignError
+
+# command → (group module, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "new": ("document", "create a new campaign file from the 1813 scenario"),
+    "info": ("document", "check a campaign file and print its name and dates"),
+    "status": ("day", "where every command stands, its orders and state"),
+    "order": ("day", "give a command an order: Move, Halt, Hold, Attack, Recce, Rest"),
+    "cancel": ("day", "withdraw a command's orders"),
+    "end-day": ("day", "march the day, find contacts and battles; end the day"),
+    "battles": ("day", "the battles scheduled and fought"),
+    "result": ("day", "record a battle's result"),
+    "postpone": ("day", "put a battle off to a later day"),
+    "merge": ("day", "fight two battles of the day as one"),
+    "split": ("day", "fight some commands of a battle separately"),
+    "cut-off": ("day", "the umpire's choice for a command with no retreat"),
+    "undo": ("day", "take back the last action"),
+    "redo": ("day", "apply again the last action taken back"),
+    "diary": ("day", "the campaign diary, one dated line each"),
+    "odds": ("odds", "exact odds of a roll (artillery, morale, combat)"),
+    "oob": ("scenario", "print the orders of battle of the scenario's army groups"),
+    "scenario": ("scenario", "work with scenario folders"),
+}
+GROUPS = tuple(dict.fromkeys(group for group, _help in COMMANDS.values()))
+
+
+def _command_in(argv: Sequence[str]) -> str | None:
+    """The subcommand named on the command line, if any (the first word that is one)."""
+    for word in argv:
+        if word in COMMANDS:
+            return word
+        if not word.startswith("-"):
+            return None
+    return None
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser: every subcommand listed, and the group of the one named in
+    ``argv`` registered in full (every group when ``argv`` is None)."""
+    parser = argparse.ArgumentParser(
+        prog="campaign1813",
+        description="The 1813 Campaign Umpire: campaign files, the road map, orders and battles.",
+    )
+    parser.add_argument("--version", action="version", version=f"campaign1813 {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    wanted = GROUPS if argv is None else (
+        (COMMANDS[name][0],) if (name := _command_in(argv)) else ())
+    for group in wanted:
+        importlib.import_module(f"{__name__}.{group}").register(sub)
+    for name, (group, text) in COMMANDS.items():
+        if group not in wanted:
+            sub.add_parser(name, help=text)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; errors are one line on stderr and a non-zero status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        parser = build_parser(argv)
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 0
+        return int(args.func(args) or 0)
+    except CampaignError as exc:
+        print(f"campaign1813: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # output piped into a command that stopped reading, e.g. `head`
+        sys.stdout = None  # type: ignore[assignment]
+        return 0
+    except Exception as exc:  # a fault of ours: one line; transactions leave the file whole
+        if os.environ.get("CAMPAIGN1813_DEBUG"):
+            raise
+        print(f"campaign1813: internal error: {type(exc).__name__}: {exc} "
+              "(set CAMPAIGN1813_DEBUG=1 to see where)", file=sys.stderr)
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The campaign day: orders, movement, contact, battles and their aftermath — pure, no SQL."""

@@ -1,0 +1,158 @@
+"""The umpire's actions as values: each checks itself against the day's rules and applies itself.
+
+An action's ``apply`` works on the state in memory and returns its label (the Edit menu's "Undo
+Order: 4 Corps – Move Lüneburg"), its diary lines and, for End Day, the day's report. The store
+runs it inside one transaction and logs it; the services are the umpire's way in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from campaign1813.campaign.calendar import format_date
+from campaign1813.campaign.day import aftermath, battles, orders
+from campaign1813.campaign.day.cycle import DayReport, advance_day
+from campaign1813.campaign.day.ground import Ground
+from campaign1813.campaign.day.state import DayState, find_command
+
+Applied = tuple[str, list[str], DayReport | None]
+
+
+class Action(Protocol):
+    """What every umpire action can do: apply itself to the day's state."""
+
+    def apply(self, ground: Ground, state: DayState) -> Applied:
+        """Check and apply the action; returns its label, diary lines and any day report."""
+        ...
+
+
+@dataclass(frozen=True)
+class IssueOrder:
+    """Give a command an order."""
+
+    command: str
+    verb: str
+    objective: str
+    via: tuple[str, ...] = ()
+    forced: bool = False
+
+    def apply(self, ground: Ground, state: DayState) -> Applied:
+        """Check and issue the order."""
+        order = orders.build_order(
+            ground, state, self.command, self.verb, self.objective, self.via, self.forced
+        )
+        line = orders.issue(state, order)
+        return f"Order: {order.text()}", [line], None
+
+
+@dataclass(frozen=True)
+class IssueOrders:
+    """A day's orders entered together: all are issued, or none if one is refused."""
+
+    orders: tuple[IssueOrder, ...]
+
+    def apply(self, ground: Ground, state: DayState) -> Applied:
+        """Issue each order in turn."""
+        lines = []
+        for order in self.orders:
+            lines.extend(order.apply(ground, state)[1])
+        return f"Orders: {len(self.orders)} orders", lines, None
+
+
+@dataclass(frozen=True)
+class CancelOrder:
+    """Withdraw a command's orders."""
+
+    command: str
+
+    def apply(self, ground: Ground, state: DayState) -> Applied:
+        """Cancel the orders."""
+        line = orders.cancel(state, self.command)
+        return f"Cancel orders of {find_command(state, self.command).name}", [line], None
+
+
+@dataclass(frozen=True)
+class EndDay:
+    """March the day and, once its battles are decided, end it."""
+
+    def apply(self, ground: Ground, state: DayState) -> Applied:
+        """Run the day."""
+        report = advance_day(ground, state)
+        label = f"End day: {format_date(report.day)}"
+        if not report.closed:
+            label = f"March: {format_date(report.day)}"
+        return label, list(report.lines), report
+
+
+@dataclass(frozen=True)
+class RecordResult:
+    """Enter a battle's result: French, Allied or draw."""
+
+    battle: int
+    result: str
+    casualties: dict = field(default_factory=dict)
+
+    def apply(self, ground: Ground, state: DayState) -> Applied:
+        """Record the result and its aftermath."""
+        lines = aftermath.apply_result(ground, state, self.battle, self.result,
+                                       self.casualties or None)
+        b = state.battles[self.battle]
+        return f"Result: {b.title}: {b.result}", lines, None
+
+
+@dataclass(frozen=True)
+class MergeBattles:
+    """Fight two battles as one."""
+
+    battle: int
+    other: int
+    reason: str
+
+    def apply(self, ground: Ground, state: DayState) -> Applied:
+        """Merge them."""
+        lines = battles.merge(state, self.battle, self.other, self.reason)
+        return f"Merge battles {self.battle} and {self.other}", lines, None
+
+
+@dataclass(frozen=True)
+class SplitBattle:
+    """Fight some commands of a battle separately."""
+
+    battle: int
+    commands: tuple[str, ...]
+    reason: str
+
+    def apply(self, ground: Ground, state: DayState) -> Applied:
+        """Split it."""
+        lines = battles.split(state, self.battle, self.commands, self.reason, ground)
+        return f"Split battle {self.battle}", lines, None
+
+
+@dataclass(frozen=True)
+class PostponeBattle:
+    """Put a battle off."""
+
+    battle: int
+    reason: str
+    days: int = 1
+
+    def apply(self, ground: Ground, state: DayState) -> Applied:
+        """Postpone it."""
+        lines = battles.postpone(state, self.battle, self.days, self.reason)
+        return f"Postpone battle {self.battle}", lines, None
+
+
+@dataclass(frozen=True)
+class ChooseRetreat:
+    """The umpire's choice for a cut-off command: surrender or break out."""
+
+    command: str
+    option: str
+    town: str | None = None
+
+    def apply(self, ground: Ground, state: DayState) -> Applied:
+        """Apply the choice."""
+        name = find_command(state, self.command).name
+        lines = aftermath.choose_option(ground, state, name, self.option, self.town)
+        return f"{name}: {self.option}", lines, None

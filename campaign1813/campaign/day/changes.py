@@ -1,0 +1,26 @@
+"""What an umpire action changed, so that a view refreshes just that."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from campaign1813.campaign.day.cycle import DayReport
+
+
+@dataclass(frozen=True)
+class Changes:
+    """The action's label and diary lines, and the commands, battles and towns it touched."""
+
+    label: str
+    lines: tuple[str, ...] = ()
+    commands: frozenset[str] = frozenset()
+    battles: frozenset[int] = frozenset()
+    towns: frozenset[str] = frozenset()
+    date_changed: bool = False
+    report: DayReport | None = None
+    positions: frozenset[str] = frozenset()
+
+    @property
+    def anything(self) -> bool:
+        """Whether the action changed any part of the day's state."""
+        return bool(self.commands or self.battles or self.towns or self.date_changed)

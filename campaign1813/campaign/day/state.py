@@ -1,0 +1,186 @@
+"""The campaign's day-to-day state as values: commands, orders, battles and who holds each town.
+
+The day's rules work on a ``DayState`` in memory; the store reads it from the campaign file and
+writes it back, in one transaction per umpire action.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import date
+from enum import StrEnum
+
+from campaign1813.campaign.calendar import format_date
+from campaign1813.campaign.day.ground import OrderRefused, Position
+from campaign1813.campaign.scenario.types import Scenario, Side
+
+
+class Status(StrEnum):
+    """What a command may do today."""
+
+    READY = "ready"
+    RESTING = "resting"
+    RETREATING = "retreating"
+    IN_BATTLE = "in battle"
+    CUT_OFF = "cut off"
+    SURRENDERED = "surrendered"
+
+
+class Verb(StrEnum):
+    """The order types of the campaign: his Move, Halt, Hold, Attack and Recce, plus Rest."""
+
+    MOVE = "Move"
+    HALT = "Halt"
+    HOLD = "Hold"
+    ATTACK = "Attack"
+    RECCE = "Recce"
+    REST = "Rest"
+
+    @property
+    def marches(self) -> bool:
+        """Whether the order takes the command along a road."""
+        return self in (Verb.MOVE, Verb.HALT, Verb.ATTACK, Verb.RECCE)
+
+
+class Kind(StrEnum):
+    """An army group's headquarters or one of its corps."""
+
+    HQ = "HQ"
+    CORPS = "corps"
+
+
+@dataclass(frozen=True)
+class CommandState:
+    """One HQ or corps: where it is and what state it is in."""
+
+    name: str
+    key: int
+    side: Side
+    army: str
+    kind: Kind
+    mounted: bool
+    position: Position
+    status: Status = Status.READY
+    status_date: date | None = None
+    battle: int | None = None
+    marched: float = 0.0
+    halted: bool = False
+    casualties: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def on_map(self) -> bool:
+        """False once a command has surrendered."""
+        return self.status is not Status.SURRENDERED
+
+
+@dataclass(frozen=True)
+class Order:
+    """An order for one command, with the towns its march will pass through."""
+
+    command: str
+    verb: Verb
+    objective: str
+    issued: date
+    effective: date
+    via: tuple[str, ...] = ()
+    route: tuple[str, ...] = ()
+    forced: bool = False
+    breakout: bool = False
+
+    def text(self) -> str:
+        """The order as the umpire writes it: ``5 Corps – Attack Magdeburg``."""
+        via = f" via {', '.join(self.via)}" if self.via else ""
+        forced = " (forced march)" if self.forced else ""
+        return f"{self.command} – {self.verb.value} {self.objective}{via}{forced}"
+
+
+@dataclass(frozen=True)
+class Battle:
+    """A battle: where, when, who fights on each side, who marches to the guns, the result."""
+
+    id: int
+    date: date
+    place: str
+    french: tuple[str, ...]
+    allied: tuple[str, ...]
+    french_reinforcements: tuple[str, ...] = ()
+    allied_reinforcements: tuple[str, ...] = ()
+    attacker: Side | None = None
+    result: str | None = None
+    notes: tuple[str, ...] = ()
+
+    def side(self, side: Side) -> tuple[str, ...]:
+        """The commands of one side in contact."""
+        return self.french if side is Side.FRENCH else self.allied
+
+    def reinforcements(self, side: Side) -> tuple[str, ...]:
+        """The commands of one side marching to the sound of the guns (on table at turn 4)."""
+        return self.french_reinforcements if side is Side.FRENCH else self.allied_reinforcements
+
+    def everyone(self, side: Side | None = None) -> tuple[str, ...]:
+        """Every command taking part, of one side or both."""
+        sides = (side,) if side else (Side.FRENCH, Side.ALLIED)
+        return tuple(n for s in sides for n in (*self.side(s), *self.reinforcements(s)))
+
+    @property
+    def title(self) -> str:
+        """``the battle of Helmstedt (2 May 1813)``."""
+        return f"the battle of {self.place} ({format_date(self.date)})"
+
+
+@dataclass
+class DayState:
+    """The whole mutable state of the campaign day, as one value."""
+
+    date: date
+    marched: bool
+    next_battle: int
+    commands: dict[str, CommandState]
+    orders: dict[str, Order] = field(default_factory=dict)
+    pending: dict[str, Order] = field(default_factory=dict)
+    battles: dict[int, Battle] = field(default_factory=dict)
+    control: dict[str, Side] = field(default_factory=dict)
+
+    def ordered(self) -> list[CommandState]:
+        """Commands in their stable order (army group order, HQ first)."""
+        return sorted(self.commands.values(), key=lambda c: c.key)
+
+    def update(self, name: str, **changes) -> CommandState:
+        """Replace fields of one command."""
+        self.commands[name] = replace(self.commands[name], **changes)
+        return self.commands[name]
+
+
+def hq_name(army: str) -> str:
+    """The name of an army group's headquarters as a command."""
+    return f"{army} HQ"
+
+
+def initial_state(scenario: Scenario, day: date) -> DayState:
+    """Every army group HQ and corps at its starting town; each side holds those towns."""
+    commands: dict[str, CommandState] = {}
+    control: dict[str, Side] = {}
+    key = 0
+    for army in scenario.armies:
+        for name, kind, town in (
+            (hq_name(army.name), Kind.HQ, army.hq),
+            *((c.name, Kind.CORPS, c.start) for c in army.corps),
+        ):
+            commands[name] = CommandState(
+                name, key, army.side, army.name, kind, kind is Kind.HQ, Position(town)
+            )
+            control[town] = army.side
+            key += 1
+    return DayState(day, False, 1, commands, control=control)
+
+
+def find_command(state: DayState, name: str) -> CommandState:
+    """A command by its name (any case), its army group's name or its CinC's name for the HQ."""
+    wanted = name.strip().casefold()
+    for c in state.ordered():
+        if c.name.casefold() == wanted:
+            return c
+    for c in state.ordered():
+        if c.kind is Kind.HQ and c.army.casefold() == wanted:
+            return c
+    raise OrderRefused(f"no command called '{name}' in this campaign")

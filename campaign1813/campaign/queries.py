@@ -1,0 +1,279 @@
+"""Typed read models of an open campaign, for the window and the command line to present.
+
+Everything here reads inside one read transaction and returns frozen values; nothing changes
+the file. ``campaign_status`` is the campaign at a glance (every command, every battle, who holds
+each town), ``status_json`` its form for other tools (``status --json``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from campaign1813.campaign.calendar import format_date
+from campaign1813.campaign.day.aftermath import (
+    BreakOut,
+    breakout_options,
+    retreat_destinations,
+    status_reason,
+)
+from campaign1813.campaign.day.ground import Ground, Position, describe
+from campaign1813.campaign.day.state import Battle, DayState, Kind, Status
+from campaign1813.campaign.scenario.types import Side
+from campaign1813.campaign.store import log
+from campaign1813.campaign.store.codec import read_state
+from campaign1813.campaign.store.document import CampaignDocument
+from campaign1813.maps.types import Theatre
+
+
+@dataclass(frozen=True)
+class CommandView:
+    """One HQ or corps as the umpire sees it: where, in what state and why, under what orders."""
+
+    name: str
+    side: Side
+    army: str
+    theatre: Theatre
+    kind: Kind
+    position: Position
+    where: str
+    status: Status
+    status_date: date | None
+    battle: int | None
+    reason: str | None
+    order: str | None
+    pending: str | None
+    marched: float
+    halted: bool
+    casualties: tuple[tuple[str, int], ...]
+    retreats: tuple[str, ...] = ()
+
+    @property
+    def orders_text(self) -> str:
+        """Its orders in words, with an order still carried by a messenger."""
+        text = self.order or "no orders"
+        return text + (f"; by messenger: {self.pending}" if self.pending else "")
+
+    @property
+    def must_retreat_today(self) -> bool:
+        """Whether the command lost a battle and must march away today."""
+        return bool(self.retreats)
+
+
+@dataclass(frozen=True)
+class BattleView:
+    """A battle scheduled or fought: where, when, who on each side, the result."""
+
+    id: int
+    date: date
+    place: str
+    title: str
+    french: tuple[str, ...]
+    allied: tuple[str, ...]
+    french_reinforcements: tuple[str, ...]
+    allied_reinforcements: tuple[str, ...]
+    attacker: Side | None
+    result: str | None
+    notes: tuple[str, ...]
+
+    @property
+    def due(self) -> bool:
+        """Whether the battle still waits for its result."""
+        return self.result is None
+
+
+@dataclass(frozen=True)
+class CampaignStatus:
+    """The campaign at a glance on its current day."""
+
+    name: str
+    date: date
+    marched: bool
+    commands: tuple[CommandView, ...]
+    battles: tuple[BattleView, ...]
+    control: dict[str, Side] = field(default_factory=dict)
+
+    def command(self, name: str) -> CommandView:
+        """A command by its exact name."""
+        for c in self.commands:
+            if c.name == name:
+                return c
+        raise KeyError(name)
+
+    def commands_in(self, theatre: Theatre | None) -> tuple[CommandView, ...]:
+        """The commands of the army groups of one theatre (all for None)."""
+        return tuple(c for c in self.commands if theatre is None or c.theatre is theatre)
+
+    @property
+    def battles_due(self) -> tuple[BattleView, ...]:
+        """The battles still to be fought or given a result."""
+        return tuple(b for b in self.battles if b.due)
+
+    @property
+    def cut_off(self) -> tuple[CommandView, ...]:
+        """The commands waiting for the umpire's choice: surrender or break out."""
+        return tuple(c for c in self.commands if c.status is Status.CUT_OFF)
+
+    @property
+    def heading(self) -> str:
+        """``Spring 1813 — 3 May 1813``, and whether the day waits for its battles."""
+        text = f"{self.name} — {format_date(self.date)}"
+        return text + (" (marched; battles to fight)" if self.marched else "")
+
+
+def battle_view(b: Battle) -> BattleView:
+    """A battle of the day's state as its read model."""
+    return BattleView(b.id, b.date, b.place, b.title, b.french, b.allied,
+                      b.french_reinforcements, b.allied_reinforcements, b.attacker, b.result,
+                      b.notes)
+
+
+def command_views(state: DayState, ground: Ground,
+                  names: Iterable[str] | None = None) -> tuple[CommandView, ...]:
+    """The read models of the named commands (all of them for None), in their stable order."""
+    theatres = {a.name: a.theatre for a in ground.scenario.armies}
+    wanted = None if names is None else set(names)
+    out = []
+    for c in state.ordered():
+        if wanted is not None and c.name not in wanted:
+            continue
+        order = state.orders.get(c.name)
+        pending = state.pending.get(c.name)
+        retreats: tuple[str, ...] = ()
+        if c.status is Status.RETREATING and c.status_date == state.date:
+            retreats = tuple(sorted(retreat_destinations(ground, state, c.name)))
+        out.append(CommandView(
+            c.name, c.side, c.army, theatres[c.army], c.kind, c.position,
+            describe(c.position, ground), c.status, c.status_date, c.battle,
+            status_reason(state, c.name), order.text() if order else None,
+            pending.text() if pending else None, c.marched, c.halted, c.casualties, retreats))
+    return tuple(out)
+
+
+def status_of(state: DayState, ground: Ground, name: str) -> CampaignStatus:
+    """The campaign at a glance, from a state in memory."""
+    return CampaignStatus(
+        name, state.date, state.marched, command_views(state, ground),
+        tuple(battle_view(b) for b in sorted(state.battles.values(), key=lambda b: b.id)),
+        dict(sorted(state.control.items())))
+
+
+def campaign_status(doc: CampaignDocument) -> CampaignStatus:
+    """The campaign at a glance, read in one transaction."""
+    ground = doc.ground()
+    with doc.reading() as con:
+        state = read_state(con)
+        name = doc.summary().name
+    return status_of(state, ground, name)
+
+
+def commands(doc: CampaignDocument, names: Iterable[str]) -> tuple[CommandView, ...]:
+    """The read models of some commands only (those an action changed)."""
+    ground = doc.ground()
+    with doc.reading() as con:
+        state = read_state(con)
+    return command_views(state, ground, names)
+
+
+def breakouts(doc: CampaignDocument, name: str) -> list[BreakOut]:
+    """The ways out for a cut-off command, the weakest enemy first."""
+    ground = doc.ground()
+    with doc.reading() as con:
+        state = read_state(con)
+    return breakout_options(ground, state, name)
+
+
+def day_state(doc: CampaignDocument) -> DayState:
+    """The whole state of the campaign day, for tests and tools that work on it."""
+    with doc.reading() as con:
+        return read_state(con)
+
+
+def state_json(doc: CampaignDocument) -> dict[str, Any]:
+    """The state of the campaign day as the JSON values the event log keeps."""
+    from campaign1813.campaign.store.codec import read_json
+
+    with doc.reading() as con:
+        return read_json(con)
+
+
+def next_undo(doc: CampaignDocument) -> str | None:
+    """The label of the action Undo would take back."""
+    with doc.reading() as con:
+        return log.next_undo(con)
+
+
+def next_redo(doc: CampaignDocument) -> str | None:
+    """The label of the action Redo would apply again."""
+    with doc.reading() as con:
+        return log.next_redo(con)
+
+
+# -- the diary ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DiaryEntry:
+    """One line of the diary: the campaign date, the action it came from, the text."""
+
+    day: date
+    seq: int
+    text: str
+
+    def __str__(self) -> str:
+        return f"{format_date(self.day)}: {self.text}"
+
+
+def diary(doc: CampaignDocument) -> list[DiaryEntry]:
+    """Every line of every action still in force, oldest first."""
+    with doc.reading() as con:
+        actions = log.actions_in_force(con)
+    return [DiaryEntry(a.day, a.seq, line) for a in actions for line in (a.lines or (a.label,))]
+
+
+def diary_text(doc: CampaignDocument) -> str:
+    """The diary as plain text, one dated line each."""
+    return "\n".join(str(e) for e in diary(doc))
+
+
+# -- for other tools ---------------------------------------------------------------------------
+
+
+def status_json(status: CampaignStatus) -> dict[str, Any]:
+    """The campaign's state for other tools: date, commands with places and orders, battles."""
+    return {
+        "date": status.date.isoformat(),
+        "marched": status.marched,
+        "commands": [{
+            "name": c.name,
+            "side": c.side.value,
+            "army": c.army,
+            "kind": c.kind.value,
+            "position": c.position.to_json(),
+            "where": c.where,
+            "status": c.status.value,
+            "status_date": c.status_date.isoformat() if c.status_date else None,
+            "battle": c.battle,
+            "reason": c.reason,
+            "order": c.order,
+            "pending": c.pending,
+            "marched": c.marched,
+            "halted": c.halted,
+            "casualties": dict(c.casualties),
+        } for c in status.commands],
+        "battles": [battle_json(b) for b in status.battles],
+        "control": {t: s.value for t, s in status.control.items()},
+    }
+
+
+def battle_json(b: BattleView) -> dict[str, Any]:
+    """A battle for other tools: place, date, sides, reinforcements, result and notes."""
+    return {
+        "id": b.id, "date": b.date.isoformat(), "place": b.place, "french": list(b.french),
+        "allied": list(b.allied), "french_reinforcements": list(b.french_reinforcements),
+        "allied_reinforcements": list(b.allied_reinforcements),
+        "attacker": b.attacker.value if b.attacker else None, "result": b.result,
+        "notes": list(b.notes),
+    }

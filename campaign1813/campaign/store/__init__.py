@@ -1,0 +1,1 @@
+"""The campaign file: its tables, migrations, transactions, stored state and event log."""

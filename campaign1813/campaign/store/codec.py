@@ -1,0 +1,226 @@
+"""The campaign day's state to and from the file, through pydantic's ``TypeAdapter``.
+
+One mechanism for every entity: a row is validated into its frozen dataclass (``CommandState``,
+``Order``, ``Battle``) and an entity is dumped into plain JSON values, which are also what the
+event log keeps. A column holds its field's value, or the field's JSON under ``<field>_json``.
+A row the adapter refuses is reported with its table, its key and the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import date
+from functools import cache
+from typing import Any
+
+from campaign1813.campaign.day.state import Battle, CommandState, DayState, Order
+from campaign1813.campaign.errors import CampaignError
+from campaign1813.campaign.scenario.types import Side
+
+Json = dict[str, Any]
+SECTIONS = ("commands", "orders", "battles", "control")
+
+
+class DamagedState(CampaignError):
+    """A row of the campaign day that is not a valid command, order, battle or town."""
+
+
+@cache
+def _adapter(kind: type) -> Any:
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(kind)
+
+
+def _entity(kind: type, data: Json, where: str) -> Any:
+    from pydantic import ValidationError
+
+    try:
+        return _adapter(kind).validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first["loc"]) or "the row"
+        raise DamagedState(f"{where} is damaged: {field}: {first['msg']}") from None
+
+
+def _dump(value: Any) -> Json:
+    kind = type(value)
+    return _adapter(kind).dump_python(value, mode="json")  # type: ignore[no-any-return]
+
+
+def _from_row(row: sqlite3.Row, skip: tuple[str, ...] = ()) -> Json:
+    out: Json = {}
+    for column in row.keys():
+        if column in skip:
+            continue
+        value = row[column]
+        if column.endswith("_json"):
+            try:
+                out[column.removesuffix("_json")] = json.loads(value)
+            except (TypeError, ValueError):
+                out[column.removesuffix("_json")] = value  # the adapter names what is wrong
+        else:
+            out[column] = value
+    return out
+
+
+def _to_row(data: Json) -> Json:
+    return {f"{k}_json" if isinstance(v, list | dict) else k:
+            json.dumps(v) if isinstance(v, list | dict) else v for k, v in data.items()}
+
+
+def _order_key(command: str, pending: bool) -> str:
+    return f"{command}|{'pending' if pending else 'active'}"
+
+
+# -- the state as JSON values ----------------------------------------------------------------
+
+
+def state_to_json(state: DayState) -> Json:
+    """The state as plain JSON values, keyed by command, order, battle and town."""
+    orders = {_order_key(n, False): _dump(o) | {"pending": False}
+              for n, o in state.orders.items()}
+    orders.update({_order_key(n, True): _dump(o) | {"pending": True}
+                   for n, o in state.pending.items()})
+    return {
+        "date": state.date.isoformat(),
+        "marched": state.marched,
+        "next_battle": state.next_battle,
+        "commands": {c.name: _dump(c) for c in state.ordered()},
+        "orders": dict(sorted(orders.items())),
+        "battles": {str(b.id): _dump(b) for b in sorted(state.battles.values(),
+                                                        key=lambda b: b.id)},
+        "control": {t: state.control[t].value for t in sorted(state.control)},
+    }
+
+
+def state_from_json(data: Json, where: str = "the campaign day") -> DayState:
+    """The inverse of ``state_to_json``; a value that is not valid is refused with its place."""
+    commands = {n: _entity(CommandState, d, f"{where}: command {n!r}")
+                for n, d in data["commands"].items()}
+    state = DayState(date.fromisoformat(data["date"]), bool(data["marched"]),
+                     int(data["next_battle"]), commands)
+    for key, d in data["orders"].items():
+        fields = {k: v for k, v in d.items() if k != "pending"}
+        order = _entity(Order, fields, f"{where}: order {key!r}")
+        (state.pending if d["pending"] else state.orders)[order.command] = order
+    for key, d in data["battles"].items():
+        battle = _entity(Battle, d, f"{where}: battle {key}")
+        state.battles[battle.id] = battle
+    try:
+        state.control = {t: Side(s) for t, s in data["control"].items()}
+    except ValueError as exc:
+        raise DamagedState(f"{where}: town control is damaged: {exc}") from None
+    return state
+
+
+def state_diff(before: Json, after: Json) -> tuple[Json, Json]:
+    """The entries that differ, as (their values before, their values after); a missing
+    entry is None. Applying the first to the after-state gives back the before-state."""
+    old: Json = {}
+    new: Json = {}
+    for key in ("date", "marched", "next_battle"):
+        if before[key] != after[key]:
+            old[key], new[key] = before[key], after[key]
+    for section in SECTIONS:
+        b, a = before[section], after[section]
+        changed = {k for k in b.keys() | a.keys() if b.get(k) != a.get(k)}
+        if changed:
+            old[section] = {k: b.get(k) for k in sorted(changed)}
+            new[section] = {k: a.get(k) for k in sorted(changed)}
+    return old, new
+
+
+# -- rows of the file ------------------------------------------------------------------------
+
+
+def read_state(con: sqlite3.Connection) -> DayState:
+    """The campaign day's state as the file holds it."""
+    return state_from_json(read_json(con), "the campaign day in the file")
+
+
+def read_json(con: sqlite3.Connection) -> Json:
+    """The state's rows as the JSON values the event log keeps (every row validated)."""
+    con.row_factory = sqlite3.Row
+    info = con.execute('SELECT "current_date" FROM campaign').fetchone()
+    day = con.execute("SELECT marched, next_battle FROM day_info").fetchone()
+    commands = {}
+    for r in con.execute('SELECT * FROM day_command ORDER BY "key"'):
+        c = _entity(CommandState, _from_row(r), f"day_command row {r['name']!r}")
+        commands[c.name] = _dump(c)
+    orders = {}
+    for r in con.execute("SELECT * FROM day_order ORDER BY id"):
+        o = _entity(Order, _from_row(r, ("id", "pending")), f"day_order row {r['id']}")
+        orders[_order_key(o.command, bool(r["pending"]))] = _dump(o) | {
+            "pending": bool(r["pending"])}
+    battles = {}
+    for r in con.execute("SELECT * FROM day_battle ORDER BY id"):
+        b = _entity(Battle, _from_row(r), f"day_battle row {r['id']}")
+        battles[str(b.id)] = _dump(b)
+    control = {}
+    for r in con.execute("SELECT town, side FROM town_control ORDER BY town"):
+        if r["side"] not in {s.value for s in Side}:
+            raise DamagedState(f"town_control row {r['town']!r} is damaged: "
+                               f"side {r['side']!r} is neither French nor Allied")
+        control[r["town"]] = r["side"]
+    return {
+        "date": date.fromisoformat(info["current_date"]).isoformat(),
+        "marched": bool(day["marched"]) if day else False,
+        "next_battle": int(day["next_battle"]) if day else 1,
+        "commands": commands,
+        "orders": dict(sorted(orders.items())),
+        "battles": battles,
+        "control": control,
+    }
+
+
+def write_state(con: sqlite3.Connection, state: DayState) -> None:
+    """Write a whole state, changing only the rows that differ from the file's."""
+    _old, new = state_diff(read_json(con), state_to_json(state))
+    write_changes(con, new)
+
+
+def write_changes(con: sqlite3.Connection, changes: Json) -> None:
+    """Write only the given entries (a side of ``state_diff``); None deletes an entry."""
+    if "date" in changes:
+        con.execute('UPDATE campaign SET "current_date" = ?', (changes["date"],))
+    if "marched" in changes or "next_battle" in changes:
+        day = con.execute("SELECT marched, next_battle FROM day_info").fetchone()
+        marched = changes.get("marched", bool(day[0]) if day else False)
+        next_battle = changes.get("next_battle", day[1] if day else 1)
+        con.execute("DELETE FROM day_info")
+        con.execute("INSERT INTO day_info (id, marched, next_battle) VALUES (1, ?, ?)",
+                    (marched, next_battle))
+    entries = changes.get("commands", {})
+    _replace(con, "day_command", "name", list(entries),
+             [_to_row(d) for d in entries.values() if d is not None])
+    entries = changes.get("battles", {})
+    _replace(con, "day_battle", "id", [int(k) for k in entries],
+             [_to_row(d) for d in entries.values() if d is not None])
+    entries = changes.get("control", {})
+    _replace(con, "town_control", "town", list(entries),
+             [{"town": k, "side": v} for k, v in entries.items() if v is not None])
+    entries = changes.get("orders", {})
+    for key in entries:
+        command, which = key.rsplit("|", 1)
+        con.execute("DELETE FROM day_order WHERE command = ? AND pending = ?",
+                    (command, which == "pending"))
+    _insert(con, "day_order", [_to_row(d) for d in entries.values() if d is not None])
+
+
+def _replace(con: sqlite3.Connection, table: str, key: str, keys: list[Any],
+             rows: list[Json]) -> None:
+    """Delete the rows with these keys, then insert the new ones."""
+    con.executemany(f'DELETE FROM {table} WHERE "{key}" = ?', [(k,) for k in keys])
+    _insert(con, table, rows)
+
+
+def _insert(con: sqlite3.Connection, table: str, rows: list[Json]) -> None:
+    if not rows:
+        return
+    columns = list(rows[0])
+    names = ", ".join(f'"{c}"' for c in columns)
+    marks = ", ".join("?" for _ in columns)
+    sql = f"INSERT INTO {table} ({names}) VALUES ({marks})"
+    con.executemany(sql, [tuple(r[c] for c in columns) for r in rows])

@@ -1,0 +1,342 @@
+"""Creating, checking and opening campaign files (SQLite, suffix ``.c1813``).
+
+A file is checked read-only before it is opened for writing, so a file that is not a campaign,
+is truncated or damaged, or comes from a newer version is refused with a one-line reason and is
+never touched. An open campaign is one sqlite3 connection; every umpire action reads and writes
+inside one write transaction (``BEGIN IMMEDIATE``), so a second window or process waits for it,
+or is told the campaign is busy, and never interleaves.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from campaign1813 import __version__
+from campaign1813.campaign.errors import CampaignError, CampaignFileError
+from campaign1813.campaign.store.version import APPLICATION, SCHEMA_VERSION
+
+if TYPE_CHECKING:
+    from campaign1813.campaign.day.ground import Ground
+    from campaign1813.campaign.scenario.types import Scenario
+
+SUFFIX = ".c1813"
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+BUSY_SECONDS = 5.0
+
+
+class CampaignBusy(CampaignError):
+    """Another window or process is writing the campaign; the action can be tried again."""
+
+
+@dataclass(frozen=True)
+class CampaignSummary:
+    """What the window title and ``status`` show: name and dates."""
+
+    name: str
+    start_date: date
+    current_date: date
+
+
+def _address(path: Path, mode: str) -> str:
+    """The SQLite URI of a file, escaped so that any legal file name means itself."""
+    return f"file:{quote(str(path.resolve()), safe='/')}?mode={mode}"
+
+
+def connect(path: Path, mode: str = "rw") -> sqlite3.Connection:
+    """A connection to a campaign file: transactions explicit, foreign keys on, commits durable,
+    and a wait of a few seconds when another process holds the file."""
+    con = sqlite3.connect(_address(path, mode), uri=True, isolation_level=None,
+                          timeout=BUSY_SECONDS)
+    con.execute("PRAGMA foreign_keys=ON")
+    con.execute("PRAGMA synchronous=FULL")
+    return con
+
+
+def check_campaign_file(path: str | Path) -> int:
+    """Refuse, with the file and the reason, anything that is not a campaign we can open;
+    returns the file's schema version.
+
+    Opens the file read-only, but for a hot journal left by a writer that died mid-commit,
+    which SQLite rolls back first (as any read-write open would), restoring the last commit.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise CampaignFileError(path, "no such file")
+    if path.is_dir():
+        raise CampaignFileError(path, "is a folder, not a campaign file")
+    if not path.is_file():
+        raise CampaignFileError(path, "is not a regular file, not a campaign file")
+    journal = path.with_name(path.name + "-journal")
+    if journal.exists() and journal.stat().st_size > 0:
+        try:
+            con = sqlite3.connect(_address(path, "rw"), uri=True)
+            con.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            con.close()
+        except sqlite3.Error as exc:
+            raise CampaignFileError(path, f"cannot be recovered ({exc})") from exc
+    size = path.stat().st_size
+    if size == 0:
+        raise CampaignFileError(path, "is empty, not a campaign file")
+    with path.open("rb") as fh:
+        header = fh.read(100)
+    if not header.startswith(_SQLITE_MAGIC[: min(len(header), 16)]) or len(header) < 16:
+        raise CampaignFileError(path, "is not a campaign file (it is not an SQLite database)")
+    if len(header) < 100:
+        raise CampaignFileError(path, f"is truncated ({size} bytes, shorter than its header)")
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    page_count = int.from_bytes(header[28:32], "big")
+    expected = page_size * page_count
+    if page_count and size < expected:
+        raise CampaignFileError(path, f"is truncated ({size} of {expected} bytes)")
+    try:
+        con = sqlite3.connect(_address(path, "ro"), uri=True)
+    except sqlite3.Error as exc:
+        raise CampaignFileError(path, f"cannot be read ({exc})") from exc
+    try:
+        try:
+            query = "SELECT name FROM sqlite_master WHERE type='table'"
+            tables = {r[0] for r in con.execute(query)}
+            if "document" not in tables:
+                raise CampaignFileError(
+                    path, "is an SQLite database but not a campaign (it has no document table)"
+                )
+            row = con.execute("SELECT application, schema_version FROM document").fetchone()
+            ok = con.execute("PRAGMA quick_check").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise CampaignFileError(path, f"is damaged ({exc})") from exc
+    finally:
+        con.close()
+    if row is None or row[0] != APPLICATION:
+        raise CampaignFileError(path, "is an SQLite database but not a campaign")
+    if ok is None or ok[0] != "ok":
+        raise CampaignFileError(path, f"is damaged ({ok[0] if ok else 'integrity check failed'})")
+    version = row[1]
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise CampaignFileError(path, f"is damaged (its schema version is {version!r})")
+    if version > SCHEMA_VERSION:
+        raise CampaignFileError(
+            path,
+            f"was written by a newer version of campaign1813 (schema {version}; "
+            f"this version reads up to {SCHEMA_VERSION})",
+        )
+    return version
+
+
+class CampaignDocument:
+    """An open campaign file: one connection, transactions over it, and its scenario."""
+
+    def __init__(self, path: Path, con: sqlite3.Connection):
+        self.path = path
+        self.con = con
+        self._scenario: tuple[str, Scenario] | None = None
+        self._ground: tuple[str, Ground] | None = None
+
+    @contextmanager
+    def writing(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: committed on success, rolled back on any error."""
+        self._begin("BEGIN IMMEDIATE")
+        try:
+            yield self.con
+            self.con.execute("COMMIT")
+        except BaseException:
+            if self.con.in_transaction:
+                self.con.execute("ROLLBACK")
+            raise
+
+    @contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        """One read transaction: everything read in it is one consistent state."""
+        self._begin("BEGIN")
+        try:
+            yield self.con
+        finally:
+            if self.con.in_transaction:
+                self.con.execute("ROLLBACK")
+
+    def _begin(self, statement: str) -> None:
+        try:
+            self.con.execute(statement)
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise CampaignBusy(
+                    f"{self.path}: the campaign is busy in another window; try again") from None
+            raise CampaignFileError(self.path, f"cannot be used ({exc})") from exc
+
+    # -- what the whole campaign shares ---------------------------------------------------------
+    def scenario(self) -> Scenario:
+        """The campaign's scenario, read once per content of its stored files."""
+        from campaign1813.campaign.store.scenario import read_scenario, stored_key
+
+        with self._maybe_reading() as con:
+            key = stored_key(con)
+            if self._scenario is None or self._scenario[0] != key:
+                self._scenario = read_scenario(con, writable=False)
+        return self._scenario[1]
+
+    def ground(self) -> Ground:
+        """The road ground of the campaign's scenario, built once per scenario."""
+        from campaign1813.campaign.day.ground import Ground
+
+        scenario = self.scenario()
+        assert self._scenario is not None
+        if self._ground is None or self._ground[0] != self._scenario[0]:
+            self._ground = (self._scenario[0], Ground(scenario))
+        return self._ground[1]
+
+    @contextmanager
+    def _maybe_reading(self) -> Iterator[sqlite3.Connection]:
+        if self.con.in_transaction:
+            yield self.con
+        else:
+            with self.reading() as con:
+                yield con
+
+    def summary(self) -> CampaignSummary:
+        """The campaign's name and dates."""
+        with self._maybe_reading() as con:
+            name, start, current = con.execute(
+                'SELECT name, start_date, "current_date" FROM campaign').fetchone()
+        return CampaignSummary(name, date.fromisoformat(start), date.fromisoformat(current))
+
+    def settings(self) -> dict[str, Any]:
+        """The campaign's settings as stored in the file."""
+        with self._maybe_reading() as con:
+            text = con.execute("SELECT settings_json FROM campaign").fetchone()[0]
+        return dict(json.loads(text))
+
+    def data_version(self) -> int:
+        """SQLite's count of commits by other connections: it changes when another window or
+        process writes the file."""
+        return int(self.con.execute("PRAGMA data_version").fetchone()[0])
+
+    def close(self) -> None:
+        """Release the file."""
+        self.con.close()
+
+    def __enter__(self) -> CampaignDocument:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_campaign(path: str | Path) -> CampaignDocument:
+    """Open an existing campaign file after checking it read-only; a file of an older schema
+    version is upgraded first (on a copy that replaces it only when complete)."""
+    path = Path(path)
+    version = check_campaign_file(path)
+    if version < SCHEMA_VERSION:
+        from campaign1813.campaign.store.migrate import upgrade_file
+
+        upgrade_file(path, version)
+    try:
+        con = connect(path)
+    except sqlite3.Error as exc:
+        raise CampaignFileError(path, f"cannot be opened ({exc})") from exc
+    return CampaignDocument(path, con)
+
+
+def create_campaign(
+    path: str | Path,
+    *,
+    name: str | None = None,
+    start_date: date | None = None,
+    scenario: str = "1813",
+    overwrite: bool = False,
+) -> CampaignDocument:
+    """Create a new campaign file from a shipped scenario and open it.
+
+    The file is built beside its destination and moved into place only when complete, so a
+    failure leaves no half-written campaign behind.
+    """
+    from campaign1813.campaign.scenario.loader import load_scenario, read_scenario_folder
+    from campaign1813.data import scenario_dir
+
+    path = Path(path)
+    _check_destination(path, overwrite)
+    files = read_scenario_folder(scenario_dir(scenario))
+    loaded = load_scenario(files)  # a scenario that does not validate never becomes a campaign
+    _build(path, loaded, name=name or loaded.settings.name,
+           start=start_date or loaded.settings.start_date, scenario=scenario, files=files)
+    return open_campaign(path)
+
+
+def campaign_from_scenario(path: str | Path, scenario: Scenario,
+                           name: str | None = None) -> CampaignDocument:
+    """A campaign file for a scenario held only in memory (a generated or hand-made map);
+    the file keeps the scenario's validated form, so it opens like any other."""
+    path = Path(path)
+    _check_destination(path, overwrite=False)
+    _build(path, scenario, name=name or scenario.name, start=scenario.settings.start_date,
+           scenario=scenario.name, files=None)
+    return open_campaign(path)
+
+
+def _check_destination(path: Path, overwrite: bool) -> None:
+    if path.exists() and not overwrite:
+        raise CampaignFileError(path, "already exists; choose another name")
+    if not path.parent.exists():
+        raise CampaignFileError(path, f"its folder {path.parent} does not exist")
+
+
+def _build(path: Path, loaded: Scenario, *, name: str, start: date, scenario: str,
+           files: dict[str, str] | None) -> None:
+    """Lay out a ``.part`` file, write the new campaign into it, and move it into place."""
+    from campaign1813.campaign.day.state import initial_state
+    from campaign1813.campaign.store.codec import write_state
+    from campaign1813.campaign.store.migrate import create_layout
+    from campaign1813.campaign.store.scenario import store_scenario
+
+    tmp = path.with_name(path.name + ".part")
+    tmp.unlink(missing_ok=True)
+    try:
+        create_layout(tmp)
+        con = connect(tmp)
+        try:
+            con.execute("BEGIN IMMEDIATE")
+            con.execute("INSERT INTO document (id, application, schema_version, written_by) "
+                        "VALUES (1, ?, ?, ?)", (APPLICATION, SCHEMA_VERSION, __version__))
+            settings = tomllib.loads(files["settings.toml"]) if files else {}
+            con.execute(
+                'INSERT INTO campaign (id, name, scenario, start_date, "current_date", '
+                "settings_json) VALUES (1, ?, ?, ?, ?, ?)",
+                (name, scenario, start.isoformat(), start.isoformat(),
+                 json.dumps(settings, default=str)))
+            con.execute("INSERT INTO day_info (id, marched, next_battle) VALUES (1, 0, 1)")
+            store_scenario(con, loaded, files)
+            write_state(con, initial_state(loaded, start))
+            con.execute("COMMIT")
+        finally:
+            con.close()
+    except Exception:
+        tmp.unlink(missing_ok=True)
+        raise
+    tmp.replace(path)
+
+
+def save_campaign_as(doc: CampaignDocument, new_path: str | Path) -> CampaignDocument:
+    """Copy an open campaign, whole and consistent, to a new file and open the copy."""
+    new_path = Path(new_path)
+    if new_path.resolve() == doc.path.resolve():
+        return doc
+    if not new_path.parent.exists():
+        raise CampaignFileError(new_path, f"its folder {new_path.parent} does not exist")
+    tmp = new_path.with_name(new_path.name + ".part")
+    tmp.unlink(missing_ok=True)
+    dst = sqlite3.connect(tmp)
+    try:
+        doc.con.backup(dst)
+    finally:
+        dst.close()
+    tmp.replace(new_path)
+    return open_campaign(new_path)

@@ -1,0 +1,146 @@
+"""The event log: every umpire action applied, logged with the state before and after it, and
+undone or redone over the log.
+
+Each action is applied to the state read from the file, written back, and appended to the log
+with the entries it changed, before and after, all in the caller's one write transaction. Undo
+puts back the state before the latest action still in force; redo the state after the earliest
+one undone. A new action after an undo drops the actions that could have been redone.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import asdict, dataclass
+from datetime import date
+from typing import Any
+
+from campaign1813.campaign.day.actions import Action
+from campaign1813.campaign.day.changes import Changes
+from campaign1813.campaign.day.cycle import DayReport
+from campaign1813.campaign.day.ground import Ground, OrderRefused
+from campaign1813.campaign.store.codec import (
+    Json,
+    read_json,
+    state_diff,
+    state_from_json,
+    state_to_json,
+    write_changes,
+)
+
+
+@dataclass(frozen=True)
+class LoggedAction:
+    """One line of the log: its place, the date it was taken, its label and diary lines."""
+
+    seq: int
+    day: date
+    label: str
+    lines: tuple[str, ...]
+
+
+def perform(con: sqlite3.Connection, ground: Ground, action: Action) -> Changes:
+    """Apply one umpire action in the connection's transaction and log it."""
+    before = read_json(con)
+    state = state_from_json(before)
+    label, lines, report = action.apply(ground, state)
+    old, new = state_diff(before, state_to_json(state))
+    write_changes(con, new)
+    con.execute("DELETE FROM event_log WHERE undone")
+    con.execute(
+        "INSERT INTO event_log (kind, label, date, lines_json, payload_json, before_json, "
+        "after_json, undone) VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
+        (type(action).__name__, label, before["date"], json.dumps(lines),
+         json.dumps(asdict(action), default=str), json.dumps(old), json.dumps(new)),
+    )
+    return _changes(label, tuple(lines), old, new, report)
+
+
+def _latest(con: sqlite3.Connection, undone: bool) -> sqlite3.Row | None:
+    order = "ASC" if undone else "DESC"
+    con.row_factory = sqlite3.Row
+    row: sqlite3.Row | None = con.execute(
+        f"SELECT * FROM event_log WHERE undone = ? ORDER BY seq {order} LIMIT 1",
+        (undone,)).fetchone()
+    return row
+
+
+def undo(con: sqlite3.Connection, expected: str | None = None) -> Changes:
+    """Put back the state before the latest action in force (refused if it is not the one
+    the umpire was shown, ``expected``, because another window acted since)."""
+    row = _latest(con, False)
+    if row is None:
+        raise OrderRefused("there is nothing to undo")
+    _expect(row, expected, "undo")
+    old, new = json.loads(row["before_json"]), json.loads(row["after_json"])
+    write_changes(con, old)
+    con.execute("UPDATE event_log SET undone = 1 WHERE seq = ?", (row["seq"],))
+    return _changes(f"Undo {row['label']}", (), new, old, None)
+
+
+def redo(con: sqlite3.Connection, expected: str | None = None) -> Changes:
+    """Apply again the earliest undone action."""
+    row = _latest(con, True)
+    if row is None:
+        raise OrderRefused("there is nothing to redo")
+    _expect(row, expected, "redo")
+    old, new = json.loads(row["before_json"]), json.loads(row["after_json"])
+    write_changes(con, new)
+    con.execute("UPDATE event_log SET undone = 0 WHERE seq = ?", (row["seq"],))
+    return _changes(f"Redo {row['label']}", tuple(json.loads(row["lines_json"])), old, new,
+                    None)
+
+
+def _expect(row: sqlite3.Row, expected: str | None, what: str) -> None:
+    if expected is not None and row["label"] != expected:
+        raise OrderRefused(f"cannot {what} {expected}: the campaign was changed elsewhere "
+                           f"since; the next to {what} is {row['label']}")
+
+
+def next_undo(con: sqlite3.Connection) -> str | None:
+    """The label of the action undo would take back, if any."""
+    row = _latest(con, False)
+    return str(row["label"]) if row else None
+
+
+def next_redo(con: sqlite3.Connection) -> str | None:
+    """The label of the action redo would apply again, if any."""
+    row = _latest(con, True)
+    return str(row["label"]) if row else None
+
+
+def actions_in_force(con: sqlite3.Connection) -> list[LoggedAction]:
+    """Every action still in force, oldest first."""
+    con.row_factory = sqlite3.Row
+    rows = con.execute("SELECT seq, date, label, lines_json FROM event_log WHERE NOT undone "
+                       "ORDER BY seq")
+    return [LoggedAction(r["seq"], date.fromisoformat(r["date"]), r["label"],
+                         tuple(json.loads(r["lines_json"]))) for r in rows]
+
+
+def _changes(label: str, lines: tuple[str, ...], old: Json, new: Json,
+             report: DayReport | None) -> Changes:
+    """What a change touched, read from both sides of a state difference."""
+    commands: set[str] = set()
+    positions: set[str] = set()
+    for side in (old, new):
+        commands |= set(side.get("commands", {}))
+        commands |= {k.rsplit("|", 1)[0] for k in side.get("orders", {})}
+    for name in set(old.get("commands", {})) | set(new.get("commands", {})):
+        if _position(old, name) != _position(new, name):
+            positions.add(name)
+    return Changes(
+        label,
+        lines,
+        frozenset(commands),
+        frozenset(int(i) for side in (old, new) for i in side.get("battles", {})),
+        frozenset(t for side in (old, new) for t in side.get("control", {})),
+        "date" in new,
+        report,
+        frozenset(positions),
+    )
+
+
+def _position(side: Json, name: str) -> Any:
+    entry = side.get("commands", {}).get(name)
+    return None if entry is None else (entry.get("position"), entry.get("status"))

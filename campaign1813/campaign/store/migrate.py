@@ -1,0 +1,115 @@
+"""Building and upgrading the campaign file's layout with alembic.
+
+A new campaign is laid out by running every revision on an empty file. An older campaign is
+upgraded on a copy made with SQLite's backup API; only when every revision has run and the copy
+is complete does it replace the original, so a failed upgrade leaves the file byte for byte as
+it was. Alembic and SQLAlchemy are imported here only, when a file is made or upgraded.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from campaign1813.campaign.errors import CampaignFileError
+from campaign1813.campaign.store.version import APPLICATION_ID, REVISIONS, SCHEMA_VERSION
+
+SCRIPTS = "campaign1813.campaign.store:migrations"
+
+
+def _run(path: Path, start: str | None) -> None:
+    """Run the revisions after ``start`` (all of them for None) on the file, in one go."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine
+    from sqlalchemy.pool import NullPool
+
+    config = Config()
+    config.set_main_option("script_location", SCRIPTS)
+    engine = create_engine("sqlite://", creator=lambda: sqlite3.connect(path),
+                           poolclass=NullPool)
+    try:
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            if start is not None:
+                command.stamp(config, start)
+            command.upgrade(config, "head")
+    finally:
+        engine.dispose()
+
+
+def create_layout(path: Path) -> None:
+    """Lay out an empty file at the newest schema version."""
+    _run(path, None)
+    _mark(path)
+
+
+def _mark(path: Path) -> None:
+    con = sqlite3.connect(path)
+    try:
+        con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        con.commit()
+    finally:
+        con.close()
+
+
+def _complete(path: Path) -> None:
+    """What an upgrade does after the revisions: the validated scenario kept in the file."""
+    from campaign1813.campaign.store.scenario import read_scenario
+
+    con = sqlite3.connect(path, isolation_level=None)
+    try:
+        con.execute("BEGIN IMMEDIATE")
+        read_scenario(con, writable=True)
+        con.execute("COMMIT")
+    finally:
+        con.close()
+
+
+def upgrade_file(path: Path, version: int) -> None:
+    """Upgrade a campaign file of an older schema version to the newest, on a copy."""
+    if version not in REVISIONS:
+        raise CampaignFileError(path, f"has schema version {version}, which no release wrote")
+    work = path.with_name(path.name + ".upgrading")
+    work.unlink(missing_ok=True)
+    try:
+        src = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        dst = sqlite3.connect(work)
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
+            src.close()
+        _run(work, None if version == 0 else REVISIONS[version])
+        _mark(work)
+        _complete(work)
+        with work.open("rb") as fh:
+            os.fsync(fh.fileno())
+    except CampaignFileError:
+        work.unlink(missing_ok=True)
+        raise
+    except Exception as exc:
+        work.unlink(missing_ok=True)
+        raise CampaignFileError(
+            path, f"could not be upgraded from schema {version} to {SCHEMA_VERSION} "
+                  f"({type(exc).__name__}: {exc}); it is unchanged") from exc
+    os.replace(work, path)
+
+
+def compare_layout(path: Path) -> list[Any]:
+    """The differences between a file's layout and the tables of ``schema`` (for the tests)."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+    from sqlalchemy import create_engine
+
+    from campaign1813.campaign.store.schema import SQLModel
+
+    engine = create_engine("sqlite://", creator=lambda: sqlite3.connect(path))
+    try:
+        with engine.connect() as connection:
+            context = MigrationContext.configure(connection)
+            return list(compare_metadata(context, SQLModel.metadata))
+    finally:
+        engine.dispose()

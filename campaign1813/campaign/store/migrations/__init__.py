@@ -1,0 +1,1 @@
+"""Schema migrations of the campaign file (alembic)."""

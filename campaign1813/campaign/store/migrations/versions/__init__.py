@@ -1,0 +1,1 @@
+"""One alembic revision per schema version."""

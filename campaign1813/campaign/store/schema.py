@@ -1,0 +1,151 @@
+"""The campaign file's layout at the newest schema revision, as typed SQLModel tables.
+
+A campaign is one SQLite file. ``DocumentInfo`` marks the file as ours and records the schema
+version; ``CampaignInfo`` holds the campaign's name, dates and settings; the ``day_*`` tables
+hold the campaign day's state, one row per command, order and battle; ``EventRow`` is the log
+that undo and redo work on. The migrations in ``migrations/versions`` build exactly this layout
+(a test compares them); the store reads and writes it through the standard library's sqlite3.
+
+Columns keep the name of the state's field, or the field's name with ``_json`` for a value kept
+as JSON text (positions, lists of names), so one mechanism moves every entity to and from its row.
+"""
+
+from datetime import date
+
+from sqlmodel import Field, SQLModel
+
+from campaign1813.campaign.store.version import APPLICATION, SCHEMA_VERSION
+
+
+class DocumentInfo(SQLModel, table=True):
+    """One row saying which application wrote the file and in which schema version."""
+
+    __tablename__ = "document"
+
+    id: int = Field(default=1, primary_key=True)
+    application: str = APPLICATION
+    schema_version: int = SCHEMA_VERSION
+    written_by: str = ""
+
+
+class CampaignInfo(SQLModel, table=True):
+    """The campaign's name, start date, current date and settings (JSON text)."""
+
+    __tablename__ = "campaign"
+
+    id: int = Field(default=1, primary_key=True)
+    name: str
+    scenario: str = "1813"
+    start_date: date
+    current_date: date
+    settings_json: str = "{}"
+
+
+class ScenarioFile(SQLModel, table=True):
+    """A copy of one scenario file (TOML text), so a campaign never depends on shipped data."""
+
+    __tablename__ = "scenario_file"
+
+    name: str = Field(primary_key=True)
+    text: str
+
+
+class ScenarioForm(SQLModel, table=True):
+    """The scenario as validated when the campaign was made (JSON), keyed by the hash of the
+    scenario files it came from, so an open reads it without parsing and validating again."""
+
+    __tablename__ = "scenario_form"
+
+    id: int = Field(default=1, primary_key=True)
+    files_sha256: str
+    form_json: str
+
+
+class CommandRow(SQLModel, table=True):
+    """One army group HQ or corps on the map: where it stands and what state it is in."""
+
+    __tablename__ = "day_command"
+
+    name: str = Field(primary_key=True)
+    key: int = Field(index=True)
+    side: str
+    army: str
+    kind: str
+    mounted: bool = False
+    position_json: str
+    status: str = "ready"
+    status_date: date | None = None
+    battle: int | None = None
+    marched: float = 0.0
+    halted: bool = False
+    casualties_json: str = "[]"
+
+
+class OrderRow(SQLModel, table=True):
+    """An order standing for a command (``pending`` while a messenger is still riding)."""
+
+    __tablename__ = "day_order"
+
+    id: int | None = Field(default=None, primary_key=True)
+    command: str = Field(index=True)
+    verb: str
+    objective: str
+    via_json: str = "[]"
+    route_json: str = "[]"
+    forced: bool = False
+    breakout: bool = False
+    issued: date
+    effective: date
+    pending: bool = False
+
+
+class BattleRow(SQLModel, table=True):
+    """A scheduled or fought battle."""
+
+    __tablename__ = "day_battle"
+
+    id: int = Field(primary_key=True)
+    date: date
+    place: str
+    french_json: str = "[]"
+    allied_json: str = "[]"
+    french_reinforcements_json: str = "[]"
+    allied_reinforcements_json: str = "[]"
+    attacker: str | None = None
+    result: str | None = None
+    notes_json: str = "[]"
+
+
+class TownControlRow(SQLModel, table=True):
+    """Which side holds a town."""
+
+    __tablename__ = "town_control"
+
+    town: str = Field(primary_key=True)
+    side: str
+
+
+class DayRow(SQLModel, table=True):
+    """Whether the current day has marched (its battles may still be waiting for results)."""
+
+    __tablename__ = "day_info"
+
+    id: int = Field(default=1, primary_key=True)
+    marched: bool = False
+    next_battle: int = 1
+
+
+class EventRow(SQLModel, table=True):
+    """One umpire action: its diary lines and the state before and after it, for undo/redo."""
+
+    __tablename__ = "event_log"
+
+    seq: int | None = Field(default=None, primary_key=True)
+    kind: str
+    label: str
+    date: date
+    lines_json: str = "[]"
+    payload_json: str = "{}"
+    before_json: str
+    after_json: str
+    undone: bool = False

@@ -1,0 +1,8 @@
+"""Which file is a campaign, and in which schema version: read on every open, so kept light."""
+
+APPLICATION = "campaign1813"
+# ``PRAGMA application_id`` of every campaign file, so that other tools recognise it: "C813".
+APPLICATION_ID = 0x43383133
+SCHEMA_VERSION = 2
+# The alembic revision of each schema version; version 1 files carry no alembic_version table.
+REVISIONS = {1: "0001", 2: "0002"}
