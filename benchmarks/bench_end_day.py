@@ -13,17 +13,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from campaign1813.campaign.day.actions import (
-    IssueOrder,
-    choose_retreat,
-    ground_for,
-    issue_orders,
-    record_result,
-)
+from campaign1813.campaign import queries
+from campaign1813.campaign.day.actions import IssueOrder
 from campaign1813.campaign.day.aftermath import retreat_destinations
-from campaign1813.campaign.day.cycle import end_day
 from campaign1813.campaign.day.orders import build_order
-from campaign1813.campaign.day.state import Status, load_state
+from campaign1813.campaign.day.state import Status
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.types import (
     ArmyGroup,
@@ -38,6 +32,7 @@ from campaign1813.campaign.scenario.types import (
     Scenario,
     Side,
 )
+from campaign1813.campaign.services import choose_retreat, end_day, issue_orders, record_result
 from campaign1813.campaign.store.document import campaign_from_scenario
 from campaign1813.maps.types import MapData, Road, RoadClass, Theatre, Town, TownKind
 
@@ -93,47 +88,42 @@ def time_end_day(scenario: Scenario, folder: Path) -> tuple[float, int, int]:
     towns = [t.name for t in scenario.map.towns]
     by_army = {a.name: a for a in scenario.armies}
     times, battles = [], 0
-    ground = ground_for(scenario)
+    ground = doc.ground()
     for _day in range(DAYS):
-        with doc.session() as s:
-            state = load_state(s)
-            orders, choices = [], []
-            for c in state.ordered():
-                if c.status is Status.CUT_OFF:
+        state = queries.day_state(doc)
+        orders, choices = [], []
+        for c in state.ordered():
+            if c.status is Status.CUT_OFF:
+                choices.append(c.name)
+                continue
+            if c.status is Status.RETREATING and c.status_date == state.date:
+                legal = retreat_destinations(ground, state, c.name)
+                if legal:
+                    orders.append(IssueOrder(c.name, "Move", sorted(legal)[0]))
+                else:
                     choices.append(c.name)
-                    continue
-                if c.status is Status.RETREATING and c.status_date == state.date:
-                    legal = retreat_destinations(ground, state, c.name)
-                    if legal:
-                        orders.append(IssueOrder(c.name, "Move", sorted(legal)[0]))
-                    else:
-                        choices.append(c.name)
-                    continue
-                army = by_army[c.army]
-                enemy = scenario.armies[scenario.armies.index(army) ^ 1]
-                target = rng.choice([enemy.hq, rng.choice(towns)])
-                verb = "Attack" if army.side is Side.FRENCH else "Move"
-                try:
-                    build_order(ground, state, c.name, verb, target)
-                except CampaignError:
-                    continue
-                orders.append(IssueOrder(c.name, verb, target))
-            issue_orders(s, orders, scenario=scenario)
-            for name in choices:
-                choose_retreat(s, name, "surrender", scenario=scenario)
+                continue
+            army = by_army[c.army]
+            enemy = scenario.armies[scenario.armies.index(army) ^ 1]
+            target = rng.choice([enemy.hq, rng.choice(towns)])
+            verb = "Attack" if army.side is Side.FRENCH else "Move"
+            try:
+                build_order(ground, state, c.name, verb, target)
+            except CampaignError:
+                continue
+            orders.append(IssueOrder(c.name, verb, target))
+        issue_orders(doc, orders)
+        for name in choices:
+            choose_retreat(doc, name, "surrender")
         start = time.perf_counter()
-        with doc.session() as s:
-            changes = end_day(s, scenario=scenario)
+        changes = end_day(doc)
         times.append(time.perf_counter() - start)
         if changes.report and not changes.report.closed:
             battles += len(changes.report.battles)
-            with doc.session() as s:
-                for b in load_state(s).battles.values():
-                    if b.result is None:
-                        record_result(s, b.id, rng.choice(["French", "Allied"]),
-                                      scenario=scenario)
-            with doc.session() as s:
-                end_day(s, scenario=scenario)
+            for b in queries.day_state(doc).battles.values():
+                if b.result is None:
+                    record_result(doc, b.id, rng.choice(["French", "Allied"]))
+            end_day(doc)
     doc.close()
     commands = sum(1 + len(a.corps) for a in scenario.armies)
     return statistics.median(times), commands, battles

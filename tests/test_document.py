@@ -13,7 +13,7 @@ from campaign1813.campaign.store.document import (
     open_campaign,
     save_campaign_as,
 )
-from campaign1813.campaign.store.schema import SCHEMA_VERSION
+from campaign1813.campaign.store.version import SCHEMA_VERSION
 
 
 def digest(path):
@@ -80,7 +80,8 @@ def test_newer_schema_is_refused(tmp_path):
     con.commit()
     con.close()
     before = digest(path)
-    with pytest.raises(CampaignFileError, match=r"written by a newer version .*schema 2"):
+    newer = rf"written by a newer version .*schema {SCHEMA_VERSION + 1}"
+    with pytest.raises(CampaignFileError, match=newer):
         check_campaign_file(path)
     assert digest(path) == before
 

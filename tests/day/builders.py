@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from campaign1813.campaign import queries, services
 from campaign1813.campaign.scenario.types import (
     ArmyGroup,
     Artillery,
@@ -88,59 +89,33 @@ def new_campaign(path: Path, scen: Scenario) -> CampaignDocument:
 class Umpire:
     """Drives the campaign-day services on a file, one transaction per action."""
 
-    def __init__(self, doc: CampaignDocument, scen: Scenario):
+    def __init__(self, doc: CampaignDocument, scen: Scenario | None = None):
         self.doc = doc
         self.scen = scen
 
-    def _do(self, fn, *args, **kw):
-        with self.doc.session() as s:
-            return fn(s, *args, scenario=self.scen, **kw)
-
     def order(self, command, verb, town, **kw):
-        from campaign1813.campaign.day.actions import issue_order
-
-        return self._do(issue_order, command, verb, town, **kw)
+        return services.issue_order(self.doc, command, verb, town, **kw)
 
     def end_day(self):
-        from campaign1813.campaign.day.cycle import end_day
-
-        return self._do(end_day)
+        return services.end_day(self.doc)
 
     def result(self, battle, winner):
-        from campaign1813.campaign.day.actions import record_result
-
-        return self._do(record_result, battle, winner)
+        return services.record_result(self.doc, battle, winner)
 
     def choose(self, command, option, town=None):
-        from campaign1813.campaign.day.actions import choose_retreat
-
-        return self._do(choose_retreat, command, option, town)
+        return services.choose_retreat(self.doc, command, option, town)
 
     def undo(self):
-        from campaign1813.campaign.day.actions import undo
-
-        with self.doc.session() as s:
-            return undo(s)
+        return services.undo(self.doc)
 
     def redo(self):
-        from campaign1813.campaign.day.actions import redo
-
-        with self.doc.session() as s:
-            return redo(s)
+        return services.redo(self.doc)
 
     def state(self):
-        from campaign1813.campaign.day.state import load_state
-
-        with self.doc.session() as s:
-            return load_state(s)
+        return queries.day_state(self.doc)
 
     def dump(self):
-        from campaign1813.campaign.day.state import dump_state
-
-        with self.doc.session() as s:
-            return dump_state(s)
+        return queries.state_json(self.doc)
 
     def ground(self):
-        from campaign1813.campaign.day.actions import ground_for
-
-        return ground_for(self.scen)
+        return self.doc.ground()

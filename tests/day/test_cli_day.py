@@ -6,18 +6,16 @@ import json
 import pytest
 
 from campaign1813.campaign.cli import main
-from campaign1813.campaign.scenario import loader
 
 from .test_scenarios import make
 
 
 @pytest.fixture
 def camp(tmp_path, monkeypatch):
-    """The line campaign of the scenario tests, its scenario served as if stored in the file."""
+    """The line campaign of the scenario tests (its scenario's validated form is in the file)."""
     u = make(tmp_path, {"1 Corps": "Aston", "2 Corps": "Dale"},
              {"I Corps": "Fenwick", "II Corps": "Gorton"})
     u.doc.close()
-    monkeypatch.setattr(loader, "scenario_of", lambda session: u.scen)
     return str(tmp_path / "c.c1813")
 
 

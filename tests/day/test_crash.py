@@ -3,12 +3,10 @@
 import multiprocessing
 import os
 
-from campaign1813.campaign.store.schema_day import CommandRow
-from sqlmodel import select
-
-from campaign1813.campaign.day.actions import EndDay, ground_for
+from campaign1813.campaign import queries
+from campaign1813.campaign.day.actions import EndDay
 from campaign1813.campaign.day.cycle import advance_day
-from campaign1813.campaign.day.state import load_state, save_state
+from campaign1813.campaign.store.codec import read_state, write_state
 from campaign1813.campaign.store.document import open_campaign
 
 from .test_scenarios import battle_setup, make
@@ -16,17 +14,17 @@ from .test_scenarios import battle_setup, make
 
 def _die_mid_end_day(path, french, allied, ready):
     """Child: run End Day, flush its writes to the file, and die before the commit."""
-    u = make(path.parent / "scratch", french, allied)  # the same scenario, built afresh
     doc = open_campaign(path)
-    with doc.session() as session:
-        # A one-page cache makes SQLite write changed pages into the file before the commit,
-        # so the death below leaves a hot journal to roll back, as a real crash would.
-        session.connection().exec_driver_sql("PRAGMA cache_size=1")
-        state = load_state(session)
-        advance_day(ground_for(u.scen), state)
-        save_state(session, state)  # rows deleted and rewritten, flushed, not committed
-        moved = session.exec(select(CommandRow).where(CommandRow.name == "1 Corps")).one()
-        ready.send(moved.position_json)
+    # A one-page cache makes SQLite write changed pages into the file before the commit,
+    # so the death below leaves a hot journal to roll back, as a real crash would.
+    doc.con.execute("PRAGMA cache_size=1")
+    ground = doc.ground()
+    with doc.writing() as con:
+        state = read_state(con)
+        advance_day(ground, state)
+        write_state(con, state)  # rows deleted and rewritten, not committed
+        moved = con.execute("SELECT position_json FROM day_command WHERE name = '1 Corps'")
+        ready.send(moved.fetchone()[0])
         ready.close()
         os._exit(9)
 
@@ -49,8 +47,7 @@ def test_killed_end_day_leaves_the_previous_day_whole(tmp_path):
     assert written == '["Brook", "Carden", 5.0]'  # the child had written the march
     assert (tmp_path / "c.c1813-journal").exists()  # ...and left a hot journal behind
     doc = open_campaign(tmp_path / "c.c1813")
-    with doc.session() as session:
-        assert load_state(session).date == before_date(before)
+    assert queries.day_state(doc).date == before_date(before)
     u.doc = doc
     assert u.dump() == before
     u.end_day()  # and the day can still be ended normally
@@ -65,9 +62,6 @@ def before_date(dump):
 
 def test_end_day_is_one_command_in_the_log(tmp_path):
     u = battle_setup(tmp_path)
-    from campaign1813.campaign.store.schema_day import EventRow
-
-    with u.doc.session() as s:
-        kinds = [r.kind for r in s.exec(select(EventRow).order_by(EventRow.seq))]
+    kinds = [r[0] for r in u.doc.con.execute("SELECT kind FROM event_log ORDER BY seq")]
     assert kinds == ["IssueOrder", "IssueOrder", "EndDay", "EndDay"]
     assert EndDay().apply  # the command object the log records

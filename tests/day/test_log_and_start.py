@@ -3,11 +3,10 @@
 import json
 
 import pytest
-from campaign1813.campaign.store.schema_day import EventRow
-from sqlmodel import select
 
+from campaign1813.campaign import queries
 from campaign1813.campaign.day.ground import Position
-from campaign1813.campaign.day.state import Kind, load_state
+from campaign1813.campaign.day.state import Kind
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.document import create_campaign
 from campaign1813.data import scenario_dir
@@ -18,9 +17,8 @@ from .test_scenarios import make
 def test_each_logged_action_keeps_only_the_entries_it_changed(tmp_path):
     u = make(tmp_path, {"1 Corps": "Aston", "2 Corps": "Dale"}, {"I Corps": "Fenwick"})
     u.order("1 Corps", "Move", "Brook")
-    with u.doc.session() as s:
-        row = s.exec(select(EventRow)).one()
-        before, after, payload = row.before_json, row.after_json, row.payload_json
+    before, after, payload = u.doc.con.execute(
+        "SELECT before_json, after_json, payload_json FROM event_log").fetchone()
     assert json.loads(before) == {"orders": {"1 Corps|active": None}}
     after = json.loads(after)
     assert list(after) == ["orders"] and after["orders"]["1 Corps|active"]["route"] == ["Brook"]
@@ -58,8 +56,8 @@ def test_a_column_cannot_slip_through_an_enemy_town_between_steps(tmp_path):
 @pytest.mark.skipif(not (scenario_dir("1813") / "armies.toml").exists(),
                     reason="the shipped scenario has no orders of battle in this tree")
 def test_new_campaign_from_the_shipped_scenario_places_every_command(tmp_path):
-    with create_campaign(tmp_path / "n.c1813") as doc, doc.session() as s:
-        state = load_state(s)
+    with create_campaign(tmp_path / "n.c1813") as doc:
+        state = queries.day_state(doc)
     hqs = [c for c in state.ordered() if c.kind is Kind.HQ]
     assert len(hqs) == 10
     assert state.commands["4 Corps"].position == Position("Hamburg")
@@ -67,24 +65,26 @@ def test_new_campaign_from_the_shipped_scenario_places_every_command(tmp_path):
 
 
 def test_a_file_without_campaign_day_tables_is_refused_in_one_line(tmp_path, capsys):
-    from datetime import date
-
-    from sqlmodel import Session, SQLModel
+    """A file of the earliest layout (document and campaign only) cannot be upgraded."""
+    import sqlite3
 
     from campaign1813.campaign.cli import main
-    from campaign1813.campaign.store.document import _make_engine
-    from campaign1813.campaign.store.schema import CampaignInfo, DocumentInfo
 
     path = tmp_path / "old.c1813"
-    engine = _make_engine(path)
-    SQLModel.metadata.create_all(engine, tables=[DocumentInfo.__table__, CampaignInfo.__table__])
-    with Session(engine) as s:
-        s.add(DocumentInfo())
-        s.add(CampaignInfo(name="old", start_date=date(1813, 5, 1),
-                           current_date=date(1813, 5, 1)))
-        s.commit()
-    engine.dispose()
+    con = sqlite3.connect(path)
+    con.executescript("""
+        CREATE TABLE document (id INTEGER PRIMARY KEY, application VARCHAR NOT NULL,
+            schema_version INTEGER NOT NULL, written_by VARCHAR NOT NULL);
+        CREATE TABLE campaign (id INTEGER PRIMARY KEY, name VARCHAR NOT NULL,
+            scenario VARCHAR NOT NULL, start_date DATE NOT NULL, "current_date" DATE NOT NULL,
+            settings_json VARCHAR NOT NULL);
+        INSERT INTO document VALUES (1, 'campaign1813', 1, '0.1.0');
+        INSERT INTO campaign VALUES (1, 'old', '1813', '1813-05-01', '1813-05-01', '{}');
+    """)
+    con.close()
+    before = path.read_bytes()
     assert main(["battles", str(path)]) == 1
     assert capsys.readouterr().err == (
-        "campaign1813: error: this campaign file has no campaign-day tables (it was made by an "
+        f"campaign1813: error: {path}: has no campaign-day tables (it was made by an "
         "earlier version); start a new campaign from it\n")
+    assert path.read_bytes() == before

@@ -3,17 +3,17 @@
 from datetime import date
 
 import pytest
-from campaign1813.campaign.diary import diary_text
 
-from campaign1813.campaign.day.actions import (
+from campaign1813.campaign.day.ground import OrderRefused, Position
+from campaign1813.campaign.day.state import Status
+from campaign1813.campaign.queries import diary_text
+from campaign1813.campaign.scenario.types import Side
+from campaign1813.campaign.services import (
     cancel_order,
     merge_battles,
     postpone_battle,
     split_battle,
 )
-from campaign1813.campaign.day.ground import OrderRefused, Position
-from campaign1813.campaign.day.state import Status
-from campaign1813.campaign.scenario.types import Side
 from campaign1813.maps.types import RoadClass
 
 from .builders import Umpire, army, new_campaign, road, scenario
@@ -103,8 +103,7 @@ def test_recce_finds_the_enemy_and_does_not_fight(tmp_path):
 def test_cancelled_orders_leave_the_command_standing(tmp_path):
     u = make(tmp_path, {"1 Corps": "Aston"}, {"I Corps": "Fenwick"})
     u.order("1 Corps", "Move", "Carden")
-    with u.doc.session() as s:
-        ch = cancel_order(s, "1 Corps", scenario=u.scen)
+    ch = cancel_order(u.doc, "1 Corps")
     assert ch.commands == {"1 Corps"}
     assert refused_cancel(u) == "1 Corps has no orders to cancel"
     u.end_day()
@@ -112,8 +111,8 @@ def test_cancelled_orders_leave_the_command_standing(tmp_path):
 
 
 def refused_cancel(u):
-    with pytest.raises(OrderRefused) as err, u.doc.session() as s:
-        cancel_order(s, "1 Corps", scenario=u.scen)
+    with pytest.raises(OrderRefused) as err:
+        cancel_order(u.doc, "1 Corps")
     return str(err.value)
 
 
@@ -129,8 +128,7 @@ def test_postponed_battle_keeps_its_commands_in_battle(tmp_path):
     """§3.3 item 4: the umpire postpones the battle of Fenwick a day, with his reason kept."""
     u = battle_setup(tmp_path)
     u.end_day()
-    with u.doc.session() as s:
-        ch = postpone_battle(s, 1, "the Prussian player is away", scenario=u.scen)
+    ch = postpone_battle(u.doc, 1, "the Prussian player is away")
     assert ch.lines == ("Umpire: the battle of Fenwick (3 May 1813) is postponed to 4 May 1813: "
                         "the Prussian player is away",)
     with pytest.raises(OrderRefused, match="postponed; it cannot be fought before its day"):
@@ -151,24 +149,20 @@ def test_split_and_merge_battles_keep_the_reasons(tmp_path):
     u = battle_setup(tmp_path)
     u.end_day()
     with pytest.raises(OrderRefused, match="would be left without commands of both sides"):
-        with u.doc.session() as s:
-            split_battle(s, 1, ("1 Corps", "I Corps"), "all of it", scenario=u.scen)
-    with u.doc.session() as s:
-        split_battle(s, 1, ("2 Corps", "II Corps"), "the flank fight", scenario=u.scen)
+        split_battle(u.doc, 1, ("1 Corps", "I Corps"), "all of it")
+    split_battle(u.doc, 1, ("2 Corps", "II Corps"), "the flank fight")
     b1, b2 = u.state().battles[1], u.state().battles[2]
     assert (b1.french, b1.allied, b1.french_reinforcements) == (("1 Corps",), ("I Corps",), ())
     assert (b2.place, b2.french, b2.allied) == ("Gorton", ("2 Corps",), ("II Corps",))
     assert b2.notes == ("split from the battle of Fenwick (3 May 1813): the flank fight",)
     assert u.state().commands["2 Corps"].battle == 2
-    with u.doc.session() as s:
-        merge_battles(s, 1, 2, "one table", scenario=u.scen)
+    merge_battles(u.doc, 1, 2, "one table")
     b = u.state().battles
     assert list(b) == [1]
     assert (b[1].french, b[1].allied) == (("1 Corps", "2 Corps"), ("I Corps", "II Corps"))
     assert b[1].notes[-1] == "merged with the battle of Gorton (no. 2): one table"
     with pytest.raises(OrderRefused, match="reason must be given"):
-        with u.doc.session() as s:
-            postpone_battle(s, 1, "  ", scenario=u.scen)
+        postpone_battle(u.doc, 1, "  ")
 
 
 def test_a_draw_sends_no_one_back(tmp_path):
@@ -187,12 +181,11 @@ def test_a_draw_sends_no_one_back(tmp_path):
 
 def test_casualties_are_not_carried_forward_unless_the_setting_says_so(tmp_path):
     """Seed 000, "Effect of the battle on the campaign": casualties are not carried forward."""
-    from campaign1813.campaign.day.actions import record_result
+    from campaign1813.campaign.services import record_result
 
     u = battle_setup(tmp_path)
     u.end_day()
-    with u.doc.session() as s:
-        ch = record_result(s, 1, "French", casualties={"1 Corps": {"1": 2}}, scenario=u.scen)
+    ch = record_result(u.doc, 1, "French", casualties={"1 Corps": {"1": 2}})
     assert "Casualties are not carried forward (the campaign's setting)." in ch.lines
     assert u.state().commands["1 Corps"].casualties == ()
 
@@ -201,8 +194,7 @@ def test_diary_is_read_from_the_log_and_follows_undo(tmp_path):
     u = make(tmp_path, {"1 Corps": "Aston"}, {"I Corps": "Fenwick"})
     u.order("1 Corps", "Move", "Brook")
     u.end_day()
-    with u.doc.session() as s:
-        text = diary_text(s)
+    text = diary_text(u.doc)
     assert text.splitlines() == [
         "1 May 1813: Order: 1 Corps – Move Brook",
         "1 May 1813: 1 Corps marched 10 miles: Aston → Brook.",
@@ -210,8 +202,7 @@ def test_diary_is_read_from_the_log_and_follows_undo(tmp_path):
         "1 May 1813: 1 May 1813 ends.",
     ]
     u.undo()
-    with u.doc.session() as s:
-        assert diary_text(s).splitlines() == ["1 May 1813: Order: 1 Corps – Move Brook"]
+    assert diary_text(u.doc).splitlines() == ["1 May 1813: Order: 1 Corps – Move Brook"]
     u.order("1 Corps", "Move", "Carden")  # a new action drops the undone end of day
     with pytest.raises(OrderRefused, match="nothing to redo"):
         u.redo()
@@ -234,7 +225,7 @@ def test_forced_march_costs_a_casualty_per_infantry_brigade_until_the_next_battl
 
 
 def test_casualties_carried_forward_when_the_setting_says_so(tmp_path):
-    from campaign1813.campaign.day.actions import record_result
+    from campaign1813.campaign.services import record_result
 
     u = make(tmp_path, {"1 Corps": "Aston"}, {"I Corps": "Fenwick"},
              carry_casualties_forward=True)
@@ -243,25 +234,20 @@ def test_casualties_carried_forward_when_the_setting_says_so(tmp_path):
     u.end_day()
     u.end_day()
     with pytest.raises(OrderRefused, match="2 Corps did not fight in the battle of Fenwick"):
-        with u.doc.session() as s:
-            record_result(s, 1, "French", casualties={"2 Corps": {"1": 1}}, scenario=u.scen)
-    with u.doc.session() as s:
-        ch = record_result(s, 1, "French", casualties={"I Corps": {"3": 2, "1": 1}},
-                           scenario=u.scen)
+        record_result(u.doc, 1, "French", casualties={"2 Corps": {"1": 1}})
+    ch = record_result(u.doc, 1, "French", casualties={"I Corps": {"3": 2, "1": 1}})
     assert ch.lines[-1] == "Casualties are carried forward to the next battle."
     assert u.state().commands["I Corps"].casualties == (("1", 1), ("3", 2))
 
 
 def test_the_battle_module_may_record_a_side_or_none_for_a_draw(tmp_path):
-    from campaign1813.campaign.day.actions import record_result
+    from campaign1813.campaign.services import record_result
 
     u = battle_setup(tmp_path)
     u.end_day()
-    with u.doc.session() as s:
-        record_result(s, 1, Side.ALLIED, scenario=u.scen)
+    record_result(u.doc, 1, Side.ALLIED)
     assert u.state().battles[1].result == "Allied"
     assert u.state().commands["1 Corps"].status is Status.RETREATING
     u.undo()
-    with u.doc.session() as s:
-        record_result(s, 1, None, scenario=u.scen)
+    record_result(u.doc, 1, None)
     assert u.state().battles[1].result == "draw"

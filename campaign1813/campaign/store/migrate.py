@@ -68,10 +68,27 @@ def _complete(path: Path) -> None:
         con.close()
 
 
+# The tables every file of a schema version has, checked before an upgrade is tried.
+TABLES = {1: {"document", "campaign", "scenario_file", "day_command", "day_order", "day_battle",
+              "town_control", "day_info", "event_log"}}
+
+
+def _check_tables(path: Path, version: int) -> None:
+    con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    finally:
+        con.close()
+    if not TABLES.get(version, set()) <= tables:
+        raise CampaignFileError(path, "has no campaign-day tables (it was made by an earlier "
+                                      "version); start a new campaign from it")
+
+
 def upgrade_file(path: Path, version: int) -> None:
     """Upgrade a campaign file of an older schema version to the newest, on a copy."""
     if version not in REVISIONS:
         raise CampaignFileError(path, f"has schema version {version}, which no release wrote")
+    _check_tables(path, version)
     work = path.with_name(path.name + ".upgrading")
     work.unlink(missing_ok=True)
     try:
