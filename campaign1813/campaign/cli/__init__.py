@@ -3,9 +3,10 @@
 Every subcommand calls the same services the window uses. Subcommands come in groups, a module
 each in this package (``document``, ``day``, ``odds``, ``scenario``); ``COMMANDS`` says which
 group owns which command, so only the group of the command being run is imported and registered
-(``campaign1813 --help`` imports none of them). Each group module has ``register(subparsers)``,
-which adds its parsers and sets ``func`` to a handler taking the parsed arguments and returning
-an exit status; a handler imports what it needs (the database, the road network) itself.
+(``campaign1813 --help`` imports none of them). Each group module has
+``register(subparsers, argv)``, which adds its parsers and sets ``func`` to a handler taking the
+parsed arguments and returning an exit status; a handler imports what it needs (the database,
+the road network) itself.
 """
 
 from __future__ import annotations
@@ -65,7 +66,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     wanted = GROUPS if argv is None else (
         (COMMANDS[name][0],) if (name := _command_in(argv)) else ())
     for group in wanted:
-        importlib.import_module(f"{__name__}.{group}").register(sub)
+        importlib.import_module(f"{__name__}.{group}").register(
+            sub, None if argv is None else list(argv))
     for name, (group, text) in COMMANDS.items():
         if group not in wanted:
             sub.add_parser(name, help=text)

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from campaign1813.campaign.store.document import CampaignDocument
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, argv: list[str] | None = None) -> None:
     """Add the campaign-day subcommands."""
     p = sub.add_parser("status", help="where every command stands, its orders and state")
     p.add_argument("file")

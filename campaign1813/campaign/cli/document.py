@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from datetime import date
+from typing import Any
 
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.errors import CampaignError
@@ -16,7 +17,7 @@ def _parse_date(text: str) -> date:
         raise argparse.ArgumentTypeError(f"'{text}' is not a date like 1813-05-01") from exc
 
 
-def register(sub) -> None:
+def register(sub: Any, argv: list[str] | None = None) -> None:
     """Add the file subcommands."""
     p = sub.add_parser("new", help="create a new campaign file from the 1813 scenario")
     p.add_argument("file", help="the campaign file to create (suffix .c1813)")

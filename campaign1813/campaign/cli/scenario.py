@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 
-def register(sub) -> None:
+def register(sub: Any, argv: list[str] | None = None) -> None:
     """Add the scenario subcommands."""
     p = sub.add_parser("oob", help="print the orders of battle of the scenario's army groups")
     p.add_argument("--army", metavar="NAME",

@@ -59,31 +59,6 @@ class Position:
         """The inverse of ``to_json``."""
         return Position(data[0]) if len(data) == 1 else Position(data[0], data[1], data[2])
 
-    @classmethod
-    def __get_pydantic_core_schema__(cls, _source: object, _handler: object) -> object:
-        """Read and write a position in its compact JSON form when the store (de)serialises
-        the day's state; pydantic is imported only by whoever asks."""
-        from pydantic_core import core_schema
-
-        def read(value: object) -> Position:
-            if isinstance(value, Position):
-                return value
-            if not isinstance(value, list | tuple) or len(value) not in (1, 3):
-                raise ValueError(f"a position is [town] or [town, town, miles], not {value!r}")
-            if not all(isinstance(v, str) for v in value[:2]):
-                raise ValueError(f"a position names its towns, not {value!r}")
-            if len(value) == 3:
-                miles = value[2]
-                if isinstance(miles, bool) or not isinstance(miles, int | float) \
-                        or not math.isfinite(miles) or miles < 0:
-                    raise ValueError(f"a position's miles must be 0 or more, not {miles!r}")
-            return Position.from_json(list(value))
-
-        return core_schema.no_info_plain_validator_function(
-            read,
-            serialization=core_schema.plain_serializer_function_ser_schema(Position.to_json),
-        )
-
 
 def at(town: str) -> Position:
     """A position at a town."""

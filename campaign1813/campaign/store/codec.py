@@ -1,19 +1,27 @@
-"""The campaign day's state to and from the file, through pydantic's ``TypeAdapter``.
+"""The campaign day's state to and from the file, through msgspec.
 
 One mechanism for every entity: a row is validated into its frozen dataclass (``CommandState``,
-``Order``, ``Battle``) and an entity is dumped into plain JSON values, which are also what the
-event log keeps. A column holds its field's value, or the field's JSON under ``<field>_json``.
-A row the adapter refuses is reported with its table, its key and the reason.
+``Order``, ``Battle``) by ``msgspec.convert``, and an entity is encoded into plain JSON values,
+which are also what the event log keeps. A column holds its field's value, or the field's JSON
+under ``<field>_json``; a position keeps its compact form (``[town]`` or ``[a, b, miles]``).
+A row that does not validate is reported with its table, its key and the reason.
+
+msgspec rather than pydantic here because every ``status`` pays for this at start-up: msgspec
+imports and converts in a few milliseconds, where pydantic's import and its adapters' schema
+building cost more than the rest of the command together.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 from datetime import date
-from functools import cache
 from typing import Any
 
+import msgspec
+
+from campaign1813.campaign.day.ground import Position
 from campaign1813.campaign.day.state import Battle, CommandState, DayState, Order
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.types import Side
@@ -26,27 +34,30 @@ class DamagedState(CampaignError):
     """A row of the campaign day that is not a valid command, order, battle or town."""
 
 
-@cache
-def _adapter(kind: type) -> Any:
-    from pydantic import TypeAdapter
-
-    return TypeAdapter(kind)
-
-
 def _entity(kind: type, data: Json, where: str) -> Any:
-    from pydantic import ValidationError
-
+    position = data.get("position")
+    if isinstance(position, list) and 1 <= len(position) <= 3:
+        data = {**data, "position": dict(zip(("a", "b", "miles"), position, strict=False))}
     try:
-        return _adapter(kind).validate_python(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        field = ".".join(str(p) for p in first["loc"]) or "the row"
-        raise DamagedState(f"{where} is damaged: {field}: {first['msg']}") from None
+        value = msgspec.convert(data, kind, strict=False)
+    except msgspec.ValidationError as exc:
+        raise DamagedState(f"{where} is damaged: {exc}") from None
+    if isinstance(value, CommandState):
+        _check_position(value.position, where)
+    return value
+
+
+def _check_position(pos: Position, where: str) -> None:
+    if pos.b is not None and (not math.isfinite(pos.miles) or pos.miles < 0):
+        raise DamagedState(f"{where} is damaged: a position's miles must be 0 or more, "
+                           f"not {pos.miles}")
 
 
 def _dump(value: Any) -> Json:
-    kind = type(value)
-    return _adapter(kind).dump_python(value, mode="json")  # type: ignore[no-any-return]
+    data: Json = msgspec.json.decode(msgspec.json.encode(value))
+    if isinstance(value, CommandState):
+        data["position"] = value.position.to_json()
+    return data
 
 
 def _from_row(row: sqlite3.Row, skip: tuple[str, ...] = ()) -> Json:

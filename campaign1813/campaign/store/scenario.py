@@ -12,20 +12,13 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Mapping
-from functools import cache
-from typing import Any
+
+import msgspec
 
 from campaign1813.campaign.scenario.errors import ScenarioError
 from campaign1813.campaign.scenario.types import Scenario
 
 MEMORY = "in memory"  # the files_sha256 of a campaign whose scenario has no files
-
-
-@cache
-def _adapter() -> Any:
-    from pydantic import TypeAdapter
-
-    return TypeAdapter(Scenario)
 
 
 def files_hash(files: Mapping[str, str]) -> str:
@@ -49,7 +42,7 @@ def store_scenario(con: sqlite3.Connection, scenario: Scenario,
 
 
 def _write_form(con: sqlite3.Connection, key: str, scenario: Scenario) -> None:
-    form = _adapter().dump_json(scenario).decode()
+    form = msgspec.json.encode(scenario).decode()
     con.execute("DELETE FROM scenario_form")
     con.execute("INSERT INTO scenario_form (id, files_sha256, form_json) VALUES (1, ?, ?)",
                 (key, form))
@@ -64,18 +57,15 @@ def stored_key(con: sqlite3.Connection) -> str | None:
 def read_scenario(con: sqlite3.Connection, *, writable: bool) -> tuple[str, Scenario]:
     """The campaign's scenario and its key; from the stored form when it matches the files,
     otherwise parsed and validated from the files (and the form rewritten, if ``writable``)."""
-    from pydantic import ValidationError
-
     files = stored_files(con)
     row = con.execute("SELECT files_sha256, form_json FROM scenario_form").fetchone()
     key = files_hash(files) if files else MEMORY
     if row is not None and row[0] == key:
         try:
-            return key, _adapter().validate_json(row[1])
-        except ValidationError as exc:
+            return key, msgspec.json.decode(row[1], type=Scenario)
+        except msgspec.ValidationError as exc:
             if not files:
-                raise ScenarioError(f"the campaign's scenario is damaged: {exc.errors()[0]['msg']}"
-                                    ) from None
+                raise ScenarioError(f"the campaign's scenario is damaged: {exc}") from None
     if not files:
         raise ScenarioError("the campaign file holds no scenario")
     from campaign1813.campaign.scenario.loader import load_scenario
