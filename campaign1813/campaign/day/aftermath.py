@@ -61,7 +61,7 @@ def _paths_away(
     """Towns reachable by going ever farther from the battle, within a day's march or the
     first town past it; each with the shortest such route and its miles."""
     c = state.commands[name]
-    battle = state.battles[c.battle]
+    battle = state.battle_of(c)
     rates = ground.settings.mounted_rate if c.mounted else ground.settings.foot_rate
     day = rates.road
     pos = c.position
@@ -93,7 +93,7 @@ def _paths_away(
 def retreat_destinations(ground: Ground, state: DayState, name: str) -> dict[str, tuple[str, ...]]:
     """The towns a beaten command may retreat to today, each with its route."""
     c = state.commands[name]
-    battle = state.battles[c.battle]
+    battle = state.battle_of(c)
     winner = c.side.enemy
     winners = [
         state.commands[n].position
@@ -234,7 +234,7 @@ def choose_option(
     )
     if c.status is not Status.CUT_OFF and not stranded:
         raise OrderRefused(f"{name} is not cut off; it needs no surrender or break-out")
-    battle = state.battles[c.battle]
+    battle = state.battle_of(c)
     choice = option.strip().casefold().replace("_", "-").replace(" ", "-")
     if choice == "surrender":
         state.update(name, status=Status.SURRENDERED, status_date=state.date)

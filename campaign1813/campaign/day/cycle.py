@@ -44,7 +44,7 @@ def check_ready(ground: Ground, state: DayState) -> None:
     """Refuse to march while a beaten command has no lawful retreat order or no umpire choice."""
     for c in state.ordered():
         if c.status is Status.CUT_OFF and (c.status_date or state.date) <= state.date:
-            place = state.battles[c.battle].place
+            place = state.battle_of(c).place
             raise OrderRefused(
                 f"{format_date(state.date)} cannot march: {c.name} is cut off after losing at "
                 f"{place}; the umpire must choose surrender or break out"
@@ -55,14 +55,14 @@ def check_ready(ground: Ground, state: DayState) -> None:
                 continue
             legal = retreat_destinations(ground, state, c.name)
             if not legal:
-                place = state.battles[c.battle].place
+                place = state.battle_of(c).place
                 raise OrderRefused(
                     f"{format_date(state.date)} cannot march: {c.name} must retreat after losing "
                     f"at {place} but no road of retreat is left; the umpire must choose "
                     "surrender or break out"
                 )
             if order is None or order.verb is not Verb.MOVE or order.objective not in legal:
-                place = state.battles[c.battle].place
+                place = state.battle_of(c).place
                 towns = " or ".join(sorted(legal))
                 raise OrderRefused(
                     f"{format_date(state.date)} cannot march: {c.name} must retreat after losing "
@@ -126,8 +126,8 @@ def _march_day(ground: Ground, state: DayState, lines: list[str]) -> tuple[int, 
     for pair in contacts:
         if pair.french in fighting or pair.allied in fighting:
             continue
-        a, b = state.commands[pair.french], state.commands[pair.allied]
-        if Status.IN_BATTLE in (a.status, b.status):
+        french, allied = state.commands[pair.french], state.commands[pair.allied]
+        if Status.IN_BATTLE in (french.status, allied.status):
             continue
         lines.append(f"{pair.french} and {pair.allied} stand off, "
                      f"{round(pair.miles, 1):g} miles apart.")

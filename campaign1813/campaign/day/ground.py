@@ -60,6 +60,11 @@ class Position:
         return Position(data[0]) if len(data) == 1 else Position(data[0], data[1], data[2])
 
 
+def road_key(a: str, b: str) -> tuple[str, str]:
+    """The key of the road between two towns: their names in order."""
+    return (a, b) if a <= b else (b, a)
+
+
 def at(town: str) -> Position:
     """A position at a town."""
     return Position(town)
@@ -102,13 +107,12 @@ class Ground:
 
     def miles(self, a: str, b: str) -> float:
         """Length of the road between two neighbouring towns."""
-        return self.length[tuple(sorted((a, b)))]
+        return self.length[road_key(a, b)]
 
     def rate(self, a: str, b: str, mounted: bool, forced: bool) -> float:
         """Miles a day on the road a–b: tracks go at the off-road rate."""
         rates = self.settings.mounted_rate if mounted else self.settings.foot_rate
-        key = tuple(sorted((a, b)))
-        base = rates.off_road if self.road_class[key] is RoadClass.TRACK else rates.road
+        base = rates.off_road if self.road_class[road_key(a, b)] is RoadClass.TRACK else rates.road
         return base + (self.settings.forced_march_extra_miles if forced else 0.0)
 
     # -- positions ---------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import date
 from enum import StrEnum
+from typing import Any
 
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day.ground import OrderRefused, Position
@@ -145,7 +146,13 @@ class DayState:
         """Commands in their stable order (army group order, HQ first)."""
         return sorted(self.commands.values(), key=lambda c: c.key)
 
-    def update(self, name: str, **changes) -> CommandState:
+    def battle_of(self, command: CommandState) -> Battle:
+        """The battle a command is in or last fought (refused if it has none)."""
+        if command.battle is None:
+            raise OrderRefused(f"{command.name} has fought no battle")
+        return self.battles[command.battle]
+
+    def update(self, name: str, **changes: Any) -> CommandState:
         """Replace fields of one command."""
         self.commands[name] = replace(self.commands[name], **changes)
         return self.commands[name]

@@ -39,7 +39,7 @@ def _entity(kind: type, data: Json, where: str) -> Any:
     if isinstance(position, list) and 1 <= len(position) <= 3:
         data = {**data, "position": dict(zip(("a", "b", "miles"), position, strict=False))}
     try:
-        value = msgspec.convert(data, kind, strict=False)
+        value: Any = msgspec.convert(data, kind, strict=False)
     except msgspec.ValidationError as exc:
         raise DamagedState(f"{where} is damaged: {exc}") from None
     if isinstance(value, CommandState):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, is_dataclass
 from datetime import date
 from typing import Any
 
@@ -44,6 +44,7 @@ def perform(con: sqlite3.Connection, ground: Ground, action: Action) -> Changes:
     before = read_json(con)
     state = state_from_json(before)
     label, lines, report = action.apply(ground, state)
+    payload: dict[str, Any] = asdict(action) if is_dataclass(action) and not isinstance(action, type) else {}
     old, new = state_diff(before, state_to_json(state))
     write_changes(con, new)
     con.execute("DELETE FROM event_log WHERE undone")
@@ -51,7 +52,7 @@ def perform(con: sqlite3.Connection, ground: Ground, action: Action) -> Changes:
         "INSERT INTO event_log (kind, label, date, lines_json, payload_json, before_json, "
         "after_json, undone) VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
         (type(action).__name__, label, before["date"], json.dumps(lines),
-         json.dumps(asdict(action), default=str), json.dumps(old), json.dumps(new)),
+         json.dumps(payload, default=str), json.dumps(old), json.dumps(new)),
     )
     return _changes(label, tuple(lines), old, new, report)
 
