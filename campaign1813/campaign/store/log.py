@@ -44,7 +44,9 @@ def perform(con: sqlite3.Connection, ground: Ground, action: Action) -> Changes:
     before = read_json(con)
     state = state_from_json(before)
     label, lines, report = action.apply(ground, state)
-    payload: dict[str, Any] = asdict(action) if is_dataclass(action) and not isinstance(action, type) else {}
+    payload: dict[str, Any] = {}
+    if is_dataclass(action) and not isinstance(action, type):
+        payload = asdict(action)
     old, new = state_diff(before, state_to_json(state))
     write_changes(con, new)
     con.execute("DELETE FROM event_log WHERE undone")
