@@ -27,6 +27,7 @@ from pydantic import (
     StringConstraints,
     model_validator,
 )
+from pydantic.json_schema import SkipJsonSchema
 from pydantic_core import PydanticCustomError
 
 from campaign1813.campaign.scenario.types import CavalryType, Grade, Rating, Settings, Side
@@ -54,6 +55,11 @@ ShortMiles = Annotated[float, Field(strict=True, ge=0, le=100, allow_inf_nan=Fal
 BrigadeNumber = Annotated[int, Field(strict=True, ge=1, le=999)]
 
 
+def _no_default(schema: dict[str, Any]) -> None:
+    """A key that may be left out has no value in TOML to show as its default."""
+    schema.pop("default", None)
+
+
 class _Table(BaseModel):
     """A TOML table: no keys but those named, values checked as they are written."""
 
@@ -63,7 +69,7 @@ class _Table(BaseModel):
 # --- map/towns.toml, map/roads.toml, map/rivers.toml -------------------------------------------
 
 class TownEntry(_Table):
-    """One ``[[town]]``: where it is, its theatre and kind; other spellings as aliases."""
+    """One [[town]]: where it is, its theatre and kind; other spellings as aliases."""
 
     name: Text
     lat: Latitude
@@ -71,20 +77,22 @@ class TownEntry(_Table):
     theatre: Theatre
     kind: TownKind
     built_up: StrictBool
-    river: Text | None = Field(None, description="the river the town stands on")
-    fortress: StrictBool | None = Field(
-        None, description="fortified in 1813; by default only a town of kind fortress")
+    river: Text | SkipJsonSchema[None] = Field(
+        None, description="the river the town stands on", json_schema_extra=_no_default)
+    fortress: StrictBool | SkipJsonSchema[None] = Field(
+        None, description="fortified in 1813; by default only a town of kind fortress",
+        json_schema_extra=_no_default)
     aliases: list[Text] = Field(default_factory=list, description="other spellings")
 
 
 class TownsFile(_Table):
-    """``map/towns.toml``: the towns of the road map."""
+    """map/towns.toml: the towns of the road map."""
 
     town: list[TownEntry] = Field(min_length=1)
 
 
 class RoadEntry(_Table):
-    """One ``[[road]]`` between two towns; where it crosses a drawn river, the crossing."""
+    """One [[road]] between two towns; where it crosses a drawn river, the crossing."""
 
     model_config = ConfigDict(json_schema_extra={
         "dependentRequired": {"river": ["crossing"], "crossing": ["river"]}})
@@ -93,8 +101,9 @@ class RoadEntry(_Table):
     to: Text
     miles: RoadMiles
     class_: RoadClass = Field(alias="class")
-    river: Text | None = None
-    crossing: Crossing | None = None
+    river: Text | SkipJsonSchema[None] = Field(
+        None, description="the drawn river the road crosses", json_schema_extra=_no_default)
+    crossing: Crossing | SkipJsonSchema[None] = Field(None, json_schema_extra=_no_default)
 
     @model_validator(mode="after")
     def _crossed_where_a_river_is(self) -> RoadEntry:
@@ -109,20 +118,20 @@ class RoadEntry(_Table):
 
 
 class RoadsFile(_Table):
-    """``map/roads.toml``: the roads between the towns."""
+    """map/roads.toml: the roads between the towns."""
 
     road: list[RoadEntry] = Field(default_factory=list)
 
 
 class RiverEntry(_Table):
-    """One ``[[river]]`` as a polyline of ``[lat, lon]`` points, upstream to mouth."""
+    """One [[river]] as a polyline of [lat, lon] points, upstream to mouth."""
 
     name: Text
     points: list[tuple[Latitude, Longitude]] = Field(min_length=2)
 
 
 class RiversFile(_Table):
-    """``map/rivers.toml``: the rivers drawn on the map, and checked against the roads."""
+    """map/rivers.toml: the rivers drawn on the map, and checked against the roads."""
 
     river: list[RiverEntry] = Field(default_factory=list)
 
@@ -165,7 +174,7 @@ class ArtilleryEntry(_Table):
 
 
 class CorpsEntry(_Table):
-    """One ``[[army.corps]]``: commander, starting town, four infantry brigades, a cavalry
+    """One [[army.corps]]: commander, starting town, four infantry brigades, a cavalry
     brigade and the corps artillery."""
 
     name: Text
@@ -179,7 +188,7 @@ class CorpsEntry(_Table):
 
 
 class ArmyEntry(_Table):
-    """One ``[[army]]`` group: side, theatre, HQ town, CinC, reserve commander and corps."""
+    """One [[army]] group: side, theatre, HQ town, CinC, reserve commander and corps."""
 
     name: Text
     side: Side
@@ -191,7 +200,7 @@ class ArmyEntry(_Table):
 
 
 class ArmiesFile(_Table):
-    """``armies.toml``: the army groups of the campaign."""
+    """armies.toml: the army groups of the campaign."""
 
     army: list[ArmyEntry]
 
@@ -199,7 +208,7 @@ class ArmiesFile(_Table):
 # --- objectives.toml ---------------------------------------------------------------------------
 
 class ObjectiveEntry(_Table):
-    """One ``[[objective]]`` of one side in one theatre, with the towns it names."""
+    """One [[objective]] of one side in one theatre, with the towns it names."""
 
     theatre: Theatre
     side: Side
@@ -208,7 +217,7 @@ class ObjectiveEntry(_Table):
 
 
 class ObjectivesFile(_Table):
-    """``objectives.toml``: the campaign objectives."""
+    """objectives.toml: the campaign objectives."""
 
     objective: list[ObjectiveEntry] = Field(default_factory=list)
 
@@ -219,7 +228,7 @@ _DEFAULT = Settings()
 
 
 def _iso_date(value: Any) -> Any:
-    """A TOML date as it is; text like ``1813-05-01`` read as a date."""
+    """A TOML date as it is; text like 1813-05-01 read as a date."""
     if isinstance(value, str):
         try:
             return date.fromisoformat(value)
@@ -229,21 +238,21 @@ def _iso_date(value: Any) -> Any:
 
 
 class CampaignSection(_Table):
-    """``[campaign]``: its name and first day."""
+    """[campaign]: its name and first day."""
 
     name: Text = _DEFAULT.name
     start_date: Annotated[date, Strict(), BeforeValidator(_iso_date)] = _DEFAULT.start_date
 
 
 class DistancesSection(_Table):
-    """``[distances]``: how close hostile commands halt, and friends march to the guns."""
+    """[distances]: how close hostile commands halt, and friends march to the guns."""
 
     contact_miles: ShortMiles = _DEFAULT.contact_miles
     reinforce_miles: ShortMiles = _DEFAULT.reinforce_miles
 
 
 class FootRates(_Table):
-    """``[march.foot]``: infantry and artillery, miles a day."""
+    """[march.foot]: infantry and artillery, miles a day."""
 
     road: DayRate = _DEFAULT.foot_rate.road
     off_road: DayRate = _DEFAULT.foot_rate.off_road
@@ -251,7 +260,7 @@ class FootRates(_Table):
 
 
 class MountedRates(_Table):
-    """``[march.mounted]``: HQs and cavalry, miles a day."""
+    """[march.mounted]: HQs and cavalry, miles a day."""
 
     road: DayRate = _DEFAULT.mounted_rate.road
     off_road: DayRate = _DEFAULT.mounted_rate.off_road
@@ -259,21 +268,21 @@ class MountedRates(_Table):
 
 
 class MarchSection(_Table):
-    """``[march]``: the rates on foot and mounted."""
+    """[march]: the rates on foot and mounted."""
 
     foot: FootRates = FootRates()
     mounted: MountedRates = MountedRates()
 
 
 class ForcedMarchSection(_Table):
-    """``[forced_march]``: the extra miles, and what they cost."""
+    """[forced_march]: the extra miles, and what they cost."""
 
     extra_miles: ShortMiles = _DEFAULT.forced_march_extra_miles
     cost: Text = _DEFAULT.forced_march_cost
 
 
 class OptionsSection(_Table):
-    """``[options]``: the umpire's choices of rules."""
+    """[options]: the umpire's choices of rules."""
 
     carry_casualties_forward: StrictBool = _DEFAULT.carry_casualties_forward
     messenger_orders: StrictBool = _DEFAULT.messenger_orders
@@ -283,7 +292,7 @@ class OptionsSection(_Table):
 
 
 class SettingsFile(_Table):
-    """``settings.toml``: the campaign's settings; a key left out keeps its default."""
+    """settings.toml: the campaign's settings; a key left out keeps its default."""
 
     campaign: CampaignSection = CampaignSection()
     distances: DistancesSection = DistancesSection()
