@@ -1,9 +1,10 @@
 """Reading the orders of battle, the objectives and the settings of a scenario.
 
 Every loader takes the scenario's files as a mapping of relative path to text, so the same code
-reads the shipped folder and the copy kept inside a campaign file. Each checks everything it
-reads, collects every problem, and refuses the lot in one :class:`ScenarioError` with one line
-per problem: the file, the entry and the reason, e.g.
+reads the shipped folder and the copy kept inside a campaign file. Each checks the file against
+its model in :mod:`~campaign1813.campaign.scenario.schema`, then what the model cannot see (towns
+on the map, names and brigade numbers used once), collects every problem, and refuses the lot
+in one :class:`ScenarioError` with one line per problem: the file, the entry and the reason, e.g.
 ``armies.toml: 4 Corps (Second French Army), brigade 15: firepower 'D' is not A, B or C``.
 """
 

@@ -1,7 +1,10 @@
 """Loading and validating the road map: ``map/towns.toml``, ``map/roads.toml``, ``map/rivers.toml``.
 
-Every problem is reported with the file, the entry and the reason; all problems are collected and
-raised together as one :class:`ScenarioError`.
+Each file is checked against its model in :mod:`~campaign1813.campaign.scenario.schema`; what
+needs more than one entry or file (unique names, roads between towns on the map, a connected map,
+roads no shorter than the crow flies) is checked here. Every problem is reported with the file,
+the entry and the reason; all problems are collected and raised together as one
+:class:`ScenarioError`.
 """
 
 from __future__ import annotations
