@@ -73,8 +73,10 @@ def _names_in_towns_file(files: Mapping[str, str]) -> dict[str, str] | None:
     except ScenarioError:
         return None
     names: dict[str, str] = {}
-    for town in towns:
-        if isinstance(town.get("name"), str):
-            for label in (town["name"], *town.get("aliases", ())):
-                names.setdefault(label, town["name"])
+    for town in towns if isinstance(towns, list) else ():
+        if isinstance(town, dict) and isinstance(town.get("name"), str):
+            aliases = town.get("aliases", [])
+            for label in (town["name"], *(aliases if isinstance(aliases, list) else ())):
+                if isinstance(label, str):
+                    names.setdefault(label, town["name"])
     return names

@@ -1,156 +1,181 @@
 """Loading and validating the road map: ``map/towns.toml``, ``map/roads.toml``, ``map/rivers.toml``.
 
-Every problem is reported with the file, the entry and the reason; all problems are collected and
-raised together as one :class:`ScenarioError`.
+Each file is checked against its model in :mod:`~campaign1813.campaign.scenario.schema`; what
+needs more than one entry or file (unique names, roads between towns on the map, a connected map,
+roads no shorter than the crow flies) is checked here. Every problem is reported with the file,
+the entry and the reason; all problems are collected and raised together as one
+:class:`ScenarioError`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import networkx as nx
 
 from campaign1813.campaign.scenario.errors import ScenarioError
-from campaign1813.campaign.scenario.files import either, parse_toml
-from campaign1813.maps.geometry import town_miles, uncrossed_rivers
-from campaign1813.maps.types import (
-    Crossing,
-    MapData,
-    River,
-    Road,
-    RoadClass,
-    Theatre,
-    Town,
-    TownKind,
+from campaign1813.campaign.scenario.files import Loc, Problems, Style, parse_toml, value_at
+from campaign1813.campaign.scenario.schema import (
+    RiverEntry,
+    RiversFile,
+    RoadEntry,
+    RoadsFile,
+    TownEntry,
+    TownsFile,
 )
+from campaign1813.maps.geometry import town_miles, uncrossed_rivers
+from campaign1813.maps.types import MapData, River, Road, Town, TownKind
 
 TOWNS = "map/towns.toml"
 ROADS = "map/roads.toml"
 RIVERS = "map/rivers.toml"
 
-_TOWN_KEYS = {"name", "lat", "lon", "theatre", "kind", "built_up", "river", "fortress", "aliases"}
-_ROAD_KEYS = {"from", "to", "miles", "class", "river", "crossing"}
+_POINTS = "points must be at least two [lat, lon] pairs"
+_STYLE = Style(
+    missing="{key} is missing", list_expected_keys=False,
+    lists={"aliases": ("aliases must be a list of names",) * 2,
+           "points": (_POINTS, _POINTS),
+           "town": ("'town' must be a list of [[town]] tables",) * 2,
+           "road": ("'road' must be a list of [[road]] tables",) * 2,
+           "river": ("'river' must be a list of [[river]] tables",) * 2})
+_SAID = {"lat": "latitude", "lon": "longitude"}
 
 
-def _enum(enum, value, problems: list[str], where: str, what: str):
-    try:
-        return enum(value)
-    except ValueError:
-        problems.append(f"{where}: {what} '{value}' is not {either(e.value for e in enum)}")
-        return None
+def _valid_text(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip())
 
 
-def _number(value, problems, where, what, low=None, high=None) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        problems.append(f"{where}: {what} {value!r} is not a number")
-        return None
-    if (low is not None and value < low) or (high is not None and value > high):
-        problems.append(f"{where}: {what} {value} is outside {low} to {high}")
-        return None
-    return float(value)
+def _entries(problems: Problems, key: str, model, checked) -> list[tuple[int, Any]]:
+    """The entries of a file with their places: all of them if the file passed its model
+    (``checked``), else those the entry's model accepts on their own."""
+    if checked is not None:
+        return list(enumerate(getattr(checked, key)))
+    raw = value_at(problems.data, (key,), [])
+    return [(i, model.model_validate(entry)) for i, entry in enumerate(raw)
+            if isinstance(raw, list) and isinstance(entry, dict) and problems.valid((key, i))]
 
 
-def _load_towns(files, problems) -> list[Town]:
+def _labeller(data: Any, key: str, name_of):
+    """Label a value of ``[[key]]`` entry by the entry's name, as ``name_of(raw, i)`` gives it."""
+
+    def label(loc: Loc) -> tuple[str, str] | None:
+        if len(loc) < 2 or loc[0] != key:
+            return "", str(loc[-1]) if loc else "the file"
+        entry = name_of(value_at(data, loc[:2]), loc[1] + 1)
+        if entry is None:
+            return None
+        rest = loc[2:]
+        if not rest:
+            return entry, "the entry"
+        if rest[0] == "points" and len(rest) == 3:
+            return f"{entry}, point {rest[1] + 1}", _SAID["lat" if rest[2] == 0 else "lon"]
+        if rest[0] in ("points", "aliases") and len(rest) == 2:
+            return entry, "points" if rest[0] == "points" else "alias"
+        return entry, _SAID.get(str(rest[0]), str(rest[0]))
+
+    return label
+
+
+def _town_name(raw: Any, number: int) -> str | None:
+    name = value_at(raw, ("name",))
+    return name if _valid_text(name) else None  # a town without a name is reported once
+
+
+def _load_towns(files, lines: list[str]) -> list[Town]:
     data = parse_toml(files, TOWNS)
-    towns: list[Town] = []
+    problems = Problems(TOWNS, data, _STYLE)
+    raw_towns = value_at(data, ("town",))
+    if not isinstance(raw_towns, list) or not raw_towns:
+        problems.add("", "there are no towns", ("town",))
+        raw_towns = []
+    label = _labeller(data, "town", _town_name)
+    checked = problems.check(TownsFile, lambda loc: None if loc == ("town",) else label(loc))
     seen: dict[str, str] = {}
-    for i, raw in enumerate(data.get("town", []), start=1):
-        name = raw.get("name")
-        if not isinstance(name, str) or not name.strip():
-            problems.append(f"{TOWNS}: town {i}: has no name")
+    for i, raw in enumerate(raw_towns):
+        name = value_at(raw, ("name",))
+        if not _valid_text(name):
+            problems.add(f"town {i + 1}", "has no name", ("town", i))
             continue
-        where = f"{TOWNS}: {name}"
-        for key in sorted(set(raw) - _TOWN_KEYS):
-            problems.append(f"{where}: unknown key '{key}'")
-        for key in ("lat", "lon", "theatre", "kind", "built_up"):
-            if key not in raw:
-                problems.append(f"{where}: {key} is missing")
-        lat = (_number(raw.get("lat"), problems, where, "latitude", -90, 90)
-               if "lat" in raw else None)
-        lon = (_number(raw.get("lon"), problems, where, "longitude", -180, 180)
-               if "lon" in raw else None)
-        theatre = _enum(Theatre, raw.get("theatre"), problems, where, "theatre") \
-            if "theatre" in raw else None
-        kind = _enum(TownKind, raw.get("kind"), problems, where, "kind") if "kind" in raw else None
-        aliases = tuple(raw.get("aliases", ()))
-        for label in (name, *aliases):
-            if label in seen:
-                problems.append(f"{where}: the name '{label}' is already used by {seen[label]}")
+        aliases = value_at(raw, ("aliases",), [])
+        labels = [(("name",), name)]
+        if problems.valid(("town", i, "aliases")) and isinstance(aliases, list):
+            labels += [(("aliases", k), alias) for k, alias in enumerate(aliases)]
+        for loc, text in labels:
+            if text in seen:
+                problems.add(name, f"the name '{text}' is already used by {seen[text]}",
+                             ("town", i, *loc))
             else:
-                seen[label] = name
-        if None in (lat, lon, theatre, kind) or "built_up" not in raw:
-            continue
-        towns.append(Town(
-            name=name, lat=lat, lon=lon, theatre=theatre, kind=kind,
-            built_up=bool(raw["built_up"]), river=raw.get("river"),
-            fortress=bool(raw.get("fortress", kind is TownKind.FORTRESS)), aliases=aliases,
-        ))
-    if not data.get("town"):
-        problems.append(f"{TOWNS}: there are no towns")
-    return towns
+                seen[text] = name
+    lines.extend(problems.lines())
+    return [_town(entry) for _, entry in _entries(problems, "town", TownEntry, checked)]
 
 
-def _load_rivers(files, problems) -> list[River]:
+def _town(entry: TownEntry) -> Town:
+    fortress = entry.kind is TownKind.FORTRESS if entry.fortress is None else entry.fortress
+    return Town(name=entry.name, lat=entry.lat, lon=entry.lon, theatre=entry.theatre,
+                kind=entry.kind, built_up=entry.built_up, river=entry.river, fortress=fortress,
+                aliases=tuple(entry.aliases))
+
+
+def _river_name(raw: Any, number: int) -> str:
+    name = value_at(raw, ("name",))
+    return name if isinstance(name, str) and name else f"river {number}"
+
+
+def _load_rivers(files, lines: list[str]) -> list[River]:
     if RIVERS not in files:
         return []
     data = parse_toml(files, RIVERS)
-    rivers = []
-    names = set()
-    for i, raw in enumerate(data.get("river", []), start=1):
-        name = raw.get("name") or f"river {i}"
-        where = f"{RIVERS}: {name}"
+    problems = Problems(RIVERS, data, _STYLE)
+    checked = problems.check(RiversFile, _labeller(data, "river", _river_name))
+    names: set[str] = set()
+    raw_rivers = value_at(data, ("river",), [])
+    for i, raw in enumerate(raw_rivers if isinstance(raw_rivers, list) else []):
+        name = _river_name(raw, i + 1)
         if name in names:
-            problems.append(f"{where}: a river of that name is already listed")
+            problems.add(name, "a river of that name is already listed", ("river", i, "name"))
         names.add(name)
-        points = raw.get("points", [])
-        if len(points) < 2 or not all(isinstance(p, list) and len(p) == 2 for p in points):
-            problems.append(f"{where}: points must be at least two [lat, lon] pairs")
-            continue
-        rivers.append(River(name=name, points=tuple((float(a), float(b)) for a, b in points)))
-    return rivers
+    lines.extend(problems.lines())
+    return [River(name=entry.name, points=tuple(entry.points))
+            for _, entry in _entries(problems, "river", RiverEntry, checked)]
 
 
-def _load_roads(files, towns: Mapping[str, str], problems) -> list[Road]:
+def _road_name(raw: Any, number: int) -> str:
+    return f"road {number} ({value_at(raw, ('from',))} – {value_at(raw, ('to',))})"
+
+
+def _load_roads(files, towns: Mapping[str, str], lines: list[str]) -> list[Road]:
     data = parse_toml(files, ROADS)
-    roads: list[Road] = []
+    problems = Problems(ROADS, data, _STYLE)
+    checked = problems.check(RoadsFile, _labeller(data, "road", _road_name))
+    raw_roads = value_at(data, ("road",), [])
+    joined: dict[int, tuple[str, str]] = {}
     pairs: set[frozenset[str]] = set()
-    for i, raw in enumerate(data.get("road", []), start=1):
-        a, b = raw.get("from"), raw.get("to")
-        where = f"{ROADS}: road {i} ({a} – {b})"
-        for key in sorted(set(raw) - _ROAD_KEYS):
-            problems.append(f"{where}: unknown key '{key}'")
+    for i, raw in enumerate(raw_roads if isinstance(raw_roads, list) else []):
+        where = _road_name(raw, i + 1)
         ends = []
-        for end in (a, b):
-            if end not in towns:
-                problems.append(f"{where}: leads to '{end}', which is not a town on the map")
-            else:
+        for key in ("from", "to"):
+            end = value_at(raw, (key,))
+            if not problems.valid(("road", i, key)):
+                continue
+            if end in towns:
                 ends.append(towns[end])
+            else:
+                problems.add(where, f"leads to '{end}', which is not a town on the map",
+                             ("road", i, key))
         if len(ends) < 2:
             continue
         if ends[0] == ends[1]:
-            problems.append(f"{where}: a road must join two different towns")
-            continue
-        if frozenset(ends) in pairs:
-            problems.append(f"{where}: the road {ends[0]} – {ends[1]} is listed twice")
-            continue
-        pairs.add(frozenset(ends))
-        miles = _number(raw.get("miles"), problems, where, "miles", 0.1, 1000)
-        road_class = _enum(RoadClass, raw.get("class"), problems, where, "class")
-        river = raw.get("river")
-        crossing = None
-        if "crossing" in raw:
-            crossing = _enum(Crossing, raw["crossing"], problems, where, "crossing")
-        if river and "crossing" not in raw:
-            problems.append(f"{where}: crosses the {river} but has no crossing "
-                            "(bridge, ford or ferry)")
-            continue
-        if crossing and not river:
-            problems.append(f"{where}: has a {crossing.value} but names no river")
-            continue
-        if miles is None or road_class is None:
-            continue
-        roads.append(Road(ends[0], ends[1], miles, road_class, river, crossing))
-    return roads
+            problems.add(where, "a road must join two different towns", ("road", i))
+        elif frozenset(ends) in pairs:
+            problems.add(where, f"the road {ends[0]} – {ends[1]} is listed twice", ("road", i))
+        else:
+            pairs.add(frozenset(ends))
+            joined[i] = (ends[0], ends[1])
+    lines.extend(problems.lines())
+    return [Road(*joined[i], entry.miles, entry.class_, entry.river, entry.crossing)
+            for i, entry in _entries(problems, "road", RoadEntry, checked) if i in joined]
 
 
 def town_names(map_data: MapData) -> dict[str, str]:
