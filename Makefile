@@ -25,6 +25,7 @@ run: $(RUN_STAMP)
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check campaign1813 tests benchmarks
 	$(BIN)/lint-imports
+	$(BIN)/mypy
 
 test: lint
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest \
