@@ -56,6 +56,12 @@ def show(value: Any) -> str:
     return f"'{value}'" if isinstance(value, str) else repr(value)
 
 
+def position(step: str | int) -> int:
+    """A step of a ``Loc`` that is a place in a list: pydantic numbers list items from 0."""
+    assert isinstance(step, int), f"{step!r} is not a list position"
+    return step
+
+
 def value_at(data: Any, loc: Loc, default: Any = None) -> Any:
     """The value at ``loc`` in the parsed file, or ``default`` where the path leads nowhere."""
     for step in loc:

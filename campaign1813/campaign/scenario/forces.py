@@ -20,6 +20,7 @@ from campaign1813.campaign.scenario.files import (
     Problems,
     Style,
     parse_toml,
+    position,
     show,
     value_at,
 )
@@ -65,6 +66,13 @@ def _canonical(towns: Mapping[str, str], value: Any) -> str | None:
     return towns.get(value.strip()) if isinstance(value, str) else None
 
 
+def _on_map(towns: Mapping[str, str], value: str) -> str:
+    """The canonical name of a town the checks have already found on the map."""
+    name = _canonical(towns, value)
+    assert name is not None, f"{value!r} is not on the map"
+    return name
+
+
 # --- settings ---------------------------------------------------------------------------------
 
 _SETTINGS_STYLE = Style(nouns={
@@ -85,6 +93,7 @@ def load_settings(files: Mapping[str, str]) -> Settings:
     problems = Problems(SETTINGS_FILE, parse_toml(files, SETTINGS_FILE), _SETTINGS_STYLE)
     model = problems.check(SettingsFile, _settings_label)
     problems.raise_if_any()
+    assert model is not None  # a file the model refused has problems, and was refused above
     march, forced, options = model.march, model.forced_march, model.options
     return Settings(
         name=model.campaign.name, start_date=model.campaign.start_date,
@@ -131,14 +140,14 @@ def _armies_labeller(data: Any):
     def label(loc: Loc) -> tuple[str, str]:
         if len(loc) < 2 or loc[0] != "army":
             return "", str(loc[-1]) if loc else "the file"
-        army, rest = _army_label(data, loc[1]), loc[2:]
+        army, rest = _army_label(data, position(loc[1])), loc[2:]
         if not rest:
             return army, "the entry"
         if rest[0] in _COMMANDERS:
             return f"{army}, {_COMMANDERS[rest[0]]}", str(rest[1]) if len(rest) > 1 else "the entry"
         if rest[0] != "corps" or len(rest) == 1:
             return army, str(rest[0])
-        corps, rest = _corps_label(data, loc[1], loc[3]), rest[2:]
+        corps, rest = _corps_label(data, position(loc[1]), position(loc[3])), rest[2:]
         where = loc[:4]
         if not rest:
             return corps, "the entry"
@@ -147,7 +156,7 @@ def _armies_labeller(data: Any):
         if rest[0] == "infantry" and len(rest) > 1:
             number = _number_label(value_at(data, (*where, "infantry", rest[1], "number")))
             brigade = (f"brigade {number}" if number
-                       else f"infantry brigade {rest[1] + 1} in the list")
+                       else f"infantry brigade {position(rest[1]) + 1} in the list")
             return f"{corps}, {brigade}", str(rest[2]) if len(rest) > 2 else "the brigade"
         if rest[0] == "cavalry":
             number = _number_label(value_at(data, (*where, "cavalry", "number")))
@@ -168,6 +177,7 @@ def load_armies(files: Mapping[str, str], towns: Mapping[str, str]) -> tuple[Arm
     model = problems.check(ArmiesFile, _armies_labeller(data))
     _check_across_armies(problems, towns)
     problems.raise_if_any()
+    assert model is not None  # a file the model refused has problems, and was refused above
     return tuple(_army(entry, towns) for entry in model.army)
 
 
@@ -233,7 +243,7 @@ def _commander(entry: CommanderEntry) -> Commander:
 
 def _army(entry: ArmyEntry, towns: Mapping[str, str]) -> ArmyGroup:
     return ArmyGroup(name=entry.name, side=entry.side, theatre=entry.theatre,
-                     cinc=_commander(entry.cinc), hq=_canonical(towns, entry.hq),
+                     cinc=_commander(entry.cinc), hq=_on_map(towns, entry.hq),
                      reserve=_commander(entry.reserve),
                      corps=tuple(_corps(c, entry.name, towns) for c in entry.corps))
 
@@ -242,7 +252,7 @@ def _corps(entry: CorpsEntry, army: str, towns: Mapping[str, str]) -> Corps:
     cavalry, artillery = entry.cavalry, entry.artillery
     return Corps(
         name=entry.name, army=army, nationality=entry.nationality,
-        commander=_commander(entry.commander), start=_canonical(towns, entry.start),
+        commander=_commander(entry.commander), start=_on_map(towns, entry.start),
         infantry=tuple(InfantryBrigade(b.number, b.class_, b.firepower, b.skirmish, name=b.name)
                        for b in entry.infantry),
         cavalry=CavalryBrigade(cavalry.number, cavalry.class_, cavalry.type,
@@ -260,7 +270,7 @@ _OBJECTIVES_STYLE = Style(lists={
 def _objectives_label(loc: Loc) -> tuple[str, str]:
     if len(loc) < 2 or loc[0] != "objective":
         return "", str(loc[-1]) if loc else "the file"
-    label, rest = f"objective {loc[1] + 1}", loc[2:]
+    label, rest = f"objective {position(loc[1]) + 1}", loc[2:]
     if not rest:
         return label, "the entry"
     return label, "town" if rest[0] == "towns" and len(rest) > 1 else str(rest[0])
@@ -281,8 +291,9 @@ def load_objectives(files: Mapping[str, str],
             _check_town(problems, towns, f"objective {i + 1}", "town",
                         ("objective", i, "towns", k))
     problems.raise_if_any()
+    assert model is not None  # a file the model refused has problems, and was refused above
     return tuple(Objective(o.theatre, o.side, o.description,
-                           tuple(_canonical(towns, t) for t in o.towns))
+                           tuple(_on_map(towns, t) for t in o.towns))
                  for o in model.objective)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from campaign1813.campaign.scenario.errors import ScenarioError
 from campaign1813.campaign.scenario.files import parse_toml
 from campaign1813.campaign.scenario.map_loader import TOWNS, load_map, town_names
-from campaign1813.campaign.scenario.types import Scenario
+from campaign1813.campaign.scenario.types import ArmyGroup, Objective, Scenario
 from campaign1813.data import scenario_dir
 
 
@@ -42,6 +42,7 @@ def load_scenario(files: Mapping[str, str] | None = None) -> Scenario:
     except ScenarioError as exc:
         problems.append(str(exc))
     map_data = None
+    names: dict[str, str] | None
     try:
         map_data = load_map(files)
         names = town_names(map_data)
@@ -50,7 +51,8 @@ def load_scenario(files: Mapping[str, str] | None = None) -> Scenario:
         names = _names_in_towns_file(files)
     if names is None:  # without the towns nothing else can be checked
         raise ScenarioError("\n".join(problems))
-    armies = objectives = ()
+    armies: tuple[ArmyGroup, ...] = ()
+    objectives: tuple[Objective, ...] = ()
     try:
         armies = load_armies(files, names)
     except ScenarioError as exc:
@@ -61,6 +63,8 @@ def load_scenario(files: Mapping[str, str] | None = None) -> Scenario:
         problems.append(str(exc))
     if problems:
         raise ScenarioError("\n".join(problems))
+    # No problems means the settings and the map both loaded.
+    assert settings is not None and map_data is not None
     return Scenario(name=settings.name, map=map_data, armies=armies, objectives=objectives,
                     settings=settings)
 

@@ -12,10 +12,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import networkx as nx
+import networkx as nx  # type: ignore[import-untyped]
 
 from campaign1813.campaign.scenario.errors import ScenarioError
-from campaign1813.campaign.scenario.files import Loc, Problems, Style, parse_toml, value_at
+from campaign1813.campaign.scenario.files import (
+    Loc,
+    Problems,
+    Style,
+    parse_toml,
+    position,
+    value_at,
+)
 from campaign1813.campaign.scenario.schema import (
     RiverEntry,
     RiversFile,
@@ -62,14 +69,15 @@ def _labeller(data: Any, key: str, name_of):
     def label(loc: Loc) -> tuple[str, str] | None:
         if len(loc) < 2 or loc[0] != key:
             return "", str(loc[-1]) if loc else "the file"
-        entry = name_of(value_at(data, loc[:2]), loc[1] + 1)
+        entry = name_of(value_at(data, loc[:2]), position(loc[1]) + 1)
         if entry is None:
             return None
         rest = loc[2:]
         if not rest:
             return entry, "the entry"
         if rest[0] == "points" and len(rest) == 3:
-            return f"{entry}, point {rest[1] + 1}", _SAID["lat" if rest[2] == 0 else "lon"]
+            point = f"{entry}, point {position(rest[1]) + 1}"
+            return point, _SAID["lat" if rest[2] == 0 else "lon"]
         if rest[0] in ("points", "aliases") and len(rest) == 2:
             return entry, "points" if rest[0] == "points" else "alias"
         return entry, _SAID.get(str(rest[0]), str(rest[0]))
@@ -98,7 +106,7 @@ def _load_towns(files, lines: list[str]) -> list[Town]:
             problems.add(f"town {i + 1}", "has no name", ("town", i))
             continue
         aliases = value_at(raw, ("aliases",), [])
-        labels = [(("name",), name)]
+        labels: list[tuple[Loc, Any]] = [(("name",), name)]
         if problems.valid(("town", i, "aliases")) and isinstance(aliases, list):
             labels += [(("aliases", k), alias) for k, alias in enumerate(aliases)]
         for loc, text in labels:
