@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import islice
 
-import networkx as nx
+import networkx as nx  # type: ignore[import-untyped]  # networkx ships no type hints
 
 from campaign1813.errors import CampaignError
 from campaign1813.maps.types import MapData, Road, Theatre, Town
@@ -98,7 +98,8 @@ class RoadMap:
         a, b = self.resolve(a), self.resolve(b)
         if not self.graph.has_edge(a, b):
             raise NoRoad(f"no road joins {a} and {b}")
-        return self.graph.edges[a, b]["road"]
+        road: Road = self.graph.edges[a, b]["road"]
+        return road
 
     def miles(self, a: str, b: str) -> float:
         """The length of the road joining two towns directly."""
@@ -148,8 +149,9 @@ class RoadMap:
 
     def distances_from(self, name: str, cutoff: float | None = None) -> dict[str, float]:
         """Road miles from a town to every town (within ``cutoff`` if given)."""
-        return nx.single_source_dijkstra_path_length(self.graph, self.resolve(name),
-                                                     cutoff=cutoff, weight="miles")
+        miles: dict[str, float] = nx.single_source_dijkstra_path_length(
+            self.graph, self.resolve(name), cutoff=cutoff, weight="miles")
+        return miles
 
     def within(self, name: str, miles: float) -> dict[str, float]:
         """The towns within ``miles`` by road, with their distances, the town itself included."""

@@ -9,6 +9,10 @@ merged so that no modern border is drawn, clipped to the campaign's box, simplif
 miles and stripped of islets; what is left is written as (lat, lon) rings.
 """
 
+# pyshp and shapely ship no type hints and the app never installs them; whether mypy finds them
+# untyped or not at all depends on the machine, so neither is an error in this script alone.
+# mypy: disable-error-code="import-untyped, import-not-found"
+
 from __future__ import annotations
 
 import sys

@@ -17,6 +17,7 @@ import re
 import sys
 import tomllib
 from dataclasses import dataclass
+from typing import Any
 
 from campaign1813.maps.geometry import great_circle_miles
 from campaign1813.maps.tools.map_toml import MAP_DIR, read_towns
@@ -102,7 +103,8 @@ def road_miles(great_circle: float, factor: float) -> float:
     return math.ceil(great_circle * factor * 2 - 1e-9) / 2
 
 
-def computed_miles(roads: list[dict], towns: dict[str, tuple[float, float]]) -> list[float]:
+def computed_miles(roads: list[dict[str, Any]],
+                   towns: dict[str, tuple[float, float]]) -> list[float]:
     """The miles of each ``[[road]]`` table, from its towns' coordinates."""
     out = []
     for r in roads:

@@ -64,7 +64,7 @@ class Brigade:
     formation: Formation | None = None
     nation: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.casualties < 0:
             raise InvalidBrigade(f"{self.name}: casualties cannot be negative ({self.casualties})")
         if self.arm is not Arm.CAVALRY and (self.cavalry is not None or self.lancers):

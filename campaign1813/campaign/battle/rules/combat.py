@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 from campaign1813.campaign.battle.dice import D6, DiceSource, Roll, distribution
 from campaign1813.campaign.battle.rules.brigade import (
@@ -109,7 +110,7 @@ class CombatRule:
         return rows.get(roller.value) or rows["any"]
 
 
-def _row_effect(raw: dict, where: str) -> RowEffect:
+def _row_effect(raw: dict[str, Any], where: str) -> RowEffect:
     unknown = set(raw) - {"casualties", "state", "retire", "halt"}
     if unknown:
         raise RulesetError(f"{where}: unknown effect {', '.join(sorted(unknown))}")
@@ -121,7 +122,7 @@ def _row_effect(raw: dict, where: str) -> RowEffect:
                      int(raw.get("halt", 0)))
 
 
-def _rows(raw: list, where: str) -> tuple[ResultRow, ...]:
+def _rows(raw: list[dict[str, Any]], where: str) -> tuple[ResultRow, ...]:
     rows = []
     for i, r in enumerate(raw):
         at = f"{where} row {i + 1}"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from campaign1813.campaign.battle.rules.loader import RulesetError
 from campaign1813.campaign.errors import CampaignError
@@ -37,7 +38,10 @@ class Modifier:
                                  for clause in self.when):
             return 0
         if self.per is not None:
-            return self.value * int(facts.get(self.per, 0) or 0)
+            count = facts.get(self.per) or 0
+            if not isinstance(count, int | float | str):
+                raise TypeError(f"the count '{self.per}' is {count!r}, not a number")
+            return self.value * int(count)
         return self.value
 
 
@@ -62,8 +66,9 @@ class ModifierList:
     conflicts: tuple[tuple[str, str], ...] = ()
 
     @classmethod
-    def parse(cls, raw: list, where: str, known: frozenset[str], table_facts: Mapping[str, str],
-              conflicts: list | None = None) -> ModifierList:
+    def parse(cls, raw: list[Any], where: str, known: frozenset[str],
+              table_facts: Mapping[str, str],
+              conflicts: list[list[str]] | None = None) -> ModifierList:
         """Read and check a modifier list; ``where`` names it in errors."""
         names = known | set(table_facts)
         mods = []

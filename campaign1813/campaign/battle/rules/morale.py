@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 from campaign1813.campaign.battle.dice import DICE, DiceSource, Die, Roll, distribution
 from campaign1813.campaign.battle.rules.brigade import BRIGADE_FACTS, Brigade, worse_state
@@ -64,7 +65,7 @@ class MoraleRules:
     rout_move: tuple[tuple[Arm, int], ...]
     rally_steps: tuple[tuple[MoraleState, MoraleState], ...]
     end_of_sequence: tuple[tuple[MoraleState, MoraleState], ...]
-    raw: dict
+    raw: dict[str, Any]
 
     def limit(self, arm: Arm) -> int:
         """Casualties at which this arm routs without testing."""
@@ -248,7 +249,8 @@ def end_of_sequence(brigade: Brigade, ruleset: str = "1813") -> Brigade:
 
 
 def casualty_effect(brigade: Brigade, casualties: int, state: MoraleState | None,
-                    ruleset: str = "1813", **effect) -> tuple[Effect, tuple[FollowOn, ...]]:
+                    ruleset: str = "1813", note: str = "",
+                    retire_inches: int = 0) -> tuple[Effect, tuple[FollowOn, ...]]:
     """Casualties and a state from a result, with automatic rout when the casualties reach it.
 
     A result never improves a brigade's state; a new rout brings its move and the reaction
@@ -257,18 +259,18 @@ def casualty_effect(brigade: Brigade, casualties: int, state: MoraleState | None
     new_total = brigade.casualties + casualties
     limit = morale_rules(ruleset).limit(brigade.arm)
     final = worse_state(brigade.state, state) if state else None
-    note = effect.pop("note", "")
     if new_total >= limit and brigade.state is not MoraleState.ROUT:
         final = MoraleState.ROUT
         note = (note + "; " if note else "") + f"routs at {new_total} casualties"
     if final is MoraleState.ROUT and brigade.state is not MoraleState.ROUT:
         rout, follow = rout_effect(brigade, ruleset, note=note)
         return Effect(brigade.name, casualties=casualties, new_state=MoraleState.ROUT,
-                      rout_inches=rout.rout_inches, note=rout.note, **effect), follow
+                      retire_inches=retire_inches, rout_inches=rout.rout_inches,
+                      note=rout.note), follow
     if final == brigade.state:
         final = None
-    return Effect(brigade.name, casualties=casualties, new_state=final, note=note,
-                  **effect), ()
+    return Effect(brigade.name, casualties=casualties, new_state=final,
+                  retire_inches=retire_inches, note=note), ()
 
 
 def owed_morale_tests(brigades: tuple[Brigade, ...]) -> tuple[MoraleTestDue, ...]:

@@ -14,6 +14,7 @@ Fraction(1, 2)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -79,8 +80,8 @@ class ChargeResult:
     follow_ons: tuple[FollowOn, ...]
 
 
-def _apply(entries: dict[str, ModifierEntry], wanted: list[tuple[str, int]]) -> tuple[Modifier,
-                                                                                      ...]:
+def _apply(entries: Mapping[str, ModifierEntry],
+           wanted: list[tuple[str, int]]) -> tuple[Modifier, ...]:
     result = []
     for key, times in wanted:
         entry = entries.get(key)
@@ -162,7 +163,7 @@ def opportunity_charge(situation: ChargeSituation, dice: DiceSource,
                                         f"on {situation.target}")
     total = roll.total + total_of(charge_modifiers(situation, ruleset))
     passed = total >= table.charge_need
-    follow_ons = ()
+    follow_ons: tuple[FollowOn, ...] = ()
     if passed:
         follow_ons = (FollowOn(FollowOnTest.REACTION_TO_CHARGE, situation.target,
                                f"Rule 6: charged by {situation.cavalry}"),)

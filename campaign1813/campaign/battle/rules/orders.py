@@ -67,8 +67,8 @@ def order_rules(order: CorpsOrder, ruleset: str) -> OrderRules:
     return orders_table(ruleset).orders[order]
 
 
-def _within(inches, limit) -> bool:
-    return inches is not None and inches <= limit
+def _within(inches: Fraction | float | None, limit: Fraction | None) -> bool:
+    return inches is not None and limit is not None and inches <= limit
 
 
 def order_allows(order: CorpsOrder, intent: BrigadeIntent, ruleset: str) -> Verdict:
@@ -120,7 +120,8 @@ def _advance(rules: OrderRules, intent: BrigadeIntent, who: str) -> Verdict:
     return Verdict(True, f"{who} may advance")
 
 
-def _licence(licence: str, inches, intent: BrigadeIntent, who: str, verb: str) -> Verdict:
+def _licence(licence: str, inches: Fraction | None, intent: BrigadeIntent, who: str,
+             verb: str) -> Verdict:
     if licence == "never":
         extra = " (cavalry may still opportunity charge)" if verb == "charge" else ""
         return Verdict(False, f"{who} may not {verb}{extra}")

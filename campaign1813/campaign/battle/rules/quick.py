@@ -122,7 +122,7 @@ def quick_result(contact: Contact, ruleset: str) -> QuickResult:
     effect = Effect(c.brigade, casualties=0 if rules.removed else casualties,
                     new_state=None if rules.removed else new_state, removed=rules.removed,
                     note=f"{name} by {c.by}: " + ", ".join(parts))
-    follow_ons = ()
+    follow_ons: tuple[FollowOn, ...] = ()
     if new_state is MoraleState.ROUT and not rules.removed:
         follow_ons = _rout_follow_ons(c.brigade, c.by, c.by_arm, ruleset)
     return QuickResult(c, False, (effect,), follow_ons)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from campaign1813.campaign.battle.dice import DICE, DiceSource, Roll, distribution
+from campaign1813.campaign.battle.dice import DICE, DiceSource, Die, Roll, distribution
 from campaign1813.campaign.battle.rules.brigade import Brigade, worse_state
 from campaign1813.campaign.battle.rules.combat import CombatRefused
 from campaign1813.campaign.battle.rules.loader import RulesetError
@@ -113,10 +113,10 @@ class PursuitRow:
     casualties: int = 0
 
 
-def _pursuit_table(ruleset: str):
-    raw = morale_rules(ruleset).raw.get("pursuit")
+def _pursuit_table(ruleset: str) -> tuple[Die, int, dict[str, int], tuple[PursuitRow, ...]]:
     where = f"{ruleset}/morale.toml [pursuit]"
     try:
+        raw = morale_rules(ruleset).raw["pursuit"]
         rows = tuple(PursuitRow(int(r["min"]), int(r["max"]), str(r["action"]), str(r["result"]),
                                 int(r.get("move", 0)), int(r.get("within", 0)),
                                 int(r.get("casualties", 0))) for r in raw["results"])

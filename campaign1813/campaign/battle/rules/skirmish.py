@@ -138,16 +138,15 @@ def skirmish(sk: Skirmish, dice: DiceSource, ruleset: str = "1813") -> SkirmishR
     """Both sides roll; each kill costs the other side a casualty and a morale test."""
     rules = skirmish_rules(ruleset)
     mods = skirmish_modifiers(sk, ruleset)
-    rolls: list[Roll | None] = []
-    totals: list[int | None] = []
-    for side, m in zip(Side, mods, strict=True):
-        if side is Side.DEFENDER and not sk.defender_replies:
-            rolls.append(None)
-            totals.append(None)
-            continue
+
+    def throw(side: Side, applied: tuple[Applied, ...]) -> tuple[Roll, int]:
         r = dice.roll(rules.die, 1, f"Rule 11: {sk.side(side).brigade.name} skirmishes")
-        rolls.append(r)
-        totals.append(r.total + total(m))
+        return r, r.total + total(applied)
+
+    attacker_roll, attacker_total = throw(Side.ATTACKER, mods[0])
+    defender_roll, defender_total = (throw(Side.DEFENDER, mods[1]) if sk.defender_replies
+                                     else (None, None))
+    totals = (attacker_total, defender_total)
     effects: list[Effect] = []
     follow: list[FollowOn] = []
     for side in Side:
@@ -161,5 +160,5 @@ def skirmish(sk: Skirmish, dice: DiceSource, ruleset: str = "1813") -> SkirmishR
         follow.extend(more)
         if effect.new_state is not MoraleState.ROUT and b.state is not MoraleState.ROUT:
             follow.append(MoraleTestDue(MORALE, b.name, f"{b.name} took a skirmish casualty"))
-    return SkirmishResult(sk, (rolls[0], rolls[1]), (totals[0], totals[1]), tuple(effects),
+    return SkirmishResult(sk, (attacker_roll, defender_roll), totals, tuple(effects),
                           tuple(follow))

@@ -106,7 +106,7 @@ def spot(situation: SpotSituation, dice: DiceSource, ruleset: str) -> SpotResult
         roll = roll_for(dice, spotting_table(ruleset).die, 1,
                         f"Rule 1 spotting: {situation.spotter} looks for {situation.target}")
         spotted = _seen(band, roll.total)
-    follow_ons = ()
+    follow_ons: tuple[FollowOn, ...] = ()
     if spotted:
         follow_ons = (FollowOn(FollowOnTest.PLACE_FIGURES, situation.target,
                                "Rule 1: a spotted blind's brigades go on the table at its "

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import StrEnum
+from enum import Enum, StrEnum
 from fractions import Fraction
 from functools import cache
-from typing import Any
+from typing import Any, Final, TypeVar
 
 from campaign1813.campaign.battle.dice import DICE, Die
 from campaign1813.campaign.battle.rules.loader import RulesetError, load_table, ruleset_info
@@ -134,7 +134,14 @@ def table_source(ruleset: str, filename: str) -> str:
     return f"{ruleset}/{filename}"
 
 
-_MISSING = object()
+class _Missing(Enum):
+    """The default of an entry that must be present."""
+
+    MISSING = "missing"
+
+
+_MISSING: Final = _Missing.MISSING
+_Word = TypeVar("_Word", bound=StrEnum)
 
 
 class Entries:
@@ -161,7 +168,7 @@ class Entries:
         """Whether the entry is present."""
         return key in self.data
 
-    def raw(self, key: str, default: Any = _MISSING) -> Any:
+    def raw(self, key: str, default: object = _MISSING) -> Any:
         """The entry as it stands, or the default; missing without a default is an error."""
         if key in self.data:
             return self.data[key]
@@ -187,7 +194,8 @@ class Entries:
         """The names of the entries."""
         return list(self.data)
 
-    def integer(self, key: str, default: Any = _MISSING, minimum: int | None = None) -> int:
+    def integer(self, key: str, default: int | _Missing = _MISSING,
+                minimum: int | None = None) -> int:
         """A whole number, at least ``minimum``."""
         value = self.raw(key, default)
         if isinstance(value, bool) or not isinstance(value, int):
@@ -196,7 +204,7 @@ class Entries:
             raise self.fail(key, f"should be at least {minimum}, not {value}")
         return value
 
-    def inches(self, key: str, default: Any = _MISSING) -> Fraction:
+    def inches(self, key: str, default: float | _Missing = _MISSING) -> Fraction:
         """A distance in inches: a number, zero or more."""
         value = self.raw(key, default)
         if isinstance(value, bool) or not isinstance(value, int | float):
@@ -216,7 +224,7 @@ class Entries:
             raise self.fail(key, f"should be between 0 and 1, not {value!r}")
         return result
 
-    def boolean(self, key: str, default: Any = _MISSING) -> bool:
+    def boolean(self, key: str, default: bool | _Missing = _MISSING) -> bool:
         """True or false."""
         value = self.raw(key, default)
         if not isinstance(value, bool):
@@ -224,7 +232,7 @@ class Entries:
         return value
 
     def text(self, key: str, choices: tuple[str, ...] | None = None,
-             default: Any = _MISSING) -> str:
+             default: str | _Missing = _MISSING) -> str:
         """A word, one of ``choices`` if given."""
         if default is not _MISSING and key not in self.data:
             return default
@@ -236,7 +244,7 @@ class Entries:
         return value
 
     def words(self, key: str, choices: tuple[str, ...] | None = None,
-              default: Any = _MISSING) -> tuple[str, ...]:
+              default: list[str] | _Missing = _MISSING) -> tuple[str, ...]:
         """A list of words, each one of ``choices`` if given."""
         value = self.raw(key, default)
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -275,7 +283,7 @@ class Entries:
             result[name] = ModifierEntry(name, entry.text("label"), entry.integer("value"))
         return result
 
-    def enum_keys(self, key: str, enum: type[StrEnum]) -> dict[Any, Entries]:
+    def enum_keys(self, key: str, enum: type[_Word]) -> dict[_Word, Entries]:
         """Sub-tables keyed by the members of an enum; unknown keys are refused."""
         part = self.section(key)
         values = {e.value: e for e in enum}
@@ -330,7 +338,7 @@ def spotting_table(ruleset: str) -> SpottingTable:
     bands_part = e.section("bands")
     bands: dict[Cover, tuple[SpotBand, ...]] = {}
     for cover in Cover:
-        rows = []
+        rows: list[SpotBand] = []
         for row in bands_part.sections(cover.value):
             automatic = row.boolean("automatic", default=False)
             need = None if automatic else row.integer("need", minimum=1)
@@ -673,7 +681,7 @@ def quick_table(ruleset: str) -> QuickTable:
         die, count = c.dice("die")
         if count != 1:
             raise c.fail("die", "should be a single die")
-        results = []
+        results: list[tuple[int, MoraleState]] = []
         for row in c.sections("results"):
             up_to = row.integer("up_to")
             if results and up_to <= results[-1][0]:
