@@ -25,6 +25,7 @@ run: $(RUN_STAMP)
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check campaign1813 tests benchmarks
 	$(BIN)/lint-imports
+	$(BIN)/mypy --strict --warn-unreachable campaign1813/campaign/battle campaign1813/maps
 	$(BIN)/mypy
 
 test: lint
