@@ -13,6 +13,7 @@ $(BIN)/python:
 
 $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m compileall -q campaign1813
 	touch $@
 
 $(TEST_STAMP): pyproject.toml | $(BIN)/python

@@ -22,7 +22,7 @@ import hashlib
 import json
 import tomllib
 from functools import cache
-from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Any
 
 from campaign1813.data import data_root
@@ -35,12 +35,12 @@ class RulesetError(ValueError):
     """A ruleset or one of its tables is missing or malformed; says which and why."""
 
 
-def rulesets_root() -> Traversable:
+def rulesets_root() -> Path:
     """The folder of the shipped rulesets."""
     return data_root() / "rulesets"
 
 
-def _folder(name: str) -> Traversable:
+def _folder(name: str) -> Path:
     return rulesets_root() / name
 
 
@@ -105,7 +105,7 @@ def _listed(manifest: str) -> frozenset[tuple[str, str]]:
     return frozenset((label.rpartition("/")[2], digest) for label, digest in files.items())
 
 
-def _parse(path: Traversable, label: str) -> dict[str, Any]:
+def _parse(path: Path, label: str) -> dict[str, Any]:
     raw = path.read_bytes()
     try:
         table = tomllib.loads(raw.decode("utf-8"))
