@@ -258,12 +258,16 @@ def split(
     return [f"Umpire: {new.title} is split from {old.title}: {reason}"]
 
 
+MAX_POSTPONE_DAYS = 366  # a campaign season; a longer wait is a new campaign
+
+
 def postpone(state: DayState, battle_id: int, days: int, reason: str) -> list[str]:
     """Put a battle off to a later day; its commands wait where they stand."""
     reason = _need_reason(reason)
     battle = _battle(state, battle_id)
-    if days < 1:
-        raise OrderRefused(f"{battle.title} can only be postponed by one day or more")
+    if not 1 <= days <= MAX_POSTPONE_DAYS:
+        raise OrderRefused(f"{battle.title} can be postponed by 1 to {MAX_POSTPONE_DAYS} days, "
+                           f"not {days}")
     when: date = battle.date + timedelta(days=days)
     moved = replace(
         battle, date=when, notes=(*battle.notes, f"postponed to {format_date(when)}: {reason}")

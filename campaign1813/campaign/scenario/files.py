@@ -33,6 +33,9 @@ def parse_toml(files: Mapping[str, str], name: str) -> dict:
         return tomllib.loads(files[name])
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{name}: not valid TOML ({exc})") from exc
+    except RecursionError:
+        raise ScenarioError(f"{name}: not valid TOML (its tables or lists are nested too "
+                            "deeply)") from None
 
 
 def either(values: Iterable[object]) -> str:

@@ -10,6 +10,7 @@ or is told the campaign is busy, and never interleaves.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import tomllib
 from collections.abc import Iterator
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 
 SUFFIX = ".c1813"
 _SQLITE_MAGIC = b"SQLite format 3\x00"
+_JOURNAL_MAGIC = bytes.fromhex("d9d505f920a163d7")  # the header of a rollback journal
 BUSY_SECONDS = 5.0
 
 
@@ -75,12 +77,18 @@ def check_campaign_file(path: str | Path) -> int:
         raise CampaignFileError(path, "is a folder, not a campaign file")
     if not path.is_file():
         raise CampaignFileError(path, "is not a regular file, not a campaign file")
-    journal = path.with_name(path.name + "-journal")
-    if journal.exists() and journal.stat().st_size > 0:
+    if _hot_journal(path):
+        if not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK):
+            raise CampaignFileError(path, "was left mid-commit by a program that stopped, and "
+                                          "is read-only, so its last commit cannot be restored")
         try:
-            con = sqlite3.connect(_address(path, "rw"), uri=True)
+            con = sqlite3.connect(_address(path, "rw"), uri=True, timeout=BUSY_SECONDS)
             con.execute("SELECT count(*) FROM sqlite_master").fetchone()
             con.close()
+        except sqlite3.OperationalError as exc:
+            if _is_busy(exc):
+                raise _busy(path) from None
+            raise CampaignFileError(path, f"cannot be recovered ({exc})") from exc
         except sqlite3.Error as exc:
             raise CampaignFileError(path, f"cannot be recovered ({exc})") from exc
     size = path.stat().st_size
@@ -112,6 +120,10 @@ def check_campaign_file(path: str | Path) -> int:
                 )
             row = con.execute("SELECT application, schema_version FROM document").fetchone()
             ok = con.execute("PRAGMA quick_check").fetchone()
+        except sqlite3.OperationalError as exc:
+            if _is_busy(exc):
+                raise _busy(path) from None
+            raise CampaignFileError(path, f"is damaged ({exc})") from exc
         except sqlite3.DatabaseError as exc:
             raise CampaignFileError(path, f"is damaged ({exc})") from exc
     finally:
@@ -132,18 +144,45 @@ def check_campaign_file(path: str | Path) -> int:
     return version
 
 
-class CampaignDocument:
-    """An open campaign file: one connection, transactions over it, and its scenario."""
+def _hot_journal(path: Path) -> bool:
+    """Whether a rollback journal beside the file holds a commit left unfinished (a journal of
+    any other content is not SQLite's to roll back, and is left alone)."""
+    journal = path.with_name(path.name + "-journal")
+    try:
+        with journal.open("rb") as fh:
+            return fh.read(8) == _JOURNAL_MAGIC
+    except OSError:
+        return False
 
-    def __init__(self, path: Path, con: sqlite3.Connection):
+
+def _is_busy(exc: sqlite3.Error) -> bool:
+    return "locked" in str(exc) or "busy" in str(exc)
+
+
+def _busy(path: Path) -> CampaignBusy:
+    return CampaignBusy(f"{path}: the campaign is busy in another window or program; "
+                        "try again")
+
+
+class CampaignDocument:
+    """An open campaign file: one connection, transactions over it, and its scenario.
+
+    A file the user may not write (or in a folder he may not write) is opened read-only: it can
+    be viewed, and every change is refused with that reason.
+    """
+
+    def __init__(self, path: Path, con: sqlite3.Connection, readonly: bool = False):
         self.path = path
         self.con = con
+        self.readonly = readonly
         self._scenario: tuple[str, Scenario] | None = None
         self._ground: tuple[str, Ground] | None = None
 
     @contextmanager
     def writing(self) -> Iterator[sqlite3.Connection]:
         """One write transaction: committed on success, rolled back on any error."""
+        if self.readonly:
+            raise CampaignFileError(self.path, "is read-only; it can be viewed but not changed")
         self._begin("BEGIN IMMEDIATE")
         try:
             yield self.con
@@ -167,9 +206,8 @@ class CampaignDocument:
         try:
             self.con.execute(statement)
         except sqlite3.OperationalError as exc:
-            if "locked" in str(exc) or "busy" in str(exc):
-                raise CampaignBusy(
-                    f"{self.path}: the campaign is busy in another window; try again") from None
+            if _is_busy(exc):
+                raise _busy(self.path) from None
             raise CampaignFileError(self.path, f"cannot be used ({exc})") from exc
 
     # -- what the whole campaign shares ---------------------------------------------------------
@@ -232,18 +270,47 @@ class CampaignDocument:
 
 def open_campaign(path: str | Path) -> CampaignDocument:
     """Open an existing campaign file after checking it read-only; a file of an older schema
-    version is upgraded first (on a copy that replaces it only when complete)."""
+    version is upgraded first (on a copy that replaces it only when complete). The stored
+    state and scenario are checked before the campaign is handed over."""
     path = Path(path)
     version = check_campaign_file(path)
+    readonly = not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK)
     if version < SCHEMA_VERSION:
+        if readonly:
+            raise CampaignFileError(path, f"was written by an earlier version (schema {version})"
+                                          " and is read-only, so it cannot be upgraded")
         from campaign1813.campaign.store.migrate import upgrade_file
 
         upgrade_file(path, version)
     try:
-        con = connect(path)
+        con = connect(path, "ro" if readonly else "rw")
     except sqlite3.Error as exc:
         raise CampaignFileError(path, f"cannot be opened ({exc})") from exc
-    return CampaignDocument(path, con)
+    doc = CampaignDocument(path, con, readonly)
+    try:
+        _verify(doc)
+    except BaseException:
+        doc.close()
+        raise
+    return doc
+
+
+def _verify(doc: CampaignDocument) -> None:
+    """Refuse a file whose stored scenario or day's state is not a campaign this version can
+    play on: a missing table, a row that does not validate, a command missing or unknown, a
+    position off the map."""
+    from campaign1813.campaign.store.audit import audit
+
+    try:
+        with doc.reading() as con:
+            audit(con)
+        doc.ground()
+    except CampaignFileError:
+        raise
+    except CampaignError as exc:
+        raise CampaignFileError(doc.path, f"is damaged: {exc}") from None
+    except sqlite3.DatabaseError as exc:
+        raise CampaignFileError(doc.path, f"is damaged ({exc})") from None
 
 
 def create_campaign(
@@ -324,19 +391,36 @@ def _build(path: Path, loaded: Scenario, *, name: str, start: date, scenario: st
     tmp.replace(path)
 
 
-def save_campaign_as(doc: CampaignDocument, new_path: str | Path) -> CampaignDocument:
+def backup_campaign(doc: CampaignDocument, out: str | Path, *, overwrite: bool = False) -> Path:
+    """A whole, consistent copy of an open campaign (SQLite's backup API, which waits for any
+    commit under way), written beside its destination and moved into place when complete."""
+    out = Path(out)
+    if out.resolve() == doc.path.resolve():
+        raise CampaignFileError(out, "is the campaign itself; choose another name for the copy")
+    _check_destination(out, overwrite)
+    tmp = out.with_name(out.name + ".part")
+    try:
+        tmp.unlink(missing_ok=True)
+        dst = sqlite3.connect(tmp)
+        try:
+            doc.con.backup(dst)
+        finally:
+            dst.close()
+        tmp.replace(out)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise CampaignFileError(out, f"cannot be written ({exc.strerror or exc})") from None
+    except sqlite3.Error as exc:
+        tmp.unlink(missing_ok=True)
+        raise CampaignFileError(out, f"cannot be written ({exc})") from None
+    return out
+
+
+def save_campaign_as(doc: CampaignDocument, new_path: str | Path, *,
+                     overwrite: bool = False) -> CampaignDocument:
     """Copy an open campaign, whole and consistent, to a new file and open the copy."""
     new_path = Path(new_path)
     if new_path.resolve() == doc.path.resolve():
         return doc
-    if not new_path.parent.exists():
-        raise CampaignFileError(new_path, f"its folder {new_path.parent} does not exist")
-    tmp = new_path.with_name(new_path.name + ".part")
-    tmp.unlink(missing_ok=True)
-    dst = sqlite3.connect(tmp)
-    try:
-        doc.con.backup(dst)
-    finally:
-        dst.close()
-    tmp.replace(new_path)
+    backup_campaign(doc, new_path, overwrite=overwrite)
     return open_campaign(new_path)

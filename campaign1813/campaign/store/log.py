@@ -43,7 +43,10 @@ def perform(con: sqlite3.Connection, ground: Ground, action: Action) -> Changes:
     """Apply one umpire action in the connection's transaction and log it."""
     before = read_json(con)
     state = state_from_json(before)
-    label, lines, report = action.apply(ground, state)
+    try:
+        label, lines, report = action.apply(ground, state)
+    except OverflowError:
+        raise OrderRefused("the campaign's calendar cannot go past 31 December 9999") from None
     payload: dict[str, Any] = {}
     if is_dataclass(action) and not isinstance(action, type):
         payload = asdict(action)

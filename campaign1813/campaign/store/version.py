@@ -6,3 +6,6 @@ APPLICATION_ID = 0x43383133
 SCHEMA_VERSION = 2
 # The alembic revision of each schema version; version 1 files carry no alembic_version table.
 REVISIONS = {1: "0001", 2: "0002"}
+# The tables of a file at the newest schema version.
+TABLES = frozenset({"document", "campaign", "scenario_file", "scenario_form", "day_command",
+                    "day_order", "day_battle", "town_control", "day_info", "event_log"})

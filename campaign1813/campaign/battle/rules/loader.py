@@ -113,6 +113,8 @@ def _parse(path: Path, label: str) -> dict[str, Any]:
         raise RulesetError(f"{label}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     except tomllib.TOMLDecodeError as exc:
         raise RulesetError(f"{label}: {exc}") from exc
+    except RecursionError:
+        raise RulesetError(f"{label}: its tables or lists are nested too deeply") from None
     if (path.name, content_hash(raw)) not in _validated():
         # A file changed by hand: only now is pydantic worth its import.
         from campaign1813.campaign.battle.rules.schema import check_table
