@@ -385,7 +385,10 @@ class MainWindow(QMainWindow):
             # most likely another window or the command line acted since the menu was read:
             # say so, and show the file as it now is
             self.report_error(str(exc))
-            self.campaign.reload()
+            try:
+                self.campaign.reload()
+            except CampaignError as busy:  # still busy elsewhere: the next action reads it
+                self.statusBar().showMessage(f"{exc} ({busy})")
             return None
 
     def _on_changed(self, update: Update) -> None:
