@@ -1,13 +1,15 @@
 """The campaign at a glance: the road map with every command on it, and the commands' table.
 
-The view takes the open campaign in :meth:`CampaignView.show_document` and reads everything
-through the ``campaign`` services; it changes nothing itself. Map pictures are kept by theatre
-and flags, so an action that moves nobody (an order, a result) redraws only the table.
+The view takes the open campaign in its constructor and follows its two signals: a file opened
+fills everything; an :class:`~campaign1813.ui.open_campaign.Update` refreshes only the rows of
+the commands it names, the map only when a command moved or changed state, the heading only
+when the date or the day's march changed. Map pictures are kept by theatre and flags, so an
+undone march shows its cached picture again.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPainter, QPixmap, QWheelEvent
@@ -26,70 +28,43 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from campaign1813.campaign import commands as services
-from campaign1813.campaign.calendar import format_date
-from campaign1813.campaign.day.aftermath import retreat_destinations
-from campaign1813.campaign.day.state import Status, load_state
-from campaign1813.campaign.queries import status_json
-from campaign1813.campaign.scenario.types import Scenario, Side
-from campaign1813.campaign.store.document import CampaignDocument
+from campaign1813.campaign.day.ground import Position
+from campaign1813.campaign.day.state import Status
+from campaign1813.campaign.queries import CommandView
+from campaign1813.campaign.scenario.types import Scenario
 from campaign1813.maps.types import Theatre
 from campaign1813.ui.map_render import Marker, render_map
+from campaign1813.ui.open_campaign import OpenCampaign, Update
 
 WHOLE_MAP = "The whole map"
 MAP_WIDTH = 2400
 
 
-@dataclass(frozen=True)
-class CampaignSnapshot:
-    """What the view shows, read once from the campaign file; ``retreats`` holds the towns each
-    command that must retreat today may make for."""
-
-    scenario: Scenario
-    status: dict
-    retreats: dict[str, tuple[str, ...]] = field(default_factory=dict)
-
-    def commands_in(self, theatre: Theatre | None) -> list[dict]:
-        """The commands of the army groups of one theatre (all for None)."""
-        armies = {a.name for a in self.scenario.armies if theatre is None or a.theatre is theatre}
-        return [c for c in self.status["commands"] if c["army"] in armies]
-
-
-def read_snapshot(doc: CampaignDocument) -> CampaignSnapshot:
-    """Read the scenario and the day's state from an open campaign."""
-    with doc.session() as session:
-        scenario = services.scenario_in(session)
-        state = load_state(session)
-        ground = services.ground_for(scenario)
-        status = status_json(state, ground)
-        retreats = {
-            c.name: tuple(sorted(retreat_destinations(ground, state, c.name)))
-            for c in state.ordered()
-            if c.status is Status.RETREATING and c.status_date == state.date
-        }
-    return CampaignSnapshot(scenario, status, retreats)
-
-
-def marker_town(position: list, road_miles: dict[frozenset[str], float]) -> str:
+def marker_town(position: Position, road_miles: dict[frozenset[str], float]) -> str:
     """The town a command's flag is drawn at: its town, or the nearer end of its road."""
-    if len(position) == 1:
-        return position[0]
-    a, b, miles = position
-    return a if miles <= 0.5 * road_miles[frozenset((a, b))] else b
+    if position.b is None:
+        return position.a
+    a, b = position.a, position.b
+    return a if position.miles <= 0.5 * road_miles[frozenset((a, b))] else b
 
 
-def command_markers(snapshot: CampaignSnapshot, theatre: Theatre | None) -> list[Marker]:
-    """A flag per command of the theatre (or of all), one per town with the names joined."""
-    road_miles = {frozenset((r.a, r.b)): r.miles for r in snapshot.scenario.map.roads}
-    at: dict[tuple[str, str], list[str]] = {}
-    for c in snapshot.commands_in(theatre):
-        if c["status"] == "surrendered":
+def road_miles(scenario: Scenario) -> dict[frozenset[str], float]:
+    """Each road's length, by the pair of towns it joins."""
+    return {frozenset((r.a, r.b)): r.miles for r in scenario.map.roads}
+
+
+def command_markers(commands: Iterable[CommandView],
+                    miles: dict[frozenset[str], float]) -> list[Marker]:
+    """A flag per command still in the field, one per town and side with the names joined."""
+    at: dict[tuple[str, object], list[str]] = {}
+    for c in commands:
+        if c.status is Status.SURRENDERED:
             continue
-        name = c["name"].removesuffix(" Corps")
-        if len(c["position"]) > 1:
+        name = c.name.removesuffix(" Corps")
+        if c.position.b is not None:
             name += " (on the road)"
-        at.setdefault((marker_town(c["position"], road_miles), c["side"]), []).append(name)
-    return [Marker(town, ", ".join(names), Side(side)) for (town, side), names in at.items()]
+        at.setdefault((marker_town(c.position, miles), c.side), []).append(name)
+    return [Marker(town, ", ".join(names), side) for (town, side), names in at.items()]
 
 
 class MapView(QGraphicsView):
@@ -154,50 +129,70 @@ class CommandsTable(QTreeWidget):
         for column, width in ((1, 170), (2, 90)):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(column, width)
+        self._rows: dict[str, QTreeWidgetItem] = {}
 
-    def show_commands(self, snapshot: CampaignSnapshot | None, theatre: Theatre | None) -> None:
-        """Fill the table with the commands of a theatre (all for None), keeping the selection."""
+    def show_commands(self, scenario: Scenario | None,
+                      commands: Iterable[CommandView]) -> None:
+        """Fill the table with army groups and their commands, keeping the selection."""
         current = self.currentItem()
         keep = current.text(0) if current is not None and current.parent() is not None else None
         self.clear()
-        if snapshot is None:
+        self._rows: dict[str, QTreeWidgetItem] = {}
+        if scenario is None:
             return
-        sides = {a.name: a for a in snapshot.scenario.armies}
+        armies = {a.name: a for a in scenario.armies}
         groups: dict[str, QTreeWidgetItem] = {}
-        for c in snapshot.commands_in(theatre):
-            group = groups.get(c["army"])
+        for c in commands:
+            group = groups.get(c.army)
             if group is None:
-                army = sides[c["army"]]
+                army = armies[c.army]
                 group = QTreeWidgetItem([army.name, army.theatre.value,
                                          f"{army.side.value}", f"CinC {army.cinc.name}"])
                 font = group.font(0)
                 font.setBold(True)
                 group.setFont(0, font)
                 self.addTopLevelItem(group)
-                groups[c["army"]] = group
-            orders = c["order"] or "no orders"
-            if c["pending"]:
-                orders += f"; by messenger: {c['pending']}"
-            row = QTreeWidgetItem(group, [c["name"], c["where"], c["status"], orders])
-            for column in (1, 3):  # the columns are often narrower than their text
-                row.setToolTip(column, row.text(column))
-            # the state at a glance; why it binds the command today, on hovering
-            row.setToolTip(2, c["reason"] or c["status"])
-            if c["name"] == keep:
+                groups[c.army] = group
+            row = QTreeWidgetItem(group)
+            self._fill(row, c)
+            self._rows[c.name] = row
+            if c.name == keep:
                 self.setCurrentItem(row)
         self.expandAll()
+
+    def update_commands(self, commands: Iterable[CommandView]) -> None:
+        """Rewrite the rows of these commands in place (those not shown are left alone)."""
+        for c in commands:
+            row = self._rows.get(c.name)
+            if row is not None:
+                self._fill(row, c)
+
+    def row(self, name: str) -> QTreeWidgetItem | None:
+        """A command's row, if the table shows it."""
+        return self._rows.get(name)
+
+    @staticmethod
+    def _fill(row: QTreeWidgetItem, c: CommandView) -> None:
+        for column, text in enumerate((c.name, c.where, c.status.value, c.orders_text)):
+            row.setText(column, text)
+        for column in (1, 3):  # the columns are often narrower than their text
+            row.setToolTip(column, row.text(column))
+        # the state at a glance; why it binds the command today, on hovering
+        row.setToolTip(2, c.reason or c.status.value)
 
 
 class CampaignView(QWidget):
     """The map of a chosen theatre beside the table of its commands."""
 
     theatre_changed = Signal(str)
-    shown = Signal()
+    shown = Signal()  # a file opened or another theatre chosen: everything shown again
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, campaign: OpenCampaign, parent: QWidget | None = None):
         super().__init__(parent)
-        self.snapshot: CampaignSnapshot | None = None
+        self.campaign = campaign
         self._pictures: dict[tuple, QPixmap] = {}
+        self._miles: dict[frozenset[str], float] = {}
+        self._scenario: Scenario | None = None
         self.theatres = QComboBox()
         self.theatres.addItem(WHOLE_MAP)
         for theatre in Theatre:
@@ -224,43 +219,26 @@ class CampaignView(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(split, 1)
-        self.show_document(None)
+        campaign.opened.connect(self._on_opened)
+        campaign.changed.connect(self._on_changed)
+        self._on_opened()
 
     def theatre(self) -> Theatre | None:
         """The theatre chosen, or None for the whole map."""
         text = self.theatres.currentText()
         return None if text == WHOLE_MAP else Theatre(text)
 
-    def show_document(self, doc: CampaignDocument | None) -> None:
-        """Read and show an open campaign, or clear the view."""
-        if doc is None:
-            self._pictures.clear()
-            self.snapshot = None
-            self.heading.setText("No campaign open — File ▸ New Campaign or Open")
-            self.map_view.show_pixmap(QPixmap())
-            self.table.clear()
-            self.shown.emit()
-            return
-        snapshot = read_snapshot(doc)
-        if self.snapshot is None or self.snapshot.scenario is not snapshot.scenario:
-            self._pictures.clear()
-        self.snapshot = snapshot
-        s = doc.summary()
-        heading = f"{s.name} — {format_date(s.current_date)}"
-        if snapshot.status["marched"]:
-            heading += " (marched; battles to fight)"
-        self.heading.setText(heading)
-        self._refresh()
-        self.shown.emit()
+    def commands_shown(self) -> tuple[CommandView, ...]:
+        """The commands of the theatre chosen (all for the whole map)."""
+        status = self.campaign.status
+        return () if status is None else status.commands_in(self.theatre())
 
     def select_command(self, name: str) -> None:
         """Select a command's row in the table, if the theatre shown has it."""
-        for item in self.table.findItems(name, Qt.MatchFlag.MatchExactly
-                                         | Qt.MatchFlag.MatchRecursive, 0):
-            if item.parent() is not None:
-                self.table.setCurrentItem(item)
-                self.table.scrollToItem(item)
-                return
+        item = self.table.row(name)
+        if item is not None:
+            self.table.setCurrentItem(item)
+            self.table.scrollToItem(item)
 
     def selected_command(self) -> str | None:
         """The command selected in the table, if a command (not an army group) is selected."""
@@ -269,23 +247,52 @@ class CampaignView(QWidget):
             return None
         return item.text(0)
 
+    # ----- slots --------------------------------------------------------------------------
+    def _on_opened(self) -> None:
+        status, scenario = self.campaign.status, self.campaign.scenario
+        if scenario is not self._scenario:
+            self._pictures.clear()
+            self._scenario = scenario
+            self._miles = road_miles(scenario) if scenario is not None else {}
+        if status is None:
+            self.heading.setText("No campaign open — File ▸ New Campaign or Open")
+            self.map_view.show_pixmap(QPixmap())
+            self.table.show_commands(None, ())
+        else:
+            self.heading.setText(status.heading)
+            self._show_all()
+        self.shown.emit()
+
+    def _on_changed(self, update: Update) -> None:
+        self.table.update_commands(update.commands)
+        if update.positions:
+            self._show_map()
+        if update.heading and self.campaign.status is not None:
+            self.heading.setText(self.campaign.status.heading)
+
     def _on_theatre(self, text: str) -> None:
-        self._refresh()
+        if self.campaign.status is not None:
+            self._show_all()
+        self.shown.emit()
         self.theatre_changed.emit(text)
 
-    def _refresh(self) -> None:
-        if self.snapshot is None:
+    def _show_all(self) -> None:
+        self._show_map()
+        self.table.show_commands(self._scenario, self.commands_shown())
+
+    def _show_map(self) -> None:
+        """Show the theatre's picture with its flags, rendering it only if not kept already."""
+        if self._scenario is None:
             return
         theatre = self.theatre()
-        markers = command_markers(self.snapshot, theatre)
+        markers = command_markers(self.commands_shown(), self._miles)
         key = (theatre.value if theatre else WHOLE_MAP, tuple(markers))
         picture = self._pictures.get(key)
         if picture is None:
             if len(self._pictures) > 2 * len(Theatre):
                 self._pictures.clear()
-            image = render_map(self.snapshot.scenario.map, theatre=theatre, width=MAP_WIDTH,
+            image = render_map(self._scenario.map, theatre=theatre, width=MAP_WIDTH,
                                markers=markers)
             picture = self._pictures[key] = QPixmap.fromImage(image)
         if picture is not self.map_view.picture():
             self.map_view.show_pixmap(picture)
-        self.table.show_commands(self.snapshot, theatre)

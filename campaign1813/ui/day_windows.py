@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QPlainTextEdit, QVBoxLayout, QWidget
 
-from campaign1813.campaign.day.actions import Changes
+from campaign1813.campaign.day.changes import Changes
 
 
 class ReportPane(QPlainTextEdit):

@@ -1,8 +1,9 @@
 """The main window: menus, the campaign overview, order entry, the day's report, recent files.
 
-Every umpire action goes the same way: a campaign service wrapped in a
-:class:`~campaign1813.ui.undo.CampaignAction` on the window's undo stack; what it changed comes
-back to :meth:`MainWindow._on_changed`, which re-reads the campaign into every view.
+Every umpire action goes the same way: the window calls one campaign service on the open file,
+and hands the ``Changes`` it returns to the open campaign, which re-reads just what they name
+and tells each view (:meth:`MainWindow._on_changed` for the window's own parts). Undo and Redo
+work on the file's event log (:class:`~campaign1813.ui.undo.UndoHistory`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QUndoStack
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -20,17 +21,14 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QWidget,
 )
-from sqlmodel import Session
 
 from campaign1813 import __version__
-from campaign1813.campaign import aftermath
-from campaign1813.campaign import commands as services
+from campaign1813.campaign import queries, services
 from campaign1813.campaign.calendar import format_date
-from campaign1813.campaign.day.actions import Changes, IssueOrder
-from campaign1813.campaign.day.cycle import end_day
-from campaign1813.campaign.day.state import load_state
-from campaign1813.campaign.diary import diary_text
+from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.errors import CampaignError
+from campaign1813.campaign.queries import BattleView
+from campaign1813.campaign.services import IssueOrder
 from campaign1813.campaign.store.document import (
     SUFFIX,
     CampaignDocument,
@@ -40,13 +38,16 @@ from campaign1813.campaign.store.document import (
 )
 from campaign1813.ui.campaign_view import CampaignView
 from campaign1813.ui.day_windows import DiaryWindow, ReportPane
+from campaign1813.ui.open_campaign import OpenCampaign, Update
 from campaign1813.ui.orders_panel import OrdersPanel
-from campaign1813.ui.undo import CampaignAction, log_labels, log_redo, log_undo, push_action
+from campaign1813.ui.undo import UndoHistory
 
 APP_TITLE = "1813 Campaign Umpire"
 MAX_RECENT = 8
 FILE_FILTER = f"1813 campaigns (*{SUFFIX})"
 RESULTS = (("French Win", "French"), ("Allied Win", "Allied"), ("Draw", "draw"))
+
+Service = Callable[[CampaignDocument], Changes]
 
 
 class MainWindow(QMainWindow):
@@ -59,20 +60,18 @@ class MainWindow(QMainWindow):
     def __init__(self, settings: QSettings, parent: QWidget | None = None):
         super().__init__(parent)
         self._settings = settings
-        self.document: CampaignDocument | None = None
+        self.campaign = OpenCampaign(self)
         self._message_box: QMessageBox | None = None
-        self.undo_stack = QUndoStack(self)
-        # actions taken back straight from the file's log, below the bottom of the stack
-        self._log_undone = 0
+        self.history = UndoHistory(self.campaign, self)
         self.diary_window: DiaryWindow | None = None
-        self.campaign_view = CampaignView(self)
+        self.campaign_view = CampaignView(self.campaign, self)
         shown = self._settings.value("view/theatre")
         if shown:
             self.campaign_view.theatres.setCurrentText(str(shown))
         self.campaign_view.theatre_changed.connect(
             lambda text: self._settings.setValue("view/theatre", text))
         self.setCentralWidget(self.campaign_view)
-        self.orders_panel = OrdersPanel(self.campaign_view)
+        self.orders_panel = OrdersPanel(self.campaign, self.campaign_view)
         self.orders_panel.order_requested.connect(self._on_order_requested)
         self.orders_panel.cancel_requested.connect(self.cancel_order)
         self.orders_dock = self._dock("Orders", self.orders_panel,
@@ -95,7 +94,14 @@ class MainWindow(QMainWindow):
         docks = self._settings.value("window/state")
         if docks is not None:
             self.restoreState(docks)
-        self._refresh()
+        self.campaign.opened.connect(self._on_opened)
+        self.campaign.changed.connect(self._on_changed)
+        self._on_opened()
+
+    @property
+    def document(self) -> CampaignDocument | None:
+        """The open campaign file, if any."""
+        return self.campaign.document
 
     # ----- menus -------------------------------------------------------------------------
     def _build_menus(self) -> None:
@@ -113,10 +119,11 @@ class MainWindow(QMainWindow):
         self._action(self.file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
         self.edit_menu = bar.addMenu("&Edit")
-        self.undo_action = self._action(self.edit_menu, "&Undo", self.undo,
-                                        QKeySequence.StandardKey.Undo)
-        self.redo_action = self._action(self.edit_menu, "&Redo", self.redo,
-                                        QKeySequence.StandardKey.Redo)
+        self.undo_action = self.history.undo_action
+        self.redo_action = self.history.redo_action
+        self.undo_action.triggered.connect(self.undo)
+        self.redo_action.triggered.connect(self.redo)
+        self.edit_menu.addActions([self.undo_action, self.redo_action])
 
         self.campaign_menu = bar.addMenu("&Campaign")
         self.end_day_action = self._action(self.campaign_menu, "&End Day", self.end_day,
@@ -129,8 +136,7 @@ class MainWindow(QMainWindow):
         self.details_action = self._action(self.campaign_menu, "Campaign &Details…",
                                            self._on_details)
 
-        self.battle_menu = bar.addMenu("&Battle")
-        self.battle_menu.aboutToShow.connect(self._rebuild_battle_menu)
+        self.battle_menu = bar.addMenu("&Battle")  # rebuilt when battles or states change
 
         self.help_menu = bar.addMenu("&Help")
         self._action(self.help_menu, f"&About {APP_TITLE}", self._on_about)
@@ -193,14 +199,11 @@ class MainWindow(QMainWindow):
     def _set_document(self, doc: CampaignDocument) -> None:
         if self.document is not None and self.document is not doc:
             self.document.close()
-        self.document = doc
-        self.undo_stack.clear()  # the file's own log still undoes what was done before
-        self._log_undone = 0
         self.report_pane.clear()
         self._remember_recent(doc.path)
         self._settings.setValue("files/last", str(doc.path))
+        self.campaign.open(doc)  # the one full read; the file's log keeps the undo history
         self.statusBar().showMessage(f"Opened {doc.path} — every change is saved as it is made")
-        self._refresh()
         self.document_changed.emit()
 
     def report_error(self, message: str) -> None:
@@ -253,23 +256,19 @@ class MainWindow(QMainWindow):
         self._settings.setValue("files/recent", [])
         self._rebuild_recent_menu()
 
-    def _due(self) -> list[dict]:
-        snapshot = self.campaign_view.snapshot
-        if snapshot is None:
-            return []
-        return [b for b in snapshot.status["battles"] if b["result"] is None]
+    def _due(self) -> tuple[BattleView, ...]:
+        status = self.campaign.status
+        return () if status is None else status.battles_due
 
     def battles_due(self) -> list[str]:
         """The battles of the campaign still to be fought, as the Battle menu lists them."""
-        return [f"{b['id']}. {b['place']}: {', '.join(b['french'])} against "
-                f"{', '.join(b['allied'])}" for b in self._due()]
+        return [f"{b.id}. {b.place}: {', '.join(b.french)} against {', '.join(b.allied)}"
+                for b in self._due()]
 
     def cut_off_commands(self) -> list[str]:
         """Commands cut off after a defeat, waiting for the umpire's surrender or break-out."""
-        snapshot = self.campaign_view.snapshot
-        if snapshot is None:
-            return []
-        return [c["name"] for c in snapshot.status["commands"] if c["status"] == "cut off"]
+        status = self.campaign.status
+        return [] if status is None else [c.name for c in status.cut_off]
 
     def _rebuild_battle_menu(self) -> None:
         self.battle_menu.clear()
@@ -284,9 +283,9 @@ class MainWindow(QMainWindow):
             menu = self.battle_menu.addMenu(line)
             for text, winner in RESULTS:
                 action = menu.addAction(text)
-                action.setData((battle["id"], winner))
+                action.setData((battle.id, winner))
                 action.triggered.connect(
-                    lambda _checked=False, b=battle["id"], w=winner: self.record_result(b, w))
+                    lambda _checked=False, b=battle.id, w=winner: self.record_result(b, w))
         if cut_off:
             self.battle_menu.addSeparator()
             self.battle_menu.addAction("Cut off — the umpire chooses:").setEnabled(False)
@@ -301,40 +300,40 @@ class MainWindow(QMainWindow):
             lambda _checked=False: self.choose_retreat(name, "surrender"))
         if self.document is None:
             return
-        with self.document.session() as session:
-            ground = services.ground_for(services.scenario_in(session))
-            options = aftermath.breakout_options(ground, load_state(session), name)
-        for option in options:
+        for option in queries.breakouts(self.document, name):
             through = f" through {', '.join(option.through)}" if option.through else ""
             menu.addAction(f"Break Out towards {option.town}{through}").triggered.connect(
                 lambda _checked=False, t=option.town: self.choose_retreat(name, "break-out", t))
 
     # ----- umpire actions ----------------------------------------------------------------
-    def perform(self, service: Callable[[Session], Changes]) -> Changes:
-        """Carry out one umpire action as one undo step; a refusal raises and changes nothing."""
+    def perform(self, service: Service) -> Changes:
+        """Carry out one umpire action on the open file; a refusal raises and changes nothing.
+
+        What the action changed is re-read and shown before this returns."""
         if self.document is None:
             raise CampaignError("no campaign is open")
-        action = CampaignAction(self.document, service, self._on_changed, self.report_error)
-        changes = push_action(self.undo_stack, action)
-        self._log_undone = 0  # a new action ends every redo, in the file's log as on the stack
-        self._update_undo_actions()
+        changes = service(self.document)
+        self.campaign.apply(changes)
         return changes
 
-    def _try(self, service: Callable[[Session], Changes]) -> Changes | None:
+    def _try(self, service: Service) -> Changes | None:
         try:
             return self.perform(service)
         except CampaignError as exc:
             self.report_error(str(exc))
             return None
 
+    def _refused_on_pad(self, exc: CampaignError) -> None:
+        self.orders_panel.show_refusal(str(exc))
+        self.statusBar().showMessage(f"Refused: {exc}")
+        self.error_reported.emit(str(exc))
+
     def give_order(self, request: IssueOrder) -> Changes | None:
         """Give an order from the pad; a refusal is shown on the pad and in the status bar."""
         try:
-            changes = self.perform(lambda session: services.perform(session, request))
+            changes = self.perform(lambda doc: services.perform(doc, request))
         except CampaignError as exc:
-            self.orders_panel.show_refusal(str(exc))
-            self.statusBar().showMessage(f"Refused: {exc}")
-            self.error_reported.emit(str(exc))
+            self._refused_on_pad(exc)
             return None
         self.orders_panel.show_done(" ".join(changes.lines) or changes.label)
         self.orders_panel.clear_entry()
@@ -346,18 +345,16 @@ class MainWindow(QMainWindow):
     def cancel_order(self, command: str) -> Changes | None:
         """Withdraw a command's orders."""
         try:
-            changes = self.perform(lambda session: services.cancel_order(session, command))
+            changes = self.perform(lambda doc: services.cancel_order(doc, command))
         except CampaignError as exc:
-            self.orders_panel.show_refusal(str(exc))
-            self.statusBar().showMessage(f"Refused: {exc}")
-            self.error_reported.emit(str(exc))
+            self._refused_on_pad(exc)
             return None
         self.orders_panel.show_done(" ".join(changes.lines))
         return changes
 
     def end_day(self) -> Changes | None:
         """March the day, or close it once its battles have results; the report is shown."""
-        changes = self._try(end_day)
+        changes = self._try(services.end_day)
         if changes is not None:
             self.report_dock.show()
             self.report_dock.raise_()
@@ -365,56 +362,42 @@ class MainWindow(QMainWindow):
 
     def record_result(self, battle: int, winner: str) -> Changes | None:
         """Record a battle's result: ``French``, ``Allied`` or ``draw``."""
-        return self._try(lambda session: services.record_result(session, battle, winner))
+        return self._try(lambda doc: services.record_result(doc, battle, winner))
 
     def choose_retreat(self, command: str, option: str, town: str | None = None):
         """The umpire's choice for a cut-off command: surrender or break out (to a town)."""
-        return self._try(lambda session: services.choose_retreat(session, command, option, town))
+        return self._try(lambda doc: services.choose_retreat(doc, command, option, town))
 
-    def undo(self) -> None:
-        """Take back the latest action: from this sitting's stack, else from the file's log."""
+    def undo(self) -> Changes | None:
+        """Take back the action Edit ▸ Undo names, from the file's log."""
+        return self._step(self.history.undo)
+
+    def redo(self) -> Changes | None:
+        """Apply again the action Edit ▸ Redo names."""
+        return self._step(self.history.redo)
+
+    def _step(self, step: Callable[[], Changes]) -> Changes | None:
         if self.document is None:
-            return
-        if self.undo_stack.canUndo():
-            self.undo_stack.undo()
-        else:
+            return None
+        try:
+            return step()
+        except CampaignError as exc:
+            # most likely another window or the command line acted since the menu was read:
+            # say so, and show the file as it now is
+            self.report_error(str(exc))
             try:
-                changes = log_undo(self.document)
-            except CampaignError as exc:
-                self.report_error(str(exc))
-                return
-            self._log_undone += 1
-            self._on_changed(changes)
-        self._update_undo_actions()
+                self.campaign.reload()
+            except CampaignError as busy:  # still busy elsewhere: the next action reads it
+                self.statusBar().showMessage(f"{exc} ({busy})")
+            return None
 
-    def redo(self) -> None:
-        """Apply again the action last taken back."""
-        if self.document is None:
-            return
-        if self._log_undone > 0:
-            try:
-                changes = log_redo(self.document)
-            except CampaignError as exc:
-                self.report_error(str(exc))
-                return
-            self._log_undone -= 1
-            self._on_changed(changes)
-        elif self.undo_stack.canRedo():
-            self.undo_stack.redo()
-        self._update_undo_actions()
-
-    def _update_undo_actions(self) -> None:
-        undo_label = redo_label = None
-        if self.document is not None:
-            undo_label, redo_label = log_labels(self.document)
-        self.undo_action.setEnabled(undo_label is not None)
-        self.undo_action.setText(f"&Undo {undo_label}" if undo_label else "&Undo")
-        self.redo_action.setEnabled(redo_label is not None)
-        self.redo_action.setText(f"&Redo {redo_label}" if redo_label else "&Redo")
-
-    def _on_changed(self, changes: Changes) -> None:
-        """The one path after any action, undo or redo: re-read everything, say what changed."""
-        self._refresh()
+    def _on_changed(self, update: Update) -> None:
+        """After any action, undo or redo: the window's own parts, and what changed."""
+        changes = update.changes
+        if update.heading:
+            self._show_title()
+        if update.battles:
+            self._rebuild_battle_menu()
         note = None
         report = changes.report
         if report is not None and not report.closed:
@@ -432,8 +415,7 @@ class MainWindow(QMainWindow):
         """Open (or bring forward) the campaign diary window."""
         if self.document is None:
             return
-        with self.document.session() as session:
-            text = diary_text(session)
+        text = queries.diary_text(self.document)
         if self.diary_window is None:
             self.diary_window = DiaryWindow(self)
         self.diary_window.setWindowTitle(f"Campaign Diary — {self.document.summary().name}")
@@ -442,19 +424,24 @@ class MainWindow(QMainWindow):
         self.diary_window.raise_()
 
     # ----- view --------------------------------------------------------------------------
-    def _refresh(self) -> None:
-        self.campaign_view.show_document(self.document)
+    def _on_opened(self) -> None:
+        """A file opened (or none): everything the window shows of it, read whole."""
         has_doc = self.document is not None
         for action in (self.save_as_action, self.details_action, self.end_day_action,
                        self.diary_action):
             action.setEnabled(has_doc)
-        self._update_undo_actions()
         self._rebuild_recent_menu()
-        if has_doc:
-            s = self.document.summary()
-            self.setWindowTitle(f"{s.name} — {format_date(s.current_date)} — {APP_TITLE}")
-        else:
+        self._rebuild_battle_menu()
+        self._show_title()
+        if self.diary_window is not None and self.diary_window.isVisible():
+            self.show_diary()
+
+    def _show_title(self) -> None:
+        status = self.campaign.status
+        if status is None:
             self.setWindowTitle(APP_TITLE)
+        else:
+            self.setWindowTitle(f"{status.name} — {format_date(status.date)} — {APP_TITLE}")
 
     def _start_folder(self) -> str:
         if self.document is not None:

@@ -2,7 +2,8 @@
 
 The panel only collects what the umpire typed and asks for it through its signals; the window
 gives the order through the campaign service and hands back the service's answer, shown here
-(a refusal in red, word for word) — the panel never judges an order itself.
+(a refusal in red, word for word) — the panel never judges an order itself. It reads the
+commands from the open campaign, and after an action looks again only at the commands named.
 """
 
 from __future__ import annotations
@@ -23,9 +24,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from campaign1813.campaign.day.actions import IssueOrder
-from campaign1813.campaign.day.state import Verb
+from campaign1813.campaign.day.state import Status, Verb
+from campaign1813.campaign.queries import CommandView
+from campaign1813.campaign.services import IssueOrder
 from campaign1813.ui.campaign_view import CampaignView
+from campaign1813.ui.open_campaign import OpenCampaign, Update
 
 REFUSED_STYLE = "color: #b00020;"
 DONE_STYLE = "color: #1b5e20;"
@@ -45,8 +48,10 @@ class OrdersPanel(QWidget):
     order_requested = Signal(object)
     cancel_requested = Signal(str)
 
-    def __init__(self, view: CampaignView, parent: QWidget | None = None):
+    def __init__(self, campaign: OpenCampaign, view: CampaignView,
+                 parent: QWidget | None = None):
         super().__init__(parent)
+        self.campaign = campaign
         self._view = view
         self.command = QComboBox()
         self.command.setObjectName("orderCommand")
@@ -87,7 +92,7 @@ class OrdersPanel(QWidget):
         self.cancel_button.clicked.connect(self._on_cancel)
         self.command.currentTextChanged.connect(self._on_command)
         view.shown.connect(self._on_shown)
-        view.theatre_changed.connect(self._on_shown)
+        campaign.changed.connect(self._on_changed)
         view.table.itemDoubleClicked.connect(self._on_double_clicked)
         view.table.currentItemChanged.connect(self._on_table_selection)
         self._on_shown()
@@ -146,32 +151,48 @@ class OrdersPanel(QWidget):
         if name:
             self.cancel_requested.emit(name)
 
-    def _on_shown(self, *_args) -> None:
-        snapshot = self._view.snapshot
+    def _on_shown(self) -> None:
+        """A file opened or another theatre chosen: list its commands and the towns again."""
         keep = self.command.currentText()
-        self.command.blockSignals(True)
-        self.command.clear()
-        if snapshot is not None:
-            for c in snapshot.commands_in(self._view.theatre()):
-                if c["status"] != "surrendered":
-                    self.command.addItem(c["name"])
+        self._fill_commands()
         if keep:
             self.select_command(keep)
-        self.command.blockSignals(False)
         self._fill_towns()
         self._describe(self.command.currentText(),
                        from_where_it_stands=not self.objective.currentText())
-        enabled = snapshot is not None
+        enabled = self.campaign.status is not None
         for widget in (self.command, self.verb, self.objective, self.via, self.forced,
                        self.give_button, self.cancel_button):
             widget.setEnabled(enabled)
 
+    def _on_changed(self, update: Update) -> None:
+        """After an action: a command that surrendered leaves the pad; the command on the pad
+        is described again if its read model changed."""
+        if update.battles:
+            keep = self.command.currentText()
+            if self._fill_commands() and keep:
+                self.select_command(keep)
+        name = self.command.currentText()
+        if any(c.name == name for c in update.commands):
+            self._describe(name, from_where_it_stands=False)
+
+    def _fill_commands(self) -> bool:
+        """List the commands of the theatre still in the field; whether the list changed."""
+        names = [c.name for c in self._view.commands_shown() if c.status is not Status.SURRENDERED]
+        if names == [self.command.itemText(i) for i in range(self.command.count())]:
+            return False
+        self.command.blockSignals(True)
+        self.command.clear()
+        self.command.addItems(names)
+        self.command.blockSignals(False)
+        return True
+
     def _fill_towns(self) -> None:
-        snapshot = self._view.snapshot
+        scenario = self.campaign.scenario
         typed = self.objective.currentText()
         names: set[str] = set()
-        if snapshot is not None:
-            for town in snapshot.scenario.map.towns:
+        if scenario is not None:
+            for town in scenario.map.towns:
                 names.add(town.name)
                 names.update(town.aliases)
         ordered = sorted(names, key=str.casefold)
@@ -192,29 +213,33 @@ class OrdersPanel(QWidget):
         """A new command on the pad starts from where it stands."""
         self._describe(name, from_where_it_stands=True)
 
+    def _find(self, name: str) -> CommandView | None:
+        status = self.campaign.status
+        if status is None or not name:
+            return None
+        try:
+            return status.command(name)
+        except KeyError:
+            return None
+
     def _describe(self, name: str, from_where_it_stands: bool) -> None:
         """Say why the campaign may refuse the command's orders today, before he tries; a
         beaten command is offered its roads of retreat, its only lawful order."""
-        snapshot = self._view.snapshot
-        if snapshot is None or not name:
+        c = self._find(name)
+        if c is None:
             return
-        for c in snapshot.status["commands"]:
-            if c["name"] != name:
-                continue
-            if self._view.selected_command() != name:
-                self._view.select_command(name)
-            note = c["reason"] or ""
-            retreats = snapshot.retreats.get(name)
-            if retreats:
-                note += f": it may retreat to {' or '.join(retreats)}"
-                if from_where_it_stands or self.objective.currentText() not in retreats:
-                    self.verb.setCurrentText(Verb.MOVE.value)
-                    self.objective.setEditText(retreats[0])
-            elif from_where_it_stands:
-                self.objective.setEditText(c["position"][0])
-            self.message.setStyleSheet(NOTE_STYLE)
-            self.message.setText(note)
-            return
+        if self._view.selected_command() != name:
+            self._view.select_command(name)
+        note = c.reason or ""
+        if c.retreats:
+            note += f": it may retreat to {' or '.join(c.retreats)}"
+            if from_where_it_stands or self.objective.currentText() not in c.retreats:
+                self.verb.setCurrentText(Verb.MOVE.value)
+                self.objective.setEditText(c.retreats[0])
+        elif from_where_it_stands:
+            self.objective.setEditText(c.position.a)
+        self.message.setStyleSheet(NOTE_STYLE)
+        self.message.setText(note)
 
     def _on_double_clicked(self, item: QTreeWidgetItem, _column: int) -> None:
         if item.parent() is None:

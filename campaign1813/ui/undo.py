@@ -1,106 +1,64 @@
-"""Umpire actions on the window's undo stack, each a thin wrapper over one campaign service.
+"""Edit ▸ Undo and Redo as a view of the campaign file's event log.
 
-The campaign's own event log does the real work: the first ``redo()`` of a
-:class:`CampaignAction` calls the service (``issue_order``, ``end_day``, ``record_result`` …),
-later ones call ``commands.redo`` and ``undo()`` calls ``commands.undo``. The stack only keeps
-the labels and the order, so undo still works on a file reopened later (the window asks the log
-directly once its stack is empty).
+The log in the file is the only undo history: it outlives the window, and the command line and
+other windows write to it too. The two menu entries show the labels the log gives
+(``queries.next_undo``/``next_redo``, e.g. "Undo Order: 4 Corps – Move Lüneburg") and ask the
+services to take back or apply again exactly that action (``expected=``), so an undo is refused,
+not misapplied, when someone else acted since the menu was read. There is no stack or counter
+of our own to keep in step with the log.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction, QKeySequence
 
-from PySide6.QtGui import QUndoCommand, QUndoStack
-from sqlmodel import Session
-
-from campaign1813.campaign import commands as services
-from campaign1813.campaign.day.actions import Changes
+from campaign1813.campaign import queries, services
+from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.errors import CampaignError
-from campaign1813.campaign.store.document import CampaignDocument
-
-Service = Callable[[Session], Changes]
-Listener = Callable[[Changes], None]
+from campaign1813.ui.open_campaign import OpenCampaign
 
 
-class CampaignAction(QUndoCommand):
-    """One umpire action, done by its service and undone or redone through the event log."""
+class UndoHistory(QObject):
+    """The Undo and Redo actions of the Edit menu, labelled from the file's log."""
 
-    def __init__(self, document: CampaignDocument, service: Service,
-                 listener: Listener | None = None,
-                 on_refused: Callable[[str], None] | None = None):
-        super().__init__()
-        self._document = document
-        self._service = service
-        self._listener = listener
-        self._on_refused = on_refused
-        self._done_once = False
-        self.changes: Changes | None = None
-        self.refusal: CampaignError | None = None
-        self.failure: Exception | None = None
+    def __init__(self, campaign: OpenCampaign, parent: QObject | None = None):
+        super().__init__(parent)
+        self.campaign = campaign
+        self.undo_label: str | None = None
+        self.redo_label: str | None = None
+        self.undo_action = QAction("&Undo", self)
+        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+        self.redo_action = QAction("&Redo", self)
+        self.redo_action.setShortcut(QKeySequence.StandardKey.Redo)
+        campaign.opened.connect(self.refresh)
+        campaign.changed.connect(self.refresh)
+        self.refresh()
 
-    def redo(self) -> None:
-        """Do the action the first time; apply it again from the log after an undo."""
-        if not self._done_once:
-            self._run(self._service, first=True)
-        else:
-            self._run(services.redo)
+    def refresh(self, *_args: object) -> None:
+        """Read what the log would undo and redo next into the menu."""
+        doc = self.campaign.document
+        self.undo_label = queries.next_undo(doc) if doc is not None else None
+        self.redo_label = queries.next_redo(doc) if doc is not None else None
+        for action, word, label in ((self.undo_action, "&Undo", self.undo_label),
+                                    (self.redo_action, "&Redo", self.redo_label)):
+            action.setEnabled(label is not None)
+            action.setText(f"{word} {label}" if label else word)
 
-    def undo(self) -> None:
-        """Put back the campaign as it was before this action."""
-        self._run(services.undo)
+    def undo(self) -> Changes:
+        """Take back the action the menu shows; refused if the log's latest is another."""
+        return self._step(services.undo, self.undo_label, "undo")
 
-    def _run(self, call: Service, first: bool = False) -> None:
-        try:
-            with self._document.session() as session:
-                changes = call(session)
-        except CampaignError as exc:
-            # the session rolled back; a refused first attempt never stays on the stack
-            self.refusal = exc
-            self.setObsolete(True)
-            if not first and self._on_refused is not None:
-                self._on_refused(f"{self.text()}: {exc}")
-            return
-        except Exception as exc:  # noqa: BLE001 (an exception cannot cross Qt's redo())
-            # rolled back too; push_action raises it for the application's error handler
-            self.failure = exc
-            self.setObsolete(True)
-            if not first and self._on_refused is not None:
-                self._on_refused(f"{self.text()}: {exc}")
-            return
-        if first:
-            self._done_once = True
-            self.setText(changes.label)
-        self.changes = changes
-        if self._listener is not None:
-            self._listener(changes)
+    def redo(self) -> Changes:
+        """Apply again the action the menu shows; refused if the log's next is another."""
+        return self._step(services.redo, self.redo_label, "redo")
 
-
-def push_action(stack: QUndoStack, action: CampaignAction) -> Changes:
-    """Do an action and keep it on the stack; a refusal is raised and leaves nothing behind."""
-    stack.push(action)
-    if action.refusal is not None:
-        raise action.refusal
-    if action.failure is not None:
-        raise action.failure
-    if action.changes is None:
-        raise RuntimeError("the action was pushed after it had already been done")
-    return action.changes
-
-
-def log_undo(document: CampaignDocument) -> Changes:
-    """Take back the latest action in the file's log (one done before the file was opened)."""
-    with document.session() as session:
-        return services.undo(session)
-
-
-def log_redo(document: CampaignDocument) -> Changes:
-    """Apply again the earliest action taken back in the file's log."""
-    with document.session() as session:
-        return services.redo(session)
-
-
-def log_labels(document: CampaignDocument) -> tuple[str | None, str | None]:
-    """What undo and redo would do next in the file's log, or None for nothing."""
-    with document.session() as session:
-        return services.next_undo(session), services.next_redo(session)
+    def _step(self, service, label: str | None, what: str) -> Changes:
+        doc = self.campaign.document
+        if doc is None:
+            raise CampaignError("no campaign is open")
+        if label is None:
+            raise CampaignError(f"there is nothing to {what}")
+        changes = service(doc, expected=label)
+        self.campaign.apply(changes, whole_day=True)
+        return changes

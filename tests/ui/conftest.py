@@ -19,10 +19,9 @@ def window(qtbot, tmp_path):
 
 def dump(window) -> dict:
     """The campaign-day state of the window's file."""
-    from campaign1813.campaign.day.state import dump_state
+    from campaign1813.campaign.queries import state_json
 
-    with window.document.session() as session:
-        return dump_state(session)
+    return state_json(window.document)
 
 
 def table_row(window, name: str) -> list[str]:

@@ -1,19 +1,25 @@
-"""The campaign view: the commands' table and the flags on the map follow the campaign file."""
+"""The campaign view: the commands' table and the flags on the map follow the campaign file,
+and an action refreshes only what it changed."""
 
 import pytest
 from PySide6.QtCore import QSettings
 
-from campaign1813.campaign import commands as services
+from campaign1813.campaign import queries, services
+from campaign1813.campaign.day.ground import Position
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.document import create_campaign
 from campaign1813.maps.types import Theatre
+from campaign1813.ui import campaign_view
 from campaign1813.ui.campaign_view import (
     CampaignView,
+    CommandsTable,
     command_markers,
     marker_town,
-    read_snapshot,
+    road_miles,
 )
 from campaign1813.ui.main_window import MainWindow
+from campaign1813.ui.open_campaign import OpenCampaign
+from tests.ui.conftest import find_table_item, table_row
 
 
 @pytest.fixture
@@ -23,10 +29,16 @@ def doc(tmp_path):
     d.close()
 
 
-def test_the_table_lists_every_army_group_and_command(qtbot, doc):
-    view = CampaignView()
+def view_of(qtbot, doc) -> CampaignView:
+    campaign = OpenCampaign()
+    view = CampaignView(campaign)
     qtbot.addWidget(view)
-    view.show_document(doc)
+    campaign.open(doc)
+    return view
+
+
+def test_the_table_lists_every_army_group_and_command(qtbot, doc):
+    view = view_of(qtbot, doc)
     top = [view.table.topLevelItem(i) for i in range(view.table.topLevelItemCount())]
     assert len(top) == 10
     assert sum(item.childCount() for item in top) == 50  # 10 HQs and 40 corps
@@ -38,9 +50,7 @@ def test_the_table_lists_every_army_group_and_command(qtbot, doc):
 
 
 def test_choosing_a_theatre_shows_its_two_army_groups(qtbot, doc):
-    view = CampaignView()
-    qtbot.addWidget(view)
-    view.show_document(doc)
+    view = view_of(qtbot, doc)
     with qtbot.waitSignal(view.theatre_changed):
         view.theatres.setCurrentText(Theatre.EASTERN_SPAIN.value)
     names = [view.table.topLevelItem(i).text(0) for i in range(view.table.topLevelItemCount())]
@@ -48,25 +58,29 @@ def test_choosing_a_theatre_shows_its_two_army_groups(qtbot, doc):
     assert all(view.table.topLevelItem(i).text(1) == "Eastern Spain" for i in range(2))
 
 
-def test_an_order_shows_in_the_table_after_refresh(qtbot, doc):
-    with doc.session() as session:
-        services.issue_order(session, "5 Corps", "Move", "Helmstedt")
-    view = CampaignView()
-    qtbot.addWidget(view)
-    view.show_document(doc)
+def test_an_order_given_elsewhere_shows_when_the_file_is_read(qtbot, doc):
+    services.issue_order(doc, "5 Corps", "Move", "Helmstedt")
+    view = view_of(qtbot, doc)
     davout = view.table.topLevelItem(0)
     assert davout.child(2).text(3) == "5 Corps – Move Helmstedt"
 
 
+def test_the_changes_of_an_action_update_the_view(qtbot, doc):
+    view = view_of(qtbot, doc)
+    view.campaign.apply(services.issue_order(doc, "5 Corps", "Move", "Helmstedt"))
+    assert view.table.topLevelItem(0).child(2).text(3) == "5 Corps – Move Helmstedt"
+
+
 def test_flags_stand_at_the_nearer_end_of_a_road():
     miles = {frozenset(("Magdeburg", "Helmstedt")): 30.0}
-    assert marker_town(["Magdeburg"], miles) == "Magdeburg"
-    assert marker_town(["Helmstedt", "Magdeburg", 14.0], miles) == "Helmstedt"
-    assert marker_town(["Helmstedt", "Magdeburg", 16.0], miles) == "Magdeburg"
+    assert marker_town(Position("Magdeburg"), miles) == "Magdeburg"
+    assert marker_town(Position("Helmstedt", "Magdeburg", 14.0), miles) == "Helmstedt"
+    assert marker_town(Position("Helmstedt", "Magdeburg", 16.0), miles) == "Magdeburg"
 
 
 def test_one_flag_per_town_and_side(doc):
-    markers = command_markers(read_snapshot(doc), Theatre.NORTHERN_GERMANY)
+    shown = queries.campaign_status(doc).commands_in(Theatre.NORTHERN_GERMANY)
+    markers = command_markers(shown, road_miles(doc.scenario()))
     by_town = {(m.town, m.side): m.label for m in markers}
     assert by_town[("Hamburg", Side.FRENCH)] == "Second French Army HQ, 4"
     assert by_town[("Berlin", Side.ALLIED)] == "Prussian Army HQ, I Prussian"
@@ -84,25 +98,98 @@ def test_the_window_remembers_the_theatre_shown(qtbot, tmp_path):
 
 
 def test_the_battle_menu_lists_the_battles_due(qtbot, tmp_path):
-    from campaign1813.campaign.day.cycle import end_day
-    from campaign1813.campaign.day.state import load_state
-
     settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
     w = MainWindow(settings)
     qtbot.addWidget(w)
     w.new_campaign(tmp_path / "war")
     assert w.battles_due() == []
-    with w.document.session() as session:
-        services.issue_order(session, "5 Corps", "Hold", "Magdeburg")
-        services.issue_order(session, "I Prussian Corps", "Attack", "Magdeburg")
+    services.issue_order(w.document, "5 Corps", "Hold", "Magdeburg")
+    services.issue_order(w.document, "I Prussian Corps", "Attack", "Magdeburg")
     for _ in range(10):
-        with w.document.session() as session:
-            end_day(session)
-            if load_state(session).battles:
-                break
+        services.end_day(w.document)
+        if queries.campaign_status(w.document).battles:
+            break
     w.open_file(w.document.path)
     due = w.battles_due()
     assert len(due) == 1 and due[0].endswith("5 Corps against I Prussian Corps")
-    w._rebuild_battle_menu()
     texts = [a.text() for a in w.battle_menu.actions()]
     assert texts[1] == due[0]
+
+
+# ----- an action refreshes only what it changed -------------------------------------------
+
+
+def all_rows(window) -> dict:
+    table = window.campaign_view.table
+    return {table.topLevelItem(i).child(j).text(0): table.topLevelItem(i).child(j)
+            for i in range(table.topLevelItemCount())
+            for j in range(table.topLevelItem(i).childCount())}
+
+
+def give(window, command, verb, town):
+    window.orders_panel.select_command(command)
+    window.orders_panel.verb.setCurrentText(verb)
+    window.orders_panel.objective.setEditText(town)
+    window.orders_panel.give_button.click()
+
+
+def test_an_order_rewrites_only_that_commands_row(window, monkeypatch):
+    rows = all_rows(window)
+    texts = {name: [item.text(c) for c in range(4)] for name, item in rows.items()}
+    filled, full_reads = [], []
+    fill = CommandsTable._fill
+    monkeypatch.setattr(CommandsTable, "_fill",
+                        staticmethod(lambda row, c: (filled.append(c.name), fill(row, c))))
+    read = queries.campaign_status
+    monkeypatch.setattr(queries, "campaign_status",
+                        lambda doc: (full_reads.append(doc), read(doc))[1])
+    give(window, "5 Corps", "Move", "Helmstedt")
+    assert filled == ["5 Corps"]
+    assert full_reads == []  # the one command was read, not the whole campaign
+    after = all_rows(window)
+    assert all(after[name] is item for name, item in rows.items())  # no row was rebuilt
+    assert table_row(window, "5 Corps")[3] == "5 Corps – Move Helmstedt"
+    for name, cells in texts.items():
+        if name != "5 Corps":
+            assert table_row(window, name) == cells
+
+
+def test_an_order_neither_renders_the_map_nor_rebuilds_the_menus_or_title(window,
+                                                                            monkeypatch):
+    view = window.campaign_view
+    picture = view.map_view.picture()
+    view._pictures.clear()  # so that any look at the map would have to render it again
+    rendered, rebuilt, titled = [], [], []
+    monkeypatch.setattr(campaign_view, "render_map",
+                        lambda *a, **kw: rendered.append(kw) or _blank())
+    monkeypatch.setattr(window, "_rebuild_battle_menu", lambda: rebuilt.append(1))
+    monkeypatch.setattr(window, "_show_title", lambda: titled.append(1))
+    heading = view.heading.text()
+    give(window, "5 Corps", "Move", "Helmstedt")
+    window.undo()
+    window.redo()
+    assert rendered == [] and rebuilt == [] and titled == []
+    assert view.map_view.picture() is picture
+    assert view.heading.text() == heading
+
+
+def test_a_march_renders_the_map_once_and_moves_the_date(window, monkeypatch):
+    view = window.campaign_view
+    view._pictures.clear()
+    rendered = []
+    monkeypatch.setattr(campaign_view, "render_map",
+                        lambda *a, **kw: rendered.append(kw["markers"]) or _blank())
+    give(window, "5 Corps", "Move", "Helmstedt")
+    changes = window.end_day()
+    assert "5 Corps" in changes.positions
+    assert len(rendered) == 1
+    assert "2 May 1813" in view.heading.text() and "2 May 1813" in window.windowTitle()
+    assert find_table_item(window, "5 Corps").text(1) != "Magdeburg"
+
+
+def _blank():
+    from PySide6.QtGui import QImage
+
+    image = QImage(4, 4, QImage.Format.Format_RGB32)
+    image.fill(0)
+    return image

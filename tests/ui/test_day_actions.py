@@ -1,8 +1,9 @@
 """End Day, battle results and the diary through the window's menus."""
 
-from campaign1813.campaign import commands as services
-from campaign1813.campaign.day.state import Status, load_state
+from campaign1813.campaign import queries, services
+from campaign1813.campaign.day.state import Status
 from campaign1813.campaign.errors import CampaignError
+from campaign1813.campaign.scenario.types import Side
 from campaign1813.ui.main_window import APP_TITLE
 from tests.ui.conftest import dump, find_table_item, table_row
 
@@ -83,8 +84,7 @@ def test_recording_a_result_from_the_battle_menu_rests_the_winner(window, qtbot)
     with qtbot.waitSignal(window.campaign_changed) as blocker:
         battle_menu_action(window, line, "French Win").trigger()
     assert blocker.args[0].battles == frozenset({battle_id})
-    with window.document.session() as session:
-        state = load_state(session)
+    state = queries.day_state(window.document)
     assert state.battles[battle_id].result == "French"
     assert state.commands["5 Corps"].status is Status.RESTING
     assert state.commands["I Prussian Corps"].status is Status.RETREATING
@@ -104,8 +104,7 @@ def test_the_winner_resting_next_day_is_refused_a_march_word_for_word(window, qt
     window.end_day_action.trigger()  # closes the day of the battle
     before = dump(window)
     try:
-        with window.document.session() as session:
-            services.issue_order(session, "5 Corps", "Move", "Helmstedt")
+        services.issue_order(window.document, "5 Corps", "Move", "Helmstedt")
     except CampaignError as exc:
         expected = str(exc)
     assert "resting" in expected
@@ -125,7 +124,7 @@ def test_a_result_that_the_service_refuses_is_reported_and_changes_nothing(windo
         assert window.record_result(7, "French") is None
     assert blocker.args == ["there is no battle number 7"]
     assert dump(window) == before
-    assert window.undo_stack.count() == 0
+    assert not window.undo_action.isEnabled()
 
 
 def test_the_diary_window_shows_the_diary_and_follows_new_actions(window, qtbot):
@@ -141,22 +140,36 @@ def test_the_diary_window_shows_the_diary_and_follows_new_actions(window, qtbot)
     assert diary.text.toPlainText() == "1 May 1813: Order: 5 Corps – Move Helmstedt"
 
 
-def test_a_cut_off_command_is_offered_surrender_or_break_out(window, qtbot, tmp_path,
-                                                            monkeypatch):
-    """§3.3 item 6 on the hand-made line of the day tests: beaten I Corps has no road east of
-    Fenwick; the Battle menu offers surrender or a break-out towards each town open to it."""
-    from tests.day.test_scenarios import battle_setup
+def cut_off_campaign(path):
+    """§3.3 item 6 on the hand-made line of the day tests (Westhall –100– Aston –10– Brook –10–
+    Carden –10– Dunmore –10– Elford –10– Fenwick, a spur Elford –8– Dale, Eyrie with no road):
+    1 Corps attacks I Corps at Fenwick and wins; beaten I Corps has no road east of Fenwick."""
+    from tests.day.builders import army, line, new_campaign, road, scenario
 
-    (tmp_path / "line").mkdir()
-    u = battle_setup(tmp_path / "line", east=False)
-    u.end_day()
-    u.result(1, "French")
-    u.end_day()
-    # that campaign file keeps no scenario of its own; hand the window the test's one
-    monkeypatch.setattr(services, "scenario_in", lambda session, scenario=None: u.scen)
-    window._set_document(u.doc)
+    towns = ["Westhall", "Aston", "Brook", "Carden", "Dunmore", "Elford", "Fenwick", "Dale",
+             "Eyrie"]
+    roads = ([road("Westhall", "Aston", 100)]
+             + line(["Aston", "Brook", "Carden", "Dunmore", "Elford", "Fenwick"])
+             + [road("Elford", "Dale", 8)])
+    scen = scenario(towns, roads, [
+        army("Armée", Side.FRENCH, "Westhall",
+             {"1 Corps": "Aston", "2 Corps": "Dale", "3 Corps": "Westhall"}),
+        army("Prussians", Side.ALLIED, "Eyrie", {"I Corps": "Fenwick"})])
+    doc = new_campaign(path, scen)
+    services.issue_order(doc, "1 Corps", "Attack", "Fenwick")
+    services.issue_order(doc, "I Corps", "Hold", "Fenwick")
+    for _ in range(3):
+        services.end_day(doc)
+    services.record_result(doc, 1, "French")
+    services.end_day(doc)
+    doc.close()
+
+
+def test_a_cut_off_command_is_offered_surrender_or_break_out(window, qtbot, tmp_path):
+    """The Battle menu offers surrender or a break-out towards each town open to it."""
+    cut_off_campaign(tmp_path / "line.c1813")
+    assert window.open_file(tmp_path / "line.c1813")
     assert window.cut_off_commands() == ["I Corps"]
-    window._rebuild_battle_menu()
     menu = next(a.menu() for a in window.battle_menu.actions() if a.text() == "I Corps")
     menu.aboutToShow.emit()
     assert [a.text() for a in menu.actions()] == [
@@ -165,28 +178,25 @@ def test_a_cut_off_command_is_offered_surrender_or_break_out(window, qtbot, tmp_
         "Break Out towards Dale through 1 Corps, 2 Corps"]
     with qtbot.waitSignal(window.campaign_changed):
         menu.actions()[2].trigger()
-    with u.doc.session() as session:
-        order = load_state(session).orders["I Corps"]
+    order = queries.day_state(window.document).orders["I Corps"]
     assert (order.objective, order.breakout) == ("Dunmore", True)
     window.undo_action.trigger()
-    window._rebuild_battle_menu()
     menu = next(a.menu() for a in window.battle_menu.actions() if a.text() == "I Corps")
     menu.aboutToShow.emit()
     menu.actions()[0].trigger()
-    assert u.state().commands["I Corps"].status is Status.SURRENDERED
+    assert queries.day_state(window.document).commands["I Corps"].status is Status.SURRENDERED
     assert window.cut_off_commands() == []
+    assert "I Corps" not in [a.text() for a in window.battle_menu.actions()]
+    assert "I Corps" not in [window.orders_panel.command.itemText(i)
+                             for i in range(window.orders_panel.command.count())]
 
 
 def test_the_beaten_command_is_offered_its_roads_of_retreat_on_the_pad(window, qtbot):
-    from campaign1813.campaign.day.aftermath import retreat_destinations
-
     march_to_battle(window)
     battle_id = int(window.battles_due()[0].split(".")[0])
     window.record_result(battle_id, "French")
     window.end_day_action.trigger()
-    with window.document.session() as session:
-        ground = services.ground_for(services.scenario_in(session))
-        legal = sorted(retreat_destinations(ground, load_state(session), "I Prussian Corps"))
+    legal = list(queries.commands(window.document, ["I Prussian Corps"])[0].retreats)
     assert legal
     panel = window.orders_panel
     panel.select_command("I Prussian Corps")

@@ -2,8 +2,8 @@
 
 from PySide6.QtCore import Qt
 
-from campaign1813.campaign import commands as services
-from campaign1813.campaign.day.state import Verb, load_state
+from campaign1813.campaign import queries, services
+from campaign1813.campaign.day.state import Verb
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.maps.types import Theatre
 from campaign1813.ui.orders_panel import split_waypoints
@@ -11,10 +11,9 @@ from tests.ui.conftest import dump, find_table_item, table_row
 
 
 def refusal_of(window, *args, **kw) -> str:
-    """The campaign service's own reason for refusing an order (its session rolls back)."""
+    """The campaign service's own reason for refusing an order (its transaction rolls back)."""
     try:
-        with window.document.session() as session:
-            services.issue_order(session, *args, **kw)
+        services.issue_order(window.document, *args, **kw)
     except CampaignError as exc:
         return str(exc)
     raise AssertionError("the order was not refused")
@@ -61,8 +60,7 @@ def test_an_order_given_on_the_pad_shows_in_the_table_and_the_file(window, qtbot
         qtbot.mouseClick(panel.give_button, Qt.MouseButton.LeftButton)
     assert blocker.args[0].label == "Order: 5 Corps – Move Helmstedt"
     assert table_row(window, "5 Corps")[3] == "5 Corps – Move Helmstedt"
-    with window.document.session() as session:
-        order = load_state(session).orders["5 Corps"]
+    order = queries.day_state(window.document).orders["5 Corps"]
     assert (order.verb, order.objective) == (Verb.MOVE, "Helmstedt")
     assert panel.message.text() == "Order: 5 Corps – Move Helmstedt"
     assert window.statusBar().currentMessage() == "Order: 5 Corps – Move Helmstedt"
@@ -73,8 +71,7 @@ def test_enter_in_the_objective_gives_the_order_with_waypoints_by_alias(window, 
     enter(panel, "6 Corps", "Move", "Magdeburg", via="Braunschweig")
     with qtbot.waitSignal(window.campaign_changed):
         qtbot.keyClick(panel.objective.lineEdit(), Qt.Key.Key_Return)
-    with window.document.session() as session:
-        order = load_state(session).orders["6 Corps"]
+    order = queries.day_state(window.document).orders["6 Corps"]
     assert order.objective == "Magdeburg"
     assert order.via == ("Brunswick",)
     assert panel.via.text() == ""  # waypoints are per order
@@ -89,7 +86,9 @@ def test_enter_gives_the_order_once_from_any_field(window, qtbot):
     enter(panel, "4 Corps", "Move", "Lübeck")
     qtbot.keyClick(panel.objective.lineEdit(), Qt.Key.Key_Return)
     assert [(r.command, r.via) for r in asked] == [("6 Corps", ("Brunswick",)), ("4 Corps", ())]
-    assert window.undo_stack.count() == 2
+    assert window.undo_action.text() == "&Undo Order: 4 Corps – Move Lübeck"
+    window.undo()
+    assert window.undo_action.text() == "&Undo Order: 6 Corps – Move Magdeburg via Brunswick"
 
 
 def test_an_unknown_town_is_refused_with_the_services_reason_and_nothing_changes(window, qtbot):
@@ -105,7 +104,7 @@ def test_an_unknown_town_is_refused_with_the_services_reason_and_nothing_changes
     assert "b00020" in panel.message.styleSheet()  # red
     assert expected in window.statusBar().currentMessage()
     assert dump(window) == before
-    assert window.undo_stack.count() == 0
+    assert not window.undo_action.isEnabled()
     assert table_row(window, "5 Corps")[3] == "no orders"
 
 
@@ -117,8 +116,7 @@ def test_cancel_order_withdraws_the_order_and_refuses_when_there_is_none(window,
     with qtbot.waitSignal(window.campaign_changed):
         panel.cancel_button.click()
     assert table_row(window, "4 Corps")[3] == "no orders"
-    with window.document.session() as session:
-        assert "4 Corps" not in load_state(session).orders
+    assert "4 Corps" not in queries.day_state(window.document).orders
     before = dump(window)
     with qtbot.waitSignal(window.error_reported):
         panel.cancel_button.click()
