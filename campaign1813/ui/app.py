@@ -66,7 +66,8 @@ def _install_excepthook(app: QApplication) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Start the desktop application."""
     argv = list(sys.argv if argv is None else argv)
-    app = QApplication.instance() or QApplication(argv)
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(argv)
     app.setOrganizationName(ORGANISATION)
     app.setApplicationName(APPLICATION)
     app.setApplicationDisplayName(APP_TITLE)

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from campaign1813.campaign.day.ground import Position
 from campaign1813.campaign.day.state import Status
 from campaign1813.campaign.queries import CommandView
-from campaign1813.campaign.scenario.types import Scenario
+from campaign1813.campaign.scenario.types import Scenario, Side
 from campaign1813.maps.types import Theatre
 from campaign1813.ui.map_render import Marker, render_map
 from campaign1813.ui.open_campaign import OpenCampaign, Update
@@ -56,7 +56,7 @@ def road_miles(scenario: Scenario) -> dict[frozenset[str], float]:
 def command_markers(commands: Iterable[CommandView],
                     miles: dict[frozenset[str], float]) -> list[Marker]:
     """A flag per command still in the field, one per town and side with the names joined."""
-    at: dict[tuple[str, object], list[str]] = {}
+    at: dict[tuple[str, Side], list[str]] = {}
     for c in commands:
         if c.status is Status.SURRENDERED:
             continue
@@ -137,7 +137,7 @@ class CommandsTable(QTreeWidget):
         current = self.currentItem()
         keep = current.text(0) if current is not None and current.parent() is not None else None
         self.clear()
-        self._rows: dict[str, QTreeWidgetItem] = {}
+        self._rows = {}
         if scenario is None:
             return
         armies = {a.name: a for a in scenario.armies}

@@ -221,8 +221,8 @@ class MainWindow(QMainWindow):
         """The recently opened campaign files, newest first."""
         value = self._settings.value("files/recent", [])
         if isinstance(value, str):
-            value = [value]
-        return [str(v) for v in (value or [])]
+            return [value]
+        return [str(v) for v in value] if isinstance(value, list | tuple) else []
 
     def _remember_recent(self, path: Path) -> None:
         entry = str(Path(path).resolve())

@@ -61,7 +61,9 @@ class OrdersPanel(QWidget):
         self.objective = QComboBox()
         self.objective.setEditable(True)
         self.objective.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        self.objective.lineEdit().setPlaceholderText("the objective town")
+        line = self.objective.lineEdit()
+        assert line is not None  # an editable combo box has one
+        line.setPlaceholderText("the objective town")
         self.via = QLineEdit()
         self.via.setPlaceholderText("optional waypoints, e.g. Brunswick, Helmstedt")
         self.forced = QCheckBox("Forced march")
@@ -246,7 +248,9 @@ class OrdersPanel(QWidget):
             return
         self.select_command(item.text(0))
         self.objective.setFocus()
-        self.objective.lineEdit().selectAll()
+        line = self.objective.lineEdit()
+        if line is not None:
+            line.selectAll()
 
     def _on_table_selection(self, item: QTreeWidgetItem | None, _previous) -> None:
         if item is not None and item.parent() is not None:

@@ -7,7 +7,7 @@ from fractions import Fraction as F
 import pytest
 
 from campaign1813.campaign.battle.dice import TypedDice
-from campaign1813.campaign.battle.rules import army, combat, loader, morale, rout, skirmish
+from campaign1813.campaign.battle.rules import army, combat, files, loader, morale, rout, skirmish
 from campaign1813.campaign.battle.rules.brigade import (
     Brigade,
     CavalryWeight,
@@ -33,7 +33,7 @@ def house(tmp_path, monkeypatch):
     (root / "rulesets" / "house").mkdir()
     (root / "rulesets" / "house" / "ruleset.toml").write_text(
         'name = "house"\nextends = "1813"\nassumptions = []\n')
-    monkeypatch.setattr(loader, "data_root", lambda: root)
+    monkeypatch.setattr(files, "data_root", lambda: root)
     for f in CACHED:
         f.cache_clear()
     yield root / "rulesets" / "house"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from campaign1813.campaign.battle.rules import loader
+from campaign1813.campaign.battle.rules import files
 from campaign1813.campaign.battle.rules.loader import (
     RulesetError,
     assumptions,
@@ -41,7 +41,7 @@ def test_a_cycle_and_bad_toml_are_refused(tmp_path, monkeypatch):
         (tmp_path / "rulesets" / name / "ruleset.toml").write_text(
             f'name = "{name}"\nextends = "{extends}"\n')
     (tmp_path / "rulesets" / "b" / "bad.toml").write_text("x = [\n")
-    monkeypatch.setattr(loader, "data_root", lambda: tmp_path)
+    monkeypatch.setattr(files, "data_root", lambda: tmp_path)
     ruleset_info.cache_clear()
     load_table.cache_clear()
     try:

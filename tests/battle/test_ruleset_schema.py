@@ -13,7 +13,7 @@ from typing import get_args
 import pytest
 
 from campaign1813.campaign.battle.dice import DICE
-from campaign1813.campaign.battle.rules import loader, schema, tables
+from campaign1813.campaign.battle.rules import files, loader, schema, tables
 from campaign1813.campaign.battle.rules.loader import RulesetError, load_table, ruleset_info
 from campaign1813.campaign.battle.rules.spotting import Spotter
 from campaign1813.campaign.battle.terms import Arm, Calibre, CorpsOrder, MoraleState
@@ -38,7 +38,7 @@ def house(tmp_path, monkeypatch):
     folder = root / "rulesets" / "house"
     folder.mkdir()
     (folder / "ruleset.toml").write_text('name = "house"\nextends = "1813"\n')
-    monkeypatch.setattr(loader, "data_root", lambda: root)
+    monkeypatch.setattr(files, "data_root", lambda: root)
     _clear()
     yield folder
     _clear()

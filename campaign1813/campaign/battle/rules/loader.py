@@ -18,36 +18,25 @@ again; only a file an umpire has changed is.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import tomllib
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from campaign1813.data import data_root
+from campaign1813.campaign.battle.rules.files import (
+    MANIFEST,
+    RulesetError,
+    content_hash,
+    ruleset_names,
+    rulesets_root,
+)
 
-# The manifest of shipped ruleset files that are known to fit their models.
-MANIFEST = "validated.json"
-
-
-class RulesetError(ValueError):
-    """A ruleset or one of its tables is missing or malformed; says which and why."""
-
-
-def rulesets_root() -> Path:
-    """The folder of the shipped rulesets."""
-    return data_root() / "rulesets"
-
+__all__ = ["MANIFEST", "RulesetError", "assumptions", "content_hash", "load_table",
+           "ruleset_info", "ruleset_names", "rulesets_root"]
 
 def _folder(name: str) -> Path:
     return rulesets_root() / name
-
-
-def ruleset_names() -> tuple[str, ...]:
-    """The shipped rulesets."""
-    root = rulesets_root()
-    return tuple(sorted(p.name for p in root.iterdir() if (p / "ruleset.toml").is_file()))
 
 
 @cache
@@ -82,15 +71,6 @@ def assumptions(ruleset: str) -> tuple[str, ...]:
     info = ruleset_info(ruleset)
     inherited = assumptions(info["extends"]) if info.get("extends") else ()
     return inherited + tuple(info.get("assumptions", ()))
-
-
-def content_hash(raw: bytes) -> str:
-    """The SHA-256 of a file's bytes, the same whichever line endings a checkout gave it.
-
-    >>> content_hash(b"a = 1\\r\\n") == content_hash(b"a = 1\\n")
-    True
-    """
-    return hashlib.sha256(raw.replace(b"\r\n", b"\n")).hexdigest()
 
 
 def _validated() -> frozenset[tuple[str, str]]:

@@ -17,7 +17,7 @@ writes the JSON Schema of each file into ``docs/schemas/`` and rewrites the mani
 >>> check_table("ruleset.toml", {"name": "house", "extends": 1813}, "house/ruleset.toml")
 Traceback (most recent call last):
 ...
-campaign1813.campaign.battle.rules.loader.RulesetError: house/ruleset.toml: extends: should be \
+campaign1813.campaign.battle.rules.files.RulesetError: house/ruleset.toml: extends: should be \
 text, not 1813
 """
 
@@ -42,7 +42,7 @@ from pydantic import (
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import PydanticCustomError, core_schema
 
-from campaign1813.campaign.battle.rules.loader import (
+from campaign1813.campaign.battle.rules.files import (
     MANIFEST,
     RulesetError,
     content_hash,
