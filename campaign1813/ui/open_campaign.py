@@ -59,17 +59,16 @@ class OpenCampaign(QObject):
         """Read the open file again whole (it was changed elsewhere)."""
         self.open(self.document)
 
-    def apply(self, changes: Changes, whole_day: bool = False) -> Update:
+    def apply(self, changes: Changes) -> Update:
         """Re-read what the changes name and tell the views.
 
         The commands named are read on their own; the day as a whole (battles, date, towns,
-        whether it has marched) only when the changes touch it, or with ``whole_day`` for an
-        undo or a redo, whose changes carry no day report to say whether a march was undone.
+        whether it has marched) only when the changes touch it.
         """
         doc, old = self.document, self.status
         if doc is None or old is None:
             raise RuntimeError("no campaign is open")
-        if (whole_day or changes.battles or changes.towns or changes.date_changed
+        if (changes.battles or changes.towns or changes.date_changed or changes.marched_changed
                 or changes.report is not None):
             status = queries.campaign_status(doc)
             # a command's read model also depends on the day (its reason names the date, its

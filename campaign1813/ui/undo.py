@@ -60,5 +60,5 @@ class UndoHistory(QObject):
         if label is None:
             raise CampaignError(f"there is nothing to {what}")
         changes = service(doc, expected=label)
-        self.campaign.apply(changes, whole_day=True)
+        self.campaign.apply(changes)
         return changes

@@ -19,8 +19,10 @@ class Changes:
     date_changed: bool = False
     report: DayReport | None = None
     positions: frozenset[str] = frozenset()
+    marched_changed: bool = False
 
     @property
     def anything(self) -> bool:
         """Whether the action changed any part of the day's state."""
-        return bool(self.commands or self.battles or self.towns or self.date_changed)
+        return bool(self.commands or self.battles or self.towns or self.date_changed
+                    or self.marched_changed)

@@ -144,6 +144,7 @@ def _changes(label: str, lines: tuple[str, ...], old: Json, new: Json,
         "date" in new,
         report,
         frozenset(positions),
+        "marched" in new,
     )
 
 
