@@ -16,6 +16,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import TextIO
 
 from campaign1813 import __version__
 from campaign1813.errors import CampaignError
@@ -24,6 +25,7 @@ from campaign1813.errors import CampaignError
 COMMANDS: dict[str, tuple[str, str]] = {
     "new": ("document", "create a new campaign file from the 1813 scenario"),
     "info": ("document", "check a campaign file and print its name and dates"),
+    "backup": ("document", "copy a campaign, whole and consistent, even while it is open"),
     "status": ("day", "where every command stands, its orders and state"),
     "order": ("day", "give a command an order: Move, Halt, Hold, Attack, Recce, Rest"),
     "cancel": ("day", "withdraw a command's orders"),
@@ -74,9 +76,48 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0))
+             if chr(c) not in "\n\t"}
+
+
+def escape(text: str) -> str:
+    """Text safe for a terminal: control characters (a name holding escape codes) and bytes
+    that were not UTF-8 on the command line are shown as ``\\x1b``-style escapes."""
+    text = text.translate(_CONTROLS)
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+class _Escaping:
+    """A text stream that escapes what it is given before writing it."""
+
+    def __init__(self, stream: TextIO):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._stream.write(escape(text))
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; errors are one line on stderr and a non-zero status."""
-    argv = list(sys.argv[1:] if argv is None else argv)
+    """Run the command line; errors are one line on stderr and a non-zero status. Whatever it
+    prints is escaped, so a name holding terminal codes cannot act on the terminal."""
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Escaping(out), _Escaping(err)  # type: ignore[assignment]
+    try:
+        return _run(list(sys.argv[1:] if argv is None else argv))
+    finally:
+        broken = sys.stdout is None  # a reader that stopped reading: nothing more to flush
+        sys.stdout, sys.stderr = (None if broken else out), err  # type: ignore[assignment]
+        if not broken:
+            out.flush()
+
+
+def _run(argv: list[str]) -> int:
     try:
         parser = build_parser(argv)
         args = parser.parse_args(argv)

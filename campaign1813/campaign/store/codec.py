@@ -41,7 +41,7 @@ def _entity(kind: type, data: Json, where: str) -> Any:
     try:
         value: Any = msgspec.convert(data, kind, strict=False)
     except msgspec.ValidationError as exc:
-        raise DamagedState(f"{where} is damaged: {exc}") from None
+        raise DamagedState(f"{where}: {exc}") from None
     if isinstance(value, CommandState):
         _check_position(value.position, where)
     return value
@@ -49,7 +49,7 @@ def _entity(kind: type, data: Json, where: str) -> Any:
 
 def _check_position(pos: Position, where: str) -> None:
     if pos.b is not None and (not math.isfinite(pos.miles) or pos.miles < 0):
-        raise DamagedState(f"{where} is damaged: a position's miles must be 0 or more, "
+        raise DamagedState(f"{where}: a position's miles must be 0 or more, "
                            f"not {pos.miles}")
 
 
@@ -122,7 +122,7 @@ def state_from_json(data: Json, where: str = "the campaign day") -> DayState:
     try:
         state.control = {t: Side(s) for t, s in data["control"].items()}
     except ValueError as exc:
-        raise DamagedState(f"{where}: town control is damaged: {exc}") from None
+        raise DamagedState(f"{where}: town control: {exc}") from None
     return state
 
 
@@ -172,7 +172,7 @@ def read_json(con: sqlite3.Connection) -> Json:
     control = {}
     for r in con.execute("SELECT town, side FROM town_control ORDER BY town"):
         if r["side"] not in {s.value for s in Side}:
-            raise DamagedState(f"town_control row {r['town']!r} is damaged: "
+            raise DamagedState(f"town_control row {r['town']!r}: "
                                f"side {r['side']!r} is neither French nor Allied")
         control[r["town"]] = r["side"]
     return {

@@ -145,14 +145,20 @@ def check_campaign_file(path: str | Path) -> int:
 
 
 def _hot_journal(path: Path) -> bool:
-    """Whether a rollback journal beside the file holds a commit left unfinished (a journal of
-    any other content is not SQLite's to roll back, and is left alone)."""
+    """Whether a rollback journal beside the file holds a commit left unfinished. A file of
+    that name holding anything else is not SQLite's: it is refused, and left alone."""
     journal = path.with_name(path.name + "-journal")
     try:
         with journal.open("rb") as fh:
-            return fh.read(8) == _JOURNAL_MAGIC
+            head = fh.read(8)
     except OSError:
         return False
+    if head == _JOURNAL_MAGIC:
+        return True
+    if head.strip(b"\x00"):
+        raise CampaignFileError(path, f"has a file {journal.name} beside it that is not SQLite's "
+                                      "journal; move that file away, then open the campaign")
+    return False
 
 
 def _is_busy(exc: sqlite3.Error) -> bool:

@@ -1,0 +1,286 @@
+"""Nothing lost: file names that mean themselves, honest messages for locked, read-only and odd
+files, damaged states refused on open, limits on extreme input, backups, escaped output."""
+
+import hashlib
+import os
+import shutil
+import sqlite3
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from campaign1813.campaign import queries, services
+from campaign1813.campaign.cli import escape, main
+from campaign1813.campaign.day.ground import OrderRefused
+from campaign1813.campaign.errors import CampaignError, CampaignFileError
+from campaign1813.campaign.store import document
+from campaign1813.campaign.store.document import (
+    CampaignBusy,
+    backup_campaign,
+    create_campaign,
+    open_campaign,
+)
+from tests.day.test_scenarios import battle_setup, make
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.fixture(scope="module")
+def shipped(tmp_path_factory) -> Path:
+    """One campaign of the shipped scenario, copied by the tests that change it."""
+    path = tmp_path_factory.mktemp("shipped") / "spring.c1813"
+    create_campaign(path).close()
+    return path
+
+
+def copy_of(shipped: Path, folder: Path, name: str = "c.c1813") -> Path:
+    path = folder / name
+    shutil.copy(shipped, path)
+    return path
+
+
+# -- 3. a file name means itself ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["spring%201813.c1813", "what?.c1813", "a#b.c1813",
+                                  "spring 1813.c1813", "50%.c1813"])
+def test_any_legal_file_name_means_that_file(shipped, tmp_path, capsys, name):
+    """`order 'spring%201813.c1813'` once wrote into `spring 1813.c1813`; `?` made stray files."""
+    path = copy_of(shipped, tmp_path, name)
+    decoy = copy_of(shipped, tmp_path, "spring 1813.c1813") if "%20" in name else None
+    before = digest(decoy) if decoy else None
+    code, out, _ = run(capsys, "order", str(path), "5 Corps", "Hold", "Magdeburg")
+    assert code == 0 and out == "Order: 5 Corps – Hold Magdeburg\n"
+    with open_campaign(path) as doc:
+        assert queries.day_state(doc).orders["5 Corps"].objective == "Magdeburg"
+    if decoy:
+        assert digest(decoy) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        {name, *(["spring 1813.c1813"] if decoy else [])})
+
+
+# -- 1 and 8. busy and locked files ---------------------------------------------------------
+
+
+def test_an_action_while_another_program_writes_says_busy_and_changes_nothing(
+        shipped, tmp_path, monkeypatch):
+    path = copy_of(shipped, tmp_path)
+    monkeypatch.setattr(document, "BUSY_SECONDS", 0.1)
+    doc = open_campaign(path)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    before = digest(path)
+    with pytest.raises(CampaignBusy) as err:
+        services.issue_order(doc, "5 Corps", "Hold", "Magdeburg")
+    assert str(err.value) == (f"{path}: the campaign is busy in another window or program; "
+                              "try again")
+    other.execute("ROLLBACK")
+    other.close()
+    assert digest(path) == before
+    services.issue_order(doc, "5 Corps", "Hold", "Magdeburg")  # and once free, it works
+    doc.close()
+
+
+def test_a_file_locked_by_another_program_is_busy_not_damaged(shipped, tmp_path, monkeypatch):
+    """An exclusive lock held elsewhere was reported as 'is damaged (database is locked)'."""
+    path = copy_of(shipped, tmp_path)
+    monkeypatch.setattr(document, "BUSY_SECONDS", 0.1)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(CampaignBusy, match="busy in another window or program"):
+            open_campaign(path)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+
+
+# -- 8. read-only files, odd files, a garbage journal ----------------------------------------
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write any file")
+def test_a_read_only_file_opens_read_only(shipped, tmp_path):
+    path = copy_of(shipped, tmp_path)
+    path.chmod(0o444)
+    before = digest(path)
+    with open_campaign(path) as doc:
+        assert doc.readonly
+        assert queries.campaign_status(doc).date == date(1813, 5, 1)
+        with pytest.raises(CampaignFileError, match="is read-only; it can be viewed but not"):
+            services.end_day(doc)
+    assert digest(path) == before
+
+
+def test_a_read_only_document_refuses_every_change(shipped, tmp_path):
+    """As the window and the command line see a file they may not write (root may write any
+    file, so the document is made read-only by hand here)."""
+    path = copy_of(shipped, tmp_path)
+    before = digest(path)
+    con = document.connect(path, "ro")
+    doc = document.CampaignDocument(path, con, readonly=True)
+    assert len(queries.campaign_status(doc).commands) == 50
+    with pytest.raises(CampaignFileError) as err:
+        services.issue_order(doc, "5 Corps", "Hold", "Magdeburg")
+    assert str(err.value) == f"{path}: is read-only; it can be viewed but not changed"
+    doc.close()
+    assert digest(path) == before
+
+
+def test_a_fifo_and_dev_null_are_not_called_folders(tmp_path):
+    fifo = tmp_path / "pipe.c1813"
+    os.mkfifo(fifo)
+    with pytest.raises(CampaignFileError, match="is not a regular file, not a campaign file"):
+        open_campaign(fifo)
+    with pytest.raises(CampaignFileError, match="is not a regular file, not a campaign file"):
+        open_campaign("/dev/null")
+    with pytest.raises(CampaignFileError, match="is a folder, not a campaign file"):
+        open_campaign(tmp_path)
+
+
+def test_a_garbage_journal_beside_a_campaign_is_named_and_left_alone(shipped, tmp_path, capsys):
+    """A read-only `status` deleted a `-journal` that was not SQLite's."""
+    path = copy_of(shipped, tmp_path)
+    journal = tmp_path / "c.c1813-journal"
+    journal.write_bytes(b"not a journal at all" * 10)
+    before = digest(path)
+    code, _, err = run(capsys, "status", str(path))
+    assert code == 1
+    assert err == (f"campaign1813: error: {path}: has a file c.c1813-journal beside it that is "
+                   "not SQLite's journal; move that file away, then open the campaign\n")
+    assert journal.read_bytes() == b"not a journal at all" * 10
+    assert digest(path) == before
+    journal.unlink()
+    assert run(capsys, "status", str(path))[0] == 0
+
+
+# -- 7. damaged states are refused on open, naming the file ------------------------------------
+
+
+@pytest.mark.parametrize(("sql", "reason"), [
+    ("UPDATE day_command SET position_json = '[\"Hamburg\", \"Harburg\", -5]' "
+     "WHERE name = '4 Corps'", "day_command row '4 Corps': a position's miles must be 0 or "
+                               "more, not -5.0"),
+    ("UPDATE day_command SET position_json = '[\"Hamburg\", \"Harburg\", 500]' "
+     "WHERE name = '4 Corps'", "4 Corps stands 500 miles along the"),
+    ("DELETE FROM day_command", "commands of the scenario are missing: 1 British Corps, "
+                                "1 Corps, 1 Spanish Corps and 47 more"),
+    ("UPDATE day_command SET position_json = '[\"Atlantis\"]' WHERE name = '4 Corps'",
+     "4 Corps stands at 'Atlantis', which is not on the map"),
+    ("UPDATE day_command SET status = 'asleep' WHERE name = '4 Corps'",
+     "day_command row '4 Corps': Invalid enum value 'asleep' - at `$.status`"),
+    ("UPDATE day_command SET position_json = 'not json' WHERE name = '4 Corps'",
+     "day_command row '4 Corps': "),
+    ("DROP TABLE day_order", "its table day_order is missing"),
+    ("DELETE FROM day_info", "its day_info table must hold one row"),
+    ("UPDATE town_control SET side = 'Martian' WHERE town = 'Hamburg'",
+     "town_control row 'Hamburg': side 'Martian' is neither French nor Allied"),
+])
+def test_a_damaged_state_is_refused_on_open_and_left_as_it_is(shipped, tmp_path, sql, reason):
+    path = copy_of(shipped, tmp_path)
+    con = sqlite3.connect(path)
+    con.execute(sql)
+    con.commit()
+    con.close()
+    before = digest(path)
+    with pytest.raises(CampaignFileError) as err:
+        open_campaign(path)
+    assert str(err.value).startswith(f"{path}: is damaged")
+    assert reason in str(err.value)
+    assert digest(path) == before
+
+
+@pytest.mark.parametrize("version", ["'abc'", "1.5", "0", "-3"])
+def test_a_nonsense_schema_version_is_refused(shipped, tmp_path, version):
+    path = copy_of(shipped, tmp_path)
+    con = sqlite3.connect(path)
+    con.execute(f"UPDATE document SET schema_version = {version}")
+    con.commit()
+    con.close()
+    with pytest.raises(CampaignFileError, match="is damaged \\(its schema version is"):
+        open_campaign(path)
+
+
+# -- 9. extreme input ------------------------------------------------------------------------
+
+
+def test_the_calendar_ends_on_31_december_9999(tmp_path):
+    u = make(tmp_path, {"1 Corps": "Aston"}, {"I Corps": "Fenwick"},
+             start_date=date(9999, 12, 31))
+    before = u.dump()
+    with pytest.raises(OrderRefused, match="calendar cannot go past 31 December 9999"):
+        u.end_day()
+    assert u.dump() == before
+
+
+def test_a_battle_is_postponed_by_a_season_at_most(tmp_path):
+    u = battle_setup(tmp_path)
+    u.end_day()  # 3 May: the battle of Fenwick is found
+    before = u.dump()
+    with pytest.raises(OrderRefused, match="can be postponed by 1 to 366 days, not 10000000"):
+        services.postpone_battle(u.doc, 1, "the players are away", days=10_000_000)
+    assert u.dump() == before
+
+
+def test_deeply_nested_toml_is_refused_with_the_file(tmp_path, capsys):
+    from campaign1813.campaign.scenario.loader import read_scenario_folder
+
+    folder = tmp_path / "deep"
+    for name, text in read_scenario_folder().items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text)
+    (folder / "settings.toml").write_text("x = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    code, _, err = run(capsys, "scenario", "check", str(folder))
+    assert code == 1
+    assert "settings.toml: not valid TOML (its tables or lists are nested too deeply)" in err
+
+
+# -- 10. backups --------------------------------------------------------------------------------
+
+
+def test_backup_of_an_open_campaign_is_whole_and_consistent(shipped, tmp_path, capsys):
+    path = copy_of(shipped, tmp_path)
+    with open_campaign(path) as doc:
+        services.issue_order(doc, "5 Corps", "Hold", "Magdeburg")
+        code, out, _ = run(capsys, "backup", str(path), str(tmp_path / "b.c1813"))
+        assert code == 0 and out.startswith(f"backed up {path} to {tmp_path / 'b.c1813'}")
+        expected = queries.state_json(doc)
+    with open_campaign(tmp_path / "b.c1813") as copy:
+        assert queries.state_json(copy) == expected
+    code, _, err = run(capsys, "backup", str(path), str(tmp_path / "b.c1813"))
+    assert code == 1 and "b.c1813: already exists; choose another name" in err
+    with open_campaign(path) as doc:
+        with pytest.raises(CampaignFileError, match="is the campaign itself"):
+            backup_campaign(doc, path)
+
+
+# -- 11. names are escaped on the terminal -------------------------------------------------
+
+
+def test_terminal_escape_codes_are_printed_escaped(shipped, tmp_path, capsys):
+    path = copy_of(shipped, tmp_path)
+    code, _, err = run(capsys, "order", str(path), "\x1b[2J\x1b[31mRed Corps", "Move", "Berlin")
+    assert code == 1
+    assert err == ("campaign1813: error: no command called '\\x1b[2J\\x1b[31mRed Corps' in this "
+                   "campaign\n")
+
+
+def test_a_name_that_was_not_utf8_is_printed_escaped(shipped, tmp_path, capsys):
+    path = copy_of(shipped, tmp_path)
+    name = b"\xff Corps".decode("utf-8", "surrogateescape")
+    code, _, err = run(capsys, "order", str(path), name, "Move", "Berlin")
+    assert code == 1
+    assert err == "campaign1813: error: no command called '\\udcff Corps' in this campaign\n"
+
+
+def test_escape_keeps_lines_and_tabs():
+    assert escape("a\tb\nc\x07d\x9be") == "a\tb\nc\\x07d\\x9be"
+    assert isinstance(CampaignBusy("x"), CampaignError)
