@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -32,6 +32,7 @@ from campaign1813.campaign.services import IssueOrder
 from campaign1813.campaign.store.document import (
     SUFFIX,
     CampaignDocument,
+    backup_campaign,
     create_campaign,
     open_campaign,
     save_campaign_as,
@@ -43,6 +44,7 @@ from campaign1813.ui.orders_panel import OrdersPanel
 from campaign1813.ui.undo import UndoHistory
 
 APP_TITLE = "1813 Campaign Umpire"
+WATCH_MS = 1500  # how often the window looks whether another program changed its file
 MAX_RECENT = 8
 FILE_FILTER = f"1813 campaigns (*{SUFFIX})"
 RESULTS = (("French Win", "French"), ("Allied Win", "Allied"), ("Draw", "draw"))
@@ -94,9 +96,15 @@ class MainWindow(QMainWindow):
         docks = self._settings.value("window/state")
         if docks is not None:
             self.restoreState(docks)
+        self._seen_version: int | None = None
         self.campaign.opened.connect(self._on_opened)
         self.campaign.changed.connect(self._on_changed)
         self._on_opened()
+        # another window or the command line may write the open file: look now and then
+        self._watch = QTimer(self)
+        self._watch.setInterval(WATCH_MS)
+        self._watch.timeout.connect(self.check_for_changes)
+        self._watch.start()
 
     @property
     def document(self) -> CampaignDocument | None:
@@ -115,6 +123,7 @@ class MainWindow(QMainWindow):
         self.file_menu.addSeparator()
         self.save_as_action = self._action(self.file_menu, "Save &As…", self._on_save_as,
                                            QKeySequence.StandardKey.SaveAs)
+        self.backup_action = self._action(self.file_menu, "&Back Up…", self._on_backup)
         self.file_menu.addSeparator()
         self._action(self.file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
@@ -168,32 +177,91 @@ class MainWindow(QMainWindow):
         self._set_document(doc)
         return True
 
-    def new_campaign(self, path: str | Path) -> bool:
-        """Create a new campaign file from the 1813 scenario and open it."""
-        path = Path(path)
-        if path.suffix != SUFFIX:
-            path = path.with_name(path.name + SUFFIX)
+    def new_campaign(self, path: str | Path, *, replace: bool | None = None) -> bool:
+        """Create a new campaign file from the 1813 scenario and open it. An existing file is
+        replaced only if ``replace`` says so, or (for None) the umpire says so when asked."""
+        path = _campaign_path(path)
+        if self.document is not None and path.exists() and path.samefile(self.document.path):
+            self.report_error(f"Cannot create campaign: {path} is the campaign open now; "
+                              "choose another name")
+            return False
+        if not self._may_replace(path, replace):
+            return False
         try:
-            doc = create_campaign(path, overwrite=True)
+            doc = create_campaign(path, overwrite=path.exists())
         except (CampaignError, OSError) as exc:
             self.report_error(f"Cannot create campaign: {exc}")
             return False
         self._set_document(doc)
         return True
 
-    def save_as(self, path: str | Path) -> bool:
-        """Copy the open campaign to a new file and continue in the copy."""
+    def save_as(self, path: str | Path, *, replace: bool | None = None) -> bool:
+        """Copy the open campaign to a new file and continue in the copy (an existing file is
+        replaced as for a new campaign)."""
         if self.document is None:
             return False
-        path = Path(path)
-        if path.suffix != SUFFIX:
-            path = path.with_name(path.name + SUFFIX)
+        path = _campaign_path(path)
+        if path.exists() and path.samefile(self.document.path):
+            return True
+        if not self._may_replace(path, replace):
+            return False
         try:
-            doc = save_campaign_as(self.document, path)
+            doc = save_campaign_as(self.document, path, overwrite=path.exists())
         except (CampaignError, OSError) as exc:
             self.report_error(f"Cannot save campaign: {exc}")
             return False
         self._set_document(doc)
+        return True
+
+    def back_up(self, path: str | Path, *, replace: bool | None = None) -> bool:
+        """Write a whole, consistent copy of the open campaign and go on working in this one."""
+        if self.document is None:
+            return False
+        path = _campaign_path(path)
+        if not self._may_replace(path, replace):
+            return False
+        try:
+            backup_campaign(self.document, path, overwrite=path.exists())
+        except (CampaignError, OSError) as exc:
+            self.report_error(f"Cannot back up the campaign: {exc}")
+            return False
+        self.statusBar().showMessage(f"Backed up to {path}")
+        return True
+
+    def _may_replace(self, path: Path, replace: bool | None) -> bool:
+        """Whether a file may be written at ``path``: always if there is none; otherwise as
+        ``replace`` says, or as the umpire answers when asked."""
+        if not path.exists():
+            return True
+        if replace is None:
+            answer = QMessageBox.question(
+                self, APP_TITLE, f"{path.name} already exists in {path.parent}.\n"
+                                 "Do you want to replace it?",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No)
+            replace = answer == QMessageBox.StandardButton.Yes
+        return replace
+
+    def check_for_changes(self) -> bool:
+        """Read the file again if another window or program has written it since; returns
+        whether it had."""
+        doc = self.document
+        if doc is None:
+            return False
+        try:
+            version = doc.data_version()
+        except Exception:  # a file gone or unreadable is reported when next used
+            return False
+        if self._seen_version is None or version == self._seen_version:
+            self._seen_version = version
+            return False
+        try:
+            self.campaign.reload()
+        except CampaignError as exc:
+            self.report_error(f"The campaign was changed elsewhere and cannot be read: {exc}")
+            return False
+        self.statusBar().showMessage(
+            "The campaign was changed in another window or program; it is shown as it is now")
         return True
 
     def _set_document(self, doc: CampaignDocument) -> None:
@@ -427,8 +495,9 @@ class MainWindow(QMainWindow):
     def _on_opened(self) -> None:
         """A file opened (or none): everything the window shows of it, read whole."""
         has_doc = self.document is not None
-        for action in (self.save_as_action, self.details_action, self.end_day_action,
-                       self.diary_action):
+        self._seen_version = self.document.data_version() if self.document else None
+        for action in (self.save_as_action, self.backup_action, self.details_action,
+                       self.end_day_action, self.diary_action):
             action.setEnabled(has_doc)
         self._rebuild_recent_menu()
         self._rebuild_battle_menu()
@@ -448,11 +517,22 @@ class MainWindow(QMainWindow):
             return str(self.document.path.parent)
         return str(Path.home())
 
+    def _save_dialog(self, title: str) -> tuple[str, bool] | None:
+        """A file name from a save dialog that adds the suffix itself, so that it asks before
+        replacing the very file that will be written; and whether it asked."""
+        dialog = QFileDialog(self, title, self._start_folder(), FILE_FILTER)
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setDefaultSuffix(SUFFIX.lstrip("."))
+        if not dialog.exec() or not dialog.selectedFiles():
+            return None
+        chosen = dialog.selectedFiles()[0]
+        # a dialog that kept the name as typed has not asked about the file with the suffix
+        return chosen, chosen.endswith(SUFFIX)
+
     def _on_new(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "New Campaign", self._start_folder(),
-                                              FILE_FILTER)
-        if path:
-            self.new_campaign(path)
+        chosen = self._save_dialog("New Campaign")
+        if chosen:
+            self.new_campaign(chosen[0], replace=True if chosen[1] else None)
 
     def _on_open(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open Campaign", self._start_folder(),
@@ -461,10 +541,14 @@ class MainWindow(QMainWindow):
             self.open_file(path)
 
     def _on_save_as(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Save Campaign As", self._start_folder(),
-                                              FILE_FILTER)
-        if path:
-            self.save_as(path)
+        chosen = self._save_dialog("Save Campaign As")
+        if chosen:
+            self.save_as(chosen[0], replace=True if chosen[1] else None)
+
+    def _on_backup(self) -> None:
+        chosen = self._save_dialog("Back Up Campaign")
+        if chosen:
+            self.back_up(chosen[0], replace=True if chosen[1] else None)
 
     def _on_details(self) -> None:
         if self.document is None:
@@ -492,3 +576,9 @@ class MainWindow(QMainWindow):
         if self.document is not None:
             self.document.close()
         super().closeEvent(event)
+
+
+def _campaign_path(path: str | Path) -> Path:
+    """The file a name means: with the campaign suffix added when it has none."""
+    path = Path(path)
+    return path if path.suffix == SUFFIX else path.with_name(path.name + SUFFIX)
