@@ -6,6 +6,7 @@ import pytest
 
 from campaign1813.campaign.battle.rules import tables
 from campaign1813.campaign.battle.rules.loader import RulesetError, assumptions, load_table
+from campaign1813.campaign.battle.rules.tables import base
 
 OLD, NEW = "1813", "1813-revised"
 LOADERS = {
@@ -45,7 +46,7 @@ def broken(monkeypatch, filename, change):
     def fake(ruleset, name):
         return data if name == filename else load_table(ruleset, name)
 
-    monkeypatch.setattr(tables, "load_table", fake)
+    monkeypatch.setattr(base, "load_table", fake)
     return LOADERS[filename].__wrapped__(OLD)
 
 

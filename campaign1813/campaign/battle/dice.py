@@ -12,7 +12,6 @@ Fraction(1, 3)
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -89,6 +88,8 @@ class SeededDice:
     """A seeded generator; every roll is recorded so a battle replays exactly."""
 
     def __init__(self, seed: int):
+        import random  # only a seeded source needs it; `odds` never rolls
+
         self.seed = seed
         self._random = random.Random(seed)
         self.record: list[Roll] = []

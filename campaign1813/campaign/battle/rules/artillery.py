@@ -27,7 +27,7 @@ from campaign1813.campaign.battle.rules.common import (
     roll_for,
     total_of,
 )
-from campaign1813.campaign.battle.rules.tables import FireTable, RangeBand, Target, fire_table
+from campaign1813.campaign.battle.rules.tables.fire import FireTable, RangeBand, Target, fire_table
 from campaign1813.campaign.battle.terms import (
     Calibre,
     Effect,

@@ -22,7 +22,7 @@ from campaign1813.campaign.battle.rules.common import (
     roll_for,
     worse_state,
 )
-from campaign1813.campaign.battle.rules.tables import CorpsAction, command_table
+from campaign1813.campaign.battle.rules.tables.command import CorpsAction, command_table
 from campaign1813.campaign.battle.terms import Effect, Grade, MoraleState
 
 __all__ = ["Grade", "CorpsAction", "Role", "Commander", "Spent", "Activation",

@@ -12,7 +12,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from campaign1813.campaign.battle.rules.common import Verdict
-from campaign1813.campaign.battle.rules.tables import Mover, movement_table
+from campaign1813.campaign.battle.rules.tables.movement import Mover, movement_table
 from campaign1813.campaign.battle.terms import Arm, Calibre, Formation
 
 __all__ = ["CavalryWeight", "Mover", "mover_for", "allowance", "blind_move_inches",

@@ -27,12 +27,9 @@ from campaign1813.campaign.battle.rules.common import (
     roll_for,
     total_of,
 )
-from campaign1813.campaign.battle.rules.tables import (
-    ModifierEntry,
-    Reaction,
-    opportunity_table,
-    quick_table,
-)
+from campaign1813.campaign.battle.rules.tables.base import ModifierEntry
+from campaign1813.campaign.battle.rules.tables.opportunity import Reaction, opportunity_table
+from campaign1813.campaign.battle.rules.tables.quick import quick_table
 from campaign1813.campaign.battle.terms import (
     Arm,
     Effect,

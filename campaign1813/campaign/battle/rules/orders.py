@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from campaign1813.campaign.battle.rules.command import Role
 from campaign1813.campaign.battle.rules.common import Verdict
-from campaign1813.campaign.battle.rules.tables import OrderRules, orders_table
+from campaign1813.campaign.battle.rules.tables.orders import OrderRules, orders_table
 from campaign1813.campaign.battle.terms import Arm, CorpsOrder, FollowOn, FollowOnTest, MoraleState
 
 __all__ = ["Intent", "BrigadeIntent", "order_rules", "order_allows", "duties",

@@ -30,7 +30,7 @@ from campaign1813.campaign.battle.rules.common import (
     worse_state,
 )
 from campaign1813.campaign.battle.rules.morale import morale_rules
-from campaign1813.campaign.battle.rules.tables import CrestTest, QuickCase, quick_table
+from campaign1813.campaign.battle.rules.tables.quick import CrestTest, QuickCase, quick_table
 from campaign1813.campaign.battle.terms import (
     Arm,
     Effect,

@@ -17,7 +17,7 @@ from fractions import Fraction
 
 from campaign1813.campaign.battle.dice import DiceSource, Roll
 from campaign1813.campaign.battle.rules.common import ActionRefused, certain, odds_of, roll_for
-from campaign1813.campaign.battle.rules.tables import Cover, SpotBand, spotting_table
+from campaign1813.campaign.battle.rules.tables.spotting import Cover, SpotBand, spotting_table
 from campaign1813.campaign.battle.terms import FollowOn, FollowOnTest, Grade
 
 __all__ = ["Cover", "Spotter", "SpotSituation", "SpotResult", "spotting_band", "spot_odds",
