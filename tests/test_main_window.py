@@ -28,7 +28,8 @@ def menu_titles(window):
 def test_menus(window):
     assert menu_titles(window) == ["&File", "&Edit", "&Campaign", "&Battle", "&Help"]
     file_items = [a.text() for a in window.file_menu.actions() if a.text()]
-    assert file_items == ["&New Campaign…", "&Open…", "Open &Recent", "Save &As…", "&Quit"]
+    assert file_items == ["&New Campaign…", "&Open…", "Open &Recent", "Save &As…", "&Back Up…",
+                          "&Quit"]
 
 
 def test_title_without_and_with_a_campaign(window, tmp_path, qtbot):
@@ -100,3 +101,55 @@ def test_geometry_is_kept(qtbot, settings):
     w2 = MainWindow(settings)
     qtbot.addWidget(w2)
     assert (w2.width(), w2.height()) == (700, 500)
+
+
+def digest(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize("action", ["new_campaign", "save_as", "back_up"])
+def test_a_name_typed_without_the_suffix_asks_before_replacing(window, tmp_path, monkeypatch,
+                                                              action):
+    """'spring' typed in the dialog means spring.c1813: if that exists, he is asked first."""
+    from PySide6.QtWidgets import QMessageBox
+
+    window.new_campaign(tmp_path / "open.c1813")
+    create_campaign(tmp_path / "spring.c1813", name="Precious").close()
+    before = digest(tmp_path / "spring.c1813")
+    asked = []
+
+    def answer(_parent, _title, text, *_args):
+        asked.append(text)
+        return QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "question", answer)
+    assert not getattr(window, action)(tmp_path / "spring")
+    assert asked == [f"spring.c1813 already exists in {tmp_path}.\nDo you want to replace it?"]
+    assert digest(tmp_path / "spring.c1813") == before
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda *_a: QMessageBox.StandardButton.Yes)
+    assert getattr(window, action)(tmp_path / "spring")
+    assert digest(tmp_path / "spring.c1813") != before
+
+
+def test_new_campaign_never_replaces_the_campaign_open_now(window, tmp_path):
+    window.new_campaign(tmp_path / "open.c1813")
+    before = digest(tmp_path / "open.c1813")
+    assert not window.new_campaign(tmp_path / "open.c1813", replace=True)
+    assert digest(tmp_path / "open.c1813") == before
+
+
+def test_the_window_follows_another_program_writing_its_file(window, tmp_path, qtbot):
+    """The stale window once undid another process's march: it now reads the file again."""
+    from campaign1813.campaign import services
+    from campaign1813.campaign.store.document import open_campaign
+
+    window.new_campaign(tmp_path / "shared.c1813")
+    assert not window.check_for_changes()
+    with open_campaign(tmp_path / "shared.c1813") as other:
+        services.issue_order(other, "5 Corps", "Hold", "Magdeburg")
+    assert window.check_for_changes()
+    assert window.campaign.status.command("5 Corps").order == "5 Corps – Hold Magdeburg"
+    assert window.undo_action.text() == "&Undo Order: 5 Corps – Hold Magdeburg"
+    assert "changed in another window or program" in window.statusBar().currentMessage()
+    assert not window.check_for_changes()  # nothing new since
