@@ -65,14 +65,15 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"campaign1813 {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    wanted = GROUPS if argv is None else (
-        (COMMANDS[name][0],) if (name := _command_in(argv)) else ())
+    named = None if argv is None else _command_in(argv)
+    wanted = GROUPS if argv is None else ((COMMANDS[named][0],) if named else ())
     for group in wanted:
         importlib.import_module(f"{__name__}.{group}").register(
             sub, None if argv is None else list(argv))
-    for name, (group, text) in COMMANDS.items():
-        if group not in wanted:
-            sub.add_parser(name, help=text)
+    if named is None:  # the list of commands is shown only when none is named
+        for name, (group, text) in COMMANDS.items():
+            if group not in wanted:
+                sub.add_parser(name, help=text)
     return parser
 
 
