@@ -177,13 +177,17 @@ def test_aftermath_winner_rests_loser_retreats_away_and_town_changes_hands(tmp_p
     u.order("I Corps", "Move", "Hexham")
     u.order("II Corps", "Move", "Hexham")
     u.order("1 Corps", "Rest", "Elford")
-    u.end_day()
+    ch = u.end_day()
     s = u.state()
     assert s.commands["I Corps"].position == Position("Gorton", "Hexham", 9.0)
-    assert s.commands["1 Corps"].position == Position("Elford")
+    # The winner takes the ground: with I Corps gone (15 miles off), 1 Corps moves into Fenwick
+    # on its day of rest, so control, positions and the next day's contacts agree.
+    assert s.commands["1 Corps"].position == Position("Fenwick")
+    assert "1 Corps occupies Fenwick, the ground I Corps held." in ch.lines
+    assert s.control["Fenwick"] is Side.FRENCH
     assert s.commands["I Corps"].status is Status.READY
     # The day of rest is over: 1 Corps may march again on 5 May.
-    u.order("1 Corps", "Move", "Fenwick")
+    u.order("1 Corps", "Move", "Gorton")
 
 
 def test_loser_with_no_road_of_retreat_is_offered_surrender_or_break_out(tmp_path):
@@ -215,10 +219,10 @@ def test_cut_off_command_may_break_out_through_the_weakest_enemy(tmp_path):
     from campaign1813.campaign.day.aftermath import breakout_options
 
     opts = breakout_options(u.ground(), u.state(), "I Corps")
-    # Every road from Fenwick leads through 1 Corps at Elford; Dale also past 2 Corps.
-    assert [(o.town, o.through) for o in opts] == [
-        ("Elford", ("1 Corps",)), ("Dunmore", ("1 Corps",)), ("Dale", ("1 Corps", "2 Corps"))]
-    with pytest.raises(OrderRefused, match="cannot break out to Aston; it may make for Elford"):
+    # Every road from Fenwick leads through 1 Corps at Elford. Elford itself, where the winner
+    # stands, and Dale, where 2 Corps stands, are no way out: Dunmore, beyond, is.
+    assert [(o.town, o.through) for o in opts] == [("Dunmore", ("1 Corps",))]
+    with pytest.raises(OrderRefused, match="cannot break out to Aston; it may make for Dunmore"):
         u.choose("I Corps", "break-out", "Aston")
     u.choose("I Corps", "break-out", "Dunmore")
     ch = u.end_day()

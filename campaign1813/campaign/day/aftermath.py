@@ -55,19 +55,41 @@ def enemy_towns(state: DayState, side: Side) -> set[str]:
     return towns
 
 
+def winners_ground(state: DayState, name: str) -> list[Position]:
+    """Where the commands that beat ``name`` stand (the battle town if none is left)."""
+    c = state.commands[name]
+    battle = state.battle_of(c)
+    found = [state.commands[n].position for n in battle.everyone(c.side.enemy)
+             if n in state.commands and state.commands[n].on_map]
+    return found or [Position(battle.place)]
+
+
+def _away_from(ground: Ground, sources: list[Position], cutoff: float) -> dict[str, float]:
+    """Road miles from the nearest of some positions to every town within ``cutoff``."""
+    best: dict[str, float] = {}
+    for source in sources:
+        for town, miles in ground.reach(source, cutoff).items():
+            best[town] = min(miles, best.get(town, miles))
+    return best
+
+
 def _paths_away(
     ground: Ground, state: DayState, name: str, respect_enemy: bool
 ) -> dict[str, tuple[tuple[str, ...], float]]:
-    """Towns reachable by going ever farther from the battle, within a day's march or the
-    first town past it; each with the shortest such route and its miles."""
+    """Towns reachable by going ever farther from the winners, within a day's march or the
+    first town past it; each with the shortest such route and its miles.
+
+    "Away from the battle" is measured from where the winners stand, not from the town the
+    battle is named after: a fight on a road is named after the nearer town, which may lie
+    behind the beaten command, on the very road it must take."""
     c = state.commands[name]
-    battle = state.battle_of(c)
     rates = ground.settings.mounted_rate if c.mounted else ground.settings.foot_rate
     day = rates.road
     pos = c.position
-    start_away = ground.distance(Position(battle.place), pos)
+    sources = winners_ground(state, name)
+    start_away = min(ground.distance(s, pos) for s in sources)
     longest = max(ground.length.values(), default=0.0)
-    away = ground.reach(Position(battle.place), start_away + day + longest + 1.0)
+    away = _away_from(ground, sources, start_away + day + longest + 1.0)
     barred = enemy_towns(state, c.side) if respect_enemy else set()
     best: dict[str, tuple[tuple[str, ...], float]] = {}
     frontier: list[tuple[float, tuple[str, ...], float]] = []
@@ -113,11 +135,40 @@ def retreat_destinations(ground: Ground, state: DayState, name: str) -> dict[str
 
 
 def breakout_options(ground: Ground, state: DayState, name: str) -> list[BreakOut]:
-    """Ways out through the enemy, the weakest opposition first."""
+    """Ways out through the enemy, the weakest opposition first.
+
+    A way out leads somewhere: to a town within a day's march (or the first past it) by the
+    shortest road, where no enemy stands, and from which a road leads on — never back into the
+    dead end the command is leaving, nor onto the winners' own ground."""
     c = state.commands[name]
     enemies = [o for o in state.ordered() if o.on_map and o.side is not c.side]
+    barred = {e.position.a for e in enemies if e.position.b is None}
+    rates = ground.settings.mounted_rate if c.mounted else ground.settings.foot_rate
+    day = rates.road
+    here = set(c.position.ends()) if c.position.b is None else set()
+    best: dict[str, tuple[tuple[str, ...], float]] = {}
+    frontier: list[tuple[float, tuple[str, ...]]] = [
+        (d, (town,)) for town, d in
+        (ground.adj[c.position.a] if c.position.b is None else ground.offsets(c.position))]
+    while frontier:
+        frontier.sort()
+        miles, route = frontier.pop(0)
+        town = route[-1]
+        if town in best or town in here:
+            continue
+        best[town] = (route, miles)
+        if miles >= day - EPS:
+            continue
+        for nxt, length in ground.adj[town]:
+            if nxt not in best and nxt not in route and nxt not in here:
+                frontier.append((miles + length, (*route, nxt)))
     options = []
-    for town, (route, _miles) in _paths_away(ground, state, name, False).items():
+    for town, (route, _miles) in best.items():
+        if town in barred:
+            continue
+        onward = [n for n, _ in ground.adj[town] if n not in route and n not in here]
+        if not onward:
+            continue  # a dead end: no way on from there
         through = tuple(
             e.name for e in enemies if ground.on_route(e.position, c.position, route)
         )
@@ -158,8 +209,15 @@ def apply_result(
             state.update(n, status=Status.READY, status_date=None, battle=None)
         return lines + after
     loser = winner.enemy
-    lines.append(f"{battle.title}: the {winner.value} win; they take {battle.place}.")
-    state.control[battle.place] = winner
+    town = Position(battle.place)
+    if any(state.commands[n].position == town for n in battle.side(loser)):
+        lines.append(f"{battle.title}: the {winner.value} win; they take {battle.place}.")
+        state.control[battle.place] = winner
+    elif any(state.commands[n].position == town for n in battle.side(winner)):
+        lines.append(f"{battle.title}: the {winner.value} win; they hold {battle.place}.")
+        state.control[battle.place] = winner
+    else:  # fought on a road: the winners take the ground the beaten held, not a town
+        lines.append(f"{battle.title}: the {winner.value} win; they take the field.")
     for n in battle.everyone(winner):
         state.update(n, status=Status.RESTING, status_date=next_day, battle=battle_id)
     cut_off = []

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from campaign1813.campaign.calendar import format_date
-from campaign1813.campaign.day.aftermath import retreat_destinations
+from campaign1813.campaign.day.aftermath import retreat_destinations, winner_of
 from campaign1813.campaign.day.battles import REINFORCEMENT_TURN, schedule
 from campaign1813.campaign.day.contact import find_contacts
-from campaign1813.campaign.day.ground import Ground, OrderRefused, describe
+from campaign1813.campaign.day.ground import EPS, Ground, OrderRefused, Position, describe
 from campaign1813.campaign.day.movement import march
 from campaign1813.campaign.day.orders import replan
 from campaign1813.campaign.day.state import DayState, Status, Verb
@@ -98,6 +98,7 @@ def _march_day(ground: Ground, state: DayState, lines: list[str]) -> tuple[int, 
     for c in state.ordered():
         if c.marched or c.halted:
             state.update(c.name, marched=0.0, halted=False)
+    held = {c.name: c.position for c in state.ordered()}  # the ground each stood on at dawn
     result = march(state, ground)
     for c in state.ordered():
         if c.name not in result.marched:
@@ -117,6 +118,7 @@ def _march_day(ground: Ground, state: DayState, lines: list[str]) -> tuple[int, 
         if c.name in result.stopped and c.name not in result.marched:
             lines.append(f"{c.name} at {describe(c.position, ground)} is in contact with "
                          f"{result.stopped[c.name][1]}.")
+    _winners_occupy(ground, state, held, lines)
     _occupy(state, lines)
     live = {c.name: c.position for c in state.ordered() if c.on_map}
     sides = {c.name: c.side for c in state.ordered() if c.on_map}
@@ -171,6 +173,44 @@ def _forced_march_cost(ground: Ground, state: DayState, marched: dict, lines: li
         state.update(name, casualties=tuple(sorted(losses.items(), key=lambda kv: int(kv[0])
                                                    if kv[0].isdigit() else 0)))
         lines.append(f"{name} force-marched: {ground.settings.forced_march_cost}.")
+
+
+def _winners_occupy(ground: Ground, state: DayState, held: dict[str, Position],
+                    lines: list[str]) -> None:
+    """On their rest day the winners of a battle move onto the ground the beaten held (the
+    first of the beaten in contact, at dawn), once the beaten have marched off it and no enemy
+    is within contact of it: a winner within a day's march of it moves in and rests there, and
+    a town there passes to the winners."""
+    for battle in sorted(state.battles.values(), key=lambda b: b.id):
+        winner = winner_of(battle)
+        if winner is None:
+            continue
+        resting = [n for n in battle.everyone(winner) if n in state.commands
+                   and state.commands[n].status is Status.RESTING
+                   and state.commands[n].status_date == state.date
+                   and state.commands[n].battle == battle.id]
+        beaten = [n for n in battle.side(winner.enemy) if n in held]
+        if not resting or not beaten:
+            continue
+        ground_held = held[beaten[0]].rounded()
+        enemies = [c.position for c in state.ordered()
+                   if c.on_map and c.side is not winner]
+        contact = ground.settings.contact_miles
+        if any(ground.distance(p, ground_held, contact + EPS) <= contact + EPS
+               for p in enemies):
+            continue  # the beaten (or other enemies) are still there, or still in contact
+        movers = []
+        for n in resting:
+            c = state.commands[n]
+            rates = ground.settings.mounted_rate if c.mounted else ground.settings.foot_rate
+            miles = ground.distance(c.position, ground_held, rates.road)
+            if EPS < miles <= rates.road + EPS:  # within a day's march, as the march itself
+                state.update(n, position=ground_held, marched=c.marched + miles)
+                movers.append(n)
+        if movers:
+            lines.append(f"{_join(movers)} {'occupies' if len(movers) == 1 else 'occupy'} "
+                         f"{describe(ground_held, ground)}, the ground "
+                         f"{_join(beaten)} held.")
 
 
 def _occupy(state: DayState, lines: list[str]) -> None:
