@@ -186,24 +186,32 @@ class CampaignDocument:
 
     @contextmanager
     def writing(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction: committed on success, rolled back on any error."""
+        """One write transaction: committed on success, rolled back on any error. A commit
+        that cannot wait out another program's reading is refused as busy."""
         if self.readonly:
             raise CampaignFileError(self.path, "is read-only; it can be viewed but not changed")
         self._begin("BEGIN IMMEDIATE")
         try:
             yield self.con
             self.con.execute("COMMIT")
-        except BaseException:
+        except BaseException as exc:
             if self.con.in_transaction:
                 self.con.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
+                raise _busy(self.path) from None
             raise
 
     @contextmanager
     def reading(self) -> Iterator[sqlite3.Connection]:
-        """One read transaction: everything read in it is one consistent state."""
+        """One read transaction: everything read in it is one consistent state. A read that
+        cannot wait out another program's commit is refused as busy."""
         self._begin("BEGIN")
         try:
             yield self.con
+        except sqlite3.OperationalError as exc:
+            if _is_busy(exc):
+                raise _busy(self.path) from None
+            raise
         finally:
             if self.con.in_transaction:
                 self.con.execute("ROLLBACK")
