@@ -20,6 +20,7 @@ from campaign1813.campaign.day.aftermath import (
     status_reason,
 )
 from campaign1813.campaign.day.ground import Ground, Position, describe
+from campaign1813.campaign.day.objectives import ObjectiveState, objective_states
 from campaign1813.campaign.day.state import Battle, DayState, Kind, Status
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store import log
@@ -94,6 +95,7 @@ class CampaignStatus:
     commands: tuple[CommandView, ...]
     battles: tuple[BattleView, ...]
     control: dict[str, Side] = field(default_factory=dict)
+    objectives: tuple[ObjectiveState, ...] = ()
 
     def command(self, name: str) -> CommandView:
         """A command by its exact name."""
@@ -157,7 +159,7 @@ def status_of(state: DayState, ground: Ground, name: str) -> CampaignStatus:
     return CampaignStatus(
         name, state.date, state.marched, command_views(state, ground),
         tuple(battle_view(b) for b in sorted(state.battles.values(), key=lambda b: b.id)),
-        dict(sorted(state.control.items())))
+        dict(sorted(state.control.items())), objective_states(ground.scenario, state))
 
 
 def campaign_status(doc: CampaignDocument) -> CampaignStatus:
@@ -265,6 +267,18 @@ def status_json(status: CampaignStatus) -> dict[str, Any]:
         } for c in status.commands],
         "battles": [battle_json(b) for b in status.battles],
         "control": {t: s.value for t, s in status.control.items()},
+        "objectives": [objective_json(o) for o in status.objectives],
+    }
+
+
+def objective_json(o: ObjectiveState) -> dict[str, Any]:
+    """An objective and its state for other tools."""
+    return {
+        "number": o.number, "theatre": o.objective.theatre.value,
+        "side": o.objective.side.value, "description": o.objective.description,
+        "met": o.met, "since": o.since.isoformat() if o.since else None,
+        "towns": [{"town": t.town, "holder": t.holder.value if t.holder else None,
+                   "since": t.since.isoformat() if t.since else None} for t in o.towns],
     }
 
 

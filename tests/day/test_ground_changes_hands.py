@@ -90,8 +90,9 @@ def test_rosas_and_figueras(doc):
     assert state(doc).commands["15 Corps"].position == blocker
 
 
-def test_magdeburg_taken_and_retaken(doc):
-    """5 Corps holds Magdeburg; I Prussian Corps takes it, then loses it again to 5 Corps."""
+def test_magdeburg_taken_and_retaken(doc, capsys):
+    """Ten days in Northern Germany: 5 Corps holds Magdeburg; I Prussian Corps takes it, then
+    loses it again to 5 Corps; the objectives and the diary say so."""
     services.issue_order(doc, "I Prussian Corps", "Attack", "Magdeburg")
     services.issue_order(doc, "5 Corps", "Hold", "Magdeburg")
     battles = []
@@ -101,8 +102,15 @@ def test_magdeburg_taken_and_retaken(doc):
             battles = list(ch.report.battles)
             break
     assert state(doc).battles[battles[0]].place == "Magdeburg"
-    services.record_result(doc, battles[0], "Allied")
+    taken = state(doc).date
+    ch = services.record_result(doc, battles[0], "Allied")
     assert state(doc).control["Magdeburg"] is Side.ALLIED
+    assert ("Objective met: the Allied hold Magdeburg (Northern Germany: Cross the Elbe and "
+            "take Magdeburg.)") in ch.lines
+    # (the French objective names Wittenberg too, which nobody holds yet: it was not met)
+    assert queries.campaign_status(doc).objectives[0].towns[0].holder is Side.ALLIED
+    allied = queries.campaign_status(doc).objectives[2]
+    assert (allied.met, allied.since) == (True, taken)
     end_day(doc)
     retreat = sorted(queries.campaign_status(doc).command("5 Corps").retreats)[0]
     services.issue_order(doc, "5 Corps", "Move", retreat)
@@ -124,4 +132,22 @@ def test_magdeburg_taken_and_retaken(doc):
     ch = services.record_result(doc, battle.id, "French")
     assert "they take Magdeburg" in ch.lines[0]
     assert state(doc).control["Magdeburg"] is Side.FRENCH
-    assert state(doc).date >= date(1813, 5, 3)
+    assert ("Objective lost: the Allied no longer hold Magdeburg (Northern Germany: Cross the "
+            "Elbe and take Magdeburg.)") in ch.lines
+    while state(doc).date < date(1813, 5, 11):  # the rest of the ten days
+        if queries.campaign_status(doc).command("I Prussian Corps").must_retreat_today:
+            way = sorted(queries.campaign_status(doc).command("I Prussian Corps").retreats)
+            services.issue_order(doc, "I Prussian Corps", "Move", way[0])
+        end_day(doc)
+    diary = queries.diary_text(doc)
+    assert diary.count("Objective met: the Allied hold Magdeburg") == 1
+    assert diary.count("Objective lost: the Allied no longer hold Magdeburg") == 1
+    retaken = battle.date
+    french = queries.campaign_status(doc).objectives[0]
+    assert french.towns[0].holder is Side.FRENCH and french.towns[0].since == retaken
+    from campaign1813.campaign.cli import main
+
+    assert main(["objectives", str(doc.path)]) == 0
+    out = capsys.readouterr().out
+    assert (f"3. Allied, Northern Germany: Cross the Elbe and take Magdeburg. — not met "
+            f"(Magdeburg: French since {retaken.day} May 1813)") in out

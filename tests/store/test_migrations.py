@@ -14,7 +14,7 @@ from campaign1813.campaign.cli import main
 from campaign1813.campaign.errors import CampaignFileError
 from campaign1813.campaign.store import migrate
 from campaign1813.campaign.store.document import create_campaign, open_campaign
-from campaign1813.campaign.store.version import APPLICATION_ID, SCHEMA_VERSION
+from campaign1813.campaign.store.version import APPLICATION_ID, REVISIONS, SCHEMA_VERSION
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 GOLDEN = FIXTURES / "golden-v1.c1813"
@@ -48,15 +48,21 @@ def test_a_version_1_file_opens_upgraded_and_shows_what_it_showed(golden, capsys
     """The status and diary the first release printed for this file, word for word."""
     assert main(["status", "--json", str(golden)]) == 0
     status = json.loads(capsys.readouterr().out)
+    # what this version adds (the objectives' state) comes after what the first release showed
+    assert [o["number"] for o in status.pop("objectives")] == list(range(1, 13))
     assert status == json.loads((FIXTURES / "golden-v1.status.json").read_text())
     assert main(["status", str(golden)]) == 0
-    assert capsys.readouterr().out == (FIXTURES / "golden-v1.status.txt").read_text()
+    text = capsys.readouterr().out
+    first_release = (FIXTURES / "golden-v1.status.txt").read_text()
+    assert text.startswith(first_release)
+    assert text[len(first_release):].startswith("Objectives (3 of 12 met; see 'objectives'):")
     assert main(["diary", str(golden)]) == 0
     assert capsys.readouterr().out == (FIXTURES / "golden-v1.diary.txt").read_text()
     assert version_of(golden) == SCHEMA_VERSION
     con = sqlite3.connect(golden)
     assert con.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
-    assert con.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0002"
+    assert con.execute("SELECT version_num FROM alembic_version").fetchone()[0] == \
+        REVISIONS[SCHEMA_VERSION]
     battle = con.execute("SELECT french_reinforcements_json, allied_reinforcements_json "
                          "FROM day_battle WHERE id = 1").fetchone()
     assert battle == ("[]", "[]")

@@ -40,6 +40,11 @@ def register(sub: Any, argv: list[str] | None = None) -> None:
     p.add_argument("file")
     p.set_defaults(func=_end_day)
 
+    p = sub.add_parser("objectives", help="each objective: who holds its towns, since when")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true", help="print JSON for other tools")
+    p.set_defaults(func=_objectives)
+
     p = sub.add_parser("battles", help="the battles scheduled and fought")
     p.add_argument("file")
     p.add_argument("--json", action="store_true")
@@ -194,6 +199,40 @@ def _status(args: argparse.Namespace) -> int:
         print(f"  {c.name:<28} {c.side.value:<7} {c.where:<40} {state_text}; {c.orders_text}")
     if status.battles_due:
         print(f"{len(status.battles_due)} battle(s) to fight: see 'battles'.")
+    met = sum(o.met for o in status.objectives)
+    if status.objectives:
+        print(f"Objectives ({met} of {len(status.objectives)} met; see 'objectives'):")
+        for o in status.objectives:
+            print(f"  {o.number}. {o.text()}")
+    return 0
+
+
+def _objectives(args: argparse.Namespace) -> int:
+    import json
+
+    from campaign1813.campaign.day.objectives import theatre_met
+    from campaign1813.campaign.queries import campaign_status, objective_json
+    from campaign1813.campaign.scenario.types import Side
+    from campaign1813.maps.types import Theatre
+
+    with _open(args) as doc:
+        status = campaign_status(doc)
+    if args.json:
+        print(json.dumps([objective_json(o) for o in status.objectives], indent=2,
+                         ensure_ascii=False))
+        return 0
+    if not status.objectives:
+        print("The scenario has no objectives.")
+    for theatre in Theatre:
+        mine = [o for o in status.objectives if o.objective.theatre is theatre]
+        if not mine:
+            continue
+        print(theatre.value)
+        for o in mine:
+            print(f"  {o.number}. {o.text()}")
+        for side in Side:
+            if theatre_met(status.objectives, theatre, side):
+                print(f"  The {side.value} have met every objective in {theatre.value}.")
     return 0
 
 

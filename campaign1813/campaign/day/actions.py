@@ -7,13 +7,14 @@ runs it inside one transaction and logs it; the services are the umpire's way in
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day import aftermath, battles, orders
 from campaign1813.campaign.day.cycle import DayReport, advance_day
 from campaign1813.campaign.day.ground import Ground
+from campaign1813.campaign.day.objectives import changes_of_hands, objective_states
 from campaign1813.campaign.day.state import DayState, find_command
 
 Applied = tuple[str, list[str], DayReport | None]
@@ -78,7 +79,13 @@ class EndDay:
 
     def apply(self, ground: Ground, state: DayState) -> Applied:
         """Run the day."""
+        before = objective_states(ground.scenario, state)
         report = advance_day(ground, state)
+        news = changes_of_hands(before, objective_states(ground.scenario, state))
+        if news:
+            lines = list(report.lines)
+            at = len(lines) - 1 if report.closed and lines else len(lines)  # before "… ends."
+            report = replace(report, lines=tuple(lines[:at] + news + lines[at:]))
         label = f"End day: {format_date(report.day)}"
         if not report.closed:
             label = f"March: {format_date(report.day)}"
@@ -95,8 +102,10 @@ class RecordResult:
 
     def apply(self, ground: Ground, state: DayState) -> Applied:
         """Record the result and its aftermath."""
+        before = objective_states(ground.scenario, state)
         lines = aftermath.apply_result(ground, state, self.battle, self.result,
                                        self.casualties or None)
+        lines += changes_of_hands(before, objective_states(ground.scenario, state))
         b = state.battles[self.battle]
         return f"Result: {b.title}: {b.result}", lines, None
 

@@ -212,10 +212,10 @@ def apply_result(
     town = Position(battle.place)
     if any(state.commands[n].position == town for n in battle.side(loser)):
         lines.append(f"{battle.title}: the {winner.value} win; they take {battle.place}.")
-        state.control[battle.place] = winner
+        state.take(battle.place, winner)
     elif any(state.commands[n].position == town for n in battle.side(winner)):
         lines.append(f"{battle.title}: the {winner.value} win; they hold {battle.place}.")
-        state.control[battle.place] = winner
+        state.take(battle.place, winner)
     else:  # fought on a road: the winners take the ground the beaten held, not a town
         lines.append(f"{battle.title}: the {winner.value} win; they take the field.")
     for n in battle.everyone(winner):

@@ -224,7 +224,7 @@ def _occupy(state: DayState, lines: list[str]) -> None:
             side = next(iter(sides[town]))
             if state.control.get(town) is not side:
                 before = state.control.get(town)
-                state.control[town] = side
+                state.take(town, side)
                 if before is not None:
                     lines.append(f"{town} passes to the {side.value}.")
 

@@ -15,6 +15,8 @@ from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day.ground import OrderRefused, Position
 from campaign1813.campaign.scenario.types import Scenario, Side
 
+Day = date  # the type, where a field called ``date`` hides its name
+
 
 class Status(StrEnum):
     """What a command may do today."""
@@ -141,10 +143,20 @@ class DayState:
     pending: dict[str, Order] = field(default_factory=dict)
     battles: dict[int, Battle] = field(default_factory=dict)
     control: dict[str, Side] = field(default_factory=dict)
+    # the day each town passed to its holder (towns held from the start have none)
+    control_since: dict[str, Day] = field(default_factory=dict)
 
     def ordered(self) -> list[CommandState]:
         """Commands in their stable order (army group order, HQ first)."""
         return sorted(self.commands.values(), key=lambda c: c.key)
+
+    def take(self, town: str, side: Side) -> bool:
+        """Give a town to a side from today; returns whether it changed hands."""
+        if self.control.get(town) is side:
+            return False
+        self.control[town] = side
+        self.control_since[town] = self.date
+        return True
 
     def battle_of(self, command: CommandState) -> Battle:
         """The battle a command is in or last fought (refused if it has none)."""

@@ -27,7 +27,7 @@ from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.types import Side
 
 Json = dict[str, Any]
-SECTIONS = ("commands", "orders", "battles", "control")
+SECTIONS = ("commands", "orders", "battles", "control", "control_since")
 
 
 class DamagedState(CampaignError):
@@ -103,6 +103,8 @@ def state_to_json(state: DayState) -> Json:
         "battles": {str(b.id): _dump(b) for b in sorted(state.battles.values(),
                                                         key=lambda b: b.id)},
         "control": {t: state.control[t].value for t in sorted(state.control)},
+        "control_since": {t: state.control_since[t].isoformat()
+                          for t in sorted(state.control_since) if t in state.control},
     }
 
 
@@ -121,7 +123,9 @@ def state_from_json(data: Json, where: str = "the campaign day") -> DayState:
         state.battles[battle.id] = battle
     try:
         state.control = {t: Side(s) for t, s in data["control"].items()}
-    except ValueError as exc:
+        state.control_since = {t: date.fromisoformat(d)
+                               for t, d in data.get("control_since", {}).items()}
+    except (ValueError, TypeError) as exc:
         raise DamagedState(f"{where}: town control: {exc}") from None
     return state
 
@@ -170,11 +174,18 @@ def read_json(con: sqlite3.Connection) -> Json:
         b = _entity(Battle, _from_row(r), f"day_battle row {r['id']}")
         battles[str(b.id)] = _dump(b)
     control = {}
-    for r in con.execute("SELECT town, side FROM town_control ORDER BY town"):
+    since = {}
+    for r in con.execute("SELECT town, side, since FROM town_control ORDER BY town"):
         if r["side"] not in {s.value for s in Side}:
             raise DamagedState(f"town_control row {r['town']!r}: "
                                f"side {r['side']!r} is neither French nor Allied")
         control[r["town"]] = r["side"]
+        if r["since"] is not None:
+            try:
+                since[r["town"]] = date.fromisoformat(r["since"]).isoformat()
+            except (TypeError, ValueError):
+                raise DamagedState(f"town_control row {r['town']!r}: since {r['since']!r} "
+                                   "is not a date") from None
     return {
         "date": date.fromisoformat(info["current_date"]).isoformat(),
         "marched": bool(day["marched"]) if day else False,
@@ -183,6 +194,7 @@ def read_json(con: sqlite3.Connection) -> Json:
         "orders": dict(sorted(orders.items())),
         "battles": battles,
         "control": control,
+        "control_since": since,
     }
 
 
@@ -210,8 +222,13 @@ def write_changes(con: sqlite3.Connection, changes: Json) -> None:
     _replace(con, "day_battle", "id", [int(k) for k in entries],
              [_to_row(d) for d in entries.values() if d is not None])
     entries = changes.get("control", {})
+    kept = {r[0]: r[1] for r in con.execute("SELECT town, since FROM town_control")} \
+        if entries else {}
     _replace(con, "town_control", "town", list(entries),
-             [{"town": k, "side": v} for k, v in entries.items() if v is not None])
+             [{"town": k, "side": v, "since": kept.get(k)}
+              for k, v in entries.items() if v is not None])
+    for town, day in changes.get("control_since", {}).items():
+        con.execute("UPDATE town_control SET since = ? WHERE town = ?", (day, town))
     entries = changes.get("orders", {})
     for key in entries:
         command, which = key.rsplit("|", 1)

@@ -71,6 +71,7 @@ def _complete(path: Path) -> None:
 # The tables every file of a schema version has, checked before an upgrade is tried.
 TABLES = {1: {"document", "campaign", "scenario_file", "day_command", "day_order", "day_battle",
               "town_control", "day_info", "event_log"}}
+TABLES[2] = TABLES[1] | {"scenario_form"}
 
 
 def _check_tables(path: Path, version: int) -> None:

@@ -123,6 +123,7 @@ class TownControlRow(SQLModel, table=True):
 
     town: str = Field(primary_key=True)
     side: str
+    since: date | None = None
 
 
 class DayRow(SQLModel, table=True):
