@@ -4,9 +4,13 @@ battles far apart refused without ``force``, every blocked retreat named in one 
 import pytest
 
 from campaign1813.campaign.cli import main
-from campaign1813.campaign.day.ground import OrderRefused
+from campaign1813.campaign.day.aftermath import retreat_destinations
+from campaign1813.campaign.day.ground import OrderRefused, Position
+from campaign1813.campaign.day.state import Status
+from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.services import merge_battles
 
+from .builders import Umpire, army, new_campaign, road, scenario
 from .test_scenarios import battle_setup, make
 
 
@@ -125,3 +129,107 @@ def test_merge_on_the_command_line_takes_force(tmp_path, capsys):
     assert capsys.readouterr().out == (
         "Umpire: the battle of Hexham (1 May 1813) is merged into the battle of Westhall "
         "(1 May 1813): one table\n")
+
+
+# -- a retreat's waypoints ---------------------------------------------------------------------
+
+RETREAT_TOWNS = ["Wexley", "Moor", "Lind", "Pike", "Kemp", "Nash", "Oxley", "Easton", "Burg",
+                 "Tarn", "Rook", "Eyrie"]
+
+
+def retreat_map(tmp_path, burg_held: bool):
+    """5 Corps holds Kemp; I Corps attacks it from Oxley on 1 May and wins.
+
+    Wexley –100– Moor –10– Lind –10– Kemp –10– Nash –10– Oxley –100– Easton, and about them
+    Kemp –12– Burg –12– Moor (Burg –30– Tarn), Lind –6– Pike –6– Moor, Kemp –12– Rook –4–
+    Nash and Rook –12– Moor; Eyrie has no road. From Kemp: Lind 10, Burg and Rook 12, Pike 16,
+    Moor 20 (by Lind), Tarn 42. II Corps, when there, starts at Burg and marches off to Tarn,
+    so Burg stays the Allies' with no one in it. On 2 May 5 Corps retreats; I Corps stands at
+    Nash, where contact halted it at 1600."""
+    roads = [road("Wexley", "Moor", 100), road("Moor", "Lind", 10), road("Lind", "Kemp", 10),
+             road("Kemp", "Nash", 10), road("Nash", "Oxley", 10), road("Oxley", "Easton", 100),
+             road("Kemp", "Burg", 12), road("Burg", "Moor", 12), road("Burg", "Tarn", 30),
+             road("Lind", "Pike", 6), road("Pike", "Moor", 6), road("Kemp", "Rook", 12),
+             road("Rook", "Nash", 4), road("Rook", "Moor", 12)]
+    allied = {"I Corps": "Oxley"}
+    if burg_held:
+        allied["II Corps"] = "Burg"
+    scen = scenario(RETREAT_TOWNS, roads,
+                    [army("Armée", Side.FRENCH, "Wexley", {"5 Corps": "Kemp"}),
+                     army("Prussians", Side.ALLIED, "Easton", allied)])
+    u = Umpire(new_campaign(tmp_path / "c.c1813", scen), scen)
+    u.order("5 Corps", "Hold", "Kemp")
+    u.order("I Corps", "Attack", "Kemp")
+    if burg_held:
+        u.order("II Corps", "Move", "Tarn")
+    assert u.end_day().report.battles == (1,)
+    u.result(1, "Allied")
+    u.end_day()
+    s = u.state()
+    assert s.commands["5 Corps"].status is Status.RETREATING
+    assert s.commands["I Corps"].position == Position("Nash")
+    assert (s.control.get("Burg") is Side.ALLIED) == burg_held
+    return u
+
+
+def test_a_retreat_via_an_enemy_town_is_refused_naming_it(tmp_path):
+    """Burg is the enemy's: a retreat to Moor by way of it is refused (it used to be accepted,
+    shown, and marched straight west by Lind); so is one by Nash, where I Corps stands, and
+    one to Moor by Tarn, which only Burg leads to."""
+    u = retreat_map(tmp_path, burg_held=True)
+    legal = retreat_destinations(u.ground(), u.state(), "5 Corps")
+    assert sorted(legal) == ["Lind", "Moor", "Pike"]
+    before = u.dump()
+    assert refused(u.order, "5 Corps", "Move", "Moor", via=("Burg",)) == (
+        "5 Corps cannot retreat via Burg: the enemy holds it")
+    assert refused(u.order, "5 Corps", "Move", "Moor", via=("Nash",)) == (
+        "5 Corps cannot retreat via Nash: I Corps stands in it")
+    assert refused(u.order, "5 Corps", "Move", "Moor", via=("Tarn",)) == (
+        "5 Corps cannot retreat via Tarn: every road from Kemp to Tarn that leads away from "
+        "Kemp enters a town the enemy holds or stands in")
+    assert u.dump() == before
+    u.order("5 Corps", "Move", "Moor")
+    assert u.state().orders["5 Corps"].route == ("Lind", "Moor")
+
+
+def test_a_retreat_goes_through_its_waypoints(tmp_path):
+    """With Burg free, 5 Corps retreats to Moor by Burg: 12 miles to Burg, then 3 along the
+    road to Moor by the day's end (15 miles), 25 miles by road from I Corps at Nash."""
+    u = retreat_map(tmp_path, burg_held=False)
+    ch = u.order("5 Corps", "Move", "Moor", via=("Burg",))
+    assert ch.lines == ("Order: 5 Corps – Move Moor via Burg",)
+    assert u.state().orders["5 Corps"].route == ("Burg", "Moor")
+    ch = u.end_day()
+    assert "5 Corps marched 15 miles: Kemp → 3 miles from Burg on the road to Moor." in ch.lines
+    assert u.state().commands["5 Corps"].position == Position("Burg", "Moor", 3.0)
+
+
+def test_each_leg_of_a_retreat_must_itself_be_a_retreat(tmp_path):
+    """Every leg must lead farther from Kemp, the whole must reach its town or the road into
+    it within the day's 15 miles, and the day must end 10 miles clear of the winners."""
+    u = retreat_map(tmp_path, burg_held=False)
+    before = u.dump()
+    cases = {
+        ("Lind", "Moor"): "5 Corps cannot retreat to Lind via Moor: Lind is no farther from "
+                          "Kemp than Moor",
+        ("Moor", "Tarn"): "5 Corps cannot retreat to Moor via Tarn: Moor is no farther from "
+                          "Kemp than Tarn",
+        ("Moor", "Eyrie"): "5 Corps cannot retreat via Eyrie: no road from Kemp to Eyrie leads "
+                           "ever farther from Kemp",
+        # Lind 10, Pike 16: the day's march ends before Pike, short of the road into Moor.
+        ("Moor", "Pike"): "5 Corps cannot retreat to Moor via Pike: that way Moor is 22 miles "
+                          "off, and a retreat must reach its town or the road into it within "
+                          "the day's march of 15 miles",
+        # 12 to Rook and 3 on towards Moor: 7 miles from I Corps at Nash (by Rook).
+        ("Moor", "Rook"): "5 Corps cannot retreat to Moor via Rook: that way it would end the "
+                          "day within 10 miles of I Corps",
+    }
+    for (town, waypoint), message in cases.items():
+        assert refused(u.order, "5 Corps", "Move", town, via=(waypoint,)) == message
+    assert refused(u.order, "5 Corps", "Move", "Moor", via=("Burg", "Tarn")) == (
+        "5 Corps cannot retreat to Moor via Burg, Tarn: Moor is no farther from Kemp than Tarn")
+    assert refused(u.order, "5 Corps", "Move", "Moor", via=("Rook", "Burg")) == (
+        "5 Corps cannot retreat via Burg: Burg is no farther from Kemp than Rook")
+    assert u.dump() == before
+    u.order("5 Corps", "Move", "Pike", via=("Lind",))
+    assert u.state().orders["5 Corps"].route == ("Lind", "Pike")
