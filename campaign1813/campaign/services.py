@@ -71,9 +71,11 @@ def record_result(doc: CampaignDocument, battle: int, winner: str | None, *,
     return perform(doc, RecordResult(battle, text, casualties or {}))
 
 
-def merge_battles(doc: CampaignDocument, battle: int, other: int, reason: str) -> Changes:
-    """Fight two battles of a day as one, with the umpire's reason kept."""
-    return perform(doc, MergeBattles(battle, other, reason))
+def merge_battles(doc: CampaignDocument, battle: int, other: int, reason: str,
+                  force: bool = False) -> Changes:
+    """Fight two battles of a day as one, with the umpire's reason kept; battles far apart by
+    road are refused unless ``force`` says they are one fight."""
+    return perform(doc, MergeBattles(battle, other, reason, force))
 
 
 def split_battle(doc: CampaignDocument, battle: int, commands: Sequence[str],

@@ -12,13 +12,15 @@ from hypothesis import strategies as st
 
 from campaign1813.campaign.day.aftermath import (
     apply_result,
+    battle_ground,
     breakout_options,
     choose_option,
+    enemy_towns,
     retreat_destinations,
 )
 from campaign1813.campaign.day.battles import postpone
 from campaign1813.campaign.day.cycle import advance_day
-from campaign1813.campaign.day.ground import EPS, Ground, OrderRefused
+from campaign1813.campaign.day.ground import EPS, Ground, OrderRefused, Position
 from campaign1813.campaign.day.orders import build_order, issue
 from campaign1813.campaign.day.state import Status, Verb, initial_state
 from campaign1813.campaign.scenario.types import Side
@@ -67,6 +69,21 @@ def check_day(ground, state, starts):
                 assert together, f"{a.name} and {b.name} share {a.position.a} with no battle"
 
 
+def check_retreat(ground, state, name, order):
+    """A retreat goes through its waypoints, each town farther from the battle than the
+    last, none the enemy's."""
+    c = state.commands[name]
+    ground_of_battle = battle_ground(state, name)
+    assert order.route[-1] == order.objective
+    assert all(v in order.route for v in order.via)
+    barred = enemy_towns(state, c.side)
+    last = min(ground.distance(s, c.position) for s in ground_of_battle)
+    for town in order.route:
+        here = min(ground.distance(s, Position(town)) for s in ground_of_battle)
+        assert here > last + EPS / 2 and town not in barred, (order, town)
+        last = here
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), contact=st.sampled_from([0.0, 5.0, 10.0]),
        steps=st.sampled_from([1, 3, 12]), messengers=st.booleans())
@@ -84,7 +101,13 @@ def test_random_legal_orders_keep_the_campaign_sound(data, contact, steps, messe
                     if c.status is Status.RETREATING else {}
                 if legal:
                     town = data.draw(st.sampled_from(sorted(legal)))
-                    issue(state, build_order(ground, state, c.name, Verb.MOVE, town))
+                    via = tuple(data.draw(st.lists(st.sampled_from(TOWNS), max_size=1)))
+                    try:
+                        order = build_order(ground, state, c.name, Verb.MOVE, town, via)
+                    except OrderRefused:
+                        order = build_order(ground, state, c.name, Verb.MOVE, town)
+                    check_retreat(ground, state, c.name, order)
+                    issue(state, order)
                 elif breakout_options(ground, state, c.name) and data.draw(st.booleans()):
                     choose_option(ground, state, c.name, "break-out")
                 else:

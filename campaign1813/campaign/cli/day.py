@@ -68,6 +68,8 @@ def register(sub: Any, argv: list[str] | None = None) -> None:
     p.add_argument("battle", type=int)
     p.add_argument("other", type=int)
     p.add_argument("--reason", required=True)
+    p.add_argument("--force", action="store_true",
+                   help="merge even battles far apart by road")
     p.set_defaults(func=_merge)
 
     p = sub.add_parser("split", help="fight some commands of a battle separately")
@@ -146,7 +148,7 @@ def _postpone(args: argparse.Namespace) -> int:
 
 
 def _merge(args: argparse.Namespace) -> int:
-    return _act(args, "merge_battles", args.battle, args.other, args.reason)
+    return _act(args, "merge_battles", args.battle, args.other, args.reason, args.force)
 
 
 def _split(args: argparse.Namespace) -> int:

@@ -117,10 +117,11 @@ class MergeBattles:
     battle: int
     other: int
     reason: str
+    force: bool = False
 
     def apply(self, ground: Ground, state: DayState) -> Applied:
-        """Merge them."""
-        lines = battles.merge(state, self.battle, self.other, self.reason)
+        """Merge them (battles far apart only with ``force``)."""
+        lines = battles.merge(state, self.battle, self.other, self.reason, ground, self.force)
         return f"Merge battles {self.battle} and {self.other}", lines, None
 
 

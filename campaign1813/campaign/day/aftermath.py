@@ -8,12 +8,14 @@ cut off and the umpire chooses: surrender, or break out through the weakest enem
 
 from __future__ import annotations
 
+import heapq
+import math
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day.contact import PositionIndex
-from campaign1813.campaign.day.ground import EPS, Ground, OrderRefused, Position
+from campaign1813.campaign.day.ground import EPS, Ground, OrderRefused, Position, describe
 from campaign1813.campaign.day.movement import advance
 from campaign1813.campaign.day.state import Battle, DayState, Order, Status, Verb
 from campaign1813.campaign.scenario.types import Side
@@ -55,13 +57,18 @@ def enemy_towns(state: DayState, side: Side) -> set[str]:
     return towns
 
 
-def winners_ground(state: DayState, name: str) -> list[Position]:
-    """Where the commands that beat ``name`` stand (the battle town if none is left)."""
+def battle_ground(state: DayState, name: str) -> list[Position]:
+    """What a beaten command retreats away from: the battle town, when the fight was at it
+    (someone who fought stands there); after a fight on a road, where the winners stand, for
+    the town such a battle is named after may lie behind the beaten, on their way out."""
     c = state.commands[name]
     battle = state.battle_of(c)
-    found = [state.commands[n].position for n in battle.everyone(c.side.enemy)
-             if n in state.commands and state.commands[n].on_map]
-    return found or [Position(battle.place)]
+    town = Position(battle.place)
+    fought = [state.commands[n] for n in battle.everyone() if n in state.commands]
+    if any(f.on_map and f.position == town for f in fought):
+        return [town]
+    found = [f.position for f in fought if f.on_map and f.side is not c.side]
+    return found or [town]
 
 
 def _away_from(ground: Ground, sources: list[Position], cutoff: float) -> dict[str, float]:
@@ -76,17 +83,14 @@ def _away_from(ground: Ground, sources: list[Position], cutoff: float) -> dict[s
 def _paths_away(
     ground: Ground, state: DayState, name: str, respect_enemy: bool
 ) -> dict[str, tuple[tuple[str, ...], float]]:
-    """Towns reachable by going ever farther from the winners, within a day's march or the
-    first town past it; each with the shortest such route and its miles.
-
-    "Away from the battle" is measured from where the winners stand, not from the town the
-    battle is named after: a fight on a road is named after the nearer town, which may lie
-    behind the beaten command, on the very road it must take."""
+    """Towns reachable by going ever farther from the battle's ground (``battle_ground``),
+    within a day's march or the first town past it; each with the shortest such route and its
+    miles."""
     c = state.commands[name]
     rates = ground.settings.mounted_rate if c.mounted else ground.settings.foot_rate
     day = rates.road
     pos = c.position
-    sources = winners_ground(state, name)
+    sources = battle_ground(state, name)
     start_away = min(ground.distance(s, pos) for s in sources)
     longest = max(ground.length.values(), default=0.0)
     away = _away_from(ground, sources, start_away + day + longest + 1.0)
@@ -112,26 +116,136 @@ def _paths_away(
     return best
 
 
-def retreat_destinations(ground: Ground, state: DayState, name: str) -> dict[str, tuple[str, ...]]:
-    """The towns a beaten command may retreat to today, each with its route."""
+def _winners(ground: Ground, state: DayState, name: str) -> PositionIndex:
+    """The commands of the side that beat ``name``, indexed by position."""
     c = state.commands[name]
     battle = state.battle_of(c)
-    winner = c.side.enemy
-    winners = [
-        state.commands[n].position
-        for n in battle.everyone(winner)
-        if n in state.commands and state.commands[n].on_map
-    ]
-    legal: dict[str, tuple[str, ...]] = {}
+    return PositionIndex(
+        ground,
+        (
+            (n, state.commands[n].position)
+            for n in battle.everyone(c.side.enemy)
+            if n in state.commands and state.commands[n].on_map
+        ),
+    )
+
+
+def _too_close(
+    ground: Ground, state: DayState, name: str, route: tuple[str, ...], winners: PositionIndex
+) -> str | None:
+    """The first winner (in command order) the day's retreat along ``route`` would end
+    nearer than ``contact_miles`` to, or None."""
+    c = state.commands[name]
     contact = ground.settings.contact_miles
+    end = advance(ground, c.position, route, 1.0, c.mounted, False).position
+    near = [n for n, d in winners.near(end, contact).items() if d < contact - EPS]
+    return min(near, key=_key(state)) if near else None
+
+
+def retreat_destinations(ground: Ground, state: DayState, name: str) -> dict[str, tuple[str, ...]]:
+    """The towns a beaten command may retreat to today, each with its route."""
+    winners = _winners(ground, state, name)
+    legal: dict[str, tuple[str, ...]] = {}
     for town, (route, _miles) in sorted(_paths_away(ground, state, name, True).items()):
-        end = advance(ground, c.position, route, 1.0, c.mounted, False).position
-        index = PositionIndex(ground, ((str(i), p) for i, p in enumerate(winners)))
-        near = index.near(end, contact)
-        if any(d < contact - EPS for d in near.values()):
-            continue
-        legal[town] = route
+        if _too_close(ground, state, name, route, winners) is None:
+            legal[town] = route
     return legal
+
+
+def _leg_away(
+    ground: Ground,
+    here: Position,
+    here_away: float,
+    target: str,
+    away: dict[str, float],
+    barred: set[str],
+) -> tuple[str, ...] | None:
+    """The shortest road from ``here`` (``here_away`` miles from the battle) to ``target`` on
+    which every town is farther from the battle than the last and none is barred; None if
+    there is no such road."""
+    first = ground.adj[here.a] if here.b is None else ground.offsets(here)
+    heap: list[tuple[float, tuple[str, ...]]] = [
+        (d, (t,)) for t, d in first
+        if away.get(t, -1.0) > here_away + EPS and t not in barred
+    ]
+    heapq.heapify(heap)
+    done: set[str] = set()
+    while heap:
+        miles, route = heapq.heappop(heap)
+        town = route[-1]
+        if town == target:
+            return route
+        if town in done:
+            continue
+        done.add(town)
+        for nxt, length in ground.adj[town]:
+            if away.get(nxt, -1.0) > away[town] + EPS and nxt not in barred and nxt not in done:
+                heapq.heappush(heap, (miles + length, (*route, nxt)))
+    return None
+
+
+def retreat_route(
+    ground: Ground, state: DayState, name: str, town: str, via: tuple[str, ...]
+) -> tuple[str, ...]:
+    """The route of a retreat to ``town`` through the waypoints ``via``, in order.
+
+    Each leg must itself be a legal retreat (every town farther from the battle than the last,
+    none held by the enemy or with an enemy in it), the whole must reach ``town`` or the road
+    into it within the day's march and end it clear of the winners; otherwise the order is
+    refused, naming the waypoint or the way that breaks the rule.
+    """
+    c = state.commands[name]
+    sources = battle_ground(state, name)
+    towns = {s.a for s in sources if s.b is None}
+    place = next(iter(towns)) if len(towns) == 1 and len(sources) == 1 else "the winners"
+    away = _away_from(ground, sources, math.inf)
+    standing: dict[str, str] = {}
+    for o in state.ordered():
+        if o.on_map and o.side is not c.side and o.position.b is None:
+            standing.setdefault(o.position.a, o.name)
+    holds = {t for t, s in state.control.items() if s is not c.side}
+    barred = holds | set(standing)
+    way = f"{name} cannot retreat to {town} via {', '.join(via)}"
+    here, here_text = c.position, describe(c.position, ground)
+    route: tuple[str, ...] = ()
+    for stop in (*via, town):
+        refused = way if stop == town else f"{name} cannot retreat via {stop}"
+        if stop in standing:
+            raise OrderRefused(f"{refused}: {standing[stop]} stands in it")
+        if stop in holds:
+            raise OrderRefused(f"{refused}: the enemy holds it")
+        here_away = min(ground.distance(s, here) for s in sources)
+        if away.get(stop, math.inf) <= here_away + EPS:
+            raise OrderRefused(f"{refused}: {stop} is no farther from {place} than {here_text}")
+        leg = _leg_away(ground, here, here_away, stop, away, barred)
+        if leg is None:
+            if _leg_away(ground, here, here_away, stop, away, set()) is not None:
+                raise OrderRefused(
+                    f"{refused}: every road from {here_text} to {stop} that leads away from "
+                    f"{place} enters a town the enemy holds or stands in"
+                )
+            raise OrderRefused(
+                f"{refused}: no road from {here_text} to {stop} leads ever farther from {place}"
+            )
+        route += leg
+        here, here_text = Position(stop), stop
+    rates = ground.settings.mounted_rate if c.mounted else ground.settings.foot_rate
+    day = rates.road
+    start = ground.miles_to(c.position, route[0])
+    before_last = start + ground.route_miles(route[:-1]) if len(route) > 1 else 0.0
+    if before_last >= day - EPS:
+        total = start + ground.route_miles(route)
+        raise OrderRefused(
+            f"{way}: that way {town} is {round(total, 1):g} miles off, and a retreat must reach "
+            f"its town or the road into it within the day's march of {day:g} miles"
+        )
+    winner = _too_close(ground, state, name, route, _winners(ground, state, name))
+    if winner is not None:
+        raise OrderRefused(
+            f"{way}: that way it would end the day within "
+            f"{ground.settings.contact_miles:g} miles of {winner}"
+        )
+    return route
 
 
 def breakout_options(ground: Ground, state: DayState, name: str) -> list[BreakOut]:

@@ -8,6 +8,7 @@ within ``reinforce_miles`` march to the sound of the guns and reach the table on
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from datetime import date, timedelta
 
@@ -181,14 +182,37 @@ def _need_reason(reason: str) -> str:
     return reason.strip()
 
 
-def merge(state: DayState, battle_id: int, other_id: int, reason: str) -> list[str]:
-    """Fight two battles of the same day as one, at the first battle's town."""
+def merge_limit(ground: Ground) -> float:
+    """The farthest apart by road two battles may be and still merge without ``force``:
+    twice ``reinforce_miles``, so that a command between them could march to both."""
+    return 2 * ground.settings.reinforce_miles
+
+
+def merge(
+    state: DayState,
+    battle_id: int,
+    other_id: int,
+    reason: str,
+    ground: Ground,
+    force: bool = False,
+) -> list[str]:
+    """Fight two battles of the same day as one, at the first battle's town.
+
+    Battles farther apart by road than ``merge_limit`` are merged only with ``force``.
+    """
     reason = _need_reason(reason)
     a, b = _battle(state, battle_id), _battle(state, other_id)
     if a.id == b.id:
         raise OrderRefused(f"{a.title} cannot be merged with itself")
     if a.date != b.date:
         raise OrderRefused(f"{a.title} and {b.title} are not on the same day")
+    limit = merge_limit(ground)
+    apart = ground.distance(Position(a.place), Position(b.place))
+    if apart > limit + EPS and not force:
+        both = f"the battle of {a.place} and the battle of {b.place}"
+        gap = (f"are {round(apart, 1):g} miles apart by road" if math.isfinite(apart)
+               else "are joined by no road")
+        raise OrderRefused(f"{both} {gap}; merge them with --force if they are one fight")
     note = f"merged with the battle of {b.place} (no. {b.id}): {reason}"
 
     def union(x, y):

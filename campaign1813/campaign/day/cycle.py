@@ -41,33 +41,37 @@ def _join(names) -> str:
 
 
 def check_ready(ground: Ground, state: DayState) -> None:
-    """Refuse to march while a beaten command has no lawful retreat order or no umpire choice."""
+    """Refuse to march while a beaten command has no lawful retreat order or no umpire choice.
+
+    Every such command is named in the one refusal, in the stable order of commands.
+    """
+    blocked: list[str] = []
     for c in state.ordered():
         if c.status is Status.CUT_OFF and (c.status_date or state.date) <= state.date:
             place = state.battle_of(c).place
-            raise OrderRefused(
-                f"{format_date(state.date)} cannot march: {c.name} is cut off after losing at "
-                f"{place}; the umpire must choose surrender or break out"
+            blocked.append(
+                f"{c.name} is cut off after losing at {place}; the umpire must choose "
+                "surrender or break out"
             )
+            continue
         if c.status is Status.RETREATING and c.status_date == state.date:
             order = state.orders.get(c.name)
             if order is not None and order.breakout:
                 continue
             legal = retreat_destinations(ground, state, c.name)
+            place = state.battle_of(c).place
             if not legal:
-                place = state.battle_of(c).place
-                raise OrderRefused(
-                    f"{format_date(state.date)} cannot march: {c.name} must retreat after losing "
-                    f"at {place} but no road of retreat is left; the umpire must choose "
-                    "surrender or break out"
+                blocked.append(
+                    f"{c.name} must retreat after losing at {place} but no road of retreat "
+                    "is left; the umpire must choose surrender or break out"
                 )
-            if order is None or order.verb is not Verb.MOVE or order.objective not in legal:
-                place = state.battle_of(c).place
+            elif order is None or order.verb is not Verb.MOVE or order.objective not in legal:
                 towns = " or ".join(sorted(legal))
-                raise OrderRefused(
-                    f"{format_date(state.date)} cannot march: {c.name} must retreat after losing "
-                    f"at {place}; order it to {towns}"
+                blocked.append(
+                    f"{c.name} must retreat after losing at {place}; order it to {towns}"
                 )
+    if blocked:
+        raise OrderRefused(f"{format_date(state.date)} cannot march: " + "; ".join(blocked))
 
 
 def advance_day(ground: Ground, state: DayState) -> DayReport:

@@ -10,7 +10,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from campaign1813.campaign.calendar import format_date
-from campaign1813.campaign.day.aftermath import retreat_destinations, status_reason
+from campaign1813.campaign.day.aftermath import (
+    retreat_destinations,
+    retreat_route,
+    status_reason,
+)
 from campaign1813.campaign.day.ground import Ground, OrderRefused, Position
 from campaign1813.campaign.day.state import (
     DayState,
@@ -70,7 +74,8 @@ def build_order(
             raise OrderRefused(f"{reason}: it may retreat to {_join(sorted(legal))}, not {town}")
         if forced:
             raise OrderRefused(f"{name} cannot force-march on its retreat")
-        return Order(name, verb, town, state.date, state.date, via, legal[town], forced)
+        route = retreat_route(ground, state, name, town, via) if via else legal[town]
+        return Order(name, verb, town, state.date, state.date, via, route, forced)
     if reason and not (
         c.status is Status.RESTING and verb in (Verb.REST, Verb.HOLD, Verb.HALT)
     ):
