@@ -168,7 +168,7 @@ def campaign_status(doc: CampaignDocument) -> CampaignStatus:
     with doc.reading() as con:
         state = read_state(con)
         name = doc.summary().name
-    return status_of(state, ground, name)
+    return status_of(state, ground.adjusted(state.settings), name)
 
 
 def commands(doc: CampaignDocument, names: Iterable[str]) -> tuple[CommandView, ...]:
@@ -176,7 +176,7 @@ def commands(doc: CampaignDocument, names: Iterable[str]) -> tuple[CommandView, 
     ground = doc.ground()
     with doc.reading() as con:
         state = read_state(con)
-    return command_views(state, ground, names)
+    return command_views(state, ground.adjusted(state.settings), names)
 
 
 def breakouts(doc: CampaignDocument, name: str) -> list[BreakOut]:
@@ -184,7 +184,30 @@ def breakouts(doc: CampaignDocument, name: str) -> list[BreakOut]:
     ground = doc.ground()
     with doc.reading() as con:
         state = read_state(con)
-    return breakout_options(ground, state, name)
+    return breakout_options(ground.adjusted(state.settings), state, name)
+
+
+@dataclass(frozen=True)
+class SettingView:
+    """One setting the umpire may change: its value now, what it means, whether the campaign
+    changed it from its scenario's."""
+
+    name: str
+    value: str
+    meaning: str
+    changed: bool
+
+
+def campaign_settings(doc: CampaignDocument) -> tuple[SettingView, ...]:
+    """The settings the umpire may change, with their values in this campaign."""
+    from campaign1813.campaign.day.settings import SETTINGS, shown
+
+    ground = doc.ground()
+    with doc.reading() as con:
+        state = read_state(con)
+    now = ground.adjusted(state.settings).settings
+    return tuple(SettingView(s.name, shown(getattr(now, s.name)), s.meaning,
+                             s.name in state.settings) for s in SETTINGS)
 
 
 def day_state(doc: CampaignDocument) -> DayState:

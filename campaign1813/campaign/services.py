@@ -15,6 +15,7 @@ from typing import Any
 from campaign1813.campaign.day.actions import (
     Action,
     CancelOrder,
+    ChangeSetting,
     ChooseRetreat,
     EndDay,
     IssueOrder,
@@ -29,9 +30,9 @@ from campaign1813.campaign.store import log
 from campaign1813.campaign.store.document import CampaignDocument
 
 __all__ = [
-    "Changes", "IssueOrder", "cancel_order", "choose_retreat", "end_day", "issue_order",
-    "issue_orders", "merge_battles", "perform", "postpone_battle", "record_result", "redo",
-    "split_battle", "undo",
+    "Changes", "IssueOrder", "cancel_order", "change_setting", "choose_retreat", "end_day",
+    "issue_order", "issue_orders", "merge_battles", "perform", "postpone_battle",
+    "record_result", "redo", "split_battle", "undo",
 ]
 
 
@@ -93,6 +94,12 @@ def choose_retreat(doc: CampaignDocument, command: str, option: str,
                    town: str | None = None) -> Changes:
     """Surrender or break out for a command with no road of retreat."""
     return perform(doc, ChooseRetreat(command, option, town))
+
+
+def change_setting(doc: CampaignDocument, name: str, value: str) -> Changes:
+    """Change one of the campaign's settings (refused with the reason if the value is not
+    one it can take); logged and undone like any action."""
+    return perform(doc, ChangeSetting(name, value))
 
 
 def undo(doc: CampaignDocument, expected: str | None = None) -> Changes:

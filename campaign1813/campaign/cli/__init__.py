@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "end-day": ("day", "march the day, find contacts and battles; end the day"),
     "battles": ("day", "the battles scheduled and fought"),
     "objectives": ("day", "each objective: who holds its towns, since when"),
+    "settings": ("day", "the campaign's settings; with NAME VALUE, change one"),
     "result": ("day", "record a battle's result"),
     "postpone": ("day", "put a battle off to a later day"),
     "merge": ("day", "fight two battles of the day as one"),

@@ -40,6 +40,16 @@ def register(sub: Any, argv: list[str] | None = None) -> None:
     p.add_argument("file")
     p.set_defaults(func=_end_day)
 
+    p = sub.add_parser(
+        "settings", help="the campaign's settings; with NAME VALUE, change one",
+        description="Show the settings an umpire may change during a campaign, or change one "
+                    "(checked, logged in the diary and undone like any action), e.g. "
+                    "'settings spring.c1813 contact_miles 5' or '... messenger_orders on'.")
+    p.add_argument("file")
+    p.add_argument("name", nargs="?", help="the setting to change")
+    p.add_argument("value", nargs="?", help="its new value")
+    p.set_defaults(func=_settings)
+
     p = sub.add_parser("objectives", help="each objective: who holds its towns, since when")
     p.add_argument("file")
     p.add_argument("--json", action="store_true", help="print JSON for other tools")
@@ -206,6 +216,24 @@ def _status(args: argparse.Namespace) -> int:
         print(f"Objectives ({met} of {len(status.objectives)} met; see 'objectives'):")
         for o in status.objectives:
             print(f"  {o.number}. {o.text()}")
+    return 0
+
+
+def _settings(args: argparse.Namespace) -> int:
+    from campaign1813.campaign.errors import CampaignError
+
+    if args.name is not None and args.value is None:
+        raise CampaignError(f"give the new value of {args.name}, e.g. "
+                            f"'settings FILE {args.name} VALUE'")
+    if args.name is not None:
+        return _act(args, "change_setting", args.name, args.value)
+    from campaign1813.campaign.queries import campaign_settings
+
+    with _open(args) as doc:
+        settings = campaign_settings(doc)
+    for s in settings:
+        mark = " (changed for this campaign)" if s.changed else ""
+        print(f"  {s.name:<26} {s.value:<10} {s.meaning}{mark}")
     return 0
 
 

@@ -13,8 +13,9 @@ from typing import Protocol
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day import aftermath, battles, orders
 from campaign1813.campaign.day.cycle import DayReport, advance_day
-from campaign1813.campaign.day.ground import Ground
+from campaign1813.campaign.day.ground import Ground, OrderRefused
 from campaign1813.campaign.day.objectives import changes_of_hands, objective_states
+from campaign1813.campaign.day.settings import BY_NAME, parse_setting, shown
 from campaign1813.campaign.day.state import DayState, find_command
 
 Applied = tuple[str, list[str], DayReport | None]
@@ -166,3 +167,25 @@ class ChooseRetreat:
         name = find_command(state, self.command).name
         lines = aftermath.choose_option(ground, state, name, self.option, self.town)
         return f"{name}: {self.option}", lines, None
+
+
+@dataclass(frozen=True)
+class ChangeSetting:
+    """Change one of the campaign's settings (day/settings.py), from the umpire's text."""
+
+    name: str
+    value: str
+
+    def apply(self, ground: Ground, state: DayState) -> Applied:
+        """Check the value and take it from today."""
+        name, value = parse_setting(self.name, self.value)
+        old = getattr(ground.settings, name)
+        if old == value:
+            raise OrderRefused(f"{name} is already {shown(value)}")
+        base = getattr(ground.scenario.settings, name)
+        if value == base:
+            state.settings.pop(name, None)  # back to the scenario's own
+        else:
+            state.settings[name] = value
+        line = f"Setting: {name} {shown(old)} → {shown(value)} ({BY_NAME[name].meaning})."
+        return f"Setting: {name} {shown(value)}", [line], None

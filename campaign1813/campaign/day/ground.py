@@ -8,11 +8,13 @@ towns come from the road map itself.
 
 from __future__ import annotations
 
+import copy
 import heapq
 import math
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.types import Scenario
@@ -88,6 +90,14 @@ class Ground:
             self.road_class[(a, b)] = road.road_class
         for links in self.adj.values():
             links.sort()
+
+    def adjusted(self, overrides: Mapping[str, Any]) -> Ground:
+        """The same ground under the campaign's own settings (checked by day/settings.py)."""
+        if not overrides:
+            return self
+        other = copy.copy(self)
+        other.settings = replace(self.scenario.settings, **overrides)
+        return other
 
     @cached_property
     def road_map(self) -> RoadMap:

@@ -145,6 +145,8 @@ class DayState:
     control: dict[str, Side] = field(default_factory=dict)
     # the day each town passed to its holder (towns held from the start have none)
     control_since: dict[str, Day] = field(default_factory=dict)
+    # the campaign's changes to its scenario's settings (day/settings.py), by name
+    settings: dict[str, Any] = field(default_factory=dict)
 
     def ordered(self) -> list[CommandState]:
         """Commands in their stable order (army group order, HQ first)."""

@@ -31,7 +31,7 @@ def audit(con: sqlite3.Connection) -> DayState:
             raise CampaignError(f"its {table} table must hold one row")
     _key, scenario = read_scenario(con, writable=False)
     state = read_state(con)
-    ground = Ground(scenario)
+    ground = Ground(scenario).adjusted(state.settings)
     expected = {hq_name(a.name) for a in scenario.armies}
     expected |= {c.name for a in scenario.armies for c in a.corps}
     lost = sorted(expected - set(state.commands))

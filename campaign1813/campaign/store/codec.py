@@ -76,6 +76,13 @@ def _from_row(row: sqlite3.Row, skip: tuple[str, ...] = ()) -> Json:
     return out
 
 
+def _json_or_none(text: Any) -> Any:
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError):
+        return None
+
+
 def _to_row(data: Json) -> Json:
     return {f"{k}_json" if isinstance(v, list | dict) else k:
             json.dumps(v) if isinstance(v, list | dict) else v for k, v in data.items()}
@@ -98,6 +105,7 @@ def state_to_json(state: DayState) -> Json:
         "date": state.date.isoformat(),
         "marched": state.marched,
         "next_battle": state.next_battle,
+        "settings": dict(sorted(state.settings.items())),
         "commands": {c.name: _dump(c) for c in state.ordered()},
         "orders": dict(sorted(orders.items())),
         "battles": {str(b.id): _dump(b) for b in sorted(state.battles.values(),
@@ -114,6 +122,7 @@ def state_from_json(data: Json, where: str = "the campaign day") -> DayState:
                 for n, d in data["commands"].items()}
     state = DayState(date.fromisoformat(data["date"]), bool(data["marched"]),
                      int(data["next_battle"]), commands)
+    state.settings = _settings(data.get("settings", {}), where)
     for key, d in data["orders"].items():
         fields = {k: v for k, v in d.items() if k != "pending"}
         order = _entity(Order, fields, f"{where}: order {key!r}")
@@ -130,13 +139,32 @@ def state_from_json(data: Json, where: str = "the campaign day") -> DayState:
     return state
 
 
+def _settings(data: Any, where: str) -> dict[str, Any]:
+    """The campaign's changes to its settings, each checked as when the umpire made it."""
+    from campaign1813.campaign.day.settings import BY_NAME, shown
+    from campaign1813.campaign.errors import CampaignError
+
+    if not isinstance(data, dict):
+        raise DamagedState(f"{where}: the settings are not a table")
+    out: dict[str, Any] = {}
+    for name, value in data.items():
+        setting = BY_NAME.get(name)
+        if setting is None:
+            raise DamagedState(f"{where}: {name!r} is not a setting")
+        try:
+            out[name] = setting.read(shown(value))
+        except (ValueError, CampaignError) as exc:
+            raise DamagedState(f"{where}: setting {name} {exc}") from None
+    return out
+
+
 def state_diff(before: Json, after: Json) -> tuple[Json, Json]:
     """The entries that differ, as (their values before, their values after); a missing
     entry is None. Applying the first to the after-state gives back the before-state."""
     old: Json = {}
     new: Json = {}
-    for key in ("date", "marched", "next_battle"):
-        if before[key] != after[key]:
+    for key in ("date", "marched", "next_battle", "settings"):
+        if before.get(key) != after.get(key):
             old[key], new[key] = before[key], after[key]
     for section in SECTIONS:
         b, a = before[section], after[section]
@@ -159,7 +187,7 @@ def read_json(con: sqlite3.Connection) -> Json:
     """The state's rows as the JSON values the event log keeps (every row validated)."""
     con.row_factory = sqlite3.Row
     info = con.execute('SELECT "current_date" FROM campaign').fetchone()
-    day = con.execute("SELECT marched, next_battle FROM day_info").fetchone()
+    day = con.execute("SELECT marched, next_battle, settings_json FROM day_info").fetchone()
     commands = {}
     for r in con.execute('SELECT * FROM day_command ORDER BY "key"'):
         c = _entity(CommandState, _from_row(r), f"day_command row {r['name']!r}")
@@ -190,6 +218,8 @@ def read_json(con: sqlite3.Connection) -> Json:
         "date": date.fromisoformat(info["current_date"]).isoformat(),
         "marched": bool(day["marched"]) if day else False,
         "next_battle": int(day["next_battle"]) if day else 1,
+        "settings": _settings(_json_or_none(day["settings_json"]) if day else {},
+                              "day_info row 1"),
         "commands": commands,
         "orders": dict(sorted(orders.items())),
         "battles": battles,
@@ -208,13 +238,15 @@ def write_changes(con: sqlite3.Connection, changes: Json) -> None:
     """Write only the given entries (a side of ``state_diff``); None deletes an entry."""
     if "date" in changes:
         con.execute('UPDATE campaign SET "current_date" = ?', (changes["date"],))
-    if "marched" in changes or "next_battle" in changes:
-        day = con.execute("SELECT marched, next_battle FROM day_info").fetchone()
+    if "marched" in changes or "next_battle" in changes or "settings" in changes:
+        day = con.execute("SELECT marched, next_battle, settings_json FROM day_info").fetchone()
         marched = changes.get("marched", bool(day[0]) if day else False)
         next_battle = changes.get("next_battle", day[1] if day else 1)
+        settings = json.dumps(changes["settings"] or {}) if "settings" in changes \
+            else (day[2] if day else "{}")
         con.execute("DELETE FROM day_info")
-        con.execute("INSERT INTO day_info (id, marched, next_battle) VALUES (1, ?, ?)",
-                    (marched, next_battle))
+        con.execute("INSERT INTO day_info (id, marched, next_battle, settings_json) "
+                    "VALUES (1, ?, ?, ?)", (marched, next_battle, settings))
     entries = changes.get("commands", {})
     _replace(con, "day_command", "name", list(entries),
              [_to_row(d) for d in entries.values() if d is not None])

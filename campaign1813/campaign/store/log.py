@@ -43,6 +43,7 @@ def perform(con: sqlite3.Connection, ground: Ground, action: Action) -> Changes:
     """Apply one umpire action in the connection's transaction and log it."""
     before = read_json(con)
     state = state_from_json(before)
+    ground = ground.adjusted(state.settings)
     try:
         label, lines, report = action.apply(ground, state)
     except OverflowError:

@@ -72,6 +72,7 @@ def _complete(path: Path) -> None:
 TABLES = {1: {"document", "campaign", "scenario_file", "day_command", "day_order", "day_battle",
               "town_control", "day_info", "event_log"}}
 TABLES[2] = TABLES[1] | {"scenario_form"}
+TABLES[3] = TABLES[2]
 
 
 def _check_tables(path: Path, version: int) -> None:

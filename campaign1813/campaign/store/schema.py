@@ -134,6 +134,7 @@ class DayRow(SQLModel, table=True):
     id: int = Field(default=1, primary_key=True)
     marched: bool = False
     next_battle: int = 1
+    settings_json: str = Field(default="{}", sa_column_kwargs={"server_default": "{}"})
 
 
 class EventRow(SQLModel, table=True):
