@@ -117,10 +117,19 @@ class CampaignStatus:
         return tuple(c for c in self.commands if c.status is Status.CUT_OFF)
 
     @property
+    def battles_waiting(self) -> tuple[BattleView, ...]:
+        """The battles of this day (or earlier) without a result: End Day waits for them."""
+        return tuple(b for b in self.battles if b.due and b.date <= self.date)
+
+    @property
     def heading(self) -> str:
         """``Spring 1813 — 3 May 1813``, and whether the day waits for its battles."""
         text = f"{self.name} — {format_date(self.date)}"
-        return text + (" (marched; battles to fight)" if self.marched else "")
+        if not self.marched:
+            return text
+        if self.battles_waiting:
+            return text + " (marched; battles to fight)"
+        return text + " (marched; battles decided — End Day closes the day)"
 
 
 def battle_view(b: Battle) -> BattleView:

@@ -94,3 +94,48 @@ def test_cli_errors_are_one_line_and_leave_the_file_alone(camp, capsys):
     assert out == "No battles yet.\n"
     code, out, _ = run(capsys, "diary", camp)
     assert out == "The diary is empty.\n"
+
+
+def test_results_verbs_and_names_in_any_case_and_the_status_line_follows_the_results(camp,
+                                                                                    capsys):
+    """`result FILE 1 allied` and `order FILE 1 corps attack fenwick` are taken; the status
+    line says the day waits for battle results only while one of them has none."""
+    code, out, _ = run(capsys, "order", camp, "1 corps", "attack", "FENWICK")
+    assert (code, out) == (0, "Order: 1 Corps – Attack Fenwick\n")
+    run(capsys, "order", camp, "i corps", "HOLD", "fenwick")
+    for _ in range(3):
+        run(capsys, "end-day", camp)
+    code, out, _ = run(capsys, "status", camp)
+    assert out.startswith("3 May 1813 (marched; waiting for battle results)\n")
+    code, out, err = run(capsys, "result", camp, "1", "Prussians")
+    assert (code, err) == (1, "campaign1813: error: 'Prussians' is not a result: give French, "
+                              "Allied or draw\n")
+    code, out, _ = run(capsys, "result", camp, "1", "allied")
+    assert code == 0
+    assert out.startswith("the battle of Fenwick (3 May 1813): the Allied win; they take Fenwick.")
+    code, out, _ = run(capsys, "status", camp)
+    assert out.startswith("3 May 1813 (marched; battles decided — end-day closes the day)\n")
+    code, out, _ = run(capsys, "end-day", camp)
+    assert out.endswith("3 May 1813 ends.\n")
+    code, out, _ = run(capsys, "status", camp)
+    assert out.startswith("4 May 1813\n")
+
+
+def test_a_draw_in_capitals_and_a_near_miss_told_from_the_command_line(camp, capsys):
+    run(capsys, "order", camp, "1 Corps", "Attack", "Fenwick")
+    run(capsys, "order", camp, "I Corps", "Hold", "Fenwick")
+    for _ in range(3):
+        run(capsys, "end-day", camp)
+    code, out, _ = run(capsys, "result", camp, "1", "DRAW")
+    assert (code, out.splitlines()[0]) == (0, "the battle of Fenwick (3 May 1813): a draw; both "
+                                              "sides stand.")
+    code, out, err = run(capsys, "order", camp, "2 Corps", "Move", "Fenwik")
+    assert err == ("campaign1813: error: 3 May 1813 has already marched; record its battles' "
+                   "results and end the day before giving 2 Corps new orders\n")
+    run(capsys, "end-day", camp)
+    code, out, err = run(capsys, "order", camp, "2 Corps", "Move", "Fenwik")
+    assert err == ("campaign1813: error: order for 2 Corps refused: no town called 'Fenwik' on "
+                   "the map; did you mean Fenwick?\n")
+    code, out, err = run(capsys, "order", camp, "2 Corp", "Move", "Fenwick")
+    assert err == ("campaign1813: error: no command called '2 Corp' in this campaign; did you "
+                   "mean 2 Corps?\n")
