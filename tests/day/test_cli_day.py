@@ -139,3 +139,38 @@ def test_a_draw_in_capitals_and_a_near_miss_told_from_the_command_line(camp, cap
     code, out, err = run(capsys, "order", camp, "2 Corp", "Move", "Fenwick")
     assert err == ("campaign1813: error: no command called '2 Corp' in this campaign; did you "
                    "mean 2 Corps?\n")
+
+
+def test_forced_march_casualties_in_status_and_battles(tmp_path, capsys):
+    """1 Corps force-marches from Westhall three days (20 miles a day, one casualty on each
+    of its brigades 1–4 a day), then two days at 15 to 10 miles short of I Corps at Aston:
+    it comes to battle with 3 casualties on each brigade."""
+    u = make(tmp_path, {"1 Corps": "Westhall"}, {"I Corps": "Aston"})
+    u.order("1 Corps", "Attack", "Aston", forced=True)
+    u.order("I Corps", "Hold", "Aston")
+    for _ in range(3):
+        u.end_day()
+    u.doc.close()
+    camp = str(tmp_path / "c.c1813")
+    code, out, _ = run(capsys, "status", camp)
+    assert ("  1 Corps                      French  40 miles from Aston on the road to Westhall "
+            "ready; 1 Corps – Attack Aston (forced march); casualties carried: 3 on each of "
+            "brigades 1–4\n") in out
+    assert "  I Corps                      French" not in out
+    assert "  I Corps                      Allied  Aston                                    " \
+           "ready; I Corps – Hold Aston\n" in out
+    run(capsys, "order", camp, "1 Corps", "Attack", "Aston")
+    run(capsys, "end-day", camp)
+    code, out, _ = run(capsys, "end-day", camp)
+    assert "Battle: the battle of Aston (5 May 1813)" in out
+    code, out, _ = run(capsys, "battles", camp)
+    assert out == ("1. the battle of Aston (5 May 1813): to be fought\n"
+                   "   French: 1 Corps\n"
+                   "   Allied: I Corps\n"
+                   "   The French attack.\n"
+                   "   1 Corps brings casualties: 3 on each of brigades 1–4.\n")
+    code, out, _ = run(capsys, "result", camp, "1", "french")
+    code, out, _ = run(capsys, "battles", camp)  # spent in the battle: no longer shown
+    assert "casualties" not in out
+    code, out, _ = run(capsys, "status", camp)
+    assert "casualties" not in out

@@ -196,7 +196,9 @@ def _status(args: argparse.Namespace) -> int:
     print(day)
     for c in status.commands:
         state_text = c.reason or c.status.value
-        print(f"  {c.name:<28} {c.side.value:<7} {c.where:<40} {state_text}; {c.orders_text}")
+        worn = f"; casualties carried: {c.casualties_text}" if c.casualties_text else ""
+        print(f"  {c.name:<28} {c.side.value:<7} {c.where:<40} {state_text}; {c.orders_text}"
+              f"{worn}")
     if status.battles_due:
         print(f"{len(status.battles_due)} battle(s) to fight: see 'battles'.")
     return 0
@@ -206,7 +208,8 @@ def _battles(args: argparse.Namespace) -> int:
     from campaign1813.campaign.queries import battle_json, campaign_status
 
     with _open(args) as doc:
-        battles = campaign_status(doc).battles
+        status = campaign_status(doc)
+    battles = status.battles
     if args.json:
         print(json.dumps([battle_json(b) for b in battles], indent=2, ensure_ascii=False))
         return 0
@@ -223,6 +226,12 @@ def _battles(args: argparse.Namespace) -> int:
                  if b.allied_reinforcements else ""))
         if b.attacker:
             print(f"   The {b.attacker.value} attack.")
+        if b.due:  # the casualties a command brings are those of the battle it is yet to fight
+            for name in (*b.french, *b.french_reinforcements, *b.allied,
+                         *b.allied_reinforcements):
+                worn = status.command(name).casualties_text
+                if worn:
+                    print(f"   {name} brings casualties: {worn}.")
         for note in b.notes:
             print(f"   Umpire: {note}")
     return 0
