@@ -216,7 +216,7 @@ def test_diary_is_read_from_the_log_and_follows_undo(tmp_path):
     assert text.splitlines() == [
         "1 May 1813: Order: 1 Corps – Move Brook",
         "1 May 1813: 1 Corps marched 10 miles: Aston → Brook.",
-        "1 May 1813: 1 Corps has reached Brook.",
+        "1 May 1813: 1 Corps has reached Brook at 1600.",  # 10 miles at 15 a day: 8 hours
         "1 May 1813: 1 May 1813 ends.",
     ]
     u.undo()
