@@ -58,9 +58,56 @@ class CommandView:
         return text + (f"; by messenger: {self.pending}" if self.pending else "")
 
     @property
+    def casualties_text(self) -> str | None:
+        """The casualties it carries to its next battle (forced marches, or a battle's when
+        they are carried forward): ``3 on each of brigades 1–4``; None when it has none."""
+        return casualties_text(self.casualties)
+
+    @property
     def must_retreat_today(self) -> bool:
         """Whether the command lost a battle and must march away today."""
         return bool(self.retreats)
+
+
+def casualties_text(casualties: Iterable[tuple[str, int]]) -> str | None:
+    """Casualties per brigade in words: one count for all, or brigade by brigade.
+
+    >>> casualties_text([("1", 3), ("2", 3), ("3", 3), ("4", 3)])
+    '3 on each of brigades 1–4'
+    >>> casualties_text([("1", 2), ("2", 1), ("4", 2)])
+    'by brigade 1:2 2:1 4:2'
+    """
+    losses = sorted(((b, n) for b, n in casualties if n),
+                    key=lambda bn: (0, int(bn[0]), "") if bn[0].isdigit() else (1, 0, bn[0]))
+    if not losses:
+        return None
+    counts = {count for _, count in losses}
+    if len(counts) > 1:
+        return "by brigade " + " ".join(f"{b}:{n}" for b, n in losses)
+    count = counts.pop()
+    if len(losses) == 1:
+        return f"{count} on brigade {losses[0][0]}"
+    return f"{count} on each of brigades {_brigades([b for b, _ in losses])}"
+
+
+def _brigades(numbers: list[str]) -> str:
+    """``1–4``, ``1 and 3``, ``1–3 and 5``: runs of brigade numbers joined by a dash."""
+    if not all(n.isdigit() for n in numbers):
+        return _and(numbers)
+    runs: list[list[int]] = []
+    for n in sorted(int(x) for x in numbers):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    items: list[str] = []
+    for r in runs:
+        items.extend([f"{r[0]}–{r[-1]}"] if len(r) > 2 else map(str, r))
+    return _and(items)
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 @dataclass(frozen=True)
@@ -119,10 +166,19 @@ class CampaignStatus:
         return tuple(c for c in self.commands if c.status is Status.CUT_OFF)
 
     @property
+    def battles_waiting(self) -> tuple[BattleView, ...]:
+        """The battles of this day (or earlier) without a result: End Day waits for them."""
+        return tuple(b for b in self.battles if b.due and b.date <= self.date)
+
+    @property
     def heading(self) -> str:
         """``Spring 1813 — 3 May 1813``, and whether the day waits for its battles."""
         text = f"{self.name} — {format_date(self.date)}"
-        return text + (" (marched; battles to fight)" if self.marched else "")
+        if not self.marched:
+            return text
+        if self.battles_waiting:
+            return text + " (marched; battles to fight)"
+        return text + " (marched; battles decided — End Day closes the day)"
 
 
 def battle_view(b: Battle) -> BattleView:

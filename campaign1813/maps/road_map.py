@@ -18,6 +18,7 @@ from itertools import islice
 import networkx as nx  # type: ignore[import-untyped]  # networkx ships no type hints
 
 from campaign1813.errors import CampaignError
+from campaign1813.maps.names import NameIndex
 from campaign1813.maps.types import MapData, Road, Theatre, Town
 
 
@@ -62,23 +63,21 @@ class RoadMap:
     def __init__(self, map_data: MapData):
         self.data = map_data
         self.towns: dict[str, Town] = {t.name: t for t in map_data.towns}
-        self._names: dict[str, str] = {}
-        for town in map_data.towns:
-            self._names[town.name] = town.name
-            self._names[town.name.casefold()] = town.name
-            for alias in town.aliases:
-                self._names.setdefault(alias, town.name)
-                self._names.setdefault(alias.casefold(), town.name)
+        # names before aliases, so a town's own name wins over another town's alias
+        self._names = NameIndex([*((t.name, t.name) for t in map_data.towns),
+                                 *((a, t.name) for t in map_data.towns for a in t.aliases)])
         self.graph = nx.Graph()
         self.graph.add_nodes_from(self.towns)
         for road in map_data.roads:
             self.graph.add_edge(road.a, road.b, miles=road.miles, road=road)
 
     def resolve(self, name: str) -> str:
-        """The canonical name of a town, given its name or an alias (any case)."""
-        found = self._names.get(name) or self._names.get(name.strip().casefold())
+        """The canonical name of a town, given its name or an alias (any case, umlauts and
+        accents optional: ``Koepenick`` or ``Kopenick`` for Köpenick); a near miss is told
+        the closest names."""
+        found = self._names.find(name)
         if found is None:
-            raise UnknownTown(f"no town called '{name}' on the map")
+            raise UnknownTown(self._names.unknown(name, f"no town called '{name}' on the map"))
         return found
 
     def town(self, name: str) -> Town:

@@ -38,6 +38,22 @@ from campaign1813.ui.open_campaign import OpenCampaign, Update
 
 WHOLE_MAP = "The whole map"
 MAP_WIDTH = 2400
+STATE = 2  # the commands' table's state column
+STATE_WIDTH, STATE_MAX_WIDTH = 90, 130  # "surrendered"; "retreating, 12 cas."
+
+
+def state_text(c: CommandView) -> str:
+    """The state in one word, and the casualties it carries in all: ``ready, 12 cas.``."""
+    total = sum(n for _, n in c.casualties)
+    return f"{c.status.value}, {total} cas." if total else c.status.value
+
+
+def state_tooltip(c: CommandView) -> str:
+    """Why the state binds the command today, and its casualties brigade by brigade."""
+    text = c.reason or c.status.value
+    if c.casualties_text:
+        text += f"\nCasualties carried to its next battle: {c.casualties_text}."
+    return text
 
 
 def marker_town(position: Position, road_miles: dict[frozenset[str], float]) -> str:
@@ -126,10 +142,20 @@ class CommandsTable(QTreeWidget):
         header = self.header()
         header.setStretchLastSection(True)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        for column, width in ((1, 170), (2, 90)):
+        for column, width in ((1, 170), (STATE, STATE_WIDTH)):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(column, width)
         self._rows: dict[str, QTreeWidgetItem] = {}
+
+    def _fit_state(self) -> None:
+        """Widen the state column (a little, up to a limit) when a state with casualties needs
+        it, so "ready, 12 cas." is read whole and the orders keep the rest."""
+        metrics = self.fontMetrics()
+        widest = max((metrics.horizontalAdvance(row.text(STATE)) for row in self._rows.values()),
+                     default=0)
+        wanted = min(STATE_MAX_WIDTH, widest + 2 * metrics.averageCharWidth() + 8)
+        if self.header().sectionSize(STATE) < wanted:
+            self.header().resizeSection(STATE, wanted)
 
     def show_commands(self, scenario: Scenario | None,
                       commands: Iterable[CommandView]) -> None:
@@ -159,6 +185,7 @@ class CommandsTable(QTreeWidget):
             if c.name == keep:
                 self.setCurrentItem(row)
         self.expandAll()
+        self._fit_state()
 
     def update_commands(self, commands: Iterable[CommandView]) -> None:
         """Rewrite the rows of these commands in place (those not shown are left alone)."""
@@ -166,6 +193,7 @@ class CommandsTable(QTreeWidget):
             row = self._rows.get(c.name)
             if row is not None:
                 self._fill(row, c)
+        self._fit_state()
 
     def row(self, name: str) -> QTreeWidgetItem | None:
         """A command's row, if the table shows it."""
@@ -173,12 +201,12 @@ class CommandsTable(QTreeWidget):
 
     @staticmethod
     def _fill(row: QTreeWidgetItem, c: CommandView) -> None:
-        for column, text in enumerate((c.name, c.where, c.status.value, c.orders_text)):
+        for column, text in enumerate((c.name, c.where, state_text(c), c.orders_text)):
             row.setText(column, text)
         for column in (1, 3):  # the columns are often narrower than their text
             row.setToolTip(column, row.text(column))
         # the state at a glance; why it binds the command today, on hovering
-        row.setToolTip(2, c.reason or c.status.value)
+        row.setToolTip(STATE, state_tooltip(c))
 
 
 class CampaignView(QWidget):

@@ -5,7 +5,8 @@ Opening a file reads the whole campaign (``opened``). After an umpire action, an
 :meth:`OpenCampaign.apply` re-reads only what the action's ``Changes`` name and says so in an
 :class:`Update` (``changed``), so each view refreshes just its part: the table the rows of the
 commands named, the map only when a command moved or changed state, the heading only when the
-date or the day's march changed, the Battle menu only when a battle or a command's state did.
+date, the day's march or its battles still waiting changed, the Battle menu only when a battle
+or a command's state did.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ class Update:
 
     changes: Changes
     commands: tuple[CommandView, ...]  # the commands read again: named, or changed with the day
-    heading: bool  # the date or the day's marched state changed
+    heading: bool  # the date, the day's marched state or its battles waiting changed
     battles: bool  # a battle changed, or the state of a command (what the Battle menu lists)
 
     @property
@@ -86,7 +87,7 @@ class OpenCampaign(QObject):
         self.status = status
         update = Update(
             changes, fresh,
-            heading=(old.date, old.marched) != (status.date, status.marched),
+            heading=old.heading != status.heading,
             battles=bool(changes.battles) or states,
         )
         self.changed.emit(update)

@@ -46,6 +46,24 @@ def test_orders_name_the_command_and_what_is_wrong(tmp_path):
     assert u.state().orders["1 Corps"].route == ("Brook",)
 
 
+def test_commands_by_near_names_and_without_accents(tmp_path):
+    """Command names fold as towns do (Armee for Armée); a near miss is offered the closest
+    names, but a number is never guessed: 9 Corps is not a misspelt 1 Corps."""
+    u = make(tmp_path, {"1 Corps": "Aston"}, {"I Corps": "Fenwick"})
+    u.order("ARMEE", "Move", "Aston")
+    assert u.state().orders["Armée HQ"].objective == "Aston"
+    u.order("armee hq", "Halt", "Brook")
+    assert u.state().orders["Armée HQ"].objective == "Brook"
+    assert refused(u, "1 Crops", "Move", "Brook") == \
+        "no command called '1 Crops' in this campaign; did you mean 1 Corps?"
+    assert refused(u, "Prusians", "Move", "Dunmore") == \
+        "no command called 'Prusians' in this campaign; did you mean Prussians HQ?"
+    assert refused(u, "9 Corps", "Move", "Brook") == \
+        "no command called '9 Corps' in this campaign"
+    assert refused(u, "II Corps", "Move", "Brook") == \
+        "no command called 'II Corps' in this campaign"
+
+
 def test_route_through_waypoints_and_the_army_hq_by_army_name(tmp_path):
     u = make(tmp_path, {"1 Corps": "Aston"}, {"I Corps": "Fenwick"})
     u.order("1 Corps", "Move", "Dunmore", via=("Dale",))
@@ -198,7 +216,7 @@ def test_diary_is_read_from_the_log_and_follows_undo(tmp_path):
     assert text.splitlines() == [
         "1 May 1813: Order: 1 Corps – Move Brook",
         "1 May 1813: 1 Corps marched 10 miles: Aston → Brook.",
-        "1 May 1813: 1 Corps has reached Brook.",
+        "1 May 1813: 1 Corps has reached Brook at 1600.",  # 10 miles at 15 a day: 8 hours
         "1 May 1813: 1 May 1813 ends.",
     ]
     u.undo()

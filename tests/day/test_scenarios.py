@@ -101,8 +101,16 @@ def test_hold_against_an_objective_short_of_it_stands_off(tmp_path):
     assert s.date == date(1813, 5, 4)
     assert s.commands["1 Corps"].position == Position("Elford")
     assert s.battles == {}
-    assert "1 Corps and I Corps stand off, 10 miles apart." in ch.lines
-    assert "1 Corps has reached Elford." in ch.lines
+    # its last 10 miles take 8 of the 12 hours: it reaches Elford at 1600, already 10 miles
+    # from Fenwick; it arrived, so nothing halted it
+    assert ch.lines == (
+        "1 Corps marched 10 miles: Dunmore → Elford; in contact with I Corps from 1600 "
+        "(second move).",
+        "I Corps at Fenwick is in contact with 1 Corps from 1600 (second move).",
+        "1 Corps and I Corps stand off, 10 miles apart.",
+        "1 Corps has reached Elford at 1600.",
+        "3 May 1813 ends.",
+    )
 
 
 def battle_setup(tmp_path, east=True):

@@ -59,3 +59,58 @@ def test_errors_name_the_town(road_map):
         road_map.route("A", "E")
     with pytest.raises(NoRoad, match="no road joins B and D"):
         road_map.road("B", "D")
+
+
+@pytest.fixture
+def german_map():
+    towns = (town("Köpenick", 10.0), town("Munich", 10.2, ["München"]), town("Lübeck", 10.4),
+             town("Magdeburg", 10.6), town("Weißenfels", 10.8), town("Besançon", 11.0))
+    roads = tuple(Road(a.name, b.name, 10, RoadClass.MAIN)
+                  for a, b in zip(towns, towns[1:], strict=False))
+    return RoadMap(MapData(towns, roads, ()))
+
+
+@pytest.mark.parametrize(("typed", "town_name"), [
+    ("Köpenick", "Köpenick"), ("Koepenick", "Köpenick"), ("Kopenick", "Köpenick"),
+    ("KOEPENICK", "Köpenick"), ("kopenick", "Köpenick"),
+    ("München", "Munich"), ("Munchen", "Munich"), ("Muenchen", "Munich"),
+    ("Lubeck", "Lübeck"), ("Luebeck", "Lübeck"), ("LÜBECK", "Lübeck"),
+    ("Weissenfels", "Weißenfels"), ("Besancon", "Besançon"),
+    ("Ko\u0308penick", "Köpenick"),  # the umlaut typed as o and a combining diaeresis
+])
+def test_umlauts_and_accents_may_be_left_out_or_spelt_with_an_e(german_map, typed, town_name):
+    assert german_map.resolve(typed) == town_name
+
+
+def test_a_near_miss_is_told_the_closest_town(german_map):
+    with pytest.raises(UnknownTown) as err:
+        german_map.resolve("Magdeberg")
+    assert str(err.value) == "no town called 'Magdeberg' on the map; did you mean Magdeburg?"
+    with pytest.raises(UnknownTown) as err:
+        german_map.resolve("Lubek")
+    assert str(err.value) == "no town called 'Lubek' on the map; did you mean Lübeck?"
+    with pytest.raises(UnknownTown) as err:  # nothing close: the message as it always was
+        german_map.resolve("Atlantis")
+    assert str(err.value) == "no town called 'Atlantis' on the map"
+
+
+def test_two_towns_folded_alike_are_both_offered():
+    towns = (town("Mühlberg", 10.0), town("Muhlberg", 10.2))
+    road_map = RoadMap(MapData(towns, (Road("Mühlberg", "Muhlberg", 5, RoadClass.MAIN),), ()))
+    assert road_map.resolve("Muhlberg") == "Muhlberg"  # the exact name first
+    assert road_map.resolve("mühlberg") == "Mühlberg"
+    with pytest.raises(UnknownTown) as err:  # a macron: either town, folded
+        road_map.resolve("Mūhlberg")
+    assert str(err.value) == ("no town called 'Mūhlberg' on the map; did you mean Muhlberg or "
+                              "Mühlberg?")
+
+
+def test_the_shipped_map_takes_ascii_spellings():
+    from campaign1813.maps.tools.map_toml import read_map
+
+    shipped = RoadMap(read_map())
+    assert [shipped.resolve(n) for n in ("Koepenick", "Kopenick", "Munchen", "Muenchen",
+                                         "Lubeck", "Luebeck", "Muenster")] == [
+        "Köpenick", "Köpenick", "Munich", "Munich", "Lübeck", "Lübeck", "Münster"]
+    with pytest.raises(UnknownTown, match="did you mean Magdeburg[?]$"):
+        shipped.resolve("Magdeberg")

@@ -206,3 +206,26 @@ def test_the_beaten_command_is_offered_its_roads_of_retreat_on_the_pad(window, q
     with qtbot.waitSignal(window.campaign_changed):
         panel.give_button.click()
     assert table_row(window, "I Prussian Corps")[3] == f"I Prussian Corps – Move {legal[0]}"
+
+
+def test_the_heading_stops_asking_for_battles_once_they_have_results(window, qtbot):
+    march_to_battle(window)
+    view = window.campaign_view
+    assert view.heading.text() == "The 1813 Campaign — " + window.windowTitle().split(" — ")[1] \
+        + " (marched; battles to fight)"
+    battle_id = int(window.battles_due()[0].split(".")[0])
+    with qtbot.waitSignal(window.campaign_changed):
+        window.record_result(battle_id, "allied")  # any case, as on the command line
+    assert queries.day_state(window.document).battles[battle_id].result == "Allied"
+    assert view.heading.text().endswith(" (marched; battles decided — End Day closes the day)")
+    window.undo_action.trigger()
+    assert view.heading.text().endswith(" (marched; battles to fight)")
+
+
+def test_the_pad_takes_towns_without_umlauts_and_offers_near_misses(window, qtbot):
+    give(window, "4 Corps", "Move", "Luebeck")
+    assert table_row(window, "4 Corps")[3].startswith("4 Corps – Move Lübeck")
+    give(window, "5 Corps", "Move", "Brunswik")
+    assert window.orders_panel.message.text() == (
+        "order for 5 Corps refused: no town called 'Brunswik' on the map; did you mean "
+        "Brunswick?")

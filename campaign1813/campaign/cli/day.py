@@ -63,7 +63,8 @@ def register(sub: Any, argv: list[str] | None = None) -> None:
     p = sub.add_parser("result", help="record a battle's result")
     p.add_argument("file")
     p.add_argument("battle", type=int)
-    p.add_argument("winner", choices=["French", "Allied", "draw"])
+    # any case (allied, DRAW): the result's own check words the refusal
+    p.add_argument("winner", metavar="{French,Allied,draw}", help="the winner, in any case")
     p.set_defaults(func=_result)
 
     p = sub.add_parser("postpone", help="put a battle off to a later day")
@@ -92,7 +93,7 @@ def register(sub: Any, argv: list[str] | None = None) -> None:
     p = sub.add_parser("cut-off", help="the umpire's choice for a command with no retreat")
     p.add_argument("file")
     p.add_argument("command")
-    p.add_argument("option", choices=["surrender", "break-out"])
+    p.add_argument("option", metavar="{surrender,break-out}", help="in any case")
     p.add_argument("town", nargs="?", help="where a break-out makes for")
     p.set_defaults(func=_cut_off)
 
@@ -205,10 +206,16 @@ def _status(args: argparse.Namespace) -> int:
         print(json.dumps(status_json(status), indent=2, ensure_ascii=False))
         return 0
     day = format_date(status.date)
-    print(f"{day}" + (" (marched; waiting for battle results)" if status.marched else ""))
+    if status.marched and status.battles_waiting:
+        day += " (marched; waiting for battle results)"
+    elif status.marched:
+        day += " (marched; battles decided — end-day closes the day)"
+    print(day)
     for c in status.commands:
         state_text = c.reason or c.status.value
-        print(f"  {c.name:<28} {c.side.value:<7} {c.where:<40} {state_text}; {c.orders_text}")
+        worn = f"; casualties carried: {c.casualties_text}" if c.casualties_text else ""
+        print(f"  {c.name:<28} {c.side.value:<7} {c.where:<40} {state_text}; {c.orders_text}"
+              f"{worn}")
     if status.battles_due:
         print(f"{len(status.battles_due)} battle(s) to fight: see 'battles'.")
     met = sum(o.met for o in status.objectives)
@@ -270,7 +277,8 @@ def _battles(args: argparse.Namespace) -> int:
     from campaign1813.campaign.queries import battle_json, campaign_status
 
     with _open(args) as doc:
-        battles = campaign_status(doc).battles
+        status = campaign_status(doc)
+    battles = status.battles
     if args.json:
         print(json.dumps([battle_json(b) for b in battles], indent=2, ensure_ascii=False))
         return 0
@@ -287,6 +295,12 @@ def _battles(args: argparse.Namespace) -> int:
                  if b.allied_reinforcements else ""))
         if b.attacker:
             print(f"   The {b.attacker.value} attack.")
+        if b.due:  # the casualties a command brings are those of the battle it is yet to fight
+            for name in (*b.french, *b.french_reinforcements, *b.allied,
+                         *b.allied_reinforcements):
+                worn = status.command(name).casualties_text
+                if worn:
+                    print(f"   {name} brings casualties: {worn}.")
         for note in b.notes:
             print(f"   Umpire: {note}")
     return 0

@@ -15,12 +15,12 @@ from datetime import date, timedelta
 
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day.aftermath import retreat_destinations, winner_of
-from campaign1813.campaign.day.battles import REINFORCEMENT_TURN, schedule
+from campaign1813.campaign.day.battles import REINFORCEMENT_TURN, intends_to_fight, schedule
 from campaign1813.campaign.day.contact import find_contacts
 from campaign1813.campaign.day.ground import EPS, Ground, OrderRefused, Position, describe
-from campaign1813.campaign.day.movement import march
+from campaign1813.campaign.day.movement import ARRIVAL_SLACK, MarchResult, march
 from campaign1813.campaign.day.orders import replan
-from campaign1813.campaign.day.state import DayState, Status, Verb
+from campaign1813.campaign.day.state import Battle, DayState, Status, Verb
 from campaign1813.campaign.scenario.types import Side
 
 
@@ -115,18 +115,27 @@ def _march_day(ground: Ground, state: DayState, lines: list[str]) -> tuple[int, 
             text = f"{c.name} stood at {describe(c.position, ground)}"
         if c.name in result.stopped:
             step, enemy = result.stopped[c.name]
-            text += f"; halted by contact with {enemy} ({_clock(ground, step)})"
+            if _arrived_by(result, c.name, step):  # it had done its march: nothing halted it
+                text += f"; in contact with {enemy} from {_hour(ground, step)} " \
+                        f"({_move(ground, step)})"
+            else:
+                text += f"; halted by contact with {enemy} ({_clock(ground, step)})"
         lines.append(text + ".")
     _forced_march_cost(ground, state, result.marched, lines)
     for c in state.ordered():
         if c.name in result.stopped and c.name not in result.marched:
+            step, enemy = result.stopped[c.name]
             lines.append(f"{c.name} at {describe(c.position, ground)} is in contact with "
-                         f"{result.stopped[c.name][1]}.")
+                         f"{enemy} from {_hour(ground, step)} ({_move(ground, step)}).")
     _winners_occupy(ground, state, held, lines)
     _occupy(state, lines)
     live = {c.name: c.position for c in state.ordered() if c.on_map}
     sides = {c.name: c.side for c in state.ordered() if c.on_map}
     contacts = find_contacts(ground, sides, live, ground.settings.contact_miles)
+    # who meant to fight whom, read before the battles clear the orders of those in them
+    meant = {(p.french, p.allied): (intends_to_fight(ground, state, p.french, p.allied),
+                                    intends_to_fight(ground, state, p.allied, p.french))
+             for p in contacts}
     battles = schedule(ground, state, contacts)
     fighting = {n for b in battles for n in b.everyone()}
     for pair in contacts:
@@ -148,6 +157,8 @@ def _march_day(ground: Ground, state: DayState, lines: list[str]) -> tuple[int, 
                 f"{_join(b.allied)} (Allied)")
         if b.attacker:
             text += f"; the {b.attacker.value} attack"
+        elif _both_attack(b, meant):
+            text += "; the French and the Allied both attack"
         lines.append(text + ".")
         for side in (Side.FRENCH, Side.ALLIED):
             if b.reinforcements(side):
@@ -155,11 +166,30 @@ def _march_day(ground: Ground, state: DayState, lines: list[str]) -> tuple[int, 
                              f"sound of the guns, on the table at turn {REINFORCEMENT_TURN}.")
     for name, order in list(state.orders.items()):
         if order.verb.marches and not order.route:
-            lines.append(f"{name} has reached {order.objective}.")
+            when = result.arrived.get(name)
+            at = f" at {_hour(ground, when)}" if when is not None else ""
+            lines.append(f"{name} has reached {order.objective}{at}.")
             if order.verb is not Verb.HALT:
                 del state.orders[name]
     state.marched = True
     return tuple(b.id for b in battles)
+
+
+def _arrived_by(result: MarchResult, name: str, step: float) -> bool:
+    """Whether a command had reached the end of its route when contact found it."""
+    arrived = result.arrived.get(name)
+    return arrived is not None and arrived <= step + ARRIVAL_SLACK
+
+
+def _both_attack(battle: Battle, meant: dict[tuple[str, str], tuple[bool, bool]]) -> bool:
+    """Whether commands of both sides of a battle meant to fight (Attack, or a march through
+    the enemy): a battle with no one attacker because both came on."""
+    sides = set()
+    for (french, allied), (f, a) in meant.items():
+        if french in battle.french and allied in battle.allied:
+            sides |= {Side.FRENCH} if f else set()
+            sides |= {Side.ALLIED} if a else set()
+    return len(sides) == 2
 
 
 def _forced_march_cost(ground: Ground, state: DayState, marched: dict, lines: list) -> None:
@@ -254,10 +284,23 @@ def _close_day(ground: Ground, state: DayState, lines: list[str]) -> None:
     lines.append(f"{format_date(closing)} ends.")
 
 
+def _minutes(ground: Ground, steps: float) -> int:
+    """Minutes after 0800 of so many steps into his twelve marching hours."""
+    return round(12 * steps / max(1, ground.settings.steps_per_day) * 60)
+
+
+def _hour(ground: Ground, steps: float) -> str:
+    """The hour of so many steps into the marching day: ``0936``."""
+    minutes = _minutes(ground, steps)
+    return f"{8 + minutes // 60:02d}{minutes % 60:02d}"
+
+
+def _move(ground: Ground, steps: float) -> str:
+    """Which of his three moves (0800–1200, 1200–1600, 1600–2000) it falls in."""
+    move = min(3, max(1, -(-_minutes(ground, steps) // 240)))
+    return f"{('first', 'second', 'third')[move - 1]} move"
+
+
 def _clock(ground: Ground, steps: float) -> str:
-    """The hour, and which of his three moves (0800–1200, 1200–1600, 1600–2000) it falls in."""
-    hours = 12 * steps / max(1, ground.settings.steps_per_day)
-    minutes = round(hours * 60)
-    h, m = 8 + minutes // 60, minutes % 60
-    move = min(3, max(1, -(-minutes // 240)))
-    return f"{h:02d}{m:02d}, {('first', 'second', 'third')[move - 1]} move"
+    """The hour, and which of his three moves it falls in: ``0943, first move``."""
+    return f"{_hour(ground, steps)}, {_move(ground, steps)}"

@@ -4,12 +4,15 @@ The marching hours are cut into ``steps_per_day`` equal steps. In each step ever
 command spends the same share of the day along its route (tracks at the off-road rate). After
 each step, hostile commands that have come within ``contact_miles`` by road, or that keep
 closing while already that near, stop where the contact happened: the step is cut back to the
-moment the distance reached ``contact_miles``, and both stand for the rest of the day.
+moment the distance reached ``contact_miles``, and both stand for the rest of the day. That
+moment is found between the step's two ends by straight proportion, or, when one of the two
+reached its destination within the step (and so did not march the whole of it), by halving
+the step until the moment is known to a fraction of a second.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from campaign1813.campaign.day.contact import find_contacts
 from campaign1813.campaign.day.ground import EPS, Ground, Position
@@ -33,6 +36,8 @@ class MarchResult:
     marched: dict[str, float]
     starts: dict[str, Position]
     stopped: dict[str, tuple[float, str]]  # command -> (steps into the day, enemy met)
+    arrived: dict[str, float] = field(default_factory=dict)  # command -> steps into the day
+    # at which it reached the end of its route
 
 
 def advance(
@@ -90,6 +95,8 @@ def march(state: DayState, ground: Ground) -> MarchResult:
     marched = {n: 0.0 for n in routes}
     halted: set[str] = set()
     stopped: dict[str, tuple[float, str]] = {}
+    arrived: dict[str, float] = {}
+    last_moved: dict[str, float] = {}
     for step in range(1, steps + 1):
         movers = [n for n in routes if n not in halted and routes[n]]
         if not movers:
@@ -108,6 +115,13 @@ def march(state: DayState, ground: Ground) -> MarchResult:
             d1 = pair.miles
             if d0 > contact + EPS:
                 f = (d0 - contact) / (d0 - d1) if d0 > d1 else 0.0
+                ends = [t for t in (_arrival(legs.get(a), share), _arrival(legs.get(b), share))
+                        if t is not None]
+                if ends:
+                    f = _contact_moment(state, ground, (a, b), before, routes, positions, share,
+                                        contact, reach)
+                    # reached its town as the distance came to contact_miles: it arrived
+                    f = next((t for t in ends if 0.0 <= t - f < ARRIVAL_SLACK), f)
             elif d1 < d0 - EPS:
                 f = 0.0
             else:
@@ -126,15 +140,53 @@ def march(state: DayState, ground: Ground) -> MarchResult:
             positions[n] = leg.position
             routes[n] = leg.route
             marched[n] += leg.miles
+            if leg.miles > 0:
+                last_moved[n] = step - 1 + cut.get(n, 1.0)
+            if not leg.route and n not in arrived:
+                arrived[n] = step - 1 + (leg.passed[-1][1] / share if leg.passed else 0.0)
     for n, miles in marched.items():
         pos, route = positions[n], routes[n]
         if route and pos.b is None and route[0] == pos.a:
             routes[n] = route[1:]
+            if not routes[n]:  # reached it to within a hair, at the end of its last march
+                arrived.setdefault(n, last_moved.get(n, 0.0))
         state.update(n, position=positions[n].rounded(), marched=round(miles, 6))
         state.orders[n] = replace(state.orders[n], route=routes[n])
     for n in halted:
         state.update(n, halted=True)
-    return MarchResult(marched, starts, stopped)
+    return MarchResult(marched, starts, stopped, arrived)
+
+
+ARRIVAL_SLACK = 1e-5  # of a step: a contact found this much before an arrival came with it
+
+
+def _arrival(leg: Leg | None, share: float) -> float | None:
+    """When, as a fraction of the step, a leg reached the end of its route before the step's
+    end (None if it marched the whole step, or did not march)."""
+    if leg is None or leg.route or not leg.passed:
+        return None
+    when = leg.passed[-1][1] / share
+    return when if when < 1.0 - 1e-9 else None
+
+
+def _contact_moment(state, ground, pair, before, routes, positions, share, contact,
+                    reach) -> float:
+    """The fraction of the step at which two commands came within ``contact_miles``, found
+    by halving: one of them stopped marching part-way through the step."""
+
+    def where(n: str, f: float) -> Position:
+        if n not in before:
+            return positions[n]
+        return _leg(state, ground, n, before[n], routes[n], share * f).position
+
+    lo, hi = 0.0, 1.0
+    for _ in range(40):  # to 1e-12 of a step
+        mid = (lo + hi) / 2
+        if ground.distance(where(pair[0], mid), where(pair[1], mid), reach) <= contact + EPS:
+            hi = mid
+        else:
+            lo = mid
+    return hi
 
 
 def _leg(state: DayState, ground: Ground, name: str, pos, route, days) -> Leg:

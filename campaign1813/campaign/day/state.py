@@ -14,6 +14,7 @@ from typing import Any
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day.ground import OrderRefused, Position
 from campaign1813.campaign.scenario.types import Scenario, Side
+from campaign1813.maps.names import NameIndex
 
 Day = date  # the type, where a field called ``date`` hides its name
 
@@ -196,12 +197,12 @@ def initial_state(scenario: Scenario, day: date) -> DayState:
 
 
 def find_command(state: DayState, name: str) -> CommandState:
-    """A command by its name (any case), its army group's name or its CinC's name for the HQ."""
-    wanted = name.strip().casefold()
-    for c in state.ordered():
-        if c.name.casefold() == wanted:
-            return c
-    for c in state.ordered():
-        if c.kind is Kind.HQ and c.army.casefold() == wanted:
-            return c
-    raise OrderRefused(f"no command called '{name}' in this campaign")
+    """A command by its name, or its army group's name for the HQ: any case, umlauts and
+    accents optional; a near miss is told the closest names."""
+    ordered = state.ordered()
+    index = NameIndex([*((c.name, c.name) for c in ordered),
+                       *((c.army, c.name) for c in ordered if c.kind is Kind.HQ)])
+    found = index.find(name)
+    if found is None:
+        raise OrderRefused(index.unknown(name, f"no command called '{name}' in this campaign"))
+    return state.commands[found]
