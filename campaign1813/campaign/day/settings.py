@@ -1,6 +1,7 @@
 """The campaign settings an umpire may change during a campaign, each checked before it is
 taken: messengers and their speed, contact and reinforcement distances, carrying casualties
-forward, the forced march's extra miles and its cost, and the steps of a day's march.
+forward, the forced march's extra miles and its cost, the steps of a day's march, and the
+turns of a battle day (which the battle module reads).
 
 A campaign keeps its changes as overrides of its scenario's settings (in the day's state), so a
 change is one logged action, undone like any other.
@@ -58,6 +59,16 @@ def _steps(text: str) -> int:
     return value
 
 
+def _turns(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError("is not a whole number") from None
+    if not 1 <= value <= 48:
+        raise ValueError("must be a whole number of turns from 1 to 48")
+    return value
+
+
 def _text(text: str) -> str:
     value = " ".join(text.split())
     if not value or len(value) > 200 or not value.isprintable():
@@ -76,6 +87,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("forced_march_extra_miles", "extra miles a day on a forced march", _miles(0, 100)),
     Setting("forced_march_cost", "what a forced march costs (the diary says it)", _text),
     Setting("steps_per_day", "steps the day's march is simulated in", _steps),
+    Setting("battle_turns", "turns of a battle day before night falls", _turns),
 )
 BY_NAME = {s.name: s for s in SETTINGS}
 

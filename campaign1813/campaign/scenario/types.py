@@ -144,6 +144,7 @@ class Settings:
     messenger_orders: bool = False
     messenger_miles: float = 60.0
     steps_per_day: int = 12
+    battle_turns: int = 12  # turns of a battle day before night falls (seed 000: twelve)
 
 
 @dataclass(frozen=True)
