@@ -19,6 +19,7 @@ from campaign1813.campaign.scenario.files import (
     Loc,
     Problems,
     Style,
+    one_line,
     parse_toml,
     position,
     value_at,
@@ -216,8 +217,8 @@ def load_map(files: Mapping[str, str]) -> MapData:
     if not problems and towns:
         problems.extend(_connectivity_problems(map_data))
         problems.extend(_geometry_problems(map_data))
-    if problems:
-        raise ScenarioError("\n".join(problems))
+    if problems:  # names in the messages made here may hold a line break: each is one line
+        raise ScenarioError("\n".join(one_line(p) for p in problems))
     return map_data
 
 
