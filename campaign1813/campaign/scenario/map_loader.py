@@ -60,8 +60,10 @@ def _entries(problems: Problems, key: str, model, checked) -> list[tuple[int, An
     if checked is not None:
         return list(enumerate(getattr(checked, key)))
     raw = value_at(problems.data, (key,), [])
+    if not isinstance(raw, list):  # reported by the model: not a list of tables
+        return []
     return [(i, model.model_validate(entry)) for i, entry in enumerate(raw)
-            if isinstance(raw, list) and isinstance(entry, dict) and problems.valid((key, i))]
+            if isinstance(entry, dict) and problems.valid((key, i))]
 
 
 def _labeller(data: Any, key: str, name_of):
