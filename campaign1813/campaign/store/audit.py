@@ -14,7 +14,7 @@ import sqlite3
 from campaign1813.campaign.day.ground import EPS, Ground, road_key
 from campaign1813.campaign.day.state import DayState, hq_name
 from campaign1813.campaign.errors import CampaignError
-from campaign1813.campaign.store.codec import read_state
+from campaign1813.campaign.store.codec import read_campaign, read_state
 from campaign1813.campaign.store.scenario import read_scenario
 from campaign1813.campaign.store.version import TABLES
 
@@ -29,6 +29,7 @@ def audit(con: sqlite3.Connection) -> DayState:
     for table in ("campaign", "day_info"):
         if con.execute(f"SELECT count(*) FROM {table}").fetchone()[0] != 1:
             raise CampaignError(f"its {table} table must hold one row")
+    read_campaign(con)
     _key, scenario = read_scenario(con, writable=False)
     state = read_state(con)
     ground = Ground(scenario)

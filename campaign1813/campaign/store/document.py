@@ -241,10 +241,10 @@ class CampaignDocument:
 
     def summary(self) -> CampaignSummary:
         """The campaign's name and dates."""
+        from campaign1813.campaign.store.codec import read_campaign
+
         with self._maybe_reading() as con:
-            name, start, current = con.execute(
-                'SELECT name, start_date, "current_date" FROM campaign').fetchone()
-        return CampaignSummary(name, date.fromisoformat(start), date.fromisoformat(current))
+            return CampaignSummary(*read_campaign(con))
 
     def settings(self) -> dict[str, Any]:
         """The campaign's settings as stored in the file."""
