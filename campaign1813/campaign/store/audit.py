@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 
 from campaign1813.campaign.day.ground import EPS, Ground, road_key
-from campaign1813.campaign.day.state import DayState, hq_name
+from campaign1813.campaign.day.state import DayState, Kind, hq_name
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.store.codec import read_campaign, read_state
 from campaign1813.campaign.store.scenario import read_scenario
@@ -43,6 +43,14 @@ def audit(con: sqlite3.Connection) -> DayState:
     if strangers:
         raise CampaignError(f"it holds commands the scenario does not have: "
                             f"{', '.join(strangers[:3])}")
+    for army in scenario.armies:
+        for name, kind in ((hq_name(army.name), Kind.HQ),
+                           *((corps.name, Kind.CORPS) for corps in army.corps)):
+            c = state.commands[name]
+            if (c.side, c.army, c.kind) != (army.side, army.name, kind):
+                raise CampaignError(f"{name} is stored as the {c.kind.value} of {c.army!r:.80} "
+                                    f"({c.side.value}), not as the {kind.value} of "
+                                    f"{army.name} ({army.side.value})")
     for c in state.ordered():
         _check_position(ground, c.name, c.position.a, c.position.b, c.position.miles)
         if c.battle is not None and c.battle not in state.battles:
