@@ -83,6 +83,14 @@ def _dump(value: Any) -> Json:
     return data
 
 
+def _json_value(text: Any) -> Any:
+    """A column's JSON; a lone surrogate escaped in it is no text, and is refused like bad JSON
+    (a ValueError), and so is JSON nested past Python's limit (a RecursionError)."""
+    value = json.loads(text)
+    json.dumps(value, ensure_ascii=False).encode()
+    return value
+
+
 def _from_row(row: sqlite3.Row, skip: tuple[str, ...] = ()) -> Json:
     out: Json = {}
     for column in row.keys():
@@ -91,8 +99,8 @@ def _from_row(row: sqlite3.Row, skip: tuple[str, ...] = ()) -> Json:
         value = row[column]
         if column.endswith("_json"):
             try:
-                out[column.removesuffix("_json")] = json.loads(value)
-            except (TypeError, ValueError):
+                out[column.removesuffix("_json")] = _json_value(value)
+            except (TypeError, ValueError, RecursionError):
                 out[column.removesuffix("_json")] = value  # the adapter names what is wrong
         else:
             out[column] = value
