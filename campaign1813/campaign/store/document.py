@@ -281,7 +281,7 @@ def open_campaign(path: str | Path) -> CampaignDocument:
                                           " and is read-only, so it cannot be upgraded")
         from campaign1813.campaign.store.migrate import upgrade_file
 
-        upgrade_file(path, version)
+        upgrade_file(path, version, check=_check_upgraded)
     try:
         con = connect(path, "ro" if readonly else "rw")
     except sqlite3.Error as exc:
@@ -293,6 +293,19 @@ def open_campaign(path: str | Path) -> CampaignDocument:
         doc.close()
         raise
     return doc
+
+
+def _check_upgraded(work: Path) -> None:
+    """The checks of an open, on the upgraded copy of a file before it replaces the file."""
+    from campaign1813.campaign.store.audit import audit
+
+    doc = CampaignDocument(work, connect(work, "ro"), readonly=True)
+    try:
+        with doc.reading() as con:
+            audit(con)
+        doc.ground()
+    finally:
+        doc.close()
 
 
 def _verify(doc: CampaignDocument) -> None:
