@@ -118,9 +118,10 @@ def upgrade_file(path: Path, version: int,
         raise CampaignFileError(path, f"is damaged: {exc}") from None
     except Exception as exc:
         work.unlink(missing_ok=True)
+        said = (str(exc).splitlines() or [""])[0]  # SQLAlchemy adds the SQL on further lines
         raise CampaignFileError(
             path, f"could not be upgraded from schema {version} to {SCHEMA_VERSION} "
-                  f"({type(exc).__name__}: {exc}); it is unchanged") from exc
+                  f"({type(exc).__name__}: {said}); it is unchanged") from exc
     os.replace(work, path)
 
 
