@@ -3,8 +3,9 @@ file would otherwise carry forward into the campaign.
 
 Every row is validated into its entity (the codec refuses a row that is not one); then the
 state is checked against the campaign's own scenario: every HQ and corps there and nothing
-else, every position on a road of the map and within its length, every battle a command names
-on the list.
+else, each with its side, army group and kind, every position on a road of the map and within
+its length, every battle a command names on the list, every battle at a town of the map and
+fought by commands of the scenario.
 """
 
 from __future__ import annotations
@@ -55,6 +56,13 @@ def audit(con: sqlite3.Connection) -> DayState:
         _check_position(ground, c.name, c.position.a, c.position.b, c.position.miles)
         if c.battle is not None and c.battle not in state.battles:
             raise CampaignError(f"{c.name} is in battle {c.battle}, which is not on the list")
+    for b in state.battles.values():
+        if b.place not in ground.adj:
+            raise CampaignError(f"battle {b.id} is at {b.place!r}, which is not on the map")
+        unknown = sorted(set(b.everyone()) - set(state.commands))
+        if unknown:
+            raise CampaignError(f"battle {b.id} names {unknown[0]!r}, which is not a command of "
+                                "the scenario")
     for town in state.control:
         if town not in ground.adj:
             raise CampaignError(f"town control names {town!r}, which is not on the map")
