@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import math
+import os
 import tomllib
 from datetime import date, datetime, time
 from typing import Any
@@ -22,8 +23,9 @@ SHIPPED = read_scenario_folder()
 NAMES = tuple(sorted(SHIPPED))
 PARSED = {name: tomllib.loads(text) for name, text in SHIPPED.items()}
 
-FUZZ = settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow,
-                                                        HealthCheck.data_too_large])
+# CI runs a bounded number of examples; set FUZZ_EXAMPLES for a longer hunt.
+FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", 150)),
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 # -- a small TOML writer for the values the strategies make -------------------------------------
