@@ -24,6 +24,20 @@ Label = Callable[[Loc], tuple[str, str] | None]
 
 UNKNOWN_KEY, MISSING_KEY, BAD_VALUE = 0, 1, 2
 
+# Control characters, line and paragraph separators and lone surrogates, each shown escaped as
+# Python writes it, so a name or key that holds one keeps its problem on one printable line.
+_ESCAPES = {code: repr(chr(code))[1:-1] for code in (
+    *range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, *range(0xD800, 0xE000))}
+
+
+def one_line(text: str) -> str:
+    """The text with every character that would break its line, or its printing, escaped.
+
+    >>> print(one_line("unknown key 'a" + chr(10) + "b'"))
+    unknown key 'a\\nb'
+    """
+    return text.translate(_ESCAPES)
+
 
 def parse_toml(files: Mapping[str, str], name: str) -> dict:
     """One scenario file parsed, or a ScenarioError naming the file and the fault."""
@@ -109,7 +123,7 @@ class Problems:
     def add(self, entry: str, reason: str, loc: Loc = (), rank: int = BAD_VALUE) -> None:
         """One problem with the entry and the reason; ``loc`` places it in the file."""
         text = f"{self.filename}: {entry}: {reason}" if entry else f"{self.filename}: {reason}"
-        self._found.append((rank, self._place(loc), text))
+        self._found.append((rank, self._place(loc), one_line(text)))
 
     def check(self, model: type[Model], label: Label) -> Model | None:
         """The file's data validated by ``model``, or None with every fault added."""

@@ -19,6 +19,7 @@ from campaign1813.campaign.scenario.files import (
     Loc,
     Problems,
     Style,
+    one_line,
     parse_toml,
     position,
     value_at,
@@ -59,8 +60,10 @@ def _entries(problems: Problems, key: str, model, checked) -> list[tuple[int, An
     if checked is not None:
         return list(enumerate(getattr(checked, key)))
     raw = value_at(problems.data, (key,), [])
+    if not isinstance(raw, list):  # reported by the model: not a list of tables
+        return []
     return [(i, model.model_validate(entry)) for i, entry in enumerate(raw)
-            if isinstance(raw, list) and isinstance(entry, dict) and problems.valid((key, i))]
+            if isinstance(entry, dict) and problems.valid((key, i))]
 
 
 def _labeller(data: Any, key: str, name_of):
@@ -216,8 +219,8 @@ def load_map(files: Mapping[str, str]) -> MapData:
     if not problems and towns:
         problems.extend(_connectivity_problems(map_data))
         problems.extend(_geometry_problems(map_data))
-    if problems:
-        raise ScenarioError("\n".join(problems))
+    if problems:  # names in the messages made here may hold a line break: each is one line
+        raise ScenarioError("\n".join(one_line(p) for p in problems))
     return map_data
 
 

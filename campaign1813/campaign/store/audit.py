@@ -3,8 +3,9 @@ file would otherwise carry forward into the campaign.
 
 Every row is validated into its entity (the codec refuses a row that is not one); then the
 state is checked against the campaign's own scenario: every HQ and corps there and nothing
-else, every position on a road of the map and within its length, every battle a command names
-on the list.
+else, each with its side, army group and kind, every position on a road of the map and within
+its length, every battle a command names on the list, every battle at a town of the map and
+fought by commands of the scenario.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from __future__ import annotations
 import sqlite3
 
 from campaign1813.campaign.day.ground import EPS, Ground, road_key
-from campaign1813.campaign.day.state import DayState, hq_name
+from campaign1813.campaign.day.state import DayState, Kind, hq_name
 from campaign1813.campaign.errors import CampaignError
-from campaign1813.campaign.store.codec import read_state
+from campaign1813.campaign.store.codec import read_campaign, read_state
 from campaign1813.campaign.store.scenario import read_scenario
 from campaign1813.campaign.store.version import TABLES
 
@@ -29,6 +30,7 @@ def audit(con: sqlite3.Connection) -> DayState:
     for table in ("campaign", "day_info"):
         if con.execute(f"SELECT count(*) FROM {table}").fetchone()[0] != 1:
             raise CampaignError(f"its {table} table must hold one row")
+    read_campaign(con)
     _key, scenario = read_scenario(con, writable=False)
     state = read_state(con)
     ground = Ground(scenario).adjusted(state.settings)
@@ -42,10 +44,25 @@ def audit(con: sqlite3.Connection) -> DayState:
     if strangers:
         raise CampaignError(f"it holds commands the scenario does not have: "
                             f"{', '.join(strangers[:3])}")
+    for army in scenario.armies:
+        for name, kind in ((hq_name(army.name), Kind.HQ),
+                           *((corps.name, Kind.CORPS) for corps in army.corps)):
+            c = state.commands[name]
+            if (c.side, c.army, c.kind) != (army.side, army.name, kind):
+                raise CampaignError(f"{name} is stored as the {c.kind.value} of {c.army!r:.80} "
+                                    f"({c.side.value}), not as the {kind.value} of "
+                                    f"{army.name} ({army.side.value})")
     for c in state.ordered():
         _check_position(ground, c.name, c.position.a, c.position.b, c.position.miles)
         if c.battle is not None and c.battle not in state.battles:
             raise CampaignError(f"{c.name} is in battle {c.battle}, which is not on the list")
+    for b in state.battles.values():
+        if b.place not in ground.adj:
+            raise CampaignError(f"battle {b.id} is at {b.place!r}, which is not on the map")
+        unknown = sorted(set(b.everyone()) - set(state.commands))
+        if unknown:
+            raise CampaignError(f"battle {b.id} names {unknown[0]!r}, which is not a command of "
+                                "the scenario")
     for town in state.control:
         if town not in ground.adj:
             raise CampaignError(f"town control names {town!r}, which is not on the map")

@@ -34,6 +34,29 @@ class DamagedState(CampaignError):
     """A row of the campaign day that is not a valid command, order, battle or town."""
 
 
+def iso_date(value: Any, where: str) -> date:
+    """A date the file keeps as text like 1813-05-01; anything else is refused as damaged."""
+    if isinstance(value, str):
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            pass
+    raise DamagedState(f"{where} is damaged: {value!r:.80} is not a date like 1813-05-01")
+
+
+def _day_info(row: sqlite3.Row | None) -> tuple[bool, int]:
+    """Whether the day has marched, and the number of the next battle, as day_info keeps them."""
+    if row is None:
+        return False, 1
+    marched, next_battle = row["marched"], row["next_battle"]
+    if marched not in (0, 1) or isinstance(marched, float):
+        raise DamagedState(f"day_info is damaged: marched {marched!r:.80} is neither 0 nor 1")
+    if not isinstance(next_battle, int) or next_battle < 1:
+        raise DamagedState(f"day_info is damaged: next_battle {next_battle!r:.80} is not a "
+                           "whole number from 1 up")
+    return bool(marched), next_battle
+
+
 def _entity(kind: type, data: Json, where: str) -> Any:
     position = data.get("position")
     if isinstance(position, list) and 1 <= len(position) <= 3:
@@ -60,6 +83,14 @@ def _dump(value: Any) -> Json:
     return data
 
 
+def _json_value(text: Any) -> Any:
+    """A column's JSON; a lone surrogate escaped in it is no text, and is refused like bad JSON
+    (a ValueError), and so is JSON nested past Python's limit (a RecursionError)."""
+    value = json.loads(text)
+    json.dumps(value, ensure_ascii=False).encode()
+    return value
+
+
 def _from_row(row: sqlite3.Row, skip: tuple[str, ...] = ()) -> Json:
     out: Json = {}
     for column in row.keys():
@@ -68,8 +99,8 @@ def _from_row(row: sqlite3.Row, skip: tuple[str, ...] = ()) -> Json:
         value = row[column]
         if column.endswith("_json"):
             try:
-                out[column.removesuffix("_json")] = json.loads(value)
-            except (TypeError, ValueError):
+                out[column.removesuffix("_json")] = _json_value(value)
+            except (TypeError, ValueError, RecursionError):
                 out[column.removesuffix("_json")] = value  # the adapter names what is wrong
         else:
             out[column] = value
@@ -178,6 +209,18 @@ def state_diff(before: Json, after: Json) -> tuple[Json, Json]:
 # -- rows of the file ------------------------------------------------------------------------
 
 
+def read_campaign(con: sqlite3.Connection) -> tuple[str, date, date]:
+    """The campaign's name, start date and current date, as its one row keeps them."""
+    row = con.execute('SELECT name, start_date, "current_date" FROM campaign').fetchone()
+    if row is None:
+        raise DamagedState("the campaign table is damaged: it holds no row")
+    name, start, current = row
+    if not isinstance(name, str):
+        raise DamagedState(f"the campaign's name is damaged: {name!r:.80} is not text")
+    return (name, iso_date(start, "the campaign's start date"),
+            iso_date(current, "the campaign's current date"))
+
+
 def read_state(con: sqlite3.Connection) -> DayState:
     """The campaign day's state as the file holds it."""
     return state_from_json(read_json(con), "the campaign day in the file")
@@ -212,12 +255,13 @@ def read_json(con: sqlite3.Connection) -> Json:
             try:
                 since[r["town"]] = date.fromisoformat(r["since"]).isoformat()
             except (TypeError, ValueError):
-                raise DamagedState(f"town_control row {r['town']!r}: since {r['since']!r} "
+                raise DamagedState(f"town_control row {r['town']!r}: since {r['since']!r:.80} "
                                    "is not a date") from None
+    marched, next_battle = _day_info(day)
     return {
-        "date": date.fromisoformat(info["current_date"]).isoformat(),
-        "marched": bool(day["marched"]) if day else False,
-        "next_battle": int(day["next_battle"]) if day else 1,
+        "date": iso_date(info["current_date"], "the campaign's current date").isoformat(),
+        "marched": marched,
+        "next_battle": next_battle,
         "settings": _settings(_json_or_none(day["settings_json"]) if day else {},
                               "day_info row 1"),
         "commands": commands,

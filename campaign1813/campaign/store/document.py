@@ -255,10 +255,10 @@ class CampaignDocument:
 
     def summary(self) -> CampaignSummary:
         """The campaign's name and dates."""
+        from campaign1813.campaign.store.codec import read_campaign
+
         with self._maybe_reading() as con:
-            name, start, current = con.execute(
-                'SELECT name, start_date, "current_date" FROM campaign').fetchone()
-        return CampaignSummary(name, date.fromisoformat(start), date.fromisoformat(current))
+            return CampaignSummary(*read_campaign(con))
 
     def settings(self) -> dict[str, Any]:
         """The campaign's settings as stored in the file."""
@@ -295,7 +295,7 @@ def open_campaign(path: str | Path) -> CampaignDocument:
                                           " and is read-only, so it cannot be upgraded")
         from campaign1813.campaign.store.migrate import upgrade_file
 
-        upgrade_file(path, version)
+        upgrade_file(path, version, check=_check_upgraded)
     try:
         con = connect(path, "ro" if readonly else "rw")
     except sqlite3.Error as exc:
@@ -307,6 +307,19 @@ def open_campaign(path: str | Path) -> CampaignDocument:
         doc.close()
         raise
     return doc
+
+
+def _check_upgraded(work: Path) -> None:
+    """The checks of an open, on the upgraded copy of a file before it replaces the file."""
+    from campaign1813.campaign.store.audit import audit
+
+    doc = CampaignDocument(work, connect(work, "ro"), readonly=True)
+    try:
+        with doc.reading() as con:
+            audit(con)
+        doc.ground()
+    finally:
+        doc.close()
 
 
 def _verify(doc: CampaignDocument) -> None:

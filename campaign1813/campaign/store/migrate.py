@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from campaign1813.campaign.errors import CampaignFileError
+from campaign1813.campaign.errors import CampaignError, CampaignFileError
 from campaign1813.campaign.store.version import APPLICATION_ID, REVISIONS, SCHEMA_VERSION
 
 SCRIPTS = "campaign1813.campaign.store:migrations"
@@ -86,8 +87,11 @@ def _check_tables(path: Path, version: int) -> None:
                                       "version); start a new campaign from it")
 
 
-def upgrade_file(path: Path, version: int) -> None:
-    """Upgrade a campaign file of an older schema version to the newest, on a copy."""
+def upgrade_file(path: Path, version: int,
+                 check: Callable[[Path], None] | None = None) -> None:
+    """Upgrade a campaign file of an older schema version to the newest, on a copy; the copy
+    replaces the file only once ``check`` has found it a campaign that opens, so a file refused
+    is left as it was."""
     if version not in REVISIONS:
         raise CampaignFileError(path, f"has schema version {version}, which no release wrote")
     _check_tables(path, version)
@@ -104,16 +108,22 @@ def upgrade_file(path: Path, version: int) -> None:
         _run(work, None if version == 0 else REVISIONS[version])
         _mark(work)
         _complete(work)
+        if check is not None:
+            check(work)
         with work.open("rb") as fh:
             os.fsync(fh.fileno())
     except CampaignFileError:
         work.unlink(missing_ok=True)
         raise
+    except CampaignError as exc:  # the upgraded copy is not a campaign that opens
+        work.unlink(missing_ok=True)
+        raise CampaignFileError(path, f"is damaged: {exc}") from None
     except Exception as exc:
         work.unlink(missing_ok=True)
+        said = (str(exc).splitlines() or [""])[0]  # SQLAlchemy adds the SQL on further lines
         raise CampaignFileError(
             path, f"could not be upgraded from schema {version} to {SCHEMA_VERSION} "
-                  f"({type(exc).__name__}: {exc}); it is unchanged") from exc
+                  f"({type(exc).__name__}: {said}); it is unchanged") from exc
     os.replace(work, path)
 
 

@@ -28,7 +28,12 @@ def files_hash(files: Mapping[str, str]) -> str:
 
 def stored_files(con: sqlite3.Connection) -> dict[str, str]:
     """The scenario files stored in a campaign file, by name."""
-    return dict(con.execute("SELECT name, text FROM scenario_file ORDER BY name").fetchall())
+    files = dict(con.execute("SELECT name, text FROM scenario_file ORDER BY name").fetchall())
+    for name, text in files.items():
+        if not isinstance(name, str) or not isinstance(text, str):
+            raise ScenarioError(f"the campaign's scenario file {name!r:.80} is damaged: its "
+                                "name and its text must be text")
+    return files
 
 
 def store_scenario(con: sqlite3.Connection, scenario: Scenario,
@@ -62,8 +67,10 @@ def read_scenario(con: sqlite3.Connection, *, writable: bool) -> tuple[str, Scen
     key = files_hash(files) if files else MEMORY
     if row is not None and row[0] == key:
         try:
+            if not isinstance(row[1], str):
+                raise msgspec.DecodeError(f"the form is {type(row[1]).__name__}, not JSON text")
             return key, msgspec.json.decode(row[1], type=Scenario)
-        except msgspec.ValidationError as exc:
+        except msgspec.DecodeError as exc:  # not JSON, or JSON that is not a scenario
             if not files:
                 raise ScenarioError(f"the campaign's scenario is damaged: {exc}") from None
     if not files:
