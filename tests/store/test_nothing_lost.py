@@ -180,6 +180,10 @@ def test_a_garbage_journal_beside_a_campaign_is_named_and_left_alone(shipped, tm
     ("UPDATE day_command SET position_json = 'not json' WHERE name = '4 Corps'",
      "day_command row '4 Corps': "),
     ("DROP TABLE day_order", "its table day_order is missing"),
+    ("INSERT INTO day_order (command, verb, objective, via_json, route_json, forced, breakout, "
+     "issued, effective, pending) VALUES ('5 Corps', 'Move', 'Atlantis', '[]', '[\"Atlantis\"]',"
+     " 0, 0, '1813-05-01', '1813-05-01', 0)",
+     "the standing order for 5 Corps names 'Atlantis', which is not on the map"),
     ("DELETE FROM day_info", "its day_info table must hold one row"),
     ("UPDATE town_control SET side = 'Martian' WHERE town = 'Hamburg'",
      "town_control row 'Hamburg': side 'Martian' is neither French nor Allied"),

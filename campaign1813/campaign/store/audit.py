@@ -66,6 +66,14 @@ def audit(con: sqlite3.Connection) -> DayState:
     for town in state.control:
         if town not in ground.adj:
             raise CampaignError(f"town control names {town!r}, which is not on the map")
+    for pending, orders in ((False, state.orders), (True, state.pending)):
+        for name, order in orders.items():
+            what = f"the {'messenger' if pending else 'standing'} order for {name}"
+            if name not in state.commands or order.command != name:
+                raise CampaignError(f"{what} is for no command of the scenario")
+            for town in (order.objective, *order.via, *order.route):
+                if town not in ground.adj:
+                    raise CampaignError(f"{what} names {town!r}, which is not on the map")
     return state
 
 
