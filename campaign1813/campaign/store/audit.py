@@ -11,17 +11,19 @@ fought by commands of the scenario.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 
 from campaign1813.campaign.day.ground import EPS, Ground, road_key
 from campaign1813.campaign.day.state import DayState, Kind, hq_name
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.store.codec import read_campaign, read_state
-from campaign1813.campaign.store.scenario import read_scenario
 from campaign1813.campaign.store.version import TABLES
 
 
-def audit(con: sqlite3.Connection) -> DayState:
-    """The stored state, refused with the reason if it is not one this campaign can have."""
+def audit(con: sqlite3.Connection, ground_of: Callable[[], Ground]) -> DayState:
+    """The stored state, refused with the reason if it is not one this campaign can have;
+    ``ground_of`` gives the campaign's ground (reading its scenario), once the tables are
+    known to be there."""
     tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     missing = sorted(TABLES - tables)
     if missing:
@@ -31,9 +33,10 @@ def audit(con: sqlite3.Connection) -> DayState:
         if con.execute(f"SELECT count(*) FROM {table}").fetchone()[0] != 1:
             raise CampaignError(f"its {table} table must hold one row")
     read_campaign(con)
-    _key, scenario = read_scenario(con, writable=False)
+    base = ground_of()
+    scenario = base.scenario
     state = read_state(con)
-    ground = Ground(scenario).adjusted(state.settings)
+    ground = base.adjusted(state.settings)
     expected = {hq_name(a.name) for a in scenario.armies}
     expected |= {c.name for a in scenario.armies for c in a.corps}
     lost = sorted(expected - set(state.commands))

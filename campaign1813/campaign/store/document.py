@@ -311,27 +311,28 @@ def open_campaign(path: str | Path) -> CampaignDocument:
 
 def _check_upgraded(work: Path) -> None:
     """The checks of an open, on the upgraded copy of a file before it replaces the file."""
-    from campaign1813.campaign.store.audit import audit
-
     doc = CampaignDocument(work, connect(work, "ro"), readonly=True)
     try:
-        with doc.reading() as con:
-            audit(con)
-        doc.ground()
+        _audit(doc)
     finally:
         doc.close()
+
+
+def _audit(doc: CampaignDocument) -> None:
+    """The stored state checked against the campaign's own scenario and ground, which are
+    read once here and kept by the document for what it does next."""
+    from campaign1813.campaign.store.audit import audit
+
+    with doc.reading() as con:
+        audit(con, doc.ground)
 
 
 def _verify(doc: CampaignDocument) -> None:
     """Refuse a file whose stored scenario or day's state is not a campaign this version can
     play on: a missing table, a row that does not validate, a command missing or unknown, a
     position off the map."""
-    from campaign1813.campaign.store.audit import audit
-
     try:
-        with doc.reading() as con:
-            audit(con)
-        doc.ground()
+        _audit(doc)
     except CampaignFileError:
         raise
     except CampaignError as exc:
