@@ -75,27 +75,28 @@ def _latest(con: sqlite3.Connection, undone: bool) -> sqlite3.Row | None:
 def undo(con: sqlite3.Connection, expected: str | None = None) -> Changes:
     """Put back the state before the latest action in force (refused if it is not the one
     the umpire was shown, ``expected``, because another window acted since)."""
-    row = _latest(con, False)
-    if row is None:
-        raise OrderRefused("there is nothing to undo")
-    _expect(row, expected, "undo")
-    old, new = json.loads(row["before_json"]), json.loads(row["after_json"])
-    write_changes(con, old)
-    con.execute("UPDATE event_log SET undone = 1 WHERE seq = ?", (row["seq"],))
-    return _changes(f"Undo {row['label']}", (), new, old, None)
+    return _step(con, expected, back=True)
 
 
 def redo(con: sqlite3.Connection, expected: str | None = None) -> Changes:
     """Apply again the earliest undone action."""
-    row = _latest(con, True)
+    return _step(con, expected, back=False)
+
+
+def _step(con: sqlite3.Connection, expected: str | None, back: bool) -> Changes:
+    """One step along the log: back (the latest action in force undone) or forward (the
+    earliest undone action done again)."""
+    what = "undo" if back else "redo"
+    row = _latest(con, undone=not back)
     if row is None:
-        raise OrderRefused("there is nothing to redo")
-    _expect(row, expected, "redo")
-    old, new = json.loads(row["before_json"]), json.loads(row["after_json"])
+        raise OrderRefused(f"there is nothing to {what}")
+    _expect(row, expected, what)
+    before, after = json.loads(row["before_json"]), json.loads(row["after_json"])
+    old, new = (after, before) if back else (before, after)
     write_changes(con, new)
-    con.execute("UPDATE event_log SET undone = 0 WHERE seq = ?", (row["seq"],))
-    return _changes(f"Redo {row['label']}", tuple(json.loads(row["lines_json"])), old, new,
-                    None)
+    con.execute("UPDATE event_log SET undone = ? WHERE seq = ?", (back, row["seq"]))
+    lines = () if back else tuple(json.loads(row["lines_json"]))
+    return _changes(f"{what.capitalize()} {row['label']}", lines, old, new, None)
 
 
 def _expect(row: sqlite3.Row, expected: str | None, what: str) -> None:
