@@ -171,19 +171,19 @@ def _cut_off(args: argparse.Namespace) -> int:
 
 
 def _undo(args: argparse.Namespace) -> int:
-    from campaign1813.campaign import services
-
-    with _open(args) as doc:
-        changes = services.undo(doc)
-    print(changes.label)
-    return 0
+    return _along_log(args, "undo")
 
 
 def _redo(args: argparse.Namespace) -> int:
+    return _along_log(args, "redo")
+
+
+def _along_log(args: argparse.Namespace, name: str) -> int:
+    """Undo or redo: the label of the action taken back or done again."""
     from campaign1813.campaign import services
 
     with _open(args) as doc:
-        changes = services.redo(doc)
+        changes: Changes = getattr(services, name)(doc)
     print(changes.label)
     return 0
 
