@@ -49,24 +49,16 @@ def _switch(text: str) -> bool:
     raise ValueError("must be on or off")
 
 
-def _steps(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise ValueError("is not a whole number") from None
-    if not 1 <= value <= 240:
-        raise ValueError("must be a whole number from 1 to 240")
-    return value
-
-
-def _turns(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise ValueError("is not a whole number") from None
-    if not 1 <= value <= 48:
-        raise ValueError("must be a whole number of turns from 1 to 48")
-    return value
+def _whole(low: int, high: int, unit: str = "") -> Callable[[str], int]:
+    def read(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise ValueError("is not a whole number") from None
+        if not low <= value <= high:
+            raise ValueError(f"must be a whole number{unit} from {low} to {high}")
+        return value
+    return read
 
 
 def _text(text: str) -> str:
@@ -86,8 +78,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("carry_casualties_forward", "battle casualties stay on the brigades", _switch),
     Setting("forced_march_extra_miles", "extra miles a day on a forced march", _miles(0, 100)),
     Setting("forced_march_cost", "what a forced march costs (the diary says it)", _text),
-    Setting("steps_per_day", "steps the day's march is simulated in", _steps),
-    Setting("battle_turns", "turns of a battle day before night falls", _turns),
+    Setting("steps_per_day", "steps the day's march is simulated in", _whole(1, 240)),
+    Setting("battle_turns", "turns of a battle day before night falls",
+            _whole(1, 48, " of turns")),
 )
 BY_NAME = {s.name: s for s in SETTINGS}
 
