@@ -252,11 +252,8 @@ def read_json(con: sqlite3.Connection) -> Json:
                                f"side {r['side']!r} is neither French nor Allied")
         control[r["town"]] = r["side"]
         if r["since"] is not None:
-            try:
-                since[r["town"]] = date.fromisoformat(r["since"]).isoformat()
-            except (TypeError, ValueError):
-                raise DamagedState(f"town_control row {r['town']!r}: since {r['since']!r:.80} "
-                                   "is not a date") from None
+            since[r["town"]] = iso_date(r["since"], f"town_control row {r['town']!r}: since"
+                                        ).isoformat()
     marched, next_battle = _day_info(day)
     return {
         "date": iso_date(info["current_date"], "the campaign's current date").isoformat(),
