@@ -24,6 +24,8 @@ from campaign1813.campaign import queries, services
 from campaign1813.campaign.errors import CampaignError, CampaignFileError
 from campaign1813.campaign.store.document import create_campaign, open_campaign
 
+from .test_scenario_fuzz import _paths
+
 TABLES = ("day_command", "day_order", "day_battle", "town_control", "day_info", "campaign",
           "scenario_form", "document")
 RARE_TABLES = ("scenario_file", "event_log")
@@ -99,17 +101,6 @@ mutation = st.one_of(
     st.tuples(st.just("loosen"), table_names),
     st.tuples(st.just("drop"), table_names),
 )
-
-
-def _paths(data: Any, prefix: tuple = ()) -> list[tuple]:
-    out = [prefix]
-    if isinstance(data, dict):
-        for k, v in data.items():
-            out.extend(_paths(v, (*prefix, k)))
-    elif isinstance(data, list):
-        for i, v in enumerate(data):
-            out.extend(_paths(v, (*prefix, i)))
-    return out
 
 
 def _set(data: Any, path: tuple, value: Any) -> Any:
