@@ -26,6 +26,7 @@ from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store import log
 from campaign1813.campaign.store.codec import read_state
 from campaign1813.campaign.store.document import CampaignDocument
+from campaign1813.campaign.store.fights import FIGHT_STEP
 from campaign1813.maps.types import Theatre
 
 
@@ -311,7 +312,8 @@ def diary(doc: CampaignDocument) -> list[DiaryEntry]:
     """Every line of every action still in force, oldest first."""
     with doc.reading() as con:
         actions = log.actions_in_force(con)
-    return [DiaryEntry(a.day, a.seq, line) for a in actions for line in (a.lines or (a.label,))]
+    return [DiaryEntry(a.day, a.seq, line) for a in actions if a.kind != FIGHT_STEP
+            for line in (a.lines or (a.label,))]
 
 
 def diary_text(doc: CampaignDocument) -> str:
@@ -370,3 +372,50 @@ def battle_json(b: BattleView) -> dict[str, Any]:
         "attacker": b.attacker.value if b.attacker else None, "result": b.result,
         "notes": list(b.notes),
     }
+
+
+# -- battles fought on the table ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FightView:
+    """A battle in progress: its setup, the steps taken, the state now and what it gives."""
+
+    setup: Any
+    steps: tuple[Any, ...]
+    state: Any
+    decision: Any
+    broken_corps: tuple[str, ...]
+    lost: tuple[str, ...]
+
+    @property
+    def report(self) -> list[str]:
+        """The battle report so far."""
+        from campaign1813.campaign.battle.session import report
+
+        return report(self.setup, self.steps)
+
+
+def fight_view(doc: CampaignDocument, battle: int) -> FightView | None:
+    """A battle being fought on the table, or None if it has not been set up."""
+    from campaign1813.campaign.battle.fight import broken_now, decision, replay
+    from campaign1813.campaign.store import fights
+
+    with doc.reading() as con:
+        found = fights.read(con, battle)
+    if found is None:
+        return None
+    setup, steps = found
+    state = replay(setup, steps)
+    corps, lost = broken_now(setup, state)
+    order = [c.key for c in setup.corps]
+    return FightView(setup, tuple(steps), state, decision(setup, state),
+                     tuple(sorted(corps, key=order.index)), tuple(sorted(lost)))
+
+
+def fights_in_progress(doc: CampaignDocument) -> dict[int, int]:
+    """The battles set up on the table and how many steps each has taken."""
+    from campaign1813.campaign.store import fights
+
+    with doc.reading() as con:
+        return fights.fought(con)

@@ -26,13 +26,15 @@ from campaign1813.campaign.day.actions import (
     SplitBattle,
 )
 from campaign1813.campaign.day.changes import Changes
+from campaign1813.campaign.day.ground import OrderRefused
 from campaign1813.campaign.store import log
 from campaign1813.campaign.store.document import CampaignDocument
 
 __all__ = [
     "Changes", "IssueOrder", "cancel_order", "change_setting", "choose_retreat", "end_day",
     "issue_order", "issue_orders", "merge_battles", "perform", "postpone_battle",
-    "record_result", "redo", "split_battle", "undo",
+    "record_result", "redo", "split_battle", "undo", "open_battle", "battle_action",
+    "finish_battle", "abandon_battle",
 ]
 
 
@@ -69,6 +71,7 @@ def record_result(doc: CampaignDocument, battle: int, winner: str | None, *,
                   casualties: dict[str, Any] | None = None) -> Changes:
     """Record a battle's result (a Side or its name, ``draw`` or None) and its aftermath."""
     text = "draw" if winner is None else str(winner)
+    _refuse_if_fighting(doc, battle, "record a typed result")
     return perform(doc, RecordResult(battle, text, casualties or {}))
 
 
@@ -76,17 +79,21 @@ def merge_battles(doc: CampaignDocument, battle: int, other: int, reason: str,
                   force: bool = False) -> Changes:
     """Fight two battles of a day as one, with the umpire's reason kept; battles far apart by
     road are refused unless ``force`` says they are one fight."""
+    for b in (battle, other):
+        _refuse_if_fighting(doc, b, "merge it")
     return perform(doc, MergeBattles(battle, other, reason, force))
 
 
 def split_battle(doc: CampaignDocument, battle: int, commands: Sequence[str],
                  reason: str) -> Changes:
     """Fight the named commands of a battle as a separate battle."""
+    _refuse_if_fighting(doc, battle, "split it")
     return perform(doc, SplitBattle(battle, tuple(commands), reason))
 
 
 def postpone_battle(doc: CampaignDocument, battle: int, reason: str, days: int = 1) -> Changes:
     """Put a battle off by some days."""
+    _refuse_if_fighting(doc, battle, "postpone it")
     return perform(doc, PostponeBattle(battle, reason, days))
 
 
@@ -112,3 +119,125 @@ def redo(doc: CampaignDocument, expected: str | None = None) -> Changes:
     """Apply again the earliest action taken back; with ``expected``, only if it is that one."""
     with doc.writing() as con:
         return log.redo(con, expected)
+
+
+# -- battles fought on the table ---------------------------------------------------------------
+
+
+def _fight(con: Any, battle: int) -> tuple[Any, list[Any]]:
+    from campaign1813.campaign.store import fights
+
+    found = fights.read(con, battle)
+    if found is None:
+        raise OrderRefused(f"battle {battle} is not being fought: open it first "
+                           f"(campaign1813 battle FILE {battle} setup)")
+    return found
+
+
+def _refuse_if_fighting(doc: CampaignDocument, battle: int, what: str) -> None:
+    from campaign1813.campaign.battle.fight import Phase, replay
+    from campaign1813.campaign.store import fights
+
+    with doc.reading() as con:
+        found = fights.read(con, battle)
+    if found is not None and replay(*found).phase != Phase.FINISHED:
+        raise OrderRefused(f"battle {battle} is being fought on the table; finish it there, or "
+                           f"abandon the fight, before you {what}")
+
+
+def open_battle(doc: CampaignDocument, battle: int, *, seed: int | None = None,
+                specials: Sequence[str] = ()) -> Changes:
+    """Set a scheduled battle up for the table: its forces, table, chips and orders."""
+    from campaign1813.campaign.day.fight_setup import battle_setup
+    from campaign1813.campaign.store import fights
+    from campaign1813.campaign.store.codec import read_state
+
+    ground = doc.ground()
+    with doc.writing() as con:
+        if fights.read(con, battle) is not None:
+            raise OrderRefused(f"battle {battle} is already set up on the table")
+        state = read_state(con)
+        setup = battle_setup(ground.adjusted(state.settings), state, battle, seed=seed,
+                             specials=tuple(specials))
+        return fights.open_fight(con, setup, state.date.isoformat())
+
+
+def battle_action(doc: CampaignDocument, battle: int, action: str, *,
+                  typed: Sequence[Any] | None = None, **inputs: Any) -> Changes:
+    """Take one step of a battle in progress (see ``battle.session.ACTIONS``); the step is
+    logged, so undo takes it back. ``finish`` goes through :func:`finish_battle`."""
+    from campaign1813.campaign.battle.session import act
+    from campaign1813.campaign.store import fights
+
+    if action == "finish":
+        return finish_battle(doc, battle)
+    with doc.writing() as con:
+        setup, steps = _fight(con, battle)
+        step = act(setup, steps, action, typed=typed, **inputs)
+        day = con.execute('SELECT "current_date" FROM campaign').fetchone()[0]
+        changes = fights.add_step(con, battle, len(steps), step, day)
+    return _with_lines(changes, step.lines)
+
+
+def _with_lines(changes: Changes, lines: Sequence[str]) -> Changes:
+    from dataclasses import replace
+
+    return replace(changes, lines=tuple(lines))
+
+
+def finish_battle(doc: CampaignDocument, battle: int) -> Changes:
+    """Close a battle fought on the table and give its result to the campaign, once: the
+    winner rests, the loser retreats, the town changes hands, the casualties are recorded."""
+    from campaign1813.campaign.battle.session import act, report
+
+    ground = doc.ground()
+    with doc.writing() as con:
+        setup, steps = _fight(con, battle)
+        step = act(setup, steps, "finish")
+        from campaign1813.campaign.battle.fight import replay
+
+        final = replay(setup, [*steps, step])
+        action = RecordResult(battle, final.result, _casualties(setup, final))
+        return _finish(con, ground, battle, len(steps), step, action,
+                       report(setup, [*steps, step]))
+
+
+def _casualties(setup: Any, state: Any) -> dict[str, dict[str, int]]:
+    """Each command's casualties by brigade number, as the campaign keeps them."""
+    out: dict[str, dict[str, int]] = {}
+    for b in setup.brigades:
+        now = state.brigades[b.key]
+        if not now.casualties:
+            continue
+        number = str(b.number) if b.number is not None else "artillery"
+        out.setdefault(b.corps, {})[number] = now.casualties
+    return out
+
+
+def _finish(con: Any, ground: Any, battle: int, seq: int, step: Any, action: RecordResult,
+            lines: list[str]) -> Changes:
+    from campaign1813.campaign.store import fights
+    from campaign1813.campaign.store.codec import (
+        read_json,
+        state_diff,
+        state_from_json,
+        state_to_json,
+    )
+
+    before = read_json(con)
+    state = state_from_json(before)
+    label, result_lines, _report = action.apply(ground.adjusted(state.settings), state)
+    old, new = state_diff(before, state_to_json(state))
+    return fights.add_step(con, battle, seq, step, before["date"], old, new,
+                           [*result_lines, "Battle report:", *lines], kind="FinishFight",
+                           label=label)
+
+
+def abandon_battle(doc: CampaignDocument, battle: int) -> Changes:
+    """Give up fighting a battle on the table; its result is then still to be given."""
+    from campaign1813.campaign.store import fights
+
+    with doc.writing() as con:
+        _fight(con, battle)
+        day = con.execute('SELECT "current_date" FROM campaign').fetchone()[0]
+        return fights.remove(con, battle, day)

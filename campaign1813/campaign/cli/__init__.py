@@ -1,9 +1,9 @@
 """The headless command line, ``campaign1813``.
 
 Every subcommand calls the same services the window uses. Subcommands come in groups, a module
-each in this package (``document``, ``day``, ``odds``, ``scenario``); ``COMMANDS`` says which
-group owns which command, so only the group of the command being run is imported and registered
-(``campaign1813 --help`` imports none of them). Each group module has
+each in this package (``document``, ``day``, ``battle``, ``odds``, ``scenario``); ``COMMANDS``
+says which group owns which command, so only the group of the command being run is imported and
+registered (``campaign1813 --help`` imports none of them). Each group module has
 ``register(subparsers, argv)``, which adds its parsers and sets ``func`` to a handler taking the
 parsed arguments and returning an exit status; a handler imports what it needs (the database,
 the road network) itself.
@@ -41,6 +41,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "undo": ("day", "take back the last action"),
     "redo": ("day", "apply again the last action taken back"),
     "diary": ("day", "the campaign diary, one dated line each"),
+    "battle": ("battle", "fight a scheduled battle at the table, step by step"),
+    "autoresolve": ("battle", "fight a battle abstractly and record its result"),
     "odds": ("odds", "exact odds of a roll (artillery, morale, combat)"),
     "oob": ("scenario", "print the orders of battle of the scenario's army groups"),
     "scenario": ("scenario", "work with scenario folders"),

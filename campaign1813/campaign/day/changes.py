@@ -20,9 +20,10 @@ class Changes:
     report: DayReport | None = None
     positions: frozenset[str] = frozenset()
     marched_changed: bool = False
+    fights: frozenset[int] = frozenset()
 
     @property
     def anything(self) -> bool:
         """Whether the action changed any part of the day's state."""
         return bool(self.commands or self.battles or self.towns or self.date_changed
-                    or self.marched_changed)
+                    or self.marched_changed or self.fights)

@@ -302,6 +302,17 @@ def write_changes(con: sqlite3.Connection, changes: Json) -> None:
               for k, v in entries.items() if v is not None])
     for town, day in changes.get("control_since", {}).items():
         con.execute("UPDATE town_control SET since = ? WHERE town = ?", (day, town))
+    entries = changes.get("fights", {})
+    _replace(con, "fight", "battle", [int(k) for k in entries],
+             [{"battle": int(k), "setup_json": json.dumps(v)} for k, v in entries.items()
+              if v is not None])
+    for key, step in changes.get("fight_steps", {}).items():
+        battle, seq = (int(x) for x in key.split("|"))
+        con.execute("DELETE FROM fight_step WHERE battle = ? AND seq = ?", (battle, seq))
+        if step is not None:
+            con.execute("INSERT INTO fight_step (battle, seq, kind, label, step_json) "
+                        "VALUES (?, ?, ?, ?, ?)",
+                        (battle, seq, step["kind"], step["label"], json.dumps(step)))
     entries = changes.get("orders", {})
     for key in entries:
         command, which = key.rsplit("|", 1)

@@ -37,6 +37,7 @@ class LoggedAction:
     day: date
     label: str
     lines: tuple[str, ...]
+    kind: str = ""
 
 
 def perform(con: sqlite3.Connection, ground: Ground, action: Action) -> Changes:
@@ -52,13 +53,21 @@ def perform(con: sqlite3.Connection, ground: Ground, action: Action) -> Changes:
     if is_dataclass(action) and not isinstance(action, type):
         payload = asdict(action)
     old, new = state_diff(before, state_to_json(state))
+    return record(con, type(action).__name__, label, before["date"], lines, payload, old, new,
+                  report)
+
+
+def record(con: sqlite3.Connection, kind: str, label: str, day: str, lines: list[str],
+           payload: dict[str, Any], old: Json, new: Json,
+           report: DayReport | None = None) -> Changes:
+    """Write a change (one side of a difference) and log it with the other side, for undo."""
     write_changes(con, new)
     con.execute("DELETE FROM event_log WHERE undone")
     con.execute(
         "INSERT INTO event_log (kind, label, date, lines_json, payload_json, before_json, "
         "after_json, undone) VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
-        (type(action).__name__, label, before["date"], json.dumps(lines),
-         json.dumps(payload, default=str), json.dumps(old), json.dumps(new)),
+        (kind, label, day, json.dumps(lines), json.dumps(payload, default=str),
+         json.dumps(old), json.dumps(new)),
     )
     return _changes(label, tuple(lines), old, new, report)
 
@@ -120,10 +129,10 @@ def next_redo(con: sqlite3.Connection) -> str | None:
 def actions_in_force(con: sqlite3.Connection) -> list[LoggedAction]:
     """Every action still in force, oldest first."""
     con.row_factory = sqlite3.Row
-    rows = con.execute("SELECT seq, date, label, lines_json FROM event_log WHERE NOT undone "
-                       "ORDER BY seq")
+    rows = con.execute("SELECT seq, date, label, lines_json, kind FROM event_log "
+                       "WHERE NOT undone ORDER BY seq")
     return [LoggedAction(r["seq"], date.fromisoformat(r["date"]), r["label"],
-                         tuple(json.loads(r["lines_json"]))) for r in rows]
+                         tuple(json.loads(r["lines_json"])), r["kind"]) for r in rows]
 
 
 def _changes(label: str, lines: tuple[str, ...], old: Json, new: Json,
@@ -147,6 +156,8 @@ def _changes(label: str, lines: tuple[str, ...], old: Json, new: Json,
         report,
         frozenset(positions),
         "marched" in new,
+        frozenset(int(k.split("|")[0]) for side in (old, new)
+                  for section in ("fights", "fight_steps") for k in side.get(section, {})),
     )
 
 

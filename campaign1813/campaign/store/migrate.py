@@ -74,6 +74,7 @@ TABLES = {1: {"document", "campaign", "scenario_file", "day_command", "day_order
               "town_control", "day_info", "event_log"}}
 TABLES[2] = TABLES[1] | {"scenario_form"}
 TABLES[3] = TABLES[2]
+TABLES[4] = TABLES[3]
 
 
 def _check_tables(path: Path, version: int) -> None:

@@ -151,3 +151,24 @@ class EventRow(SQLModel, table=True):
     before_json: str
     after_json: str
     undone: bool = False
+
+
+class FightRow(SQLModel, table=True):
+    """A battle being fought on the table: its setup (JSON), made when it was opened."""
+
+    __tablename__ = "fight"
+
+    battle: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    setup_json: str
+
+
+class FightStepRow(SQLModel, table=True):
+    """One step of a battle in progress: what was done, its report lines, rolls and patch."""
+
+    __tablename__ = "fight_step"
+
+    battle: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    seq: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    kind: str
+    label: str
+    step_json: str

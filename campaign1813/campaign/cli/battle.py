@@ -1,0 +1,390 @@
+"""CLI subcommands of a battle fought on the table, and of auto-resolve.
+
+``campaign1813 battle FILE ID ACTION …`` sets a scheduled battle up (``setup``), shows it
+(``show``), and takes its steps one at a time: ``draw``, ``pips``, ``spend``, ``orders``,
+``give``, ``test RULE``, ``roll`` (the next queued test), ``dismiss``, ``end-turn``,
+``holder``, ``override``, ``finish``; ``report`` prints the battle report. Every step is one
+action in the campaign's log (``campaign1813 undo FILE`` takes it back). A typed physical roll
+is given with ``--roll`` (``--roll 8`` for a total, ``--roll 5,3`` for the faces; repeat it for
+several rolls); without it the battle's own seeded dice roll.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from campaign1813.errors import CampaignError
+
+ACTIONS = {
+    "setup": "set the battle up for the table (or show its setup)",
+    "show": "the battle now: turn, commander, pips, queued tests, brigades",
+    "allocate": "before the battle: give the reserve cavalry or artillery from the corps",
+    "orders": "write a corps' orders (setup), or the CinC changes them (play)",
+    "draw": "draw the next chip (or name the chip drawn from the real bag)",
+    "special": "name the commander who takes his move on a special chip (none: pass)",
+    "pips": "roll the drawn commander's pips (average die + grade)",
+    "spend": "tick off an action of Rule 3 against the pips",
+    "give": "the CinC gives his move to a corps commander",
+    "formation": "record a brigade's new formation",
+    "test": "show the odds of a test, then roll it (--odds: odds only)",
+    "roll": "take the next queued test",
+    "dismiss": "drop a queued test the table shows is not owed",
+    "end-turn": "end the turn with chips still in the bag",
+    "holder": "at nightfall: the side holding the battle town or most squares",
+    "override": "the umpire's own decision, with a reason",
+    "finish": "close the battle and give its result to the campaign",
+    "abandon": "give up fighting it on the table (the result is then typed)",
+    "report": "the battle report, move by move",
+}
+
+
+class BadRoll(CampaignError):
+    """A typed roll that is not a number or a list of faces."""
+
+
+def register(sub: Any, argv: list[str] | None = None) -> None:
+    """Add ``battle`` and ``autoresolve``."""
+    p = sub.add_parser("battle", help="fight a scheduled battle at the table, step by step")
+    p.add_argument("file")
+    p.add_argument("id", type=int, help="the battle's number (campaign1813 battles FILE)")
+    acts = p.add_subparsers(dest="action", metavar="ACTION")
+    p.set_defaults(func=lambda _a: p.print_help() or 0)
+    for name, text in ACTIONS.items():
+        a = acts.add_parser(name, help=text, description=text)
+        _arguments(name, a)
+        a.set_defaults(func=_handler(name))
+
+    p = sub.add_parser("autoresolve", help="fight a battle abstractly and record its result")
+    p.add_argument("file")
+    p.add_argument("id", type=int)
+    p.add_argument("--seed", type=int, default=None, help="the battle's seed (default: its own)")
+    p.add_argument("--odds", type=int, metavar="N", default=None,
+                   help="only estimate win/draw/loss over N runs; records nothing")
+    p.set_defaults(func=_autoresolve)
+
+
+def _rolls(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--roll", action="append", default=[], metavar="N|A,B",
+                   help="the physical roll: a total, or the faces joined by commas; repeat "
+                        "for each roll the step makes")
+
+
+def _arguments(name: str, a: argparse.ArgumentParser) -> None:
+    if name == "setup":
+        a.add_argument("--seed", type=int, default=None)
+        a.add_argument("--special", action="append", default=[],
+                       choices=["French tactical", "French gifted", "Allied gifted"],
+                       help="add an optional special chip to the bag")
+        a.add_argument("--json", action="store_true")
+    elif name == "show":
+        a.add_argument("--json", action="store_true")
+    elif name == "allocate":
+        a.add_argument("reserve")
+        a.add_argument("brigades", nargs="+", metavar="BRIGADE")
+    elif name == "orders":
+        a.add_argument("corps")
+        a.add_argument("order", help="Move, Halt, Hold, Engage, Attack, Withdraw or Rally")
+        a.add_argument("--objective", default="")
+        a.add_argument("--not-in-contact", action="store_true",
+                       help="the CinC is not in base contact (the change is refused)")
+    elif name == "draw":
+        a.add_argument("chip", nargs="?", default=None)
+        a.add_argument("--commander", default=None,
+                       help="for a special chip: who takes his move")
+    elif name == "special":
+        a.add_argument("commander", nargs="?", default=None)
+    elif name == "pips":
+        _rolls(a)
+    elif name == "spend":
+        a.add_argument("what", help="move, change-formation, artillery-action, infantry-fire, "
+                                    "retire-half-move, half-move-and-change-formation, "
+                                    "artillery-two-actions, swap-brigades, rally, garrison")
+        a.add_argument("--brigade", default="")
+        a.add_argument("--note", default="", help="what was done, for the report")
+    elif name == "give":
+        a.add_argument("corps")
+        a.add_argument("--not-in-contact", action="store_true")
+    elif name == "formation":
+        a.add_argument("brigade")
+        a.add_argument("formation")
+    elif name in ("test", "roll"):
+        if name == "test":
+            a.add_argument("test", help="spot, fire, bounce, morale, rally, charge, react, quick, "
+                                        "crest, combat, firefight, skirmish, reaction, pursuit, "
+                                        "rally-pursuers")
+            a.add_argument("who", nargs="?", default="")
+            a.add_argument("target", nargs="?", default="")
+            a.add_argument("--odds", action="store_true", help="show the odds; roll nothing")
+        else:
+            a.add_argument("--index", type=int, default=1, help="which queued test (1: first)")
+            a.add_argument("--target", default="", help="for a combat: the other brigade")
+        for option in ("band", "inches", "cover", "behind", "case", "reaction", "rule", "near",
+                       "through"):
+            a.add_argument(f"--{option}", default=None)
+        a.add_argument("--fact", action="append", default=[], metavar="FACT",
+                       help="a table fact of the tested brigade (e.g. no-general-within-8)")
+        a.add_argument("--enemy-fact", action="append", default=[], metavar="FACT")
+        a.add_argument("--with", dest="flags", action="append", default=[], metavar="FLAG",
+                       help="a yes/no the table shows: flank, friends-near, overhead, "
+                            "no-reply, can-escape, british, beyond-half-move, pay …")
+        a.add_argument("--json", action="store_true")
+        _rolls(a)
+    elif name == "dismiss":
+        a.add_argument("index", type=int, nargs="?", default=1)
+        a.add_argument("--reason", required=True)
+    elif name in ("holder", "override"):
+        a.add_argument("side", help="French, Allied or draw")
+        a.add_argument("--reason", default="", required=name == "override")
+    elif name == "report":
+        fmt = a.add_mutually_exclusive_group()
+        fmt.add_argument("--md", action="store_true", help="Markdown")
+        fmt.add_argument("--html", action="store_true", help="HTML")
+
+
+def _typed(texts: list[str]) -> list[int | tuple[int, ...]] | None:
+    out: list[int | tuple[int, ...]] = []
+    for text in texts:
+        try:
+            parts = [int(x) for x in text.replace(" ", "").split(",") if x]
+        except ValueError:
+            raise BadRoll(f"--roll {text!r}: give a number, or the faces joined by commas") \
+                from None
+        if not parts:
+            raise BadRoll("--roll needs a number")
+        out.append(parts[0] if len(parts) == 1 else tuple(parts))
+    return out or None
+
+
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for option in ("band", "inches", "cover", "behind", "case", "reaction", "rule", "near",
+                   "through"):
+        value = getattr(args, option, None)
+        if value is not None:
+            options[option] = value
+    if args.fact:
+        options["facts"] = list(args.fact)
+    if args.enemy_fact:
+        options["enemy-facts"] = list(args.enemy_fact)
+    for flag in args.flags:
+        options[flag] = True
+    return options
+
+
+def _open(args: argparse.Namespace) -> Any:
+    from campaign1813.campaign.store.document import open_campaign
+
+    return open_campaign(args.file)
+
+
+def _handler(name: str) -> Any:
+    def run(args: argparse.Namespace) -> int:
+        from campaign1813.campaign import queries, services
+
+        with _open(args) as doc:
+            if name == "setup":
+                if queries.fight_view(doc, args.id) is None:
+                    services.open_battle(doc, args.id, seed=args.seed, specials=args.special)
+                return _print_setup(queries.fight_view(doc, args.id), args.json)
+            if name == "show":
+                return _print_show(_view(queries, doc, args.id), args.json)
+            if name == "report":
+                return _print_report(_view(queries, doc, args.id), args)
+            if name == "test" and args.odds:
+                return _print_odds(_view(queries, doc, args.id), args)
+            if name == "abandon":
+                changes = services.abandon_battle(doc, args.id)
+            else:
+                typed, inputs = _action(name, args)
+                changes = services.battle_action(doc, args.id, name, typed=typed, **inputs)
+            _view(queries, doc, args.id)
+        for line in changes.lines or (changes.label,):
+            print(line)
+        return 0
+    return run
+
+
+def _action(name: str, args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
+    """The typed rolls and the inputs of an action, as ``services.battle_action`` takes them."""
+    inputs: dict[str, Any] = {}
+    typed = None
+    if name == "allocate":
+        inputs = {"reserve": args.reserve, "brigades": args.brigades}
+    elif name == "orders":
+        inputs = {"corps": args.corps, "order": args.order, "objective": args.objective,
+                  "in_contact": not args.not_in_contact}
+    elif name == "draw":
+        inputs = {"chip": args.chip, "commander": args.commander}
+    elif name == "special":
+        inputs = {"commander": args.commander}
+    elif name == "pips":
+        typed = _typed(args.roll)
+    elif name == "spend":
+        inputs = {"what": args.what, "brigade": args.brigade, "note": args.note}
+    elif name == "give":
+        inputs = {"corps": args.corps, "in_contact": not args.not_in_contact}
+    elif name == "formation":
+        inputs = {"brigade": args.brigade, "formation": args.formation}
+    elif name == "test":
+        inputs = {"test": args.test, "who": args.who, "target": args.target,
+                  "options": _options(args)}
+        typed = _typed(args.roll)
+    elif name == "roll":
+        options = _options(args)
+        if args.target:
+            options["target"] = args.target
+        inputs = {"index": args.index, "options": options}
+        typed = _typed(args.roll)
+    elif name == "dismiss":
+        inputs = {"index": args.index, "reason": args.reason}
+    elif name in ("holder", "override"):
+        inputs = {"side": args.side, "reason": args.reason}
+    return typed, inputs
+
+
+def _view(queries: Any, doc: Any, battle: int) -> Any:
+    from campaign1813.campaign.day.ground import OrderRefused
+
+    view = queries.fight_view(doc, battle)
+    if view is None:
+        raise OrderRefused(f"battle {battle} is not being fought: set it up first "
+                           f"(campaign1813 battle FILE {battle} setup)")
+    return view
+
+
+def _pct(p: Any) -> str:
+    return f"{p.numerator}/{p.denominator} ({float(p) * 100:.1f} %)"
+
+
+def _print_setup(view: Any, as_json: bool) -> int:
+    import msgspec
+
+    s = view.setup
+    if as_json:
+        print(json.dumps(msgspec.to_builtins(s), indent=2, ensure_ascii=False))
+        return 0
+    print(f"{s.title[0].upper()}{s.title[1:]}: rules {s.ruleset}, seed {s.seed}, "
+          f"{s.turns} turns")
+    t = s.table
+    terrain = ", ".join(x for x in (("built-up area" if t.built_up else ""),
+                                    ("fortress" if t.fortress else ""),
+                                    (f"river {t.river}" if t.river else "")) if x)
+    print(f"Table: {t.feet} × {t.feet} feet of nine {t.square_feet}-foot squares, {t.town} in "
+          f"the centre" + (f" ({terrain})" if terrain else ""))
+    for road in t.roads:
+        extra = f", crossing the {road.river} by {road.crossing}" if road.river else ""
+        print(f"  road to {road.to}: {road.bearing:.0f}°, leaves by the {road.edge.value} "
+              f"edge{extra}")
+    print("Chips: " + ", ".join(
+        f"{c.label} {s.commander(c.commander).name}" if c.commander else c.label
+        for c in s.chips))
+    for c in s.corps:
+        cm = s.commander(c.commander)
+        enters = ("on the table" if c.edge is None else
+                  f"enters by the {c.edge.value} edge on turn {c.turn}"
+                  + (" in column of march" if c.column_of_march else ""))
+        now = view.state.corps[c.key]
+        print(f"{c.side} {c.key} ({c.blind}): {cm.name}, {cm.grade.value} "
+              f"+{cm.grade.bonus}; orders {now.orders.value}"
+              + (f" on {now.objective}" if now.objective else "") + f"; {enters}")
+        for key in now.brigades:
+            print(f"    {key}: {_brigade_line(view, key)}")
+    return 0
+
+
+def _brigade_line(view: Any, key: str) -> str:
+    from campaign1813.campaign.battle.fight_tests import known_facts
+
+    text: str = known_facts(view.setup, view.state, key)
+    return text + (", removed" if view.state.brigades[key].removed else "")
+
+
+def _print_show(view: Any, as_json: bool) -> int:
+    s, st = view.setup, view.state
+    if as_json:
+        import msgspec
+
+        print(json.dumps({"battle": s.battle, "state": msgspec.to_builtins(st),
+                          "broken_corps": list(view.broken_corps), "lost": list(view.lost),
+                          "decision": {"winner": view.decision.winner,
+                                       "reason": view.decision.reason,
+                                       "final": view.decision.final}},
+                         indent=2, ensure_ascii=False))
+        return 0
+    where = {"setup": "being set up", "play": f"turn {st.turn} of {s.turns}",
+             "night": "nightfall", "finished": f"finished: {st.result}"}[st.phase]
+    print(f"{s.title[0].upper()}{s.title[1:]}: {where}; chips drawn: "
+          f"{', '.join(st.drawn) or 'none'}" + ("; Poor chip waiting" if st.poor_pending else ""))
+    if st.activation:
+        a = st.activation
+        cm = s.commander(a.commander)
+        pips = "pips not rolled" if a.pips is None else f"{a.remaining} of {a.pips} pips left"
+        print(f"Moving: {cm.name} ({cm.grade.value}, chip {a.chip}): {pips}; step: {a.stage}")
+        for what, cost in a.spent:
+            print(f"  spent {cost}: {what}")
+    if st.special:
+        print(f"The {st.special} chip waits for a commander")
+    for i, p in enumerate(st.queue, 1):
+        who = p.who or ""
+        print(f"Queued {i}: {p.test}{' for ' + who if who else ''} – {p.reason}")
+    for c in s.corps:
+        now = st.corps[c.key]
+        flag = " BROKEN" if c.key in view.broken_corps else ""
+        print(f"{c.side} {c.key}: orders {now.orders.value}"
+              + ("" if now.spotted else " (on its blind)") + flag)
+        for key in now.brigades:
+            print(f"    {key}: {_brigade_line(view, key)}")
+    for side in view.lost:
+        print(f"The {side} army has broken")
+    print(f"Result: {view.decision.winner or 'undecided'} – {view.decision.reason}")
+    return 0
+
+
+def _print_report(view: Any, args: argparse.Namespace) -> int:
+    from campaign1813.campaign.battle.session import report, report_html, report_markdown
+
+    if args.md:
+        sys.stdout.write(report_markdown(view.setup, view.steps))
+    elif args.html:
+        sys.stdout.write(report_html(view.setup, view.steps))
+    else:
+        print("\n".join(report(view.setup, view.steps)))
+    return 0
+
+
+def _print_odds(view: Any, args: argparse.Namespace) -> int:
+    from campaign1813.campaign.battle.fight_tests import prepare
+
+    prepared = prepare(view.setup, view.state, args.test, args.who, args.target,
+                       _options(args))
+    if args.json:
+        print(json.dumps({"test": prepared.test, "rule": prepared.rule,
+                          "known": list(prepared.known),
+                          "odds": [{"outcome": o, "chance": f"{p.numerator}/{p.denominator}",
+                                    "float": float(p)} for o, p in prepared.odds]},
+                         indent=2, ensure_ascii=False))
+        return 0
+    print(f"{prepared.rule}: {prepared.test}")
+    for line in prepared.known:
+        print(f"  {line}")
+    for outcome, p in prepared.odds:
+        print(f"  {outcome}: {_pct(p)}")
+    return 0
+
+
+def _autoresolve(args: argparse.Namespace) -> int:
+    from campaign1813.campaign import services
+
+    with _open(args) as doc:
+        if args.odds is not None:
+            odds = services.autoresolve_odds(doc, args.id, args.odds, seed=args.seed)
+            for line in odds:
+                print(line)
+            return 0
+        changes = services.autoresolve_battle(doc, args.id, seed=args.seed)
+    for line in changes.lines or (changes.label,):
+        print(line)
+    return 0
