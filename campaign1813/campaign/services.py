@@ -209,7 +209,12 @@ def _casualties(setup: Any, state: Any) -> dict[str, dict[str, int]]:
         now = state.brigades[b.key]
         if not now.casualties:
             continue
-        number = str(b.number) if b.number is not None else "artillery"
+        if b.arm.value == "artillery" or b.number is None:
+            number = "artillery"
+        elif b.arm.value == "cavalry":
+            number = f"{b.number} cavalry"
+        else:
+            number = str(b.number)
         out.setdefault(b.corps, {})[number] = now.casualties
     return out
 

@@ -432,11 +432,16 @@ def _chips_left(setup: BattleSetup, state: FightState) -> list[str]:
     return [c.label for c in setup.chips if c.label not in state.drawn]
 
 
+# Tests taken at a later move of the brigade's corps, which do not hold up the next chip.
+DEFERRED = frozenset({"rally pursuers"})
+
+
 def _owed(state: FightState) -> None:
-    if state.queue:
-        owed = "; ".join(f"{p.test} for {p.who or p.reason}" for p in state.queue[:3])
-        more = f" and {len(state.queue) - 3} more" if len(state.queue) > 3 else ""
-        raise ActionRefused(f"{len(state.queue)} test{'s' if len(state.queue) > 1 else ''} "
+    queue = [p for p in state.queue if p.test not in DEFERRED]
+    if queue:
+        owed = "; ".join(f"{p.test} for {p.who or p.reason}" for p in queue[:3])
+        more = f" and {len(queue) - 3} more" if len(queue) > 3 else ""
+        raise ActionRefused(f"{len(queue)} test{'s' if len(queue) > 1 else ''} "
                             f"still to take or dismiss first: {owed}{more}")
     if state.special:
         raise ActionRefused(f"the {state.special} chip is waiting: name the commander who "
@@ -682,7 +687,7 @@ def spend(setup: BattleSetup, state: FightState, action: str, brigade: str = "",
                 CorpsAction.SWAP_BRIGADES, CorpsAction.GARRISON):
         act = _advance_stage(act, Stage.MOVE)
     spent = paid.spent[-1]
-    text = note or spent.action.capitalize()
+    text = note or spent.action[0].upper() + spent.action[1:]
     return Outcome("spend", f"Spend {spent.cost}: {spent.action}",
                    replace(state, activation=act),
                    (f"{text} ({spent.cost} pip{'s' if spent.cost != 1 else ''}, "

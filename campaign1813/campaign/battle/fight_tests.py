@@ -32,6 +32,7 @@ from typing import Any
 
 from campaign1813.campaign.battle.dice import DiceSource, Roll
 from campaign1813.campaign.battle.fight import (
+    DEFERRED,
     BrigadeNow,
     FightState,
     Outcome,
@@ -223,6 +224,18 @@ def _need(key: str, what: str) -> str:
 
 def _yes_no(odds: Mapping[bool, Fraction], yes: str, no: str) -> tuple[tuple[str, Fraction], ...]:
     return ((yes, odds.get(True, Fraction(0))), (no, odds.get(False, Fraction(0))))
+
+
+def _effect_text(e: Effect) -> str:
+    """``2 Infantry Brigade: 3 casualties, rout``."""
+    parts = []
+    if e.casualties:
+        parts.append(f"{e.casualties} casualt{'y' if e.casualties == 1 else 'ies'}")
+    if e.removed:
+        parts.append("leaves the table")
+    elif e.new_state:
+        parts.append(e.new_state.value)
+    return f"{e.brigade}: {', '.join(parts) or 'no loss'}"
 
 
 def _faces(roll: Roll | None) -> str:
@@ -468,8 +481,7 @@ def _combat(setup: BattleSetup, state: FightState, who: str, target: str,
     def run(dice: DiceSource) -> Resolved:
         r = fight(combat, dice, setup.ruleset)
         roller = combat.side(r.favoured).brigade.name
-        effects = "; ".join(f"{e.brigade} {e.note}" if e.note else e.brigade
-                            for e in r.effects if e.casualties or e.new_state or e.note)
+        effects = "; ".join(_effect_text(e) for e in r.effects)
         return Resolved(f"Combat (Rule {rule}): {a.name} ({r.factors.attacker_total}) against "
                         f"{d.name} ({r.factors.defender_total}); {roller} rolls "
                         f"({r.roll.total}) +{r.factors.difference} = {r.total}: {r.row.result}"
@@ -697,8 +709,11 @@ def _apply(setup: BattleSetup, state: FightState, resolved: Resolved) -> FightSt
 
 
 def take_queued(setup: BattleSetup, state: FightState, options: Options,
-                dice: DiceSource, index: int = 1) -> Outcome:
-    """Take the queued test number ``index`` (1 first), filled in from what queued it."""
+                dice: DiceSource, index: int | None = None) -> Outcome:
+    """Take the queued test number ``index`` (1 first; by default the first that holds up
+    the next chip), filled in from what queued it."""
+    if index is None:
+        index = next((i for i, p in enumerate(state.queue, 1) if p.test not in DEFERRED), 1)
     if not 1 <= index <= len(state.queue):
         raise ActionRefused("no test is queued" if not state.queue else
                             f"there is no queued test number {index} ({len(state.queue)} queued)")

@@ -94,7 +94,7 @@ def _dispatch(setup: BattleSetup, state: f.FightState, action: str, dice: _Dice,
         return take(setup, state, i["test"], i.get("who", ""), i.get("target", ""),
                     i.get("options", {}), dice.source)
     if action == "roll":
-        return take_queued(setup, state, i.get("options", {}), dice.source, i.get("index", 1))
+        return take_queued(setup, state, i.get("options", {}), dice.source, i.get("index"))
     if action == "dismiss":
         return f.dismiss(setup, state, i.get("index", 1), i.get("reason", ""))
     if action == "end-turn":

@@ -119,7 +119,8 @@ def _arguments(name: str, a: argparse.ArgumentParser) -> None:
             a.add_argument("target", nargs="?", default="")
             a.add_argument("--odds", action="store_true", help="show the odds; roll nothing")
         else:
-            a.add_argument("--index", type=int, default=1, help="which queued test (1: first)")
+            a.add_argument("--index", type=int, default=None,
+                           help="which queued test (default: the first that is due now)")
             a.add_argument("--target", default="", help="for a combat: the other brigade")
         for option in ("band", "inches", "cover", "behind", "case", "reaction", "rule", "near",
                        "through"):
