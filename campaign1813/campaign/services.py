@@ -148,17 +148,25 @@ def _refuse_if_fighting(doc: CampaignDocument, battle: int, what: str) -> None:
 def open_battle(doc: CampaignDocument, battle: int, *, seed: int | None = None,
                 specials: Sequence[str] = ()) -> Changes:
     """Set a scheduled battle up for the table: its forces, table, chips and orders."""
+    from campaign1813.campaign.battle.setup import Special
     from campaign1813.campaign.day.fight_setup import battle_setup
     from campaign1813.campaign.store import fights
     from campaign1813.campaign.store.codec import read_state
 
+    known = {s.value.lower(): s for s in Special if s is not Special.POOR}
+    chosen = []
+    for name in specials:
+        if name.lower() not in known:
+            raise OrderRefused(f"'{name}' is not an optional chip (chips: "
+                               f"{', '.join(s.value for s in known.values())})")
+        chosen.append(known[name.lower()])
     ground = doc.ground()
     with doc.writing() as con:
         if fights.read(con, battle) is not None:
             raise OrderRefused(f"battle {battle} is already set up on the table")
         state = read_state(con)
         setup = battle_setup(ground.adjusted(state.settings), state, battle, seed=seed,
-                             specials=tuple(specials))
+                             specials=tuple(chosen))
         return fights.open_fight(con, setup, state.date.isoformat())
 
 

@@ -16,6 +16,7 @@ import pytest
 
 from campaign1813.campaign.battle import fight as f
 from campaign1813.campaign.battle.fight_tests import prepare
+from campaign1813.campaign.battle.rules.brigade import CavalryWeight
 from campaign1813.campaign.battle.rules.command import Role
 from campaign1813.campaign.battle.rules.common import ActionRefused
 from campaign1813.campaign.battle.session import act, report
@@ -29,8 +30,6 @@ from campaign1813.campaign.battle.setup import (
 )
 from campaign1813.campaign.battle.terms import CorpsOrder, Grade, MoraleState
 from tests.battle.setups import corps
-
-from campaign1813.campaign.battle.rules.brigade import CavalryWeight
 
 S = MoraleState
 
