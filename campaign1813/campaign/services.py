@@ -217,14 +217,16 @@ def _casualties(setup: Any, state: Any) -> dict[str, dict[str, int]]:
         now = state.brigades[b.key]
         if not now.casualties:
             continue
-        if b.arm.value == "artillery" or b.number is None:
-            number = "artillery"
-        elif b.arm.value == "cavalry":
-            number = f"{b.number} cavalry"
-        else:
-            number = str(b.number)
-        out.setdefault(b.corps, {})[number] = now.casualties
+        out.setdefault(b.corps, {})[_casualty_key(b)] = now.casualties
     return out
+
+
+def _casualty_key(b: Any) -> str:
+    """A brigade's key in the campaign's casualties: its number, ``<n> cavalry`` or
+    ``artillery``."""
+    if b.arm.value == "artillery" or b.number is None:
+        return "artillery"
+    return f"{b.number} cavalry" if b.arm.value == "cavalry" else str(b.number)
 
 
 def _finish(con: Any, ground: Any, battle: int, seq: int, step: Any, action: RecordResult,
@@ -254,3 +256,74 @@ def abandon_battle(doc: CampaignDocument, battle: int) -> Changes:
         _fight(con, battle)
         day = con.execute('SELECT "current_date" FROM campaign').fetchone()[0]
         return fights.remove(con, battle, day)
+
+
+def _setup_for(doc: CampaignDocument, battle: int, seed: int | None) -> Any:
+    """The setup of a battle: the one on the table if it is there, else a fresh one."""
+    from dataclasses import replace
+
+    from campaign1813.campaign.day.fight_setup import battle_setup
+    from campaign1813.campaign.store import fights
+    from campaign1813.campaign.store.codec import read_state
+
+    ground = doc.ground()
+    with doc.reading() as con:
+        found = fights.read(con, battle)
+        state = read_state(con)
+    if found is not None:
+        setup = found[0]
+        return setup if seed is None else replace(setup, seed=seed)
+    return battle_setup(ground.adjusted(state.settings), state, battle, seed=seed)
+
+
+def autoresolve_odds(doc: CampaignDocument, battle: int, runs: int, *,
+                     seed: int | None = None, progress: Any = None) -> list[str]:
+    """Win, draw and loss of a battle over ``runs`` abstract runs, with their 95 % intervals;
+    nothing is recorded."""
+    from campaign1813.campaign.battle.autoresolve import estimate
+
+    if runs < 1:
+        raise OrderRefused(f"--odds needs at least one run, not {runs}")
+    setup = _setup_for(doc, battle, seed)
+    odds = estimate(setup, runs, seed=setup.seed, progress=progress)
+    lines = [f"{setup.title[0].upper()}{setup.title[1:]}: {odds.runs} auto-resolved runs"
+             + (" (cancelled)" if odds.cancelled else "")]
+    for share in (odds.french, odds.allied, odds.draw):
+        lines.append(f"  {share.outcome}: {share.count} ({share.fraction:.1%}; 95 % interval "
+                     f"{share.low:.1%}–{share.high:.1%})")
+    return lines
+
+
+def autoresolve_battle(doc: CampaignDocument, battle: int, *,
+                       seed: int | None = None) -> Changes:
+    """Fight a battle abstractly (seeded), and give its result to the campaign: the winner
+    rests, the loser retreats; its report goes into the diary."""
+    from campaign1813.campaign.battle.autoresolve import resolve
+
+    _refuse_if_fighting(doc, battle, "auto-resolve it")
+    setup = _setup_for(doc, battle, seed)
+    result = resolve(setup, setup.seed)
+    casualties: dict[str, dict[str, int]] = {}
+    for b in result.brigades:
+        if b.casualties:
+            spec = setup.brigade(b.key)
+            casualties.setdefault(spec.corps, {})[_casualty_key(spec)] = b.casualties
+    action = RecordResult(battle, result.winner or "draw", casualties)
+    ground = doc.ground()
+    from campaign1813.campaign.store import log
+    from campaign1813.campaign.store.codec import (
+        read_json,
+        state_diff,
+        state_from_json,
+        state_to_json,
+    )
+
+    with doc.writing() as con:
+        before = read_json(con)
+        state = state_from_json(before)
+        label, lines, _r = action.apply(ground.adjusted(state.settings), state)
+        old, new = state_diff(before, state_to_json(state))
+        lines = [f"Auto-resolved (seed {setup.seed}): {result.reason}", *lines,
+                 "Battle report:", *result.report]
+        return log.record(con, "AutoResolve", f"Auto-resolve: {label}", before["date"], lines,
+                          {"battle": battle, "seed": setup.seed}, old, new)
