@@ -397,7 +397,8 @@ def _react(setup: BattleSetup, state: FightState, who: str, target: str,
     b = _brigade(setup, state, who)
     queued = next((p for p in state.queue if p.who == who
                    and p.test == FollowOnTest.REACTION_TO_CHARGE.value), None)
-    charger = label_of(setup, target) if target else (queued.reason if queued else "the cavalry")
+    cause = target or (queued.cause if queued else "")
+    charger = label_of(setup, cause) if cause in state.brigades else "the cavalry"
     situation = ReactionSituation(
         b.name, b.arm, b.rating, b.state,
         _choice(Reaction, _text(options, "reaction", "form_square"), "reaction"),
@@ -412,7 +413,7 @@ def _react(setup: BattleSetup, state: FightState, who: str, target: str,
         word = "pass" if r.passed else "fail"
         return Resolved(f"{b.name} tries to {situation.reaction.value.replace('_', ' ')} "
                         f"{_faces(r.roll)} {word}", (r.roll,) if r.roll else (), r.effects,
-                        r.follow_ons)
+                        r.follow_ons, cause=cause)
     return Prepared("react", "Rule 6", (known_facts(setup, state, who),),
                     _yes_no(odds, "reacts", "fails"), run, Stage.MOVE,
                     resolves=(FollowOnTest.REACTION_TO_CHARGE.value,))
@@ -731,5 +732,8 @@ def take_queued(setup: BattleSetup, state: FightState, options: Options,
         band = next((f.split("=", 1)[1] for f in p.facts if f.startswith("band=")), "")
         options = {"band": band} | dict(options)
     elif test == "combat":
-        target = str(options.get("target", ""))
+        if p.cause:          # the charging cavalry against the brigade they reach
+            who, target = p.cause, p.who
+        else:
+            target = str(options.get("target", ""))
     return take(setup, state, test, who, target, options, dice)
