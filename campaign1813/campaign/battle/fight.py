@@ -620,7 +620,9 @@ def roll_pips(setup: BattleSetup, state: FightState, dice: DiceSource) -> Outcom
     queue = state.queue
     corps = _corps_of_commander(setup, act.commander)
     if corps is not None:
-        queue += _owed_rallies(setup, state, corps)
+        owed = _owed_rallies(setup, state, corps)
+        queue += owed
+        lines += [f"  {p.test} owed by {label_of(setup, p.who)}" for p in owed]
     return Outcome("pips", f"Pips for {c.name}: {pips}",
                    replace(state, activation=act, queue=queue), tuple(lines), (roll,))
 
