@@ -277,3 +277,56 @@ def test_formation_override_and_reports(b):
     assert "<h2>Turn 1 of 12</h2>" in page and page.count("<li>") >= 5
     assert report(b.setup, b.steps)[-1] == ("Result: a draw – the umpire's decision: both "
                                              "sides withdrew")
+
+
+@pytest.mark.parametrize(("action", "inputs", "message"), [
+    ("test", {"test": "dance"}, "'dance' is not a test of the battle"),
+    ("test", {"test": "morale", "who": "99 Corps/1"}, "there is no brigade '99 Corps/1'"),
+    ("test", {"test": "fire", "who": f"{FR}/art", "target": f"{FR}/1",
+              "options": {"band": "short"}}, "is a friend of"),
+    ("test", {"test": "fire", "who": f"{FR}/art", "target": f"{PR}/1",
+              "options": {"inches": "30"}}, "cannot reach 30 inches"),
+    ("test", {"test": "fire", "who": f"{FR}/art", "target": f"{PR}/1"},
+     "give the range band"),
+    ("test", {"test": "fire", "who": f"{FR}/1", "target": f"{PR}/1",
+              "options": {"band": "short"}}, "is infantry, not a battery"),
+    ("test", {"test": "fire", "who": f"{PR}/art", "target": f"{FR}/1",
+              "options": {"band": "short"}}, "is limbered"),
+    ("test", {"test": "fire", "who": f"{FR}/art", "target": f"{PR}/1",
+              "options": {"band": "point-blank"}}, "not a range band"),
+    ("test", {"test": "fire", "who": f"{FR}/art", "target": f"{PR}/1",
+              "options": {"inches": "x"}}, "must be a number of inches"),
+    ("test", {"test": "combat", "who": f"{FR}/1", "target": f"{FR}/2"}, "on the same side"),
+    ("test", {"test": "combat", "who": f"{FR}/1", "target": f"{PR}/cav"},
+     "no combat rule for infantry against cavalry"),
+    ("test", {"test": "combat", "who": f"{FR}/1", "target": f"{PR}/1",
+              "options": {"rule": "x"}}, "must be a rule number"),
+    ("test", {"test": "spot", "who": f"{FR}/cav", "target": "Nobody"}, "no corps 'Nobody'"),
+    ("test", {"test": "spot", "who": f"{FR}/cav", "target": PR}, "distance to the blind"),
+    ("test", {"test": "charge", "who": f"{FR}/1", "target": f"{PR}/1"}, "only cavalry"),
+    ("test", {"test": "reaction", "who": f"{PR}/1", "options": {"near": f"{FR}/1"}},
+     "only friends react"),
+    ("test", {"test": "quick", "who": f"{PR}/1", "options": {"case": "ambush"}},
+     "not a quick-result case"),
+    ("test", {"test": "morale"}, "name the brigade to test"),
+    ("roll", {}, "no test is queued"),
+    ("dismiss", {"index": 3, "reason": "x"}, "no queued test number 3"),
+    ("holder", {"side": "French"}, "recorded at nightfall"),
+    ("finish", {}, "undecided on turn 1"),
+    ("orders", {"corps": "Nowhere Corps", "order": "Halt"}, "no corps 'Nowhere Corps'"),
+    ("spend", {"what": "move", "brigade": f"{PR}/1"}, "is not of 1 French Corps commander"),
+    ("override", {"side": "Austria", "reason": "x"}, "not a side"),
+    ("special", {"commander": FR}, "no special chip is waiting"),
+])
+def test_what_the_battle_refuses_it_names(b, action, inputs, message):
+    with pytest.raises(ActionRefused, match=message):
+        b.do(action, **inputs)
+
+
+def test_nothing_more_after_the_finish(b):
+    b.do("override", side="French", reason="the Prussians never came")
+    b.do("finish")
+    for action, inputs in (("draw", {}), ("pips", {}), ("finish", {}),
+                           ("override", {"side": "French", "reason": "x"})):
+        with pytest.raises(ActionRefused, match="finished"):
+            b.do(action, **inputs)
