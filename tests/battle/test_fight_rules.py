@@ -22,7 +22,6 @@ from campaign1813.campaign.battle.setup import (
     Chip,
     CommanderSetup,
     CorpsSetup,
-    Special,
 )
 from campaign1813.campaign.battle.terms import CorpsOrder, Formation, Grade, MoraleState
 from tests.battle.setups import setup

@@ -273,11 +273,16 @@ def _objectives(args: argparse.Namespace) -> int:
     return 0
 
 
+def _steps(n: int) -> str:
+    return f"{n} step{'s' if n != 1 else ''} taken"
+
+
 def _battles(args: argparse.Namespace) -> int:
-    from campaign1813.campaign.queries import battle_json, campaign_status
+    from campaign1813.campaign.queries import battle_json, campaign_status, fights_in_progress
 
     with _open(args) as doc:
         status = campaign_status(doc)
+        on_table = fights_in_progress(doc)
     battles = status.battles
     if args.json:
         print(json.dumps([battle_json(b) for b in battles], indent=2, ensure_ascii=False))
@@ -285,7 +290,8 @@ def _battles(args: argparse.Namespace) -> int:
     if not battles:
         print("No battles yet.")
     for b in battles:
-        result = b.result or "to be fought"
+        result = b.result or ("on the table, " + _steps(on_table[b.id]) if b.id in on_table
+                              else "to be fought")
         print(f"{b.id}. {b.title}: {result}")
         print(f"   French: {', '.join(b.french)}"
               + (f"; on turn 4: {', '.join(b.french_reinforcements)}"
