@@ -163,3 +163,11 @@ def test_combat_help_lists_factors(capsys):
     out = capsys.readouterr().out
     for name in ("garrison", "outnumbered", "stationary", "formation", "casualties", "lancers"):
         assert name in out
+
+
+def test_morale_bad_class_is_one_line(capsys):
+    code, out, err = run(capsys, "morale", "--type", "infantry", "--class", "Q")
+    assert code == 1 and out == ""
+    assert err == ("campaign1813: error: odds morale: argument --class: invalid choice: 'Q' "
+                   "(choose from 'A', 'B', 'C')\n")
+
