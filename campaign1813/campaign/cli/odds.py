@@ -15,6 +15,10 @@ from campaign1813.campaign.cli.odds_format import OddsParser
 
 # kind → (module, one-line help)
 KINDS: dict[str, tuple[str, str]] = {
+    "spotting": ("campaign1813.campaign.cli.odds_command",
+                 "chance to spot a blind or brigade by range and cover (Rule 1)"),
+    "pips": ("campaign1813.campaign.cli.odds_command",
+             "a commander's pips: average die + grade (Rules 2-3; --blind for Rule 1)"),
     "artillery": ("campaign1813.campaign.cli.odds_fire",
                   "chance of 0, 1 or 2 hits from artillery fire (Rule 7)"),
     "combat": ("campaign1813.campaign.cli.odds_melee", "odds of a combat (Rules 9-15)"),
