@@ -28,7 +28,8 @@ KINDS: dict[str, tuple[str, str]] = {
     "artillery": ("campaign1813.campaign.cli.odds_fire",
                   "chance of 0, 1 or 2 hits from artillery fire (Rule 7)"),
     "combat": ("campaign1813.campaign.cli.odds_melee", "odds of a combat (Rules 9-15)"),
-    "morale": ("campaign1813.campaign.cli.odds_melee", "odds of a morale test (Rule 17)"),
+    "morale": ("campaign1813.campaign.cli.odds_melee",
+               "odds of a morale test, a rally, or pursuers rallying (Rules 16-18)"),
 }
 ODDS_MODULES = list(dict.fromkeys(module for module, _help in KINDS.values()))
 
