@@ -261,6 +261,114 @@ def test_only_cavalry_pursue(capsys):
                    "not infantry\n")
 
 
+# --- Rule 16: pursuit ---------------------------------------------------------------------------
+
+
+def test_pursuit_odds(capsys):
+    """Rule 16: 1d6, 5-6 pursue (1/3); then 1d6: 1-2, 3-4, 5-6 each 1/3 of that = 1/9."""
+    code, out, _ = run(capsys, "pursuit", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["pursue_at"] == 5 and data["pursue"] == "1/3"
+    assert [(r["faces"], r["action"], r["probability"]) for r in data["result"]] == [
+        (None, None, "2/3"), ("1-2", "routers", "1/9"), ("3-4", "charge", "1/9"),
+        ("5-6", "charge", "1/9")]
+    assert "pass disordered, fail back to their own lines shaken" in data["then"]
+
+
+@pytest.mark.parametrize("nation", ["British", "british"])
+def test_british_pursue_on_4(capsys, nation):
+    """Rule 16: British pursue on 4-5-6 (1/2); each result 1/2 × 1/3 = 1/6."""
+    code, out, _ = run(capsys, "pursuit", "--nation", nation, "--json")
+    data = json.loads(out)
+    assert data["pursue_at"] == 4
+    assert [r["probability"] for r in data["result"]] == ["1/2", "1/6", "1/6", "1/6"]
+
+
+def test_other_nations_pursue_on_5(capsys):
+    code, out, _ = run(capsys, "pursuit", "--nation", "French", "--json")
+    assert json.loads(out)["pursue"] == "1/3"
+
+
+def test_pursuit_text(capsys):
+    code, out, _ = run(capsys, "pursuit")
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[0].startswith("Pursuit (Rule 16, 1813): cavalry that caused a rout roll 1d6 "
+                               "and pursue on 5 or more (1/3, 33.3%)")
+    assert lines[1].split()[:2] == ["no", "pursuit"] and lines[1].split()[-2:] == ["2/3",
+                                                                                   "66.7%"]
+    assert lines[2].split()[-2:] == ["1/9", "11.1%"] and "Pursue the routers 12\"" in lines[2]
+
+
+# --- Rule 11: skirmish --------------------------------------------------------------------------
+
+
+def test_skirmish_json_exact(capsys):
+    """Rule 11: 1d6, 6 or more kills. Skirmish A +3 needs 3 (2/3); Skirmish C +1 needs 5 (1/3).
+    Independent rolls: both 2/3 × 1/3 = 2/9, attacker only 2/3 × 2/3 = 4/9, defender only
+    1/3 × 1/3 = 1/9, neither 1/3 × 2/3 = 2/9."""
+    code, out, _ = run(capsys, "skirmish", "--attacker", "skirmish=A", "--defender",
+                       "skirmish=C", "--json")
+    assert code == 0
+    assert json.loads(out) == {
+        "kind": "skirmish", "rules": [11], "ruleset": "1813", "dice": "1d6", "kill_at": 6,
+        "casualties": 1,
+        "attacker": {"modifiers": [{"key": "skirmish-a", "label": "Skirmish A", "value": 3}],
+                     "net": 3, "skirmishes": True, "kills": "2/3",
+                     "if_hit": "it tests morale (Rule 17)"},
+        "defender": {"modifiers": [{"key": "skirmish-c", "label": "Skirmish C", "value": 1}],
+                     "net": 1, "skirmishes": True, "kills": "1/3",
+                     "if_hit": "it tests morale (Rule 17)"},
+        "outcomes": {"both_kill": "2/9", "attacker_only": "4/9", "defender_only": "1/9",
+                     "neither": "2/9"},
+    }
+
+
+def test_skirmish_table_facts_and_state(capsys):
+    """Rule 11: skirmish B +2, outnumbered −1, enemy in a wood −1: net 0, a 6 only (1/6).
+    Defender skirmish B +2, disordered −1, in square −1: net 0, 1/6 too."""
+    code, out, _ = run(capsys, "skirmish", "--attacker", "outnumbered", "enemy-in-cover=yes",
+                       "--defender", "state=disordered", "formation=square", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["attacker"]["net"] == 0 and data["attacker"]["kills"] == "1/6"
+    assert data["defender"]["net"] == 0 and data["defender"]["kills"] == "1/6"
+    assert data["outcomes"]["neither"] == "25/36"
+
+
+def test_skirmish_hit_at_the_casualty_limit_routs(capsys):
+    """Rule 17: infantry rout without testing at 6 casualties; a fifth-casualty defender hit
+    reaches it. Its own roll: +1 C, −5 casualties = −4, never 6."""
+    code, out, _ = run(capsys, "skirmish", "--defender", "skirmish=C", "casualties=5",
+                       "--json")
+    data = json.loads(out)
+    assert data["defender"]["kills"] == "0"
+    assert data["defender"]["if_hit"] == "it routs without testing at 6 casualties (Rule 17)"
+
+
+def test_skirmish_without_reply(capsys):
+    """The target need not skirmish back: Skirmish B +2 needs 4 → attacker only 1/2."""
+    code, out, _ = run(capsys, "skirmish", "--no-reply")
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[2].split()[:4] == ["defender", "does", "not", "skirmish"]
+    assert [line.split()[-2] for line in lines[3:7]] == ["0", "1/2", "0", "1/2"]
+    assert lines[-1] == "If the defender is hit, it tests morale (Rule 17)."
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--attacker", "state=shaken"], "attacker is shaken and may not start a skirmish"),
+    (["--attacker", "type=cavalry", "cavalry=light"],
+     "Rule 11: only infantry skirmish, not attacker (cavalry)"),
+    (["--defender", "skirmish=D"], "defender skirmish: 'D' is not one of A, B, C"),
+    (["--attacker", "garrison"], "attacker: unknown factor 'garrison'"),
+])
+def test_skirmish_bad_input_is_one_line(capsys, args, message):
+    code, out, err = run(capsys, "skirmish", *args)
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1 and message in err
+
+
 def test_morale_bad_class_is_one_line(capsys):
     code, out, err = run(capsys, "morale", "--type", "infantry", "--class", "Q")
     assert code == 1 and out == ""

@@ -27,7 +27,11 @@ KINDS: dict[str, tuple[str, str]] = {
               "the revised crest-of-hill test (Rule 8, ruleset 1813-revised)"),
     "artillery": ("campaign1813.campaign.cli.odds_fire",
                   "chance of 0, 1 or 2 hits from artillery fire (Rule 7)"),
+    "skirmish": ("campaign1813.campaign.cli.odds_melee",
+                 "chance that each side's skirmishers kill (Rule 11)"),
     "combat": ("campaign1813.campaign.cli.odds_melee", "odds of a combat (Rules 9-15)"),
+    "pursuit": ("campaign1813.campaign.cli.odds_melee",
+                "whether cavalry that caused a rout pursue, and how (Rule 16)"),
     "morale": ("campaign1813.campaign.cli.odds_melee",
                "odds of a morale test, a rally, or pursuers rallying (Rules 16-18)"),
 }

@@ -1,8 +1,9 @@
-"""``campaign1813 odds morale`` and ``odds combat``: exact odds of a morale test or a combat.
+"""``campaign1813 odds morale``, ``odds combat``, ``odds skirmish`` and ``odds pursuit``.
 
 Morale (Rules 16-18): the chance to pass, be Shaken or rout, and the state each leaves the
 brigade in (a rally, or pursuing cavalry rallying). Combat (Rules 9-15): who rolls, with what
-difference, and the chance of each row of the result table.
+difference, and the chance of each row of the result table. Skirmish (Rule 11): each side's
+chance to kill. Pursuit (Rule 16): whether cavalry that caused a rout pursue, and how.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from campaign1813.campaign.battle.dice import D6
+from campaign1813.campaign.battle.dice import D6, DICE
 from campaign1813.campaign.battle.rules.brigade import Brigade, CavalryWeight, formation_named
 from campaign1813.campaign.battle.rules.combat import (
     Combat,
@@ -26,19 +27,28 @@ from campaign1813.campaign.battle.rules.morale import (
     MoraleOutcome,
     MoraleTest,
     automatic_rout,
+    casualty_effect,
     morale_modifiers,
     morale_odds,
     morale_rules,
     state_odds,
 )
-from campaign1813.campaign.battle.rules.rout import PURSUING, rally_pursuers_odds
+from campaign1813.campaign.battle.rules.rout import PURSUING, pursuit_odds, rally_pursuers_odds
+from campaign1813.campaign.battle.rules.skirmish import (
+    Skirmish,
+    skirmish_modifiers,
+    skirmish_odds,
+    skirmish_rules,
+)
 from campaign1813.campaign.battle.terms import Arm, MoraleState, Rating
 from campaign1813.campaign.cli.odds_format import (
     DEFAULT_RULESET,
     OddsInputError,
+    chance_lines,
     dice_text,
     guarded,
     modifiers_json,
+    modifiers_text,
     percent,
     print_json,
     signed,
@@ -84,8 +94,16 @@ def _combat_help() -> str:
     return _side_help("\n".join(lines))
 
 
+def _skirmish_help() -> str:
+    mods = skirmish_rules(DEFAULT_RULESET).modifiers
+    lines = ["modifiers only the table knows (KEY or KEY=yes on the side whose roll it "
+             "changes):"]
+    lines += [f"  {name:<16} {mods.fact_label(name)}" for name in mods.fact_names]
+    return _side_help("\n".join(lines))
+
+
 def register(kinds: Any) -> None:
-    """Add ``odds morale`` and ``odds combat``."""
+    """Add ``odds morale``, ``odds combat``, ``odds skirmish`` and ``odds pursuit``."""
     rulesets = ruleset_names()
     p = kinds.add_parser("morale", help="odds of a morale test (Rules 16-18)",
                          description="Exact odds of a morale test: pass, Shaken or Rout, and "
@@ -116,6 +134,32 @@ def register(kinds: Any) -> None:
     p.add_argument("--json", action="store_true", help="print the odds as JSON")
     p.set_defaults(func=guarded(_combat))
 
+    p = kinds.add_parser("skirmish", help="chance that each side's skirmishers kill (Rule 11)",
+                         description="Infantry skirmish (Rule 11): each side rolls 1d6 plus "
+                                     "its modifiers; a total of 6 or more costs the other side "
+                                     "a casualty and a morale test.",
+                         epilog=_skirmish_help(),
+                         formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--attacker", nargs="*", default=[], metavar="KEY=VALUE",
+                   help="the brigade that starts the skirmish")
+    p.add_argument("--defender", nargs="*", default=[], metavar="KEY=VALUE",
+                   help="its target")
+    p.add_argument("--no-reply", action="store_true",
+                   help="the defender does not skirmish back")
+    p.add_argument("--ruleset", default=DEFAULT_RULESET, choices=rulesets)
+    p.add_argument("--json", action="store_true", help="print the odds as JSON")
+    p.set_defaults(func=guarded(_skirmish))
+
+    p = kinds.add_parser("pursuit", help="whether cavalry that caused a rout pursue (Rule 16)",
+                         description="Cavalry that cause a rout roll to pursue, then roll "
+                                     "again for how (Rule 16). Their rally next move is "
+                                     f"'odds morale --type cavalry --modifier {PURSUING} "
+                                     "--rally'.")
+    p.add_argument("--nation", default="", metavar="NATION",
+                   help="the cavalry's nation: some pursue on a lower roll (1813: British)")
+    p.add_argument("--ruleset", default=DEFAULT_RULESET, choices=rulesets)
+    p.add_argument("--json", action="store_true", help="print the odds as JSON")
+    p.set_defaults(func=guarded(_pursuit))
 
 
 # --- morale ---------------------------------------------------------------------------------
@@ -180,7 +224,7 @@ def _morale(args: argparse.Namespace) -> int:
     return 0
 
 
-# --- combat: a side from KEY=VALUE words ----------------------------------------
+# --- combat and skirmish: a side from KEY=VALUE words ----------------------------------------
 
 
 def _yes(value: str, key: str) -> bool:
@@ -277,3 +321,100 @@ def _combat_json(odds: CombatOdds, ruleset: str) -> dict[str, Any]:
                   "probability": str(p)} for row, p in odds.rows],
     }
 
+
+def _skirmish(args: argparse.Namespace) -> int:
+    rules = skirmish_rules(args.ruleset)
+    facts = rules.modifiers.fact_names
+    sk = Skirmish(_side("attacker", args.attacker, Arm.INFANTRY, facts),
+                  _side("defender", args.defender, Arm.INFANTRY, facts),
+                  defender_replies=not args.no_reply)
+    odds = skirmish_odds(sk, args.ruleset)   # refused first if the skirmish may not be made
+    mods = dict(zip(Side, skirmish_modifiers(sk, args.ruleset), strict=True))
+    kills = {Side.ATTACKER: odds.attacker_hits, Side.DEFENDER: odds.defender_hits}
+    replies = {Side.ATTACKER: True, Side.DEFENDER: sk.defender_replies}
+    if_hit = {side: _if_hit(sk.side(side).brigade, rules.casualties, args.ruleset)
+              for side in Side}
+    names = {(True, True): "both kill", (True, False): "attacker only",
+             (False, True): "defender only", (False, False): "neither"}
+    outcomes = {names[k]: p for k, p in odds.outcomes.items()}
+    if args.json:
+        return print_json({
+            "kind": "skirmish", "rules": [11], "ruleset": args.ruleset,
+            "dice": dice_text(rules.die), "kill_at": rules.kill_at,
+            "casualties": rules.casualties,
+            **{side.value: {"modifiers": modifiers_json(mods[side]) if replies[side] else [],
+                            "net": total(mods[side]) if replies[side] else 0,
+                            "skirmishes": replies[side], "kills": str(kills[side]),
+                            "if_hit": if_hit[side]}
+               for side in Side},
+            "outcomes": {k.replace(" ", "_"): str(p) for k, p in outcomes.items()},
+        })
+    print(f"Rule 11 skirmish ({args.ruleset}): each side rolls {dice_text(rules.die)}; "
+          f"{rules.kill_at} or more kills ({rules.casualties} casualty to the other side)")
+    rows = []
+    for side in Side:
+        if not replies[side]:
+            rows.append((side.value, "does not skirmish back", kills[side]))
+            continue
+        need = rules.kill_at - total(mods[side])
+        shows = (f"kills on {need} or more on the die" if 1 < need <= 6
+                 else "kills on any roll" if need <= 1 else "cannot kill")
+        rows.append((side.value, f"{modifiers_text(mods[side])}; {shows}", kills[side]))
+    for line in chance_lines(rows):
+        print(line)
+    width = max(len(k) for k in outcomes)
+    for name, p in outcomes.items():
+        print(f"  {name:<{width}}  {str(p):>5}  {percent(p)}")
+    for side in Side:
+        if replies[side.other]:
+            print(f"If the {side.value} is hit, {if_hit[side]}.")
+    return 0
+
+
+def _if_hit(brigade: Brigade, casualties: int, ruleset: str) -> str:
+    effect, _ = casualty_effect(brigade, casualties, None, ruleset)
+    if effect.new_state is MoraleState.ROUT:
+        return (f"it routs without testing at {brigade.casualties + casualties} casualties "
+                f"(Rule 17)")
+    if brigade.state is MoraleState.ROUT:
+        return "it routs on"
+    return "it tests morale (Rule 17)"
+
+
+# --- pursuit --------------------------------------------------------------------------------
+
+
+def _pursuit(args: argparse.Namespace) -> int:
+    nation = args.nation.strip()
+    cavalry = Brigade("the cavalry", Arm.CAVALRY, cavalry=CavalryWeight.MEDIUM, nation=nation)
+    odds = pursuit_odds(cavalry, args.ruleset)
+    raw = morale_rules(args.ruleset).raw["pursuit"]   # read and checked by pursuit_odds
+    need = int(dict(raw.get("nations", {})).get(nation.lower(), raw["pursue_at"]))
+    die_name = dice_text(DICE[raw["die"]])
+    stay = odds[0][1]
+    pursue = 1 - stay
+    rows = [("no pursuit", f"{need - 1} or less on the first roll", stay)]
+    for row, p in odds[1:]:
+        if row is not None:
+            rows.append((f"pursue, {row.low}–{row.high}", row.result, p))
+    rally = (f"next move they try to rally: a commander in base contact pays 1 pip and they "
+             f"test morale (-1 for pursuing): pass {raw['rally_pass']}, fail back to their own "
+             f"lines {raw['rally_fail']}")
+    if args.json:
+        return print_json({
+            "kind": "pursuit", "rules": [16], "ruleset": args.ruleset, "nation": nation,
+            "dice": die_name, "pursue_at": need, "pursue": str(pursue),
+            "result": [{"outcome": "no pursuit", "faces": None, "action": None,
+                        "probability": str(stay)}]
+            + [{"outcome": row.result, "faces": f"{row.low}-{row.high}", "action": row.action,
+                "probability": str(p)} for row, p in odds[1:] if row is not None],
+            "then": rally,
+        })
+    who = f"{nation} cavalry" if nation else "cavalry"
+    print(f"Pursuit (Rule 16, {args.ruleset}): {who} that caused a rout roll {die_name} and "
+          f"pursue on {need} or more ({pursue}, {percent(pursue).strip()}); if they do, "
+          f"{die_name} again for how")
+    for line in chance_lines(rows):
+        print(line)
+    print(f"Pursuers: {rally} (odds morale --type cavalry --modifier {PURSUING} --rally).")
+    return 0
