@@ -14,30 +14,41 @@ def run(capsys, *args):
 
 
 def test_json_is_exact_for_the_rule_7_example(capsys):
-    """Rule 7, 12-pounder, short, infantry, A gunners: 6/36, 27/36, 3/36 reduced."""
+    """Rule 7, 12-pounder, short, infantry, A gunners: one hit on 6, two on 2 × 6 = 12; 2d6 +1
+    reaches 6 on 5-12 (30/36) and 12 on 11-12 (3/36): 6/36, 27/36, 3/36 reduced."""
     status, out, _ = run(capsys, "--calibre", "12", "--range", "short", "--target", "infantry",
                          "--gunners", "A", "--json")
     assert status == 0
-    assert out == '{"hits": {"0": "1/6", "1": "3/4", "2": "1/12"}}\n'
+    assert json.loads(out) == {
+        "kind": "artillery", "rules": [7], "ruleset": "1813", "calibre": "12",
+        "range": "short", "target": "infantry", "gunners": "A", "casualties": 0,
+        "bounce_through": False, "dice": "2d6",
+        "modifiers": [{"key": "a_class_gunners", "label": "A class gunners", "value": 1}],
+        "net": 1, "need": {"1": 6, "2": 12},
+        "hits": {"0": "1/6", "1": "3/4", "2": "1/12"},
+    }
 
 
 def test_json_long_range_9_pounder(capsys):
     """Rule 7, 9-pounder, long, infantry, B: 8+ on 2d6: 7/12 miss, 5/12 one hit."""
     _, out, _ = run(capsys, "--calibre", "9", "--range", "long", "--target", "infantry",
                     "--gunners", "B", "--json")
-    assert json.loads(out) == {"hits": {"0": "7/12", "1": "5/12", "2": "0"}}
+    assert json.loads(out)["hits"] == {"0": "7/12", "1": "5/12", "2": "0"}
 
 
 def test_json_certain_miss_and_revised_cavalry(capsys):
     _, out, _ = run(capsys, "--calibre", "6", "--range", "short", "--target", "artillery",
                     "--gunners", "C", "--casualties", "2", "--bounce-through", "--json")
-    assert json.loads(out) == {"hits": {"0": "1", "1": "0", "2": "0"}}
+    data = json.loads(out)
+    # 6-pounder at artillery, short: 9; C −1, two casualties −2, bounce-through −1: 2d6 −4
+    # reaches at most 8
+    assert data["net"] == -4 and data["hits"] == {"0": "1", "1": "0", "2": "0"}
     _, old, _ = run(capsys, "--calibre", "12", "--range", "short", "--target", "cavalry",
                     "--gunners", "B", "--json")
     _, new, _ = run(capsys, "--calibre", "12", "--range", "short", "--target", "cavalry",
                     "--gunners", "B", "--ruleset", "1813-revised", "--json")
-    assert json.loads(old) == {"hits": {"0": "5/18", "1": "25/36", "2": "1/36"}}
-    assert json.loads(new) == {"hits": {"0": "5/12", "1": "7/12", "2": "0"}}
+    assert json.loads(old)["hits"] == {"0": "5/18", "1": "25/36", "2": "1/36"}
+    assert json.loads(new)["hits"] == {"0": "5/12", "1": "7/12", "2": "0"}
 
 
 def test_text_output_names_modifiers_and_needs(capsys):
@@ -79,4 +90,4 @@ def test_eight_and_four_pounders_are_accepted(capsys, calibre):
     status, out, _ = run(capsys, "--calibre", calibre, "--range", "long", "--target", "woods",
                          "--gunners", "B", "--json")
     assert status == 0
-    assert json.loads(out) == {"hits": {"0": "13/18", "1": "5/18", "2": "0"}}
+    assert json.loads(out)["hits"] == {"0": "13/18", "1": "5/18", "2": "0"}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+from fractions import Fraction
+from typing import Any
 
 from campaign1813.campaign.battle.rules.artillery import (
     Battery,
@@ -33,7 +35,7 @@ def _modifier_help(ruleset: str) -> str:
             f"on {table.two_hits_multiplier} times that number.")
 
 
-def register(kinds) -> None:
+def register(kinds: Any) -> None:
     """Add ``odds artillery``."""
     p = kinds.add_parser(
         "artillery", help="chance of 0, 1 or 2 hits from artillery fire (Rule 7)",
@@ -58,11 +60,11 @@ def register(kinds) -> None:
     p.set_defaults(func=run)
 
 
-def _percent(p) -> str:
+def _percent(p: Fraction) -> str:
     return f"{float(p) * 100:.1f} %"
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     """Print the odds of the fire described by the arguments."""
     if args.casualties < 0:
         raise CampaignError(f"--casualties must be 0 or more, not {args.casualties}")
@@ -76,7 +78,15 @@ def run(args) -> int:
     except RulesetError as exc:
         raise CampaignError(str(exc)) from None
     if args.json:
-        print(json.dumps({"hits": {str(n): str(p) for n, p in odds.hits.items()}}))
+        print(json.dumps({
+            "kind": "artillery", "rules": [7], "ruleset": args.ruleset,
+            "calibre": args.calibre, "range": args.band, "target": args.target,
+            "gunners": args.gunners, "casualties": args.casualties,
+            "bounce_through": args.bounce_through, "dice": f"{table.count}{table.die.name}",
+            "modifiers": [{"key": m.key, "label": m.label, "value": m.value}
+                          for m in odds.modifiers],
+            "net": odds.modifier, "need": {"1": odds.need_one, "2": odds.need_two},
+            "hits": {str(n): str(p) for n, p in odds.hits.items()}}))
         return 0
     mods = ", ".join(str(m) for m in odds.modifiers) or "none"
     print(f"Rule 7 artillery fire ({args.ruleset}): {args.calibre}-pounder, {args.band} range, "
