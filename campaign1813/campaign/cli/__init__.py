@@ -43,7 +43,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "diary": ("day", "the campaign diary, one dated line each"),
     "battle": ("battle", "fight a scheduled battle at the table, step by step"),
     "autoresolve": ("battle", "fight a battle abstractly and record its result"),
-    "odds": ("odds", "exact odds of a roll (artillery, morale, combat)"),
+    "odds": ("odds", "exact odds of any test of the rules (artillery, morale, combat, …)"),
     "oob": ("scenario", "print the orders of battle of the scenario's army groups"),
     "scenario": ("scenario", "work with scenario folders"),
 }
