@@ -208,6 +208,7 @@ def run_seed(seed: int, run: int) -> int:
 class _UnitPlan:
     key: str
     name: str
+    label: str                 # the name in the report, told apart from the enemy's
     arm: Arm
     rating: Rating
     skirmish: int
@@ -304,7 +305,7 @@ def _plan(setup: BattleSetup) -> _Plan:
                 raise _refuse(setup, f"{b.name} has no calibre")
             profile: Profile = (b.arm, b.rating, b.firepower, b.skirmish, b.cavalry, b.lancers,
                                 _FORMATION_OF_ARM[b.arm], b.nation)
-            units.append(_UnitPlan(b.key, names[b.key], b.arm, b.rating,
+            units.append(_UnitPlan(b.key, b.name, names[b.key], b.arm, b.rating,
                                    _SKIRMISH_ORDER[b.skirmish], profile, limit, b.casualties,
                                    Calibre.from_pounds(b.calibre),
                                    c.edge is None and b.arm is not Arm.CAVALRY,
@@ -635,7 +636,7 @@ class _Battle:
         hits = hits_by_total[total]
         if self.log is not None:
             what = "miss" if not hits else ("1 hit" if hits == 1 else f"{hits} hits")
-            self.log.append(f"Artillery fire on {kind.value}, {target.p.name} ({total}) {what}")
+            self.log.append(f"Artillery fire on {kind.value}, {target.p.label} ({total}) {what}")
         if hits:
             target.casualties += hits
             if self.morale(target, 0, False, "Test morale for"):
@@ -725,7 +726,7 @@ class _Battle:
     def charge_guns(self, cavalry: _Unit, guns: _Unit) -> None:
         result = guns_charged(self.ruleset, guns.state)
         assert result is not None
-        self.say(f"Charge {cavalry.p.name} on {guns.p.name} (Rule 8): {result.text}")
+        self.say(f"Charge {cavalry.p.label} on {guns.p.label} (Rule 8): {result.text}")
         if result.removed:
             guns.destroyed = True
             return
@@ -743,7 +744,7 @@ class _Battle:
         row = table.rows[total]
         if self.log is not None:
             roller = a if table.attacker_rolls else d
-            self.log.append(f"{verb} {a.p.name} on {d.p.name} (Rule {rule}): "
+            self.log.append(f"{verb} {a.p.label} on {d.p.label} (Rule {rule}): "
                             f"{roller.corps.p.side} roll ({total}) +{table.difference}, "
                             f"{row.result}")
         self.hit(a, row.attacker)
@@ -768,7 +769,7 @@ class _Battle:
                 parts.append(f"{h.casualties} casualt{'y' if h.casualties == 1 else 'ies'}")
             if changed:
                 parts.append(_STATE_WORDS[h.state])
-            self.log.append(f"{u.p.name}: {', '.join(parts)}")
+            self.log.append(f"{u.p.label}: {', '.join(parts)}")
 
     def skirmish(self, a: _Unit, d: _Unit) -> None:
         table = skirmish_table(self.ruleset, a.p.profile, a.casualties, a.state,
@@ -778,8 +779,8 @@ class _Battle:
         fd = self.roll(table.dice)
         a_hit, a_tests, d_hit, d_tests = table.rows[(fa, fd)]
         if self.log is not None:
-            self.log.append(f"Skirmish {a.p.name} ({fa}) {'kill' if d_hit.casualties else 'miss'}"
-                            f", {d.p.name} ({fd}) {'kill' if a_hit.casualties else 'miss'}")
+            self.log.append(f"Skirmish {a.p.label} ({fa}) {'kill' if d_hit.casualties else 'miss'}"
+                            f", {d.p.label} ({fd}) {'kill' if a_hit.casualties else 'miss'}")
         self.hit(a, a_hit)
         self.hit(d, d_hit)
         routed = [u for u, h in ((a, a_hit), (d, d_hit)) if h.new_rout]
@@ -807,12 +808,12 @@ class _Battle:
                                           u.state, _FACTS[self.facts(u) | extra], rallying)
         if table.automatic:
             row = table.rows[0]
-            self.say(f"{prefix} {u.p.name}: {row.text}")
+            self.say(f"{prefix} {u.p.label}: {row.text}")
         else:
             face = self.roll(table.dice)
             row = table.rows[face]
             if self.log is not None:
-                self.log.append(f"{prefix} {u.p.name} ({face}) {row.text}")
+                self.log.append(f"{prefix} {u.p.label} ({face}) {row.text}")
         u.state = row.state
         return row.new_rout
 
@@ -828,7 +829,7 @@ class _Battle:
                 action = reaction_action(self.ruleset, f.state)
                 if action == "rout":
                     f.state = ROUT
-                    self.say(f"{f.p.name}, shaken, routs with {r.p.name}")
+                    self.say(f"{f.p.label}, shaken, routs with {r.p.label}")
                     queue.append(f)
                 elif self.morale(f, _ROUT_NEAR, False, "Test morale for"):
                     queue.append(f)
@@ -840,12 +841,12 @@ class _Battle:
         table = pursuit_table(self.ruleset, cavalry.p.nation)
         first = self.roll(table.dice)
         if not table.pursues[first]:
-            self.say(f"Pursuit test for {cavalry.p.name} ({first}) no pursuit")
+            self.say(f"Pursuit test for {cavalry.p.label} ({first}) no pursuit")
             return
         second = self.roll(table.dice)
         row = table.rows[second]
         cavalry.pursuing = True
-        self.say(f"Pursuit test for {cavalry.p.name} ({first}) pursue ({second}) {row.result}")
+        self.say(f"Pursuit test for {cavalry.p.label} ({first}) pursue ({second}) {row.result}")
         if row.action == "routers" and row.casualties and not routers.destroyed:
             self.hit(routers, SideHit(row.casualties, routers.state, False))
 
@@ -855,11 +856,11 @@ class _Battle:
         u.pursuing = False
         if table.automatic:
             row = table.rows[0]
-            self.say(f"Rally pursuers {u.p.name}: {row.text}")
+            self.say(f"Rally pursuers {u.p.label}: {row.text}")
         else:
             face = self.roll(table.dice)
             row = table.rows[face]
-            self.say(f"Rally pursuers {u.p.name} ({face}) {row.text}")
+            self.say(f"Rally pursuers {u.p.label} ({face}) {row.text}")
         u.state = row.state
         if row.new_rout:
             self.cascade([u])
