@@ -10,7 +10,7 @@ from itertools import product
 import pytest
 
 from campaign1813.campaign.battle import auto_tables as t
-from campaign1813.campaign.battle.dice import AVERAGE, D6, distribution
+from campaign1813.campaign.battle.dice import AVERAGE, D6, TypedDice, distribution
 from campaign1813.campaign.battle.rules.army import (
     ArmyStanding,
     BrigadeStanding,
@@ -35,7 +35,7 @@ from campaign1813.campaign.battle.rules.morale import (
     state_odds,
 )
 from campaign1813.campaign.battle.rules.rout import pursuit_chance, rally_pursuers_odds
-from campaign1813.campaign.battle.rules.skirmish import Skirmish, skirmish_odds
+from campaign1813.campaign.battle.rules.skirmish import Skirmish, skirmish, skirmish_odds
 from campaign1813.campaign.battle.terms import (
     Arm,
     Calibre,
@@ -223,6 +223,26 @@ def test_skirmish_tables_are_rule_11s_odds():
     table = t.skirmish_table("1813", a, 0, t.FORMED, frozenset(), a, 0, t.FORMED, frozenset())
     assert table.rows[(2, 1)][2].casualties == 0
     assert table.rows[(3, 1)][2].casualties == 1 and table.rows[(3, 1)][3]
+
+
+def test_skirmish_rows_are_what_rule_11_does_to_each_pair_of_rolls():
+    pa, pd = _profile(Arm.INFANTRY, Rating.A), _profile(Arm.INFANTRY, Rating.C)
+    for ca, cd in ((0, 5), (5, 0), (2, 2)):
+        table = t.skirmish_table("1813", pa, ca, t.FORMED, frozenset(), pd, cd, t.SHAKEN,
+                                 frozenset({"enemy-artillery"}))
+        sk = Skirmish(CombatSide(_from(pa, ca, MoraleState.FORMED, "attacker")),
+                      CombatSide(_from(pd, cd, MoraleState.SHAKEN, "defender"),
+                                 frozenset({"enemy-artillery"})))
+        for (fa, fd), (a_hit, a_tests, d_hit, d_tests) in table.rows.items():
+            result = skirmish(sk, TypedDice([fa, fd]))
+            effects = {e.brigade: e for e in result.effects}
+            tests = {f.who for f in result.follow_ons if f.test == "morale test"}
+            for name, hit, tested in (("attacker", a_hit, a_tests),
+                                      ("defender", d_hit, d_tests)):
+                e = effects.get(name)
+                assert hit.casualties == (e.casualties if e else 0)
+                assert hit.new_rout == bool(e and e.new_state is MoraleState.ROUT)
+                assert tested == (name in tests)
 
 
 def test_pursuit_tables_are_rule_16s():

@@ -359,14 +359,19 @@ def skirmish_table(ruleset: str, attacker: Profile, a_casualties: int, a_state: 
     d = _from_profile(defender, d_casualties, d_state, "defender")
     sk = Skirmish(CombatSide(a, a_facts), CombatSide(d, d_facts))
     faces = sorted(set(D6.faces))
-    rows = {}
-    for fa in faces:
-        for fd in faces:
-            result = skirmish(sk, TypedDice([fa, fd]), ruleset)
-            by_name = {e.brigade: e for e in result.effects}
-            tests = {f.who for f in result.follow_ons if f.test == MORALE}
-            rows[(fa, fd)] = (_side_hit(a, by_name.get("attacker")), "attacker" in tests,
-                              _side_hit(d, by_name.get("defender")), "defender" in tests)
+
+    def side(fa: int, fd: int, name: str, b: Brigade) -> tuple[SideHit, bool]:
+        result = skirmish(sk, TypedDice([fa, fd]), ruleset)
+        effect = next((e for e in result.effects if e.brigade == name), None)
+        tests = any(f.who == name and f.test == MORALE for f in result.follow_ons)
+        return _side_hit(b, effect), tests
+
+    # Each side's loss depends only on the other side's roll (Rule 11: both roll, a kill costs
+    # the other side a casualty), so one roll of each is read against every roll of the other.
+    first = faces[0]
+    defender_loses = {fa: side(fa, first, "defender", d) for fa in faces}
+    attacker_loses = {fd: side(first, fd, "attacker", a) for fd in faces}
+    rows = {(fa, fd): attacker_loses[fd] + defender_loses[fa] for fa in faces for fd in faces}
     return SkirmishTable(dice_table(D6), rows)
 
 
