@@ -393,12 +393,13 @@ class _Unit:
 
 
 class _Corps:
-    __slots__ = ("p", "index", "units", "present", "withdrawn", "target")
+    __slots__ = ("p", "index", "units", "present", "withdrawn", "target", "breaks_at")
 
-    def __init__(self, p: _CorpsPlan, index: int):
+    def __init__(self, p: _CorpsPlan, index: int, breaks_at: int):
         self.p = p
         self.index = index
         self.units = tuple(_Unit(u, self) for u in p.units)
+        self.breaks_at = breaks_at
         self.present = p.arrival <= 1
         self.withdrawn = False
         self.target: _Corps | None = None
@@ -416,7 +417,8 @@ class _Battle:
         self.rand = rng.random
         self.shuffle = rng.shuffle
         self.log: list[str] | None = [] if report else None
-        self.corps = tuple(_Corps(c, i) for i, c in enumerate(plan.corps))
+        self.corps = tuple(_Corps(c, i, corps_break_count(self.ruleset, len(c.units)))
+                           for i, c in enumerate(plan.corps))
         self.gaps: dict[tuple[int, int], int] = {}
         self.turn = 0
         self.move = 0
@@ -909,17 +911,28 @@ class _Battle:
 
     def corps_broken(self, c: _Corps) -> bool:
         broken = self.broken
-        count = sum(1 for u in c.units if u.destroyed or broken[u.state])
-        return count >= corps_break_count(self.ruleset, len(c.units))
+        count = 0
+        for u in c.units:
+            if u.destroyed or broken[u.state]:
+                count += 1
+        return count >= c.breaks_at
 
     def judge(self) -> None:
         """The army break (army.py's reading), after every move; broken corps withdraw."""
-        lost = []
-        for side in _SIDES:
-            present = [c for c in self.corps if c.p.side == side and c.present]
-            broken = sum(1 for c in present if c.withdrawn or self.corps_broken(c))
-            if present and broken >= side_break_count(self.ruleset, len(present)):
-                lost.append(side)
+        counts = {FRENCH: [0, 0], ALLIED: [0, 0]}      # corps present, corps broken
+        newly: list[_Corps] = []
+        for c in self.corps:
+            if not c.present:
+                continue
+            count = counts[c.p.side]
+            count[0] += 1
+            if c.withdrawn:
+                count[1] += 1
+            elif self.corps_broken(c):
+                count[1] += 1
+                newly.append(c)
+        lost = [side for side in _SIDES if counts[side][0] and
+                counts[side][1] >= side_break_count(self.ruleset, counts[side][0])]
         if lost:
             if len(lost) == 2:
                 self.winner = None
@@ -929,13 +942,10 @@ class _Battle:
                 self.reason = f"the {lost[0]} army broke on turn {self.turn}"
             self.say(self.reason[:1].upper() + self.reason[1:])
             raise _Over
-        withdrew = False
-        for c in self.corps:
-            if c.present and not c.withdrawn and self.corps_broken(c):
-                c.withdrawn = True
-                withdrew = True
-                self.say(f"{c.p.key} is broken and withdraws")
-        if withdrew:
+        for c in newly:
+            c.withdrawn = True
+            self.say(f"{c.p.key} is broken and withdraws")
+        if newly:
             self.retarget()
 
     def nightfall(self) -> None:
