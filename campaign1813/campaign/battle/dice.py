@@ -87,7 +87,7 @@ class DiceSource(Protocol):
 class SeededDice:
     """A seeded generator; every roll is recorded so a battle replays exactly."""
 
-    def __init__(self, seed: int):
+    def __init__(self, seed: int | str):
         import random  # only a seeded source needs it; `odds` never rolls
 
         self.seed = seed
@@ -112,6 +112,11 @@ class TypedDice:
     def __init__(self, values: Iterable[int | tuple[int, ...]] = ()):
         self._queue: list[int | tuple[int, ...]] = list(values)
         self.record: list[Roll] = []
+
+    @property
+    def remaining(self) -> int:
+        """Typed rolls not yet taken."""
+        return len(self._queue)
 
     def push(self, value: int | tuple[int, ...]) -> None:
         """Add the next typed roll."""

@@ -24,7 +24,7 @@ from typing import Any
 
 import msgspec
 
-from campaign1813.campaign.battle.dice import AVERAGE, DiceSource, Roll, typed_roll
+from campaign1813.campaign.battle.dice import AVERAGE, DiceSource, Roll, SeededDice, typed_roll
 from campaign1813.campaign.battle.rules.army import (
     ArmyStanding,
     BrigadeStanding,
@@ -54,7 +54,7 @@ from campaign1813.campaign.battle.setup import (
 from campaign1813.campaign.battle.terms import Arm, CorpsOrder, Formation, Grade, MoraleState
 
 __all__ = ["Phase", "Stage", "BrigadeNow", "CorpsNow", "Pending", "ActivationNow", "FightState",
-           "Step", "Outcome", "replay", "step_dice", "draw", "roll_pips", "spend", "change_orders",
+           "Step", "Outcome", "replay", "seeded", "draw", "roll_pips", "spend", "change_orders",
            "give_move_to", "allocate", "set_orders", "dismiss", "set_formation", "record_holder",
            "override", "decision", "Decision", "standing", "side_of", "label_of", "STAGES",
            "brigade_now", "corps_of_brigade", "begin", "broken_now"]
@@ -249,28 +249,10 @@ def replay(setup: BattleSetup, steps: tuple[Step, ...] | list[Step]) -> FightSta
     return replay_plain(_plain(FightState.start(setup)), (s.patch for s in steps))
 
 
-def step_dice(setup: BattleSetup, index: int) -> random.Random:
-    """The seeded generator of step ``index``: the same battle and step always roll the same."""
-    return random.Random(f"{setup.seed}/{setup.battle}/{index}")
-
-
-class _Seeded:
-    """A dice source over one step's generator, recording its rolls."""
-
-    def __init__(self, rng: random.Random):
-        self._rng = rng
-        self.record: list[Roll] = []
-
-    def roll(self, die: Any, count: int = 1, purpose: str = "") -> Roll:
-        faces = tuple(self._rng.choice(die.faces) for _ in range(count))
-        result = Roll(die, count, faces, purpose)
-        self.record.append(result)
-        return result
-
-
-def seeded(setup: BattleSetup, index: int) -> _Seeded:
-    """The dice source of step ``index`` when the umpire lets the app roll."""
-    return _Seeded(step_dice(setup, index))
+def seeded(setup: BattleSetup, index: int) -> SeededDice:
+    """The dice of step ``index`` when the umpire lets the app roll: seeded by the battle's
+    seed, the battle and the step, so the same step always rolls the same."""
+    return SeededDice(f"{setup.seed}/{setup.battle}/{index}")
 
 
 # -- who is who ------------------------------------------------------------------------------

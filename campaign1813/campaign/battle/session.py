@@ -44,8 +44,8 @@ class _Dice:
                             else f.seeded(self.setup, self.index))
 
     def check_used(self) -> None:
-        if self.typed and isinstance(self.source, TypedDice) and self.source._queue:
-            left = len(self.source._queue)
+        if self.typed and isinstance(self.source, TypedDice) and self.source.remaining:
+            left = self.source.remaining
             raise ActionRefused(f"{len(self.typed)} roll{'s' if len(self.typed) > 1 else ''} "
                                 f"typed, but the step used {len(self.typed) - left}")
 
