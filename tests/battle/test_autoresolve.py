@@ -255,7 +255,7 @@ def test_names_both_sides_share_are_told_apart():
 NAME = r".+"
 FORMS = [
     r"Turn \d+",
-    rf"Move \d+ – (French|Allied) – {NAME} \((chip \d+|(French|Allied) gifted chip|"
+    rf"Move \d+ – [A-Z][a-z]+ – {NAME} \((chip \d+|(French|Allied) gifted chip|"
     r"French tactical chip)\)",
     r"Move \d+ – Poor Card",
     r"Move \d+ – (French gifted|Allied gifted|French tactical) chip",

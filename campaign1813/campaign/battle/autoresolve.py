@@ -230,6 +230,7 @@ class _CorpsPlan:
     arrival: int
     rank: int
     units: tuple[_UnitPlan, ...]
+    nation: str = ""
 
 
 @dataclass(frozen=True)
@@ -240,6 +241,7 @@ class _ChipPlan:
     corps: int = -1            # index of the corps, for a corps commander's chip
     name: str = ""
     grade: Grade = Grade.AVERAGE
+    nation: str = ""
 
     @property
     def text(self) -> str:
@@ -311,7 +313,7 @@ def _plan(setup: BattleSetup) -> _Plan:
                                    c.edge is None and b.arm is not Arm.CAVALRY,
                                    b.nation.lower()))
         corps.append(_CorpsPlan(c.key, c.side, commander.grade, c.orders, c.edge is None,
-                                c.turn, ranks[c.side], tuple(units)))
+                                c.turn, ranks[c.side], tuple(units), commander.nation))
         ranks[c.side] += 1
     for b in setup.brigades:
         if b.key not in listed:
@@ -366,7 +368,7 @@ def _chips(setup: BattleSetup, commanded: dict[str, int]) -> tuple[_ChipPlan, ..
                                    commanded[chip.commander], commander.name, commander.grade))
         elif commander.role is Role.CINC:
             chips.append(_ChipPlan(chip.label, "cinc", commander.side, -1, commander.name,
-                                   commander.grade))
+                                   commander.grade, commander.nation))
         else:
             raise _refuse(setup, f"chip {chip.label} is for {commander.name}, who commands no "
                                  f"corps")
@@ -560,9 +562,10 @@ class _Battle:
 
     # -- a commander's move
 
-    def header(self, side: str, name: str, label: str) -> None:
+    def header(self, nation: str, name: str, label: str) -> None:
+        """``Move 3 – Prussian – 1 corps (chip 8)``: the nation, as the seed's reports say."""
         self.move += 1
-        self.say(f"Move {self.move} – {side} – {name} ({label})")
+        self.say(f"Move {self.move} – {nation} – {name} ({label})")
 
     def roll_pips(self, grade: Grade) -> int:
         """Roll pips; a Poor commander drawn while the Poor chip waits loses his move."""
@@ -578,7 +581,7 @@ class _Battle:
 
     def corps_move(self, c: _Corps, label: str) -> None:
         p = c.p
-        self.header(p.side, p.key, label)
+        self.header(p.nation or p.side, p.key, label)
         self.say(f"Orders: {p.orders.value}")
         pips = self.roll_pips(p.grade)
         lost = pips < 0
@@ -887,7 +890,7 @@ class _Battle:
 
     def cinc_move(self, chip: _ChipPlan, label: str) -> None:
         """The CinC rallies the brigades of the corps of his side most in need of it."""
-        self.header(chip.side, chip.name, label)
+        self.header(chip.nation or chip.side, chip.name, label)
         pips = self.roll_pips(chip.grade)
         if pips <= 0:
             return
