@@ -111,9 +111,9 @@ class TownCompleter(QCompleter):
         self.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
 
     def set_names(self, names: Sequence[TownName]) -> None:
-        """The names it may offer."""
+        """The names it may offer, offered all until something is typed."""
         self.names = tuple(names)
-        self._list.setStringList(completions(self.completionPrefix(), self.names))
+        self.setCompletionPrefix("")
 
     def offered(self) -> list[str]:
         """The names offered now, in their order."""
