@@ -4,11 +4,20 @@ The panel only collects what the umpire typed and asks for it through its signal
 gives the order through the campaign service and hands back the service's answer, shown here
 (a refusal in red, word for word) — the panel never judges an order itself. It reads the
 commands from the open campaign, and after an action looks again only at the commands named.
+
+The objective completes town names as the umpire types: the name itself first, then names that
+begin with what he typed, then names that contain it, each group in alphabetical order; case,
+umlauts and accents do not matter either way (``Kopenick``, ``Koepenick`` and ``Köpenick`` all
+find Köpenick), folded as the campaign folds the names it is given. A command that must retreat
+today is offered only its roads of retreat.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from PySide6.QtCore import QObject, QStringListModel, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -27,6 +36,7 @@ from PySide6.QtWidgets import (
 from campaign1813.campaign.day.state import Status, Verb
 from campaign1813.campaign.queries import CommandView
 from campaign1813.campaign.services import IssueOrder
+from campaign1813.maps.names import fold, folded
 from campaign1813.ui.campaign_view import CampaignView
 from campaign1813.ui.open_campaign import OpenCampaign, Update
 
@@ -40,6 +50,80 @@ def split_waypoints(text: str) -> tuple[str, ...]:
     for mark in (";", "→", "->"):
         text = text.replace(mark, ",")
     return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
+@dataclass(frozen=True)
+class TownName:
+    """A name the pad offers, with the folded forms of the spellings it is found by."""
+
+    name: str
+    forms: tuple[str, ...]
+
+    @classmethod
+    def of(cls, name: str, spellings: Iterable[str] = ()) -> TownName:
+        """A name found by itself and by the other spellings given (a town's aliases)."""
+        forms = (form for spelling in (name, *spellings) for form in folded(spelling))
+        return cls(name, tuple(dict.fromkeys(forms)))
+
+
+EXACT, BEGINS, CONTAINS = 0, 1, 2
+
+
+def _closeness(typed: tuple[str, ...], forms: tuple[str, ...]) -> int | None:
+    """How well a name's forms match the folded forms of what was typed, or None."""
+    if any(t == f for t in typed for f in forms):
+        return EXACT
+    if any(f.startswith(t) for t in typed for f in forms):
+        return BEGINS
+    if any(t in f for t in typed for f in forms):
+        return CONTAINS
+    return None
+
+
+def completions(text: str, names: Iterable[TownName]) -> list[str]:
+    """The names matching what was typed: exact, then beginning with it, then containing it.
+
+    >>> towns = [TownName.of(t) for t in ("Altenburg", "Burgos", "Burg", "Köpenick")]
+    >>> completions("burg", towns)
+    ['Burg', 'Burgos', 'Altenburg']
+    >>> completions("Koepen", towns), completions("kopen", towns)
+    (['Köpenick'], ['Köpenick'])
+    """
+    typed = folded(text)
+    ranked = []
+    for town in names:
+        rank = _closeness(typed, town.forms)
+        if rank is not None:
+            ranked.append((rank, fold(town.name), town.name))
+    return [name for _, _, name in sorted(ranked)]
+
+
+class TownCompleter(QCompleter):
+    """Completes town names by :func:`completions`: its list is re-ordered as the text changes
+    and shown whole, the best match first (Enter in the list takes it)."""
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self.names: tuple[TownName, ...] = ()
+        self._list = QStringListModel(self)
+        self.setModel(self._list)
+        self.setCompletionMode(QCompleter.CompletionMode.UnfilteredPopupCompletion)
+        self.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+
+    def set_names(self, names: Sequence[TownName]) -> None:
+        """The names it may offer, offered all until something is typed."""
+        self.names = tuple(names)
+        self.setCompletionPrefix("")
+
+    def offered(self) -> list[str]:
+        """The names offered now, in their order."""
+        return self._list.stringList()
+
+    def splitPath(self, path: str) -> list[str]:  # noqa: N802 (Qt override)
+        # Qt calls this with every new completion prefix: order the list for it, and match
+        # the list's first row (the empty path matches any) so that it is the current one
+        self._list.setStringList(completions(path, self.names))
+        return [""]
 
 
 class OrdersPanel(QWidget):
@@ -64,8 +148,14 @@ class OrdersPanel(QWidget):
         line = self.objective.lineEdit()
         assert line is not None  # an editable combo box has one
         line.setPlaceholderText("the objective town")
+        self.towns = TownCompleter(self.objective)
+        self.objective.setCompleter(self.towns)
         self.via = QLineEdit()
         self.via.setPlaceholderText("optional waypoints, e.g. Brunswick, Helmstedt")
+        self._waypoints = QStringListModel(self)
+        via_completer = QCompleter(self._waypoints, self.via)
+        via_completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.via.setCompleter(via_completer)
         self.forced = QCheckBox("Forced march")
         self.give_button = QPushButton("&Give Order")
         self.give_button.setDefault(True)
@@ -159,6 +249,7 @@ class OrdersPanel(QWidget):
         self._fill_commands()
         if keep:
             self.select_command(keep)
+        self._fill_waypoints()
         self._fill_towns()
         self._describe(self.command.currentText(),
                        from_where_it_stands=not self.objective.currentText())
@@ -176,6 +267,7 @@ class OrdersPanel(QWidget):
                 self.select_command(keep)
         name = self.command.currentText()
         if any(c.name == name for c in update.commands):
+            self._fill_towns()
             self._describe(name, from_where_it_stands=False)
 
     def _fill_commands(self) -> bool:
@@ -189,30 +281,44 @@ class OrdersPanel(QWidget):
         self.command.blockSignals(False)
         return True
 
-    def _fill_towns(self) -> None:
+    def _every_town(self) -> list[TownName]:
+        """Every town of the map, and each of its other names, found by its own spelling."""
         scenario = self.campaign.scenario
-        typed = self.objective.currentText()
-        names: set[str] = set()
-        if scenario is not None:
-            for town in scenario.map.towns:
-                names.add(town.name)
-                names.update(town.aliases)
-        ordered = sorted(names, key=str.casefold)
-        if ordered == [self.objective.itemText(i) for i in range(self.objective.count())]:
+        if scenario is None:
+            return []
+        names = {n for town in scenario.map.towns for n in (town.name, *town.aliases)}
+        return [TownName.of(n) for n in sorted(names, key=lambda n: (fold(n), n))]
+
+    def _objectives(self) -> list[TownName]:
+        """The towns the command on the pad may be sent to: its roads of retreat when it must
+        retreat today (found by their other names too), else every town."""
+        c = self._find(self.command.currentText())
+        scenario = self.campaign.scenario
+        if c is None or not c.retreats or scenario is None:
+            return self._every_town()
+        aliases = {town.name: town.aliases for town in scenario.map.towns}
+        return [TownName.of(t, aliases.get(t, ())) for t in c.retreats]
+
+    def _fill_towns(self) -> None:
+        """Put the command's objectives in the list and the completer, keeping what is typed."""
+        names = self._objectives()
+        if tuple(names) == self.towns.names:
             return
+        typed = self.objective.currentText()
         self.objective.clear()
-        self.objective.addItems(ordered)
-        completer = QCompleter(ordered, self.objective)
-        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        completer.setFilterMode(Qt.MatchFlag.MatchContains)
-        self.objective.setCompleter(completer)
-        via_completer = QCompleter(ordered, self.via)
-        via_completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        self.via.setCompleter(via_completer)
+        self.objective.addItems([n.name for n in names])
+        self.towns.set_names(names)
         self.objective.setEditText(typed)
 
+    def _fill_waypoints(self) -> None:
+        """Waypoints may be any town of the map."""
+        names = [n.name for n in self._every_town()]
+        if names != self._waypoints.stringList():
+            self._waypoints.setStringList(names)
+
     def _on_command(self, name: str) -> None:
-        """A new command on the pad starts from where it stands."""
+        """A new command on the pad starts from where it stands, offered its objectives."""
+        self._fill_towns()
         self._describe(name, from_where_it_stands=True)
 
     def _find(self, name: str) -> CommandView | None:
