@@ -41,6 +41,7 @@ from campaign1813.ui.campaign_view import CampaignView
 from campaign1813.ui.day_windows import DiaryWindow, ReportPane
 from campaign1813.ui.open_campaign import OpenCampaign, Update
 from campaign1813.ui.orders_panel import OrdersPanel
+from campaign1813.ui.settings_dialog import SettingsDialog
 from campaign1813.ui.undo import UndoHistory
 
 APP_TITLE = "1813 Campaign Umpire"
@@ -64,6 +65,7 @@ class MainWindow(QMainWindow):
         self._settings = settings
         self.campaign = OpenCampaign(self)
         self._message_box: QMessageBox | None = None
+        self.settings_dialog: SettingsDialog | None = None
         self.history = UndoHistory(self.campaign, self)
         self.diary_window: DiaryWindow | None = None
         self.campaign_view = CampaignView(self.campaign, self)
@@ -142,6 +144,8 @@ class MainWindow(QMainWindow):
         self.campaign_menu.addAction(self.orders_dock.toggleViewAction())
         self.campaign_menu.addAction(self.report_dock.toggleViewAction())
         self.campaign_menu.addSeparator()
+        self.settings_action = self._action(self.campaign_menu, "&Settings…",
+                                            self.show_settings, QKeySequence("Ctrl+,"))
         self.details_action = self._action(self.campaign_menu, "Campaign &Details…",
                                            self._on_details)
 
@@ -497,7 +501,7 @@ class MainWindow(QMainWindow):
         has_doc = self.document is not None
         self._seen_version = self.document.data_version() if self.document else None
         for action in (self.save_as_action, self.backup_action, self.details_action,
-                       self.end_day_action, self.diary_action):
+                       self.settings_action, self.end_day_action, self.diary_action):
             action.setEnabled(has_doc)
         self._rebuild_recent_menu()
         self._rebuild_battle_menu()
@@ -549,6 +553,19 @@ class MainWindow(QMainWindow):
         chosen = self._save_dialog("Back Up Campaign")
         if chosen:
             self.back_up(chosen[0], replace=True if chosen[1] else None)
+
+    def show_settings(self) -> SettingsDialog | None:
+        """Campaign ▸ Settings…: the campaign's settings, each change an undoable action."""
+        if self.document is None:
+            return None
+        if self.settings_dialog is not None:
+            self.settings_dialog.close()
+        dialog = SettingsDialog(self.campaign, self.perform, self)
+        dialog.refused.connect(
+            lambda reasons: self.statusBar().showMessage(f"Refused: {reasons.splitlines()[0]}"))
+        dialog.open()
+        self.settings_dialog = dialog
+        return dialog
 
     def _on_details(self) -> None:
         if self.document is None:
