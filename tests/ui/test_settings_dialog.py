@@ -1,5 +1,5 @@
 """Campaign ▸ Settings…: every setting listed with its value, changed through the services one
-undoable action each, refusals shown under the field."""
+undoable action each, refusals shown under the field; and the settings in Campaign Details."""
 
 import pytest
 from PySide6.QtCore import Qt
@@ -195,6 +195,19 @@ def test_the_menu_entry_has_its_own_shortcut_and_needs_a_campaign(window):
     window.campaign.open(None)
     assert not window.settings_action.isEnabled()
     assert window.show_settings() is None
+
+
+def test_campaign_details_list_the_settings_marking_the_changed(window):
+    services.change_setting(window.document, "contact_miles", "5")
+    services.change_setting(window.document, "messenger_orders", "on")
+    text = window.details_text()
+    for view in queries.campaign_settings(window.document):
+        assert f"{view.name.replace('_', ' ')}: {view.value}" in text
+    assert "contact miles: 5 <i>— changed; the scenario's is 10</i>" in text
+    assert "messenger orders: on <i>— changed; the scenario's is off</i>" in text
+    assert "reinforce miles: 10<br>" in text
+    assert "foot: 15 on roads, 10 off road, 5 in difficult country" in text
+    assert "HQ and cavalry: 30 on roads, 15 off road, 5 in difficult country" in text
 
 
 @pytest.mark.parametrize("name", ["contact_miles", "battle_turns"])
