@@ -9,6 +9,7 @@ work on the file's event log (:class:`~campaign1813.ui.undo.UndoHistory`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import escape
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
@@ -26,6 +27,7 @@ from campaign1813 import __version__
 from campaign1813.campaign import queries, services
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day.changes import Changes
+from campaign1813.campaign.day.settings import shown
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.queries import BattleView
 from campaign1813.campaign.services import IssueOrder
@@ -41,6 +43,7 @@ from campaign1813.ui.campaign_view import CampaignView
 from campaign1813.ui.day_windows import DiaryWindow, ReportPane
 from campaign1813.ui.open_campaign import OpenCampaign, Update
 from campaign1813.ui.orders_panel import OrdersPanel
+from campaign1813.ui.settings_dialog import SettingsDialog
 from campaign1813.ui.undo import UndoHistory
 
 APP_TITLE = "1813 Campaign Umpire"
@@ -64,6 +67,7 @@ class MainWindow(QMainWindow):
         self._settings = settings
         self.campaign = OpenCampaign(self)
         self._message_box: QMessageBox | None = None
+        self.settings_dialog: SettingsDialog | None = None
         self.history = UndoHistory(self.campaign, self)
         self.diary_window: DiaryWindow | None = None
         self.campaign_view = CampaignView(self.campaign, self)
@@ -142,6 +146,8 @@ class MainWindow(QMainWindow):
         self.campaign_menu.addAction(self.orders_dock.toggleViewAction())
         self.campaign_menu.addAction(self.report_dock.toggleViewAction())
         self.campaign_menu.addSeparator()
+        self.settings_action = self._action(self.campaign_menu, "&Settings…",
+                                            self.show_settings, QKeySequence("Ctrl+,"))
         self.details_action = self._action(self.campaign_menu, "Campaign &Details…",
                                            self._on_details)
 
@@ -497,7 +503,7 @@ class MainWindow(QMainWindow):
         has_doc = self.document is not None
         self._seen_version = self.document.data_version() if self.document else None
         for action in (self.save_as_action, self.backup_action, self.details_action,
-                       self.end_day_action, self.diary_action):
+                       self.settings_action, self.end_day_action, self.diary_action):
             action.setEnabled(has_doc)
         self._rebuild_recent_menu()
         self._rebuild_battle_menu()
@@ -550,16 +556,47 @@ class MainWindow(QMainWindow):
         if chosen:
             self.back_up(chosen[0], replace=True if chosen[1] else None)
 
+    def show_settings(self) -> SettingsDialog | None:
+        """Campaign ▸ Settings…: the campaign's settings, each change an undoable action."""
+        if self.document is None:
+            return None
+        if self.settings_dialog is not None:
+            self.settings_dialog.close()
+        dialog = SettingsDialog(self.campaign, self.perform, self)
+        dialog.refused.connect(
+            lambda reasons: self.statusBar().showMessage(f"Refused: {reasons.splitlines()[0]}"))
+        dialog.open()
+        self.settings_dialog = dialog
+        return dialog
+
+    def details_text(self) -> str:
+        """What Campaign ▸ Campaign Details shows: name, dates, file and the settings, those
+        changed from the scenario's marked with the scenario's value."""
+        doc, scenario = self.document, self.campaign.scenario
+        if doc is None or scenario is None:
+            return ""
+        s = doc.summary()
+        stored = doc.settings().get("campaign", {})
+        lines = [f"<b>{escape(s.name)}</b>", f"Today: {format_date(s.current_date)}",
+                 f"Began: {format_date(s.start_date)}", f"File: {escape(str(doc.path))}"]
+        lines += [f"{k.replace('_', ' ')}: {escape(str(v))}" for k, v in stored.items()
+                  if k not in ("name", "start_date")]
+        lines.append("<br><b>Settings</b> (Campaign ▸ Settings… changes them)")
+        base = scenario.settings
+        for view in queries.campaign_settings(doc):
+            mark = (f" <i>— changed; the scenario's is {escape(shown(getattr(base, view.name)))}"
+                    "</i>" if view.changed else "")
+            lines.append(f"{view.name.replace('_', ' ')}: {escape(view.value)}{mark}")
+        lines.append("<br><b>March rates</b> (the scenario's), miles a day")
+        lines += [f"{who}: {r.road:g} on roads, {r.off_road:g} off road, {r.difficult:g} in "
+                  "difficult country"
+                  for who, r in (("foot", base.foot_rate), ("HQ and cavalry", base.mounted_rate))]
+        return "<br>".join(lines)
+
     def _on_details(self) -> None:
         if self.document is None:
             return
-        s = self.document.summary()
-        settings = self.document.settings().get("campaign", {})
-        lines = [f"<b>{s.name}</b>", f"Today: {format_date(s.current_date)}",
-                 f"Began: {format_date(s.start_date)}", f"File: {self.document.path}"]
-        lines += [f"{k.replace('_', ' ')}: {v}" for k, v in settings.items()
-                  if k not in ("name", "start_date")]
-        QMessageBox.information(self, "Campaign Details", "<br>".join(lines))
+        QMessageBox.information(self, "Campaign Details", self.details_text())
 
     def _on_about(self) -> None:
         QMessageBox.about(
