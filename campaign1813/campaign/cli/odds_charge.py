@@ -60,6 +60,7 @@ from campaign1813.campaign.cli.odds_format import (
     modifiers_text,
     net_of,
     print_json,
+    ruleset_and_json,
 )
 
 REVISED = "1813-revised"
@@ -74,13 +75,6 @@ DEFAULT_FORMATION = {Arm.INFANTRY: "line", Arm.CAVALRY: "line", Arm.ARTILLERY: "
 
 def _reaction_name(reaction: Reaction) -> str:
     return reaction.value.replace("_", "-")
-
-
-def _common(p: argparse.ArgumentParser, rulesets: tuple[str, ...],
-            default_ruleset: str = DEFAULT_RULESET) -> None:
-    p.add_argument("--ruleset", default=default_ruleset, choices=rulesets,
-                   help=f"ruleset (default: {default_ruleset})")
-    p.add_argument("--json", action="store_true", help="print the odds as JSON")
 
 
 def _class_option(p: argparse.ArgumentParser, whose: str) -> None:
@@ -140,7 +134,7 @@ def register(kinds: Any) -> None:
     p.add_argument("--commander-within-8", action="store_true",
                    help="the cavalry's commander is within 8 inches (revised: else -1)")
     _grade_option(p)
-    _common(p, rulesets)
+    ruleset_and_json(p, rulesets)
     p.set_defaults(func=guarded(_charge))
 
     p = kinds.add_parser(
@@ -177,7 +171,7 @@ def register(kinds: Any) -> None:
     p.add_argument("--done-before-contact", action="store_true",
                    help="a failed reaction is complete before the cavalry arrive (revised: "
                         "no loss)")
-    _common(p, rulesets)
+    ruleset_and_json(p, rulesets)
     p.set_defaults(func=guarded(_reaction))
 
     p = kinds.add_parser(
@@ -193,7 +187,7 @@ def register(kinds: Any) -> None:
                    help="inches from the brigade to the crest (to say whether it must test)")
     p.add_argument("--enemy-within", type=inches, metavar="N",
                    help="inches from the brigade to the nearest enemy (likewise)")
-    _common(p, rulesets, REVISED)
+    ruleset_and_json(p, rulesets, REVISED)
     p.set_defaults(func=guarded(_crest))
 
 

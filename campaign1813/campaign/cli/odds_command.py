@@ -40,6 +40,7 @@ from campaign1813.campaign.cli.odds_format import (
     net_of,
     percent,
     print_json,
+    ruleset_and_json,
 )
 
 COVER_HELP = {
@@ -91,8 +92,7 @@ def register(kinds: Any) -> None:
     p.add_argument("--spotter", default=Spotter.BLIND.value, choices=[s.value for s in Spotter],
                    type=any_case(s.value for s in Spotter),
                    help="who looks (default: a blind); generals may not spot")
-    p.add_argument("--ruleset", default=DEFAULT_RULESET, choices=rulesets)
-    p.add_argument("--json", action="store_true", help="print the odds as JSON")
+    ruleset_and_json(p, rulesets)
     p.set_defaults(func=guarded(_spotting))
 
     p = kinds.add_parser("pips", help="a commander's pips (Rules 2-3; --blind: Rule 1)",
@@ -104,8 +104,7 @@ def register(kinds: Any) -> None:
                    type=any_case(g.value for g in Grade), help="the commander's grade")
     p.add_argument("--blind", action="store_true",
                    help="pips for moving blinds (Rule 1) instead of figures on the table")
-    p.add_argument("--ruleset", default=DEFAULT_RULESET, choices=rulesets)
-    p.add_argument("--json", action="store_true", help="print the odds as JSON")
+    ruleset_and_json(p, rulesets)
     p.set_defaults(func=guarded(_pips))
 
 

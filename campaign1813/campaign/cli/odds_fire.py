@@ -17,9 +17,9 @@ from campaign1813.campaign.battle.rules.artillery import (
 from campaign1813.campaign.battle.rules.loader import RulesetError
 from campaign1813.campaign.battle.rules.tables import fire_table
 from campaign1813.campaign.battle.terms import Calibre, Rating
+from campaign1813.campaign.cli.odds_format import DEFAULT_RULESET, ruleset_and_json
 from campaign1813.campaign.errors import CampaignError
 
-DEFAULT_RULESET = "1813"
 # Rule 7 groups 12-pounders as heavy, 8/9 as medium and 4/6 as light guns.
 CALIBRES = {"12": 12, "9": 9, "8": 8, "6": 6, "4": 4}
 
@@ -55,8 +55,7 @@ def register(kinds: Any) -> None:
                    help="gunner casualties already taken (each one -1)")
     p.add_argument("--bounce-through", action="store_true",
                    help="roundshot bouncing on to a target 4 inches or less behind the first")
-    p.add_argument("--ruleset", default=DEFAULT_RULESET, help="ruleset (default: 1813)")
-    p.add_argument("--json", action="store_true", help="print the odds as JSON")
+    ruleset_and_json(p)
     p.set_defaults(func=run)
 
 

@@ -44,6 +44,15 @@ class Named(Protocol):
     def value(self) -> int: ...
 
 
+def ruleset_and_json(p: argparse.ArgumentParser, rulesets: tuple[str, ...] | None = None,
+                     default_ruleset: str = DEFAULT_RULESET) -> None:
+    """The options every kind takes: ``--ruleset`` (one of ``rulesets``, when given) and
+    ``--json``."""
+    p.add_argument("--ruleset", default=default_ruleset, choices=rulesets,
+                   help=f"ruleset (default: {default_ruleset})")
+    p.add_argument("--json", action="store_true", help="print the odds as JSON")
+
+
 def percent(p: Fraction) -> str:
     """A chance as a percentage, one decimal: `` 66.7%``."""
     return f"{float(p) * 100:5.1f}%"

@@ -51,6 +51,7 @@ from campaign1813.campaign.cli.odds_format import (
     modifiers_text,
     percent,
     print_json,
+    ruleset_and_json,
     signed,
 )
 
@@ -118,8 +119,7 @@ def register(kinds: Any) -> None:
                    help="a modifier only the table knows (see below); may be repeated")
     p.add_argument("--rally", action="store_true",
                    help="a commander is in base contact and has paid the pip")
-    p.add_argument("--ruleset", default=DEFAULT_RULESET, choices=rulesets)
-    p.add_argument("--json", action="store_true", help="print the odds as JSON")
+    ruleset_and_json(p, rulesets)
     p.set_defaults(func=guarded(_morale))
 
     p = kinds.add_parser("combat", help="odds of a combat (Rules 9-15)",
@@ -130,8 +130,7 @@ def register(kinds: Any) -> None:
     p.add_argument("--rule", type=int, required=True, choices=COMBAT_RULES)
     p.add_argument("--attacker", nargs="*", default=[], metavar="KEY=VALUE")
     p.add_argument("--defender", nargs="*", default=[], metavar="KEY=VALUE")
-    p.add_argument("--ruleset", default=DEFAULT_RULESET, choices=rulesets)
-    p.add_argument("--json", action="store_true", help="print the odds as JSON")
+    ruleset_and_json(p, rulesets)
     p.set_defaults(func=guarded(_combat))
 
     p = kinds.add_parser("skirmish", help="chance that each side's skirmishers kill (Rule 11)",
@@ -146,8 +145,7 @@ def register(kinds: Any) -> None:
                    help="its target")
     p.add_argument("--no-reply", action="store_true",
                    help="the defender does not skirmish back")
-    p.add_argument("--ruleset", default=DEFAULT_RULESET, choices=rulesets)
-    p.add_argument("--json", action="store_true", help="print the odds as JSON")
+    ruleset_and_json(p, rulesets)
     p.set_defaults(func=guarded(_skirmish))
 
     p = kinds.add_parser("pursuit", help="whether cavalry that caused a rout pursue (Rule 16)",
@@ -157,8 +155,7 @@ def register(kinds: Any) -> None:
                                      "--rally'.")
     p.add_argument("--nation", default="", metavar="NATION",
                    help="the cavalry's nation: some pursue on a lower roll (1813: British)")
-    p.add_argument("--ruleset", default=DEFAULT_RULESET, choices=rulesets)
-    p.add_argument("--json", action="store_true", help="print the odds as JSON")
+    ruleset_and_json(p, rulesets)
     p.set_defaults(func=guarded(_pursuit))
 
 
