@@ -232,20 +232,11 @@ def _casualty_key(b: Any) -> str:
 def _finish(con: Any, ground: Any, battle: int, seq: int, step: Any, action: RecordResult,
             lines: list[str]) -> Changes:
     from campaign1813.campaign.store import fights
-    from campaign1813.campaign.store.codec import (
-        read_json,
-        state_diff,
-        state_from_json,
-        state_to_json,
-    )
 
-    before = read_json(con)
-    state = state_from_json(before)
-    label, result_lines, _report = action.apply(ground.adjusted(state.settings), state)
-    old, new = state_diff(before, state_to_json(state))
-    return fights.add_step(con, battle, seq, step, before["date"], old, new,
-                           [*result_lines, "Battle report:", *lines], kind="FinishFight",
-                           label=label)
+    done = log.apply(con, ground, action)
+    return fights.add_step(con, battle, seq, step, done.day, done.old, done.new,
+                           [*done.lines, "Battle report:", *lines], kind="FinishFight",
+                           label=done.label)
 
 
 def abandon_battle(doc: CampaignDocument, battle: int) -> Changes:
@@ -310,20 +301,9 @@ def autoresolve_battle(doc: CampaignDocument, battle: int, *,
             casualties.setdefault(spec.corps, {})[_casualty_key(spec)] = b.casualties
     action = RecordResult(battle, result.winner or "draw", casualties)
     ground = doc.ground()
-    from campaign1813.campaign.store import log
-    from campaign1813.campaign.store.codec import (
-        read_json,
-        state_diff,
-        state_from_json,
-        state_to_json,
-    )
-
     with doc.writing() as con:
-        before = read_json(con)
-        state = state_from_json(before)
-        label, lines, _r = action.apply(ground.adjusted(state.settings), state)
-        old, new = state_diff(before, state_to_json(state))
-        lines = [f"Auto-resolved (seed {setup.seed}): {result.reason}", *lines,
+        done = log.apply(con, ground, action)
+        lines = [f"Auto-resolved (seed {setup.seed}): {result.reason}", *done.lines,
                  "Battle report:", *result.report]
-        return log.record(con, "AutoResolve", f"Auto-resolve: {label}", before["date"], lines,
-                          {"battle": battle, "seed": setup.seed}, old, new)
+        return log.record(con, "AutoResolve", f"Auto-resolve: {done.label}", done.day, lines,
+                          {"battle": battle, "seed": setup.seed}, done.old, done.new)

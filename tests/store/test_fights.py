@@ -118,3 +118,14 @@ def test_the_command_line_fights_a_battle(found, capsys):
     assert main(["battle", f, "1", "override", "French", "--reason", "Allies fled"]) == 0
     assert main(["battle", f, "1", "finish"]) == 0
     assert "Result: the French win" in capsys.readouterr().out
+
+
+def test_the_command_line_abandons_a_battle_and_undo_brings_it_back(found, capsys):
+    f = str(found)
+    assert main(["battle", f, "1", "setup"]) == 0
+    assert main(["battle", f, "1", "abandon"]) == 0
+    assert "was abandoned after 0 steps" in capsys.readouterr().out
+    assert main(["battle", f, "1", "show"]) == 1
+    assert "not being fought" in capsys.readouterr().err
+    assert main(["undo", f]) == 0
+    assert main(["battle", f, "1", "show"]) == 0

@@ -24,7 +24,7 @@ from typing import Any
 
 import msgspec
 
-from campaign1813.campaign.battle.dice import AVERAGE, DiceSource, Roll, SeededDice, typed_roll
+from campaign1813.campaign.battle.dice import DiceSource, Roll, SeededDice
 from campaign1813.campaign.battle.rules.army import (
     ArmyStanding,
     BrigadeStanding,
@@ -35,6 +35,8 @@ from campaign1813.campaign.battle.rules.army import (
 from campaign1813.campaign.battle.rules.command import (
     Activation,
     Role,
+    Spent,
+    change_to_halt,
     cinc_change_orders,
     corps_action,
     give_move,
@@ -226,11 +228,6 @@ def keep(before: FightState, outcome: Outcome, setup: BattleSetup) -> Step:
     rolls = tuple((r.purpose, r.faces) for r in outcome.rolls)
     return Step(outcome.kind, outcome.label, tuple(lines), _patch(before, outcome.state), rolls,
                 dict(outcome.inputs))
-
-
-def apply_patch(state: FightState, patch: Mapping[str, Any]) -> FightState:
-    """The state with one step's patch applied."""
-    return replay_plain(_plain(state), (patch,))
 
 
 def replay_plain(plain: dict[str, Any], patches: Any) -> FightState:
@@ -629,14 +626,7 @@ def pips_distribution(setup: BattleSetup, commander: str) -> dict[int, Fraction]
     return pips_odds(setup.commander(commander).grade, setup.ruleset)
 
 
-def typed_pips(value: int) -> Roll:
-    """A typed pips roll, refused if the average die cannot show it."""
-    return typed_roll(AVERAGE, 1, value, "pips")
-
-
 def _budget(setup: BattleSetup, act: ActivationNow) -> Activation:
-    from campaign1813.campaign.battle.rules.command import Spent
-
     if act.pips is None:
         raise ActionRefused(f"{setup.commander(act.commander).name} must roll his pips first")
     return Activation(setup.commander(act.commander).commander(), act.pips, None,
@@ -719,8 +709,6 @@ def change_orders(setup: BattleSetup, state: FightState, corps: str, order: str,
     else:
         if _corps_of_commander(setup, act.commander) != target:
             raise ActionRefused(f"{c.name} may change only his own corps' orders")
-        from campaign1813.campaign.battle.rules.command import change_to_halt
-
         paid = change_to_halt(budget, 0, setup.ruleset)
     now = state.corps[target]
     corps_map = dict(state.corps)

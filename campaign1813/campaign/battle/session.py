@@ -21,7 +21,6 @@ from campaign1813.campaign.battle.fight_tests import take, take_queued
 from campaign1813.campaign.battle.rules.brigade import formation_named
 from campaign1813.campaign.battle.rules.common import ActionRefused
 from campaign1813.campaign.battle.setup import ALLIED, FRENCH, BattleSetup
-from campaign1813.campaign.battle.terms import CorpsOrder
 
 __all__ = ["ACTIONS", "act", "report", "report_markdown", "report_html", "Typed"]
 
@@ -85,11 +84,9 @@ def _dispatch(setup: BattleSetup, state: f.FightState, action: str, dice: _Dice,
     if action == "give":
         return f.give_move_to(setup, state, i["corps"], i.get("in_contact", True))
     if action == "formation":
-        b = setup.brigade(i["brigade"]) if i["brigade"] in state.brigades else None
-        if b is None:
-            f.brigade_now(state, setup, i["brigade"])
-            raise AssertionError  # unreachable: brigade_now refuses
-        return f.set_formation(setup, state, i["brigade"], formation_named(b.arm, i["formation"]))
+        f.brigade_now(state, setup, i["brigade"])  # refuses a brigade the battle does not have
+        arm = setup.brigade(i["brigade"]).arm
+        return f.set_formation(setup, state, i["brigade"], formation_named(arm, i["formation"]))
     if action == "test":
         return take(setup, state, i["test"], i.get("who", ""), i.get("target", ""),
                     i.get("options", {}), dice.source)
@@ -178,8 +175,3 @@ def report_html(setup: BattleSetup, steps: Sequence[f.Step]) -> str:
             out.append("<ul>" + "".join(f"<li>{e(x.strip())}</li>" for x in body) + "</ul>")
     out.append("</body></html>")
     return "\n".join(out) + "\n"
-
-
-def order_names() -> tuple[str, ...]:
-    """The orders a corps may be given."""
-    return tuple(o.value for o in CorpsOrder)

@@ -201,7 +201,6 @@ def _handler(name: str) -> Any:
             else:
                 typed, inputs = _action(name, args)
                 changes = services.battle_action(doc, args.id, name, typed=typed, **inputs)
-            _view(queries, doc, args.id)
         for line in changes.lines or (changes.label,):
             print(line)
         return 0

@@ -8,13 +8,12 @@ never stored: it is the steps replayed on the setup, so it cannot disagree with 
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from typing import Any
 
 import msgspec
 
-from campaign1813.campaign.battle.fight import FightState, Step, replay
+from campaign1813.campaign.battle.fight import Step
 from campaign1813.campaign.battle.setup import BattleSetup
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.store import log
@@ -64,12 +63,6 @@ def read(con: sqlite3.Connection, battle: int) -> tuple[BattleSetup, list[Step]]
     return _setup(row[0], battle), steps
 
 
-def state_of(con: sqlite3.Connection, battle: int) -> FightState | None:
-    """A battle's state now, or None if it has not been opened."""
-    found = read(con, battle)
-    return None if found is None else replay(*found)
-
-
 def _plain(value: Any) -> Json:
     return msgspec.to_builtins(value)  # type: ignore[no-any-return]
 
@@ -110,8 +103,3 @@ def remove(con: sqlite3.Connection, battle: int, day: str) -> Changes:
     return log.record(con, "AbandonFight", f"Abandon the fight of {setup.title}", day,
                       [f"The fight of {setup.title} was abandoned after {len(steps)} steps; "
                        "its result is still to be given"], {"battle": battle}, old, new)
-
-
-def steps_json(steps: list[Step]) -> str:
-    """The steps as one JSON text (for exports and tests)."""
-    return json.dumps([_plain(s) for s in steps])

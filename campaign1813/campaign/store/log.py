@@ -40,8 +40,21 @@ class LoggedAction:
     kind: str = ""
 
 
-def perform(con: sqlite3.Connection, ground: Ground, action: Action) -> Changes:
-    """Apply one umpire action in the connection's transaction and log it."""
+@dataclass(frozen=True)
+class Applied:
+    """An action applied to the state read from the file, not yet written: its label, diary
+    lines and report, the day it was taken, and the state's difference (before, after)."""
+
+    label: str
+    lines: list[str]
+    report: DayReport | None
+    day: str
+    old: Json
+    new: Json
+
+
+def apply(con: sqlite3.Connection, ground: Ground, action: Action) -> Applied:
+    """Apply one umpire action to the state as the file holds it, and say what it changes."""
     before = read_json(con)
     state = state_from_json(before)
     ground = ground.adjusted(state.settings)
@@ -49,12 +62,18 @@ def perform(con: sqlite3.Connection, ground: Ground, action: Action) -> Changes:
         label, lines, report = action.apply(ground, state)
     except OverflowError:
         raise OrderRefused("the campaign's calendar cannot go past 31 December 9999") from None
+    old, new = state_diff(before, state_to_json(state))
+    return Applied(label, lines, report, before["date"], old, new)
+
+
+def perform(con: sqlite3.Connection, ground: Ground, action: Action) -> Changes:
+    """Apply one umpire action in the connection's transaction and log it."""
+    done = apply(con, ground, action)
     payload: dict[str, Any] = {}
     if is_dataclass(action) and not isinstance(action, type):
         payload = asdict(action)
-    old, new = state_diff(before, state_to_json(state))
-    return record(con, type(action).__name__, label, before["date"], lines, payload, old, new,
-                  report)
+    return record(con, type(action).__name__, done.label, done.day, done.lines, payload,
+                  done.old, done.new, done.report)
 
 
 def record(con: sqlite3.Connection, kind: str, label: str, day: str, lines: list[str],
