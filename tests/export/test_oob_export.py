@@ -87,7 +87,7 @@ def test_davouts_pdf_holds_every_brigade_once_in_order_with_its_grades(campaign,
         assert later, f"{line!r} out of order"
         at = later[0]
     for n, page in enumerate(pages, start=1):
-        assert page.startswith("Elbe 1813 Orders of Battle — Second French Army 1 May 1813")
+        assert page.startswith("Elbe 1813 Orders of Battle 1 May 1813")
         assert f"Page {n} of {len(pages)}" in page
     box = pypdf.PdfReader(out).pages[0].mediabox
     size = (round(float(box.width)), round(float(box.height)))

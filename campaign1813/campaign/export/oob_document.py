@@ -92,7 +92,7 @@ def army_forces(armies: Sequence[ArmyGroup], name: str) -> Forces:
     """One army group by name (any case, with or without accents); a one-line error naming the
     army groups there are when there is none of that name."""
     army = army_named(armies, name)
-    return Forces(f"Orders of Battle — {army.name}", {"kind": "army", "army": army.name},
+    return Forces("Orders of Battle", {"kind": "army", "army": army.name},
                   (_whole(army),))
 
 
@@ -179,9 +179,10 @@ def _army_heading(sheet: ArmyOnSheet) -> list[Block]:
     cinc = commander_text(army.cinc)
     if not sheet.hq_present:
         cinc += " — not on the field"
-    note = f"{army.side.value} · {army.theatre.value} · HQ {army.hq}"
-    return [Heading(f"{army.name} — {army.cinc.name}", 1, note=note),
-            Fields((("CinC", cinc),))]
+    return [Heading(f"{army.name} — {army.cinc.name}", 1),
+            Fields((("CinC", cinc),
+                    ("Theatre", f"{army.theatre.value} · {army.side.value} side · HQ {army.hq}"))),
+            Paragraph(KEY, small=True)]
 
 
 def _reserve_block(sheet: ArmyOnSheet) -> Block:
@@ -206,7 +207,6 @@ def oob_document(forces: Forces, campaign: str, day: date) -> Document:
         groups[-1] = groups[-1] + [_reserve_block(sheet)]
         for i, blocks in enumerate(groups):
             units.append(Unit(tuple(blocks), new_page=n > 0 and i == 0))
-    units.append(Unit((Paragraph(KEY, small=True),)))
     return Document(forces.title, campaign, format_date(day), tuple(units))
 
 
