@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from campaign1813.campaign.export.document import Document
 from campaign1813.campaign.export.paper import Paper, install
+
+if TYPE_CHECKING:
+    from campaign1813.campaign.export.document import Document
 
 
 class LazyQtPaper:

@@ -23,6 +23,10 @@ from campaign1813.ui.console import main
 
 from ..day.test_scenarios import battle_setup
 
+# The widgets' application first: a PDF alone would start a bare QGuiApplication, and the
+# window tests that follow in the same run need a QApplication.
+pytestmark = pytest.mark.usefixtures("qapp")
+
 SCHEMA = json.loads((Path(__file__).parents[2] / "docs" / "schemas" / "oob.schema.json")
                     .read_text(encoding="utf-8"))
 

@@ -13,10 +13,12 @@ HTML and Markdown work as ever.
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from campaign1813.campaign.export.document import Document
 from campaign1813.errors import CampaignError
+
+if TYPE_CHECKING:  # the console entry imports this module on every start: keep it light
+    from campaign1813.campaign.export.document import Document
 
 PAPER_SIZES = ("a4", "letter")
 

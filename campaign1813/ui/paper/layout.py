@@ -119,7 +119,7 @@ class _Typesetter:
 
     def row_height(self) -> float:
         """One table row: the cell font's line and a little air."""
-        return self.metrics["td"].height() + 3.2 * self.pt
+        return self.metrics["td"].height() + 2.6 * self.pt
 
     def header_height(self) -> float:
         """A table's header row with its rule."""
