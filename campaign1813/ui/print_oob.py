@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QLocale
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -93,6 +94,12 @@ def document_for(window: MainWindow, choice: Choice) -> Document:
     return oob.oob_document(forces_for(window, choice), summary.name, summary.current_date)
 
 
+def default_paper() -> str:
+    """Letter where the umpire's locale measures in inches (the United States), else A4."""
+    imperial = QLocale().measurementSystem() == QLocale.MeasurementSystem.ImperialUSSystem
+    return "letter" if imperial else "a4"
+
+
 class ChooseOrdersDialog(QDialog):
     """Which orders of battle, and on what paper."""
 
@@ -105,6 +112,7 @@ class ChooseOrdersDialog(QDialog):
         self.paper = QComboBox(self)
         for size in PAPER_SIZES:
             self.paper.addItem(PAPER_NAMES[size], size)
+        self.paper.setCurrentIndex(PAPER_SIZES.index(default_paper()))
         form = QFormLayout()
         form.addRow("Orders of battle of", self.which)
         form.addRow("Paper", self.paper)

@@ -9,6 +9,7 @@ import csv
 import io
 import json
 import re
+import unicodedata
 from dataclasses import replace
 from pathlib import Path
 
@@ -58,8 +59,10 @@ def campaign(tmp_path_factory):
 
 
 def pages_of(path) -> list[str]:
-    """Each page's text, its runs of white space made one space."""
-    return [re.sub(r"\s+", " ", p.extract_text()) for p in pypdf.PdfReader(path).pages]
+    """Each page's text, its runs of white space made one space and its ligatures ("ﬁ", set by
+    the typesetter) letters again."""
+    return [re.sub(r"\s+", " ", unicodedata.normalize("NFKC", p.extract_text()))
+            for p in pypdf.PdfReader(path).pages]
 
 
 def occurrences(text: str, line: str) -> list[int]:
@@ -133,6 +136,17 @@ def test_no_corps_is_split_across_pages_of_a_long_army(paper):
         assert len(holding) == 1, f"{c.name} on pages {sorted(holding)}"
         starts.append(holding.pop())
     assert starts == sorted(starts) and starts[-1] == len(pages) - 1
+
+
+def test_every_army_group_of_the_scenario_fits_one_sheet_on_letter(campaign, tmp_path, capsys):
+    out = tmp_path / "all.pdf"
+    assert run(capsys, "export", "oob", campaign, "--pdf", str(out), "--paper", "letter")[0] == 0
+    pages = pages_of(out)
+    scenario = load_scenario(read_scenario_folder(None))
+    assert len(pages) == len(scenario.armies) == 10
+    for page, army in zip(pages, scenario.armies, strict=True):
+        assert f"{army.name} — {army.cinc.name}" in page
+        assert f"Reserve Commander {army.reserve.name}" in page
 
 
 def test_a_theatre_puts_each_army_group_on_a_sheet_of_its_own(campaign, tmp_path, capsys):
@@ -264,11 +278,13 @@ def test_a_battles_orders_of_battle_hold_its_commands_and_reinforcements(tmp_pat
              for a in value["armies"]}
     assert corps == {"Armée": [("1 Corps", False), ("2 Corps", True)],
                      "Prussians": [("I Corps", False), ("II Corps", True)]}
+    assert [a["hq_present"] for a in value["armies"]] == [False, False]  # HQs stayed home
     pdf = tmp_path / "fenwick.pdf"
     assert run(capsys, "export", "oob", camp, "--battle", "1", "--pdf", str(pdf))[0] == 0
     text = " ".join(pages_of(pdf))
     assert "2 Corps French · reinforcement, enters on turn 4" in text
     assert "3 Corps" not in text
+    assert "CinC CinC Armée, Average +2 — not on the field" in text
     code, _said, err = run(capsys, "export", "oob", camp, "--battle", "9", "--csv",
                            str(tmp_path / "x.csv"))
     assert code == 1

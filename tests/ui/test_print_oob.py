@@ -56,8 +56,22 @@ def test_the_dialog_offers_every_army_each_theatre_and_army(window, qtbot):
     assert "Theatre: Northern Germany" in items and "Army group: Second French Army" in items
     assert len(items) == 1 + 5 + 10  # no battle is due on the first day
     assert [dialog.paper.itemText(i) for i in range(dialog.paper.count())] == ["A4", "Letter"]
+    assert dialog.paper_size == print_oob.default_paper()
     dialog.which.setCurrentText("Army group: Second French Army")
     assert dialog.choice == DAVOUT
+
+
+def test_the_paper_follows_the_locale():
+    from PySide6.QtCore import QLocale
+
+    before = QLocale()
+    try:
+        QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
+        assert print_oob.default_paper() == "letter"
+        QLocale.setDefault(QLocale(QLocale.Language.German, QLocale.Country.Germany))
+        assert print_oob.default_paper() == "a4"
+    finally:
+        QLocale.setDefault(before)
 
 
 @pytest.mark.parametrize("size", ["a4", "letter"])
