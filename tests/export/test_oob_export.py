@@ -290,3 +290,30 @@ def test_a_battles_orders_of_battle_hold_its_commands_and_reinforcements(tmp_pat
     assert code == 1
     assert err == ("campaign1813: error: no battle 9 (battles — 1: the battle of Fenwick "
                    "(3 May 1813))\n")
+
+
+def test_the_orders_of_battle_render_as_markdown_and_html_too():
+    from datetime import date
+
+    from campaign1813.campaign.export.render import document_html, document_markdown
+
+    scenario = load_scenario(read_scenario_folder(None))
+    doc = oob_document(army_forces(scenario.armies, "Second French Army"), "Elbe 1813",
+                       date(1813, 5, 3))
+    markdown = document_markdown(doc).splitlines()
+    at = markdown.index("### 4 Corps — French")
+    assert markdown[at + 2:at + 12] == [
+        "- **Commander**: General Vandamme, Gifted +3", "",
+        "| No. | Brigade | Class | Firepower | Skirmish | Type |",
+        "| ---: | --- | :---: | :---: | :---: | --- |",
+        "| 13 | Infantry Brigade | A | B | A |  |",
+        "| 14 | Infantry Brigade | B | B | A |  |",
+        "| 15 | Infantry Brigade | B | C | B |  |",
+        "| 16 | Infantry Brigade | C | C | B |  |",
+        "| 11 | Cavalry Brigade | A |  |  | Light |",
+        "|  | Corps Artillery | B |  |  | 12-pounder |",
+    ]
+    assert "*Elbe 1813 — 3 May 1813*" in markdown
+    page = document_html(doc)
+    assert page.count('<section class="unit') == 4  # a unit per corps
+    assert "General Dąbrowski, Poor +1" in page
