@@ -1,0 +1,11 @@
+"""Ruleset 002 (seed 002): units count hits, shooting and cavalry charges are rolled on dice,
+commanders and the General rally; side A and side B take each phase in turn.
+
+A package of its own beside the 1813 rules, with the same outer shape: its tables as data
+(:mod:`.tables`, checked by :mod:`.schema`), its tests as pure functions with exact odds
+(:mod:`.shooting`, :mod:`.charges`, :mod:`.rally`, :mod:`.movement`), the campaign's corps
+converted to its units (:mod:`.convert`), a battle in progress (:mod:`.battle`) and auto-resolve
+(:mod:`.auto`).
+"""
+
+RULESET = "002"
