@@ -172,12 +172,20 @@ def test_guns_are_overrun_unless_infantry_stand_within_three_inches():
     (Charge(K.SKIRMISHERS, cover=True), "cannot charge units in cover"),
     (Charge(K.INFANTRY, charged_before=1), "charged 1 time this turn"),
     (Charge(K.INFANTRY, retired=True), "retired 6 inches from shooting"),
+    (Charge(K.INFANTRY, inches=F(13, 2)), "moves 6 inches into contact; the target is 13/2"),
+    (Charge(K.INFANTRY, turn_degrees=50), "at most 45 degrees, not 50"),
 ])
 def test_charges_the_rules_do_not_allow_are_refused(c, why):
     """seed 002: "Cavalry cannot charge units in cover", "A target unit may not be charged more
-    that once during a turn", a cavalry unit that retired "may not charge in the turn"."""
+    that once during a turn", a cavalry unit that retired "may not charge in the turn"; "Move a
+    cavalry unit 6" into contact"; "The turn may not exceed 45 degrees"."""
     with pytest.raises(ActionRefused, match=why):
         charge_odds(c)
+
+
+def test_a_charge_at_the_limits_is_allowed():
+    """seed 002: 6 inches into contact and a turn of 45 degrees are allowed."""
+    assert charge_odds(Charge(K.INFANTRY, inches=F(6), turn_degrees=45)).hits
 
 
 def test_the_charge_of_a_given_roll():

@@ -264,6 +264,15 @@ def _inches(inputs: Mapping[str, Any], key: str) -> Fraction | None:
         raise ActionRefused(f"{key} should be a distance in inches, not {value!r}") from None
 
 
+def _degrees(inputs: Mapping[str, Any], key: str) -> int | None:
+    value = inputs.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ActionRefused(f"{key} should be whole degrees, not {value!r}")
+    return value
+
+
 def step_now(setup: BattleSetup, state: BattleState) -> str:
     """The step as the window and report name it: ``Turn 2 – artillery shooting – French (A)``."""
     if state.phase == Phase.FINISHED:
@@ -551,7 +560,7 @@ def _charge(g: _Game, dice: DiceSource, i: Mapping[str, Any]) -> Outcome:
         raise ActionRefused(f"{g.name(target)} is a friend")
     c = Charge(g.kind(target), g.t.ground[aim.ground].halves_charges, _flag(i, "flank"),
                g.t.ground[aim.ground].cover, _flag(i, "infantry_near"), aim.charged,
-               now.retired)
+               now.retired, _inches(i, "inches"), _degrees(i, "turn"))
     result = charge(c, dice, g.name(key), g.t.name)
     state = g.units_with(g.state, key, replace(now, charged_out=True))
     if result.overrun:

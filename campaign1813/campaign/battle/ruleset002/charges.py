@@ -46,6 +46,10 @@ class Charge:
     """How often the target has been charged already this turn."""
     retired: bool = False
     """The charging cavalry retired from a shot this turn."""
+    inches: Fraction | None = None
+    """How far the cavalry move into contact, when the umpire gives it."""
+    turn_degrees: int | None = None
+    """How far the cavalry turn at the start of the charge, when the umpire gives it."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,12 @@ def check_charge(c: Charge, ruleset: str = RULESET) -> None:
         raise ActionRefused(f"the target has been charged {c.charged_before} time"
                             f"{'s' if c.charged_before != 1 else ''} this turn (at most "
                             f"{t.charges_per_target})")
+    if c.inches is not None and c.inches > t.charge_inches:
+        raise ActionRefused(f"a charge moves {t.charge_inches} inches into contact; the target "
+                            f"is {c.inches} inches away")
+    if c.turn_degrees is not None and not 0 <= c.turn_degrees <= t.charge_turn:
+        raise ActionRefused(f"charging cavalry may turn once, at most {t.charge_turn} degrees, "
+                            f"not {c.turn_degrees}")
     if c.target is UnitKind.ARTILLERY and c.infantry_near:
         raise ActionRefused(f"artillery within {t.artillery_support} inches of infantry or "
                             "elite infantry cannot be charged")
