@@ -135,3 +135,9 @@ def test_the_shipped_files_fit_the_json_schema():
     data["charges.toml"]["add"] = "two"
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(data, json.loads(schema.schema_text()))
+
+
+def test_the_docs_list_every_assumption():
+    text = (REPO / "docs" / "ruleset-002.md").read_text(encoding="utf-8")
+    missing = [a for a in tables().assumptions if f"- {a}" not in text]
+    assert not missing
