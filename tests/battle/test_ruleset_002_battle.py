@@ -116,8 +116,10 @@ def test_a_scripted_battle_to_victory():
     g.refused("shoot", "moved.*does not shoot", unit=F3, target=P1, typed=[3])
     # "Any unit with an attached Commander get to roll 2D6 and select the highest": 1 and 6;
     # 7 + 6 = 13 hits: eliminated past 12.
-    step = g.do("shoot", typed=[1, 6], unit=F1, target=P1)
+    step = g.do("shoot", typed=[(1, 6)], unit=F1, target=P1)
     assert g.state.units[P1].eliminated and g.hits(P1) == 13
+    assert step.rolls == (("shooting by 1 Infantry Brigade (1 French Corps), die 1", (1,)),
+                          ("shooting by 1 Infantry Brigade (1 French Corps), die 2", (6,)))
     assert "  1 Prussian Corps commander is left without a unit" in step.lines
     assert g.state.commanders["1 Prussian Corps"] == ""
     g.refused("shoot", "has already shot", unit=F1, target=P2, typed=[1, 1])

@@ -78,3 +78,21 @@ def test_the_1813_kinds_are_untouched(capsys):
     assert main(["odds", "artillery", "--calibre", "12", "--range", "short", "--target",
                  "infantry", "--gunners", "B", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["ruleset"] == "1813"
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_every_kind_prints_text(capsys, kind):
+    code, out = _odds(capsys, kind, *EXAMPLES[kind])
+    assert code == 0 and out.out.startswith("Seed 002 ") and "%" in out.out
+
+
+def test_the_shooting_text_names_the_roll_and_the_elimination(capsys):
+    """seed 002: artillery 1D6-2, halved in cover; 11 hits + 2 passes 12: 1/3."""
+    code, out = _odds(capsys, "shooting", *EXAMPLES["shooting"])
+    assert out.out.splitlines()[1] == "Roll 1D6−2 (never below 0), halved for cover (rounded up)"
+    assert "Eliminated (now 11 hits, past 12): 1/3" in out.out
+
+
+def test_odds_without_a_kind_prints_the_kinds(capsys):
+    code, out = _odds(capsys)
+    assert code == 0 and "shooting" in out.out and "sides" in out.out

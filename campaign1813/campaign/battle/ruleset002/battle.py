@@ -164,6 +164,10 @@ def act(setup: BattleSetup, steps: Sequence[Step], action: str, *,
                             f"(actions: {', '.join(ACTIONS)})")
     army = army_of(setup)
     state = replay(setup, steps)
+    if typed:
+        # The faces of a best-of-two roll may come as one pair; each die is rolled on its own.
+        typed = [face for value in typed
+                 for face in (value if isinstance(value, tuple) else (value,))]
     source: DiceSource = TypedDice(list(typed)) if typed else seeded(setup, len(steps))
     if typed and action not in ("sides", "shoot", "charge"):
         raise ActionRefused(f"{action} rolls no dice; a typed roll is not taken")
