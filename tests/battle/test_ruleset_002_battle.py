@@ -100,6 +100,7 @@ def test_a_scripted_battle_to_victory():
     g.refused("move", "cannot move in Turn 1 – Movement – Allied", unit=F4, inches=3)
     g.do("move", unit=PCAV, inches=6)
     g.skip()                                                  # Artillery – French (A)
+    assert b.who_acts(g.setup, g.state) == (FART,)
     # "Artillery roll 1D6-2": 5 -> 3 hits; 4 + 3 = 7
     step = g.do("shoot", typed=[5], unit=FART, target=P1)
     assert g.hits(P1) == 7 and g.state.units[FART].engaged
@@ -144,6 +145,7 @@ def test_a_scripted_battle_to_victory():
     g.refused("charge", "retired 6 inches from shooting", unit=PCAV, target=F4, typed=[6])
     g.refused("charge", "only cavalry can charge", unit=PART, target=FART)
     g.skip()                                                  # Rally – French (A)
+    assert b.who_acts(g.setup, g.state) == (F1, F2, F3, FART)
     g.refused("rally", "carries no 'engaged in combat' marker", unit=F4)
     g.do("rally", unit=F1, by="General", enemy_near=True, near=True)
     g.do("rally", unit=F3, by="1 French Corps", near=True)
@@ -191,6 +193,12 @@ def test_a_scripted_battle_to_victory():
         FART: (0, False), P1: (13, True), P2: (16, True), P3: (6, False), P4: (15, True),
         PCAV: (3, False), PART: (0, False)}
     assert b.decision(g.setup, end).final and b.decision(g.setup, end).winner == FRENCH
+    finals = {o.key: (o.casualties, o.destroyed) for o in b.outcomes(g.setup, end)}
+    assert finals[P4] == (15, True) and finals[F1] == (3, False)
+    rows = b.units_table(g.setup, end)
+    assert rows[0] == ("1 Infantry Brigade (1 French Corps)", FRENCH, "Infantry (line infantry)",
+                       "3/12", "open", "engaged", "1 French Corps commander")
+    assert rows[9][3:] == ("15/12", "open", "", "eliminated")
     g.refused("next", "the battle is finished")
     report = b.report(g.setup, g.steps)
     assert report[0] == "The battle of Helmstedt (2 May 1813)"

@@ -22,6 +22,7 @@ RULESET = "002"
 _FACADE = {
     "ACTIONS": "battle", "act": "battle", "replay": "battle", "report": "battle",
     "decision": "battle", "step_now": "battle", "units_table": "battle",
+    "who_acts": "battle", "outcomes": "battle",
     "resolve": "auto", "estimate": "auto",
     "convert": "convert", "mapping_rows": "convert",
     "assumptions": "tables",

@@ -27,6 +27,7 @@ from typing import Any
 
 import msgspec
 
+from campaign1813.campaign.battle.autoresolve import BrigadeOutcome
 from campaign1813.campaign.battle.dice import DiceSource, ImpossibleRoll, Roll, TypedDice
 from campaign1813.campaign.battle.fight import Decision, Step, seeded
 from campaign1813.campaign.battle.rules.common import ActionRefused, roll_for
@@ -39,10 +40,11 @@ from campaign1813.campaign.battle.ruleset002.shooting import Shot, shoot, shot_t
 from campaign1813.campaign.battle.ruleset002.tables import Tables, tables
 from campaign1813.campaign.battle.ruleset002.units import INFANTRY_KINDS, Ground, UnitKind
 from campaign1813.campaign.battle.setup import ALLIED, FRENCH, BattleSetup
+from campaign1813.campaign.battle.terms import MoraleState
 
 __all__ = ["ACTIONS", "Phase", "UnitNow", "BattleState", "Outcome", "act", "replay", "report",
            "decision", "sequence", "step_now", "needed", "eliminated_count", "army_of",
-           "Typed", "units_table"]
+           "Typed", "units_table", "who_acts", "outcomes"]
 
 ACTIONS = ("deploy", "attach", "sides", "move", "shoot", "charge", "rally", "next", "override")
 
@@ -680,9 +682,44 @@ def units_table(setup: BattleSetup, state: BattleState) -> list[tuple[str, ...]]
                       "")
         rows.append((u.name, u.side, t.units[u.kind].label,
                      f"{now.hits}/{t.units[u.kind].eliminated_over}", now.ground.value,
-                     "engaged" if now.engaged else "",
+                     "engaged" if now.engaged and not now.eliminated else "",
                      "eliminated" if now.eliminated else holder))
     return rows
+
+
+def who_acts(setup: BattleSetup, state: BattleState) -> tuple[str, ...]:
+    """The units that may still act in the current step (move, shoot, charge, or be rallied)."""
+    if state.phase != Phase.PLAY or state.step < 0:
+        return ()
+    army = army_of(setup)
+    name, ab = sequence(_ruleset(setup))[state.step]
+    side = state.side_a if ab == "A" else _other(state.side_a)
+    out = []
+    for u in army.side_units(side):
+        now = state.units[u.key]
+        if now.eliminated:
+            continue
+        if name == "movement":
+            fits = not now.moved and now.ground is not Ground.ENTRENCHMENT
+        elif name == "charges":
+            fits = u.kind is UnitKind.CAVALRY and not now.charged_out and not now.retired
+        elif name == "rally":
+            fits = now.engaged
+        else:
+            fits = not now.shot and _shooter_fits(name, u.kind, now.moved)
+        if fits:
+            out.append(u.key)
+    return tuple(out)
+
+
+def outcomes(setup: BattleSetup, state: BattleState) -> tuple[BrigadeOutcome, ...]:
+    """Each brigade at the end, as auto-resolve gives it: its hits as casualties, an
+    eliminated unit destroyed (and in rout)."""
+    army = army_of(setup)
+    return tuple(BrigadeOutcome(u.key, u.name, u.corps, state.units[u.key].hits,
+                                MoraleState.ROUT if state.units[u.key].eliminated
+                                else MoraleState.FORMED, state.units[u.key].eliminated)
+                 for u in army.units)
 
 
 def report(setup: BattleSetup, steps: Sequence[Step]) -> list[str]:
