@@ -1,8 +1,10 @@
 """Auto-resolve for ruleset 002: a battle fought without a table, by the same procedures.
 
-:func:`resolve` fights one abstract battle from a setup: each turn a D6 finds side A; on the
-first turn both lines advance 6 inches into musket range (so artillery, having moved, does not
-shoot, and infantry shoot as having moved); from then on everyone stands and shoots. Every shot
+:func:`resolve` fights one abstract battle from a setup: each turn a D6 finds side A. The
+armies deploy 24 inches apart, the artillery's range; the guns stand and shoot from the first
+turn, while foot and horse close 6 inches a side each turn until 6 inches apart (12, then 6),
+where movement stops: on the turn they arrive infantry shoot as having moved, skirmishers shoot
+and cavalry charge; from then on everyone stands and shoots. Every shot
 and charge is :mod:`.shooting`'s and :mod:`.charges`' own, on seeded dice. Each shooter aims at
 the enemy unit nearest elimination (cavalry last); cavalry retire from a shot once they carry
 6 hits or more (halving it, and giving up their charge); each cavalry unit that may charges,
@@ -41,10 +43,12 @@ from campaign1813.campaign.battle.ruleset002.units import INFANTRY_KINDS, UnitKi
 from campaign1813.campaign.battle.setup import ALLIED, FRENCH, BattleSetup
 from campaign1813.campaign.battle.terms import MoraleState
 
-__all__ = ["resolve", "estimate", "RETIRE_AT"]
+__all__ = ["resolve", "estimate", "RETIRE_AT", "START_INCHES"]
 
 # Cavalry this worn retire from a shot rather than stand and take it whole.
 RETIRE_AT = 6
+# The armies deploy this far apart: the artillery's range.
+START_INCHES = 24
 _STEP_KINDS = {"artillery": (UnitKind.ARTILLERY,), "skirmishers": (UnitKind.SKIRMISHERS,),
                "stationary infantry": (UnitKind.INFANTRY, UnitKind.ELITE),
                "moved infantry": (UnitKind.INFANTRY, UnitKind.ELITE)}
@@ -89,6 +93,7 @@ class _Battle:
         self.winner: str | None = None
         self.reason = ""
         self.turn = 0
+        self.gap = START_INCHES
 
     def say(self, line: str) -> None:
         if self.log is not None:
@@ -200,19 +205,25 @@ class _Battle:
     def play_turn(self, turn: int) -> None:
         roll = self.d6()
         order = _order(roll, self.t.french_a_on)
-        self.say(f"Turn {turn}: rolled {roll}, the {order[0]} are side A")
+        self.say(f"Turn {turn}: rolled {roll}, side A: {order[0]}")
         for u in self.units:
             u.retired, u.charged = False, 0
-        moving = turn == 1
         for side in order:
             self.reattach(side)
+        # The foot and horse close 6 inches a side each turn, halting 6 inches off (the seed
+        # stops movement there); the guns stay where they deployed, in range of everything.
+        musket = self.t.fire[UnitKind.INFANTRY].range_inches
+        moving = self.gap > musket
         if moving:
-            self.say("  Both lines advance 6 inches into musket range")
+            before = self.gap
+            self.gap = max(musket, self.gap - 2 * self.t.units[UnitKind.INFANTRY].move_inches)
+            self.say(f"  Both lines advance: {before} inches apart, now {self.gap}")
+        close = self.gap <= musket
         for step in self.t.steps:
-            if step == "artillery" and moving:
+            if step != "artillery" and not close:
                 continue
-            if (step == "moved infantry") != moving and step in ("stationary infantry",
-                                                                  "moved infantry"):
+            if step in ("stationary infantry", "moved infantry") and (
+                    (step == "moved infantry") != moving):
                 continue
             for side in order:
                 shooters = [u for u in self.live(side) if u.kind in _STEP_KINDS[step]]
@@ -220,7 +231,9 @@ class _Battle:
                     self.say(f"  {step.capitalize()} shooting – {side}")
                 for u in shooters:
                     if not u.gone:
-                        self.shoot(u, moving)
+                        self.shoot(u, moving and u.kind is not UnitKind.ARTILLERY)
+        if not close:
+            return
         for side in order:
             riders = [u for u in self.live(side) if u.kind is UnitKind.CAVALRY and not u.retired]
             if riders:

@@ -431,15 +431,15 @@ def _sides(g: _Game, dice: DiceSource, i: Mapping[str, Any]) -> Outcome:
     rolls: tuple[Roll, ...] = ()
     if i.get("side_a"):
         side = _side_word(i["side_a"])
-        lines.append(f"Sides: the umpire names the {side} side A")
+        lines.append(f"Sides: the umpire names side A: {side}")
     else:
         roll = roll_for(dice, g.t.sides_die, 1, f"side A for turn {turn}")
         side = FRENCH if roll.total in g.t.french_a_on else ALLIED
         rolls = (roll,)
-        lines.append(f"Sides: rolled {roll.total} – the {side} are side A")
+        lines.append(f"Sides: rolled {roll.total} – side A: {side}")
     new = replace(s, phase=Phase.PLAY, turn=turn, step=0, side_a=side, rallied=())
     lines.append(step_now(g.setup, new))
-    return Outcome("sides", f"Turn {turn}: the {side} are side A", new, tuple(lines), rolls,
+    return Outcome("sides", f"Turn {turn}: side A {side}", new, tuple(lines), rolls,
                    dict(i))
 
 
