@@ -241,6 +241,8 @@ def test_seeded_rolls_repeat_and_typed_rolls_must_fit():
         b.act(g.setup, [], "sides", typed=[1, 2])
     with pytest.raises(ActionRefused, match="rolls no dice"):
         b.act(g.setup, [], "deploy", typed=[1], unit=F1)
+    with pytest.raises(ActionRefused, match=r"say which unit \(the input 'unit' is missing\)"):
+        b.act(g.setup, [], "deploy")
     with pytest.raises(ActionRefused, match="'fire' is not an action of ruleset 002"):
         b.act(g.setup, [], "fire")
     with pytest.raises(ActionRefused, match="set up for ruleset '1813'"):

@@ -178,8 +178,6 @@ def act(setup: BattleSetup, steps: Sequence[Step], action: str, *,
                                 inputs)
     except ImpossibleRoll as exc:
         raise ActionRefused(str(exc)) from None
-    except KeyError as exc:
-        raise ActionRefused(f"{action} needs the input {exc}") from None
     if isinstance(source, TypedDice) and source.remaining:
         assert typed is not None
         raise ActionRefused(f"{len(typed)} rolls typed, but the step used "
@@ -251,6 +249,13 @@ def _side_word(text: str) -> str:
     if t in ("allied", "allies", "a"):
         return ALLIED
     raise ActionRefused(f"'{text}' is not a side (French or Allied)")
+
+
+def _need(inputs: Mapping[str, Any], key: str) -> str:
+    value = inputs.get(key)
+    if value is None or not str(value).strip():
+        raise ActionRefused(f"say which {key.replace('_', ' ')} (the input '{key}' is missing)")
+    return str(value)
 
 
 def _flag(inputs: Mapping[str, Any], key: str) -> bool:
@@ -359,7 +364,7 @@ def _deploy(g: _Game, dice: DiceSource, i: Mapping[str, Any]) -> Outcome:
     """Before the first turn, place a unit on its ground (a town, woods, an entrenchment …)."""
     if g.state.phase != Phase.SETUP:
         raise ActionRefused("units are deployed before the first turn; later they move")
-    key = i["unit"]
+    key = _need(i, "unit")
     now = g.live(key)
     ground = _ground(i.get("ground", "open"))
     place = str(i.get("place", ""))
@@ -392,7 +397,7 @@ def _check_town(g: _Game, key: str, ground: Ground, place: str) -> None:
 
 def _attach(g: _Game, dice: DiceSource, i: Mapping[str, Any]) -> Outcome:
     """A commander joins an infantry or elite unit of his side (at setup or in his movement)."""
-    who, key = i["commander"], i["unit"]
+    who, key = _need(i, "commander"), _need(i, "unit")
     if who not in g.state.commanders:
         known = ", ".join(g.state.commanders) or "none"
         raise ActionRefused(f"'{who}' is not a commander on the table (commanders: {known})")
@@ -430,7 +435,7 @@ def _sides(g: _Game, dice: DiceSource, i: Mapping[str, Any]) -> Outcome:
     lines = [f"Turn {turn} of {g.setup.turns}"] if s.phase == Phase.SETUP else []
     rolls: tuple[Roll, ...] = ()
     if i.get("side_a"):
-        side = _side_word(i["side_a"])
+        side = _side_word(_need(i, "side_a"))
         lines.append(f"Sides: the umpire names side A: {side}")
     else:
         roll = roll_for(dice, g.t.sides_die, 1, f"side A for turn {turn}")
@@ -446,7 +451,7 @@ def _sides(g: _Game, dice: DiceSource, i: Mapping[str, Any]) -> Outcome:
 def _move(g: _Game, dice: DiceSource, i: Mapping[str, Any]) -> Outcome:
     """A unit moves (or pivots) in its side's movement step."""
     name, side = g.step()
-    key = i["unit"]
+    key = _need(i, "unit")
     now = g.live(key)
     if name != "movement" or g.side(key) != side:
         raise ActionRefused(f"{g.name(key)} cannot move in {step_now(g.setup, g.state)}")
@@ -517,7 +522,7 @@ def _hit(g: _Game, state: BattleState, key: str, hits: int) -> tuple[BattleState
 def _shoot(g: _Game, dice: DiceSource, i: Mapping[str, Any]) -> Outcome:
     """A unit shoots at an enemy in its shooting step; the target takes the hits at once."""
     name, side = g.step()
-    key, target = i["unit"], i["target"]
+    key, target = _need(i, "unit"), _need(i, "target")
     now = g.live(key)
     kind = g.kind(key)
     if g.side(key) != side or not _shooter_fits(name, kind, now.moved):
@@ -553,7 +558,7 @@ def _shoot(g: _Game, dice: DiceSource, i: Mapping[str, Any]) -> Outcome:
 def _charge(g: _Game, dice: DiceSource, i: Mapping[str, Any]) -> Outcome:
     """A cavalry unit charges an enemy in its side's charge step."""
     name, side = g.step()
-    key, target = i["unit"], i["target"]
+    key, target = _need(i, "unit"), _need(i, "target")
     now = g.live(key)
     if name != "charges" or g.side(key) != side:
         raise ActionRefused(f"{g.name(key)} cannot charge in {step_now(g.setup, g.state)}")
@@ -596,7 +601,7 @@ def _charge(g: _Game, dice: DiceSource, i: Mapping[str, Any]) -> Outcome:
 def _rally(g: _Game, dice: DiceSource, i: Mapping[str, Any]) -> Outcome:
     """A commander or the General takes the marker off a unit in his side's rally step."""
     name, side = g.step()
-    key = i["unit"]
+    key = _need(i, "unit")
     now = g.live(key)
     if name != "rally" or g.side(key) != side:
         raise ActionRefused(f"{g.name(key)} cannot be rallied in {step_now(g.setup, g.state)}")
@@ -654,7 +659,7 @@ def _override(g: _Game, dice: DiceSource, i: Mapping[str, Any]) -> Outcome:
     reason = str(i.get("reason", "")).strip()
     if not reason:
         raise ActionRefused("an override needs the umpire's reason")
-    text = str(i["side"]).strip().lower()
+    text = str(_need(i, "side")).strip().lower()
     winner = "draw" if text == "draw" else _side_word(text)
     new = replace(g.state, phase=Phase.FINISHED, result=winner,
                   reason=f"the umpire's decision: {reason}")
