@@ -212,3 +212,48 @@ def test_the_chance_of_eliminating_a_unit():
     hits = charge_odds(Charge(K.INFANTRY, flank_or_rear=True)).hits
     assert elimination_chance(hits, 12, 6) == F(5, 6)
     assert elimination_chance(hits, 18, 6) == THIRD
+
+
+# --- the odds shown and the rolls made are one rule --------------------------------------------
+
+
+def _shots():
+    for shooter in (K.INFANTRY, K.ELITE, K.SKIRMISHERS, K.ARTILLERY):
+        for target in K:
+            for commander in (False, True):
+                if commander and shooter not in (K.INFANTRY, K.ELITE):
+                    continue
+                for entrenched in (False, True):
+                    for cover in (False, target is not K.CAVALRY):
+                        for retire in (False, target is K.CAVALRY):
+                            yield Shot(shooter, target, commander, entrenched, cover, retire)
+
+
+def test_every_shot_odds_are_the_rolls_counted():
+    """For every shot the rules allow, the odds are the hits of each roll counted (36 rolls of
+    two dice, or 6 of one), and they sum to 1."""
+    from itertools import product
+
+    shots = set(_shots())
+    assert len(shots) > 60
+    for shot in shots:
+        odds = shot_odds(shot)
+        n = 2 if shot.commander or shot.entrenched else 1
+        counted = {}
+        for faces in product(range(1, 7), repeat=n):
+            h = hits_for(shot, faces)
+            counted[h] = counted.get(h, 0) + F(1, 6 ** n)
+        assert odds == dict(sorted(counted.items())) and sum(odds.values()) == 1, shot
+
+
+def test_every_charge_odds_are_the_rolls_counted():
+    for target in (K.INFANTRY, K.ELITE, K.SKIRMISHERS, K.CAVALRY):
+        for hill in (False, True):
+            for flank in (False, True):
+                c = Charge(target, hill, flank)
+                counted = {}
+                for face in range(1, 7):
+                    h = charge_hits(c, face)
+                    counted[h] = counted.get(h, 0) + SIXTH
+                assert charge_odds(c).hits == dict(sorted(counted.items())), c
+                assert min(counted) >= 1
