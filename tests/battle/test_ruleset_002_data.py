@@ -141,3 +141,18 @@ def test_the_docs_list_every_assumption():
     text = (REPO / "docs" / "ruleset-002.md").read_text(encoding="utf-8")
     missing = [a for a in tables().assumptions if f"- {a}" not in text]
     assert not missing
+
+
+def test_the_manifest_lists_exactly_the_shipped_files():
+    """Regenerate with `python -m campaign1813.campaign.battle.ruleset002.schema docs/schemas`."""
+    assert (SHIPPED / "validated.json").read_text(encoding="utf-8") == schema.manifest_text()
+    assert sorted(json.loads(schema.manifest_text())["files"]) == sorted(FILES)
+
+
+def test_a_file_listed_in_the_manifest_is_not_checked_again_but_a_changed_one_is(copy):
+    _edit(copy, "charges.toml", "add = 2", "add = 2.5")
+    with pytest.raises(RulesetError, match="charges.toml: add: should be a whole number"):
+        tables_at(copy)
+    (copy / "validated.json").write_text("{not json", encoding="utf-8")
+    with pytest.raises(RulesetError, match="charges.toml: add: should be a whole number"):
+        tables_at(copy)

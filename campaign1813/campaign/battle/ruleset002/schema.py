@@ -8,7 +8,8 @@ numbers mean together (a step named twice, a die that does not exist) is checked
 
     python -m campaign1813.campaign.battle.ruleset002.schema docs/schemas
 
-writes ``docs/schemas/ruleset-002.json``: one schema, a property per file.
+writes ``docs/schemas/ruleset-002.json`` (one schema, a property per file) and rewrites the
+manifest ``data/rulesets/002/validated.json`` of the shipped files that fit it.
 
 >>> check_file("play.toml", {"sides": {"die": "d6", "french_a_on": [1, 2, 3]},
 ...                         "rally": {"enemy_within": float("nan")},
@@ -23,13 +24,14 @@ from __future__ import annotations
 
 import json
 import sys
+import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints, ValidationError
 
-from campaign1813.campaign.battle.rules.files import RulesetError
+from campaign1813.campaign.battle.rules.files import RulesetError, content_hash, rulesets_root
 from campaign1813.campaign.battle.rules.schema import (
     FRACTION_PATTERN,
     RulesetFile,
@@ -38,7 +40,8 @@ from campaign1813.campaign.battle.rules.schema import (
     problem,
 )
 
-__all__ = ["MODELS", "SCHEMA_NAME", "check_file", "json_schema", "schema_text", "main"]
+__all__ = ["MODELS", "SCHEMA_NAME", "check_file", "json_schema", "schema_text", "manifest_text",
+           "main"]
 
 SCHEMA_NAME = "ruleset-002.json"
 
@@ -286,6 +289,27 @@ def schema_text() -> str:
     return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
 
 
+def manifest_text(ruleset: str = "002") -> str:
+    """The manifest of the shipped files, each checked against its model first."""
+    folder = Path(str(rulesets_root() / ruleset))
+    files = {}
+    for filename in MODELS:
+        raw = (folder / filename).read_bytes()
+        label = f"{ruleset}/{filename}"
+        try:
+            data = tomllib.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise RulesetError(f"{label}: {exc}") from exc
+        check_file(filename, data, label)
+        files[filename] = content_hash(raw)
+    body = {"about": "SHA-256 of each shipped file of ruleset 002 that the models in "
+                     "campaign1813/campaign/battle/ruleset002/schema.py accept; only files not "
+                     "listed here are checked at load. Rewritten by `python -m "
+                     "campaign1813.campaign.battle.ruleset002.schema docs/schemas`.",
+            "files": files}
+    return json.dumps(body, indent=2) + "\n"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m campaign1813.campaign.battle.ruleset002.schema FOLDER``."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -293,10 +317,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("usage: python -m campaign1813.campaign.battle.ruleset002.schema FOLDER",
               file=sys.stderr)
         return 2
+    try:
+        manifest = manifest_text()   # first, so a shipped file that fails writes nothing
+    except RulesetError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     path = Path(args[0]) / SCHEMA_NAME
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(schema_text(), encoding="utf-8")
+    target = Path(str(rulesets_root() / "002" / "validated.json"))
+    target.write_text(manifest, encoding="utf-8")
     print(path)
+    print(target)
     return 0
 
 

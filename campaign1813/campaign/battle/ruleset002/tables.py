@@ -1,7 +1,9 @@
 """Ruleset 002's tables, read from ``data/rulesets/002/`` and checked at load.
 
 Every file is checked against its model in :mod:`.schema` (a type, a range, an unknown entry),
-then read into frozen values here, which check what the numbers mean together (every shooting
+unless its bytes are listed in the folder's ``validated.json`` (the shipped files, checked when
+it was written: pydantic costs more to import than the whole ``odds`` command), then read into
+frozen values here, which check what the numbers mean together (every shooting
 step once, every charge modifier once, a share between 0 and 1). An error names the file, the
 entry and the reason.
 
@@ -14,6 +16,7 @@ entry and the reason.
 
 from __future__ import annotations
 
+import json
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -23,14 +26,15 @@ from pathlib import Path
 from typing import Any
 
 from campaign1813.campaign.battle.dice import D6, Die
-from campaign1813.campaign.battle.rules.files import RulesetError, rulesets_root
+from campaign1813.campaign.battle.rules.files import RulesetError, content_hash, rulesets_root
 from campaign1813.campaign.battle.ruleset002 import RULESET
 from campaign1813.campaign.battle.ruleset002.units import Ground, UnitKind
 
-__all__ = ["FILES", "UnitRules", "GroundRules", "FireRules", "ChargeModifier", "Tables",
-           "tables", "tables_at", "assumptions", "SHOOTING_STEPS"]
+__all__ = ["FILES", "MANIFEST", "validated", "UnitRules", "GroundRules", "FireRules",
+           "ChargeModifier", "Tables", "tables", "tables_at", "assumptions", "SHOOTING_STEPS"]
 
 FILES = ("ruleset.toml", "units.toml", "shooting.toml", "charges.toml", "play.toml")
+MANIFEST = "validated.json"
 SHOOTING_STEPS = ("artillery", "skirmishers", "stationary infantry", "moved infantry")
 CHARGE_KEYS = ("hill", "cavalry", "flank_or_rear", "skirmishers")
 _DICE = {"d6": D6}
@@ -129,7 +133,20 @@ class Tables:
         return hits > self.units[kind].eliminated_over
 
 
-def _read(folder: Path, filename: str, label: str) -> dict[str, Any]:
+def validated(folder: Path) -> frozenset[tuple[str, str]]:
+    """(file name, content hash) of every file the folder's manifest lists as checked."""
+    path = folder / MANIFEST
+    if not path.is_file():
+        return frozenset()
+    try:
+        files: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))["files"]
+    except (ValueError, KeyError, TypeError):
+        return frozenset()   # a broken manifest only means every file is checked
+    return frozenset(files.items())
+
+
+def _read(folder: Path, filename: str, label: str,
+          checked: frozenset[tuple[str, str]] = frozenset()) -> dict[str, Any]:
     path = folder / filename
     if not path.is_file():
         raise RulesetError(f"{label}: the file is missing")
@@ -140,9 +157,10 @@ def _read(folder: Path, filename: str, label: str) -> dict[str, Any]:
         raise RulesetError(f"{label}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     except tomllib.TOMLDecodeError as exc:
         raise RulesetError(f"{label}: {exc}") from exc
-    from campaign1813.campaign.battle.ruleset002.schema import check_file
+    if (filename, content_hash(raw)) not in checked:
+        from campaign1813.campaign.battle.ruleset002.schema import check_file
 
-    check_file(filename, data, label)
+        check_file(filename, data, label)
     return data
 
 
@@ -158,7 +176,8 @@ def _share(text: str, label: str) -> Fraction:
 
 def tables_at(folder: Path, name: str = RULESET) -> Tables:
     """Ruleset 002's tables from a folder, every file checked; refused with file and entry."""
-    d = {f: _read(folder, f, f"{name}/{f}") for f in FILES}
+    checked = validated(folder)
+    d = {f: _read(folder, f, f"{name}/{f}", checked) for f in FILES}
     units, shoot, charge, play = (d["units.toml"], d["shooting.toml"], d["charges.toml"],
                                   d["play.toml"])
     steps = tuple(shoot["steps"])
