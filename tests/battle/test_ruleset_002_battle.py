@@ -254,3 +254,40 @@ def test_an_override_ends_the_battle():
     g.refused("override", "needs the umpire's reason", side="Allied")
     g.do("override", side="Allied", reason="the French withdrew at dusk")
     assert g.state.result == ALLIED and g.state.phase == b.Phase.FINISHED
+
+
+def test_commanders_are_one_for_every_four_units_the_better_grade_first():
+    """seed 002: "Both armies can have up to 3 commanders. As a rule one commander is allowed
+    for every 4 units"; "These commanders must be assigned to an infantry or elite infantry
+    unit"; "All armies have an overall commander (General)"."""
+    from campaign1813.campaign.battle.terms import Grade
+
+    s = make_setup(["B", "A", "B"], ["B"], ruleset="002")           # no CinC on either side
+    grades = {"1 French Corps": Grade.POOR, "2 French Corps": Grade.GIFTED,
+              "3 French Corps": Grade.AVERAGE}
+    s = replace(s, commanders=tuple(replace(c, grade=grades.get(c.key, c.grade))
+                                    for c in s.commanders))
+    army = convert(s)
+    # 18 French units allow 3 commanders; the Gifted one is the General without a CinC.
+    assert army.general(FRENCH).key == "2 French Corps"
+    assert [(x.key, x.unit) for x in army.commanders(FRENCH)] == [
+        ("3 French Corps", "3 French Corps/9"), ("1 French Corps", "1 French Corps/1")]
+    # 6 Allied units allow one commander, but their only one is the General.
+    assert army.general(ALLIED).key == "1 Prussian Corps" and army.commanders(ALLIED) == ()
+    # The 2nd corps is class A: its infantry are elite, eliminated past 18.
+    assert army.unit("2 French Corps/5").kind is UnitKind.ELITE
+
+
+def test_a_commander_beyond_the_allowance_stays_off_the_table():
+    s = make_setup(["B", "B"], ["B"], cinc=True, ruleset="002")
+    keep = {"1 French Corps/1", "1 French Corps/2", "1 French Corps/cav", "2 French Corps/5",
+            "2 French Corps/6"}
+    brigades = tuple(x for x in s.brigades if x.key in keep or x.corps.endswith("Prussian Corps"))
+    corps = tuple(replace(c, brigades=tuple(k for k in c.brigades if k in keep))
+                  if c.side == FRENCH else c for c in s.corps)
+    army = convert(replace(s, brigades=brigades, corps=corps))
+    # 5 French units allow one commander: the first corps' (both Average, setup order).
+    assert [x.key for x in army.commanders(FRENCH)] == ["1 French Corps"]
+    rows = mapping_rows(replace(s, brigades=brigades, corps=corps))
+    assert ("2 French Corps commander", "commander", "not on the table",
+            "French: 1 commander allowed for 5 units (one per 4, at most 3)") in rows
