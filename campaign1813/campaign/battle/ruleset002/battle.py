@@ -497,7 +497,8 @@ def _shooter_fits(step: str, kind: UnitKind, moved: bool) -> bool:
     return False
 
 
-def _eliminate(g: _Game, state: BattleState, key: str) -> BattleState:
+def _unattach(state: BattleState, key: str) -> BattleState:
+    """The state with the commander of an eliminated unit left without one."""
     commanders = {c: ("" if u == key else u) for c, u in state.commanders.items()}
     return replace(state, commanders=commanders)
 
@@ -515,7 +516,7 @@ def _hit(g: _Game, state: BattleState, key: str, hits: int) -> tuple[BattleState
         if holder:
             name = next(x.name for x in g.army.leaders if x.key == holder)
             lines.append(f"  {name} is left without a unit")
-        state = _eliminate(g, state, key)
+        state = _unattach(state, key)
     return state, lines
 
 
@@ -578,7 +579,7 @@ def _charge(g: _Game, dice: DiceSource, i: Mapping[str, Any]) -> Outcome:
         lines = [f"  {g.name(key)} charge {g.name(target)}: the guns, with no infantry "
                  f"within {g.t.artillery_support} inches, are eliminated"]
         aimed = replace(state.units[target], eliminated=True, charged=aim.charged + 1)
-        state = _eliminate(g, g.units_with(state, target, aimed), target)
+        state = _unattach(g.units_with(state, target, aimed), target)
         more: list[str] = []
         gone = True
     else:
