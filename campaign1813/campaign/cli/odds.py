@@ -36,6 +36,10 @@ KINDS: dict[str, tuple[str, str]] = {
                "odds of a morale test, a rally, or pursuers rallying (Rules 16-18)"),
 }
 ODDS_MODULES = list(dict.fromkeys(module for module, _help in KINDS.values()))
+# Rulesets with an engine of their own: ``odds --ruleset ID KIND`` takes that module's kinds.
+RULESET_ODDS: dict[str, str] = {
+    "002": "campaign1813.campaign.cli.odds_002",
+}
 
 
 def _kind_in(argv: list[str]) -> str | None:
@@ -50,6 +54,10 @@ def register(sub: Any, argv: list[str] | None = None) -> None:
                        description="The exact chance of every outcome of a roll of the 1813 "
                                    "rules, with the modifiers applied. Every kind takes "
                                    "--json and --ruleset; KIND --help lists its options.")
+    words = argv[argv.index("odds") + 1:] if argv and "odds" in argv else []
+    if words[:1] == ["--ruleset"] and words[1:2] and words[1] in RULESET_ODDS:
+        importlib.import_module(RULESET_ODDS[words[1]]).register(p)
+        return
     kinds = p.add_subparsers(dest="odds_kind", metavar="KIND", parser_class=OddsParser)
     p.set_defaults(func=lambda _args: p.print_help() or 0)
     kind = None if argv is None else _kind_in(argv)

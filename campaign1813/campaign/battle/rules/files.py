@@ -22,10 +22,23 @@ def rulesets_root() -> Path:
     return data_root() / "rulesets"
 
 
+# Rulesets with an engine of their own beside the 1813 one: id → the package that plays them.
+# Their folders hold their own table files, read and checked by that package.
+OWN_ENGINES: dict[str, str] = {
+    "002": "campaign1813.campaign.battle.ruleset002",
+}
+
+
 def ruleset_names() -> tuple[str, ...]:
-    """The shipped rulesets."""
+    """The shipped rulesets of the 1813 engine (the rulesets with their own engine apart)."""
     root = rulesets_root()
-    return tuple(sorted(p.name for p in root.iterdir() if (p / "ruleset.toml").is_file()))
+    return tuple(sorted(p.name for p in root.iterdir() if (p / "ruleset.toml").is_file()
+                        and p.name not in OWN_ENGINES))
+
+
+def all_ruleset_names() -> tuple[str, ...]:
+    """Every shipped ruleset, those with an engine of their own included."""
+    return tuple(sorted({*ruleset_names(), *OWN_ENGINES}))
 
 
 def content_hash(raw: bytes) -> str:
