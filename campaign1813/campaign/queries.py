@@ -419,3 +419,37 @@ def fights_in_progress(doc: CampaignDocument) -> dict[int, int]:
 
     with doc.reading() as con:
         return fights.fought(con)
+
+
+# -- a battle's setup sheet for the table ------------------------------------------------------
+
+
+def battle_setup_view(doc: CampaignDocument, battle: int) -> Any:
+    """The setup sheet of a battle (``export.setup_sheet.SetupSheet``): the setup on the table
+    if it is being fought, else the one the scheduled battle gives now, with the river's course
+    across the table taken from the map."""
+    import math
+
+    from campaign1813.campaign.day.fight_setup import battle_setup
+    from campaign1813.campaign.export.setup_sheet import setup_sheet
+    from campaign1813.campaign.store import fights
+    from campaign1813.maps.geometry import MILES_PER_DEGREE
+
+    ground = doc.ground()
+    with doc.reading() as con:
+        found = fights.read(con, battle)
+        state = read_state(con)
+        name = doc.summary().name
+    if found is not None:
+        setup = found[0]
+    else:
+        setup = battle_setup(ground.adjusted(state.settings), state, battle)
+    map_data = ground.scenario.map
+    town = next(t for t in map_data.towns if t.name == setup.place)
+    course = None
+    river = next((r for r in map_data.rivers if r.name == setup.table.river), None)
+    if river is not None:
+        cos0 = math.cos(math.radians(town.lat))
+        course = [((lon - town.lon) * cos0 * MILES_PER_DEGREE,
+                   (lat - town.lat) * MILES_PER_DEGREE) for lat, lon in river.points]
+    return setup_sheet(setup, campaign=name, river_course=course)
