@@ -1,0 +1,44 @@
+"""The ``campaign1813`` command: the headless command line with Qt's printing installed.
+
+The command line itself lives in ``campaign1813.campaign.cli`` and never imports Qt; a PDF
+export needs Qt's typesetter, so this entry installs a painter that imports PySide6 only when a
+PDF is first asked for. Every other command (``status``, ``end-day``) starts as fast as before.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from campaign1813.campaign.export.document import Document
+from campaign1813.campaign.export.paper import Paper, install
+
+
+class LazyQtPaper:
+    """Stands in for Qt's painter until the first drawing, then imports and asks it."""
+
+    def __init__(self) -> None:
+        self._paper: Paper | None = None
+
+    def _qt(self) -> Paper:
+        if self._paper is None:
+            from campaign1813.ui.paper import QtPaper
+
+            self._paper = QtPaper()
+        return self._paper
+
+    def pdf(self, document: Document, paper_size: str) -> bytes:
+        """The document as PDF bytes, typeset by Qt."""
+        return self._qt().pdf(document, paper_size)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with the Qt painter installed for PDF exports."""
+    from campaign1813.campaign.cli import main as cli_main
+
+    install(LazyQtPaper())
+    return cli_main(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

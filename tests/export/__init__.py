@@ -1,0 +1,1 @@
+"""Tests of the exported documents: orders of battle, their files and their paper."""

@@ -1,0 +1,59 @@
+"""Qt's painter: every page carries the campaign, the date and its number; no unit is split."""
+
+import io
+import re
+
+import pypdf
+import pytest
+
+from campaign1813.campaign.export.document import Column, Document, Fields, Heading, Table, Unit
+from campaign1813.ui.paper import QtPaper
+
+
+def _unit(u: int, rows: int) -> Unit:
+    table = Table((Column("No."), Column("Brigade")),
+                  tuple((f"{u:02d}.{r}", f"Row {u:02d}-{r}") for r in range(rows)))
+    return Unit((Heading(f"Unit {u:02d}", 2, note="French"),
+                 Fields((("Commander", f"General {u:02d}, Average +2"),)), table))
+
+
+def _long_document(units: int, rows: int) -> Document:
+    body = tuple(_unit(u, rows) for u in range(units))
+    return Document("Orders of Battle", "The Test Campaign", "3 May 1813", body)
+
+
+def _pages(data: bytes) -> list[str]:
+    return [re.sub(r"\s+", " ", p.extract_text()) for p in pypdf.PdfReader(io.BytesIO(data)).pages]
+
+
+@pytest.mark.parametrize("size", ["a4", "letter"])
+def test_units_are_never_split_across_pages_and_every_page_is_headed(size):
+    pages = _pages(QtPaper().pdf(_long_document(30, 7), size))
+    assert len(pages) >= 4
+    for n, text in enumerate(pages, start=1):
+        assert "The Test Campaign" in text and "3 May 1813" in text
+        assert f"Page {n} of {len(pages)}" in text
+    for u in range(30):
+        holding = [n for n, text in enumerate(pages) if f"Row {u:02d}-" in text]
+        assert len(holding) == 1, f"unit {u} on pages {holding}"
+        page = pages[holding[0]]
+        assert f"Unit {u:02d}" in page
+        assert all(f"Row {u:02d}-{r}" in page for r in range(7))
+
+
+def test_letter_is_shorter_than_a4_so_it_takes_at_least_as_many_pages():
+    doc = _long_document(30, 7)
+    assert len(_pages(QtPaper().pdf(doc, "letter"))) >= len(_pages(QtPaper().pdf(doc, "a4")))
+    sizes = [pypdf.PdfReader(io.BytesIO(QtPaper().pdf(doc, s))).pages[0].mediabox for s in
+             ("a4", "letter")]  # in points
+    assert [round(float(sizes[1].width)), round(float(sizes[1].height))] == [612, 792]
+    assert [round(float(sizes[0].width)), round(float(sizes[0].height))] == [595, 842]
+
+
+def test_a_unit_taller_than_a_page_breaks_between_rows_with_every_row_printed_once():
+    pages = _pages(QtPaper().pdf(_long_document(1, 120), "a4"))
+    assert len(pages) >= 2
+    text = " ".join(pages)
+    for r in range(120):
+        assert len(re.findall(rf"Row 00-{r}\b", text)) == 1
+    assert all("BRIGADE" in p for p in pages)  # the table's header repeats on each page
