@@ -22,7 +22,7 @@ mile of map: points on it are given in feet from the north-west corner, x east a
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -139,6 +139,14 @@ class BrigadeSheet:
     casualties: int
 
     @property
+    def short(self) -> str:
+        """Its name in a column of march: ``1 Cav``, ``17``, ``Guns``."""
+        if self.arm is Arm.ARTILLERY:
+            return "Guns"
+        number = self.name.split()[0]
+        return f"{number} Cav" if self.arm is Arm.CAVALRY else number
+
+    @property
     def ratings(self) -> str:
         """``Class A  Firepower B  Skirmish A``, or the class and kind for horse and guns."""
         if self.arm is Arm.INFANTRY:
@@ -189,6 +197,7 @@ class CorpsSheet:
     reserve: bool
     brigades: tuple[BrigadeSheet, ...]
     figures: Figures
+    road: str | None = None
 
     @property
     def arrival(self) -> str:
@@ -197,7 +206,8 @@ class CorpsSheet:
             text = "deployed on the table"
             return text if self.turn == 1 else f"{text}, turn {self.turn}"
         how = "in column of march" if self.column_of_march else "deployed"
-        return f"{self.edge.value} edge, turn {self.turn}, {how}"
+        by = f" by the {self.road} road" if self.road else ""
+        return f"{self.edge.value} edge{by}, turn {self.turn}, {how}"
 
     @property
     def march_order(self) -> tuple[str, ...]:
@@ -219,13 +229,16 @@ class EntrySheet:
     turn: int
     corps: tuple[str, ...]
     blinds: tuple[str, ...]
+    road: str | None = None
 
     @property
     def label(self) -> str:
-        """``Allied, north edge, turn 1``, or ``French, deployed at the start``."""
+        """``Allied, north edge by the Burg road, turn 1``, or ``French, deployed on the
+        table``."""
         if self.edge is None:
             return f"{self.side}, deployed on the table"
-        return f"{self.side}, {self.edge.value} edge, turn {self.turn}"
+        by = f" by the {self.road} road" if self.road else ""
+        return f"{self.side}, {self.edge.value} edge{by}, turn {self.turn}"
 
 
 @dataclass(frozen=True)
@@ -421,29 +434,38 @@ def _figures(brigades: Sequence[BrigadeSheet]) -> Figures:
                    count[Arm.ARTILLERY] * ARTILLERY_CREW)
 
 
-def _corps(setup: BattleSetup, c: CorpsSetup, chips: dict[str, str]) -> CorpsSheet:
+def _corps(setup: BattleSetup, c: CorpsSetup, chips: dict[str, str],
+           roads: Mapping[str, str]) -> CorpsSheet:
     commander = setup.commander(c.commander)
     brigades = tuple(_brigade(b, setup.ruleset) for b in setup.corps_brigades(c.key))
+    # A road is named only when it reaches the edge the setup gives, so the two never disagree.
+    road = roads.get(c.key)
+    if road is not None and all(r.to != road or r.edge is not c.edge for r in setup.table.roads):
+        road = None
     return CorpsSheet(c.key, c.side, c.army, commander.name, commander.grade.value,
                       commander.grade.bonus, chips.get(commander.key), c.orders.value,
                       c.objective, c.edge, c.turn, c.column_of_march, c.blind, c.reserve,
-                      brigades, _figures(brigades))
+                      brigades, _figures(brigades), road if c.edge is not None else None)
+
+
+_Group = tuple[str, Edge | None, int, str]
 
 
 def _entries(corps: Sequence[CorpsSheet]) -> tuple[EntrySheet, ...]:
-    """Each side's entries: those deployed first, then by turn and edge; the corps in chip
-    order within each, the order they are drawn to come on."""
-    groups: dict[tuple[str, Edge | None, int], list[CorpsSheet]] = {}
+    """Each side's entries: those deployed first, then by turn, edge and road; the corps in
+    chip order within each, the order they are drawn to come on."""
+    groups: dict[_Group, list[CorpsSheet]] = {}
     for c in corps:
-        groups.setdefault((c.side, c.edge, c.turn), []).append(c)
+        groups.setdefault((c.side, c.edge, c.turn, c.road or ""), []).append(c)
     edge_order = {None: -1, **{e: i for i, e in enumerate(Edge)}}
 
-    def order(key: tuple[str, Edge | None, int]) -> tuple[int, int, int]:
-        side, edge, turn = key
-        return (0 if side == FRENCH else 1, turn, edge_order[edge])
+    def order(key: _Group) -> tuple[int, int, int, str]:
+        side, edge, turn, road = key
+        return (0 if side == FRENCH else 1, turn, edge_order[edge], road)
 
     return tuple(EntrySheet(k[0], k[1], k[2], tuple(c.key for c in groups[k]),
-                            tuple(c.blind for c in groups[k])) for k in sorted(groups, key=order))
+                            tuple(c.blind for c in groups[k]), k[3] or None)
+                 for k in sorted(groups, key=order))
 
 
 def _chips(setup: BattleSetup) -> tuple[ChipSheet, ...]:
@@ -474,11 +496,13 @@ def _reserves(setup: BattleSetup, corps: Sequence[CorpsSheet],
 
 
 def setup_sheet(setup: BattleSetup, *, campaign: str = "",
-                river_course: Sequence[tuple[float, float]] | None = None) -> SetupSheet:
-    """The setup sheet of a battle; ``river_course`` is the table's river as points in miles
-    east and north of the battle town, from the map, when it has one."""
+                river_course: Sequence[tuple[float, float]] | None = None,
+                entry_roads: Mapping[str, str] | None = None) -> SetupSheet:
+    """The setup sheet of a battle. ``river_course`` is the table's river as points in miles
+    east and north of the battle town, from the map, when it has one; ``entry_roads`` names,
+    by corps, the town whose road a corps that enters comes in on."""
     chips = {c.commander: c.label for c in setup.chips if c.commander is not None}
-    corps = tuple(_corps(setup, c, chips) for c in setup.corps)
+    corps = tuple(_corps(setup, c, chips, entry_roads or {}) for c in setup.corps)
     day = _date(setup.date)
     return SetupSheet(setup.battle, setup.title, setup.place, setup.date, day, campaign,
                       setup.ruleset, setup.seed, setup.turns, _table(setup, river_course),
@@ -505,7 +529,8 @@ def _corps_json(c: CorpsSheet) -> dict[str, Any]:
         "key": c.key, "side": c.side, "army": c.army, "commander": c.commander,
         "grade": c.grade, "bonus": c.bonus, "chip": c.chip, "orders": c.orders,
         "objective": c.objective, "edge": c.edge.value if c.edge else None, "turn": c.turn,
-        "column_of_march": c.column_of_march, "blind": c.blind, "reserve": c.reserve,
+        "road": c.road, "column_of_march": c.column_of_march, "blind": c.blind,
+        "reserve": c.reserve,
         "figures": {"infantry": c.figures.infantry, "cavalry": c.figures.cavalry,
                     "guns": c.figures.guns, "crew": c.figures.crew},
         "brigades": [_brigade_json(b) for b in c.brigades],
@@ -532,7 +557,8 @@ def sheet_json(sheet: SetupSheet) -> dict[str, Any]:
             "river_from_map": t.river_from_map,
         },
         "entries": [{"side": e.side, "edge": e.edge.value if e.edge else None,
-                     "turn": e.turn, "corps": list(e.corps), "blinds": list(e.blinds)}
+                     "road": e.road, "turn": e.turn, "corps": list(e.corps),
+                     "blinds": list(e.blinds)}
                     for e in sheet.entries],
         "chips": [{"label": c.label, "side": c.side, "commander": c.commander,
                    "command": c.command, "role": c.role, "grade": c.grade,
