@@ -1,9 +1,9 @@
 """The headless command line, ``campaign1813``.
 
 Every subcommand calls the same services the window uses. Subcommands come in groups, a module
-each in this package (``document``, ``day``, ``battle``, ``odds``, ``scenario``); ``COMMANDS``
-says which group owns which command, so only the group of the command being run is imported and
-registered (``campaign1813 --help`` imports none of them). Each group module has
+each in this package (``document``, ``day``, ``battle``, ``odds``, ``scenario``, ``export``);
+``COMMANDS`` says which group owns which command, so only the group of the command being run
+is imported and registered (``campaign1813 --help`` imports none of them). Each group module has
 ``register(subparsers, argv)``, which adds its parsers and sets ``func`` to a handler taking the
 parsed arguments and returning an exit status; a handler imports what it needs (the database,
 the road network) itself.
@@ -46,6 +46,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "odds": ("odds", "exact odds of any test of the rules (artillery, morale, combat, …)"),
     "oob": ("scenario", "print the orders of battle of the scenario's army groups"),
     "scenario": ("scenario", "work with scenario folders"),
+    "export": ("export", "write orders of battle and other papers to PDF, CSV or JSON files"),
 }
 GROUPS = tuple(dict.fromkeys(group for group, _help in COMMANDS.values()))
 

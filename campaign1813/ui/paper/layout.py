@@ -36,12 +36,14 @@ from campaign1813.campaign.export.document import (
 
 FAMILY = "DejaVu Serif"
 PAGE_SIZES = {"a4": QPageSize.PageSizeId.A4, "letter": QPageSize.PageSizeId.Letter}
-MARGINS_MM = QMarginsF(16, 14, 16, 14)
+MARGINS_MM = QMarginsF(16, 12, 16, 11)
 
 _INK = QColor("#1a1a1a")
 _GREY = QColor("#5a5a5a")
 _RULE = QColor("#333333")
 _SHADE = QColor("#eeeae0")
+_BEFORE = {"h1": 4, "h2": 6, "h3": 5}  # points of space above a heading, by level
+_AFTER_TABLE = 5  # points below a table
 
 
 def page_layout(paper_size: str) -> QPageLayout:
@@ -89,13 +91,14 @@ class _Typesetter:
 
     def prepare(self, document: Document) -> None:
         """Column widths shared by same-shaped tables, and the widest field label."""
-        pad = 10 * self.pt
+        pad = 14 * self.pt
         for block in document.blocks():
             if isinstance(block, Table):
                 widths = self.widths.setdefault(block.columns, [0.0] * len(block.columns))
                 for i, column in enumerate(block.columns):
                     cells = [self._text_width("td", row[i]) for row in block.rows]
-                    widths[i] = max(widths[i], self._text_width("th", column.title), *cells)
+                    title = self._text_width("th", column.title.upper())
+                    widths[i] = max(widths[i], title, *cells)
             elif isinstance(block, Fields):
                 for label, _value in block.pairs:
                     self.label_width = max(self.label_width, self._text_width("label", label))
@@ -126,7 +129,7 @@ class _Typesetter:
         """How much of the page the block takes, with the space after it."""
         if isinstance(block, Heading):
             key = f"h{min(block.level, 3)}"
-            before = {"h1": 4, "h2": 7, "h3": 5}[key] * self.pt
+            before = _BEFORE[key] * self.pt
             rule = 5 * self.pt if block.level == 1 else 0.0
             return before + self.metrics[key].height() + rule + 3 * self.pt
         if isinstance(block, Paragraph):
@@ -137,7 +140,7 @@ class _Typesetter:
             return sum(max(self.metrics["label"].height(),
                            self._wrapped("body", v, value_width)) + 1.5 * self.pt
                        for _k, v in block.pairs) + 5 * self.pt
-        return self.header_height() + len(block.rows) * self.row_height() + 7 * self.pt
+        return self.header_height() + len(block.rows) * self.row_height() + _AFTER_TABLE * self.pt
 
     # -- painting ----------------------------------------------------------------------------
 
@@ -146,7 +149,7 @@ class _Typesetter:
         p, block, y = self.painter, item.block, item.top
         if isinstance(block, Heading):
             key = f"h{min(block.level, 3)}"
-            y += {"h1": 4, "h2": 7, "h3": 5}[key] * self.pt
+            y += _BEFORE[key] * self.pt
             line = self.metrics[key].height()
             p.setFont(self.fonts[key])
             p.setPen(_INK)
@@ -280,7 +283,7 @@ def _paginate(ts: _Typesetter, document: Document, page_height: float,
                 continue
             rows = list(block.rows)
             while rows:
-                room = page_height - y - ts.header_height() - 7 * ts.pt
+                room = page_height - y - ts.header_height() - _AFTER_TABLE * ts.pt
                 fit = int(room // ts.row_height())
                 if fit < 1:
                     new_page()
