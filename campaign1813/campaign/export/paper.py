@@ -13,9 +13,12 @@ HTML and Markdown work as ever.
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from campaign1813.campaign.export.document import Document
+
+if TYPE_CHECKING:
+    from campaign1813.campaign.export.setup_sheet import SetupSheet
 from campaign1813.errors import CampaignError
 
 PAPER_SIZES = ("a4", "letter")
@@ -31,6 +34,15 @@ class Paper(Protocol):
 
     def pdf(self, document: Document, paper_size: str) -> bytes:
         """The document as PDF bytes on ``a4`` or ``letter`` pages."""
+        ...
+
+    # -- a battle's setup sheet (export/setup_sheet.py) --
+    def setup_sheet_pdf(self, sheet: SetupSheet, paper_size: str) -> bytes:
+        """A battle's setup sheet as PDF bytes on ``a4`` or ``letter`` pages."""
+        ...
+
+    def table_svg(self, sheet: SetupSheet) -> bytes:
+        """A battle's table as an SVG document."""
         ...
 
 

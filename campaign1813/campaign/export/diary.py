@@ -1,0 +1,173 @@
+"""The campaign diary and its battle reports as a printable document, by theatre and dates.
+
+:func:`diary_document` turns the diary's dated lines into a
+:class:`~campaign1813.campaign.export.document.Document`: a section for each day, and each
+battle's report in the rules' own move-by-move form (the battle, then each turn, each move with
+its lines, then the result) as a section of its own. The same document is rendered to Markdown
+and HTML (``render.py``) and to PDF by the installed paper.
+
+A theatre's diary keeps the lines that name one of its commands or towns, and every line of a
+battle report fought there; the days' closing lines, which name nothing, belong to the whole
+campaign and go only into the whole diary.
+
+>>> parse_day("1813-05-02"), parse_day("2 May 1813")
+(datetime.date(1813, 5, 2), datetime.date(1813, 5, 2))
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from itertools import groupby
+from typing import Any
+
+from campaign1813.campaign.calendar import format_date
+from campaign1813.campaign.export.document import Block, Document, Heading, Paragraph, Unit
+from campaign1813.campaign.queries import DiaryEntry
+from campaign1813.errors import CampaignError
+from campaign1813.maps.types import Theatre
+
+__all__ = ["DiaryFilter", "diary_document", "campaign_diary", "parse_day", "find_theatre",
+           "REPORT_MARK"]
+
+# The line that opens a battle report among an action's diary lines.
+REPORT_MARK = "Battle report:"
+_MOVE_HEADS = ("Move ", "Night falls", "Result:", "At nightfall", "The umpire decides")
+
+
+class DiaryError(CampaignError):
+    """A diary asked for with dates or a theatre that cannot be read."""
+
+
+def parse_day(text: str, what: str = "date") -> date:
+    """A campaign date written ``1813-05-02`` or ``2 May 1813``."""
+    words = text.strip()
+    for fmt in ("%Y-%m-%d", "%d %B %Y", "%d %b %Y"):
+        try:
+            return datetime.strptime(words, fmt).date()
+        except ValueError:
+            continue
+    raise DiaryError(f"{what} '{text}': not a date; write 1813-05-02 or 2 May 1813")
+
+
+def find_theatre(name: str) -> Theatre:
+    """A theatre by its name, in any case; refused naming the theatres there are."""
+    for theatre in Theatre:
+        if theatre.value.casefold() == name.strip().casefold():
+            return theatre
+    known = ", ".join(t.value for t in Theatre)
+    raise DiaryError(f"theatre '{name}': not a theatre of the campaign ({known})")
+
+
+@dataclass(frozen=True)
+class DiaryFilter:
+    """Which part of the diary: one theatre or all, from and to a date (both included)."""
+
+    theatre: Theatre | None = None
+    since: date | None = None
+    until: date | None = None
+
+    def __post_init__(self) -> None:
+        if self.since and self.until and self.since > self.until:
+            raise DiaryError(f"--from {format_date(self.since)} comes after --to "
+                             f"{format_date(self.until)}")
+
+    def takes(self, day: date) -> bool:
+        """Whether a day is in the range."""
+        return (self.since is None or day >= self.since) and (
+            self.until is None or day <= self.until)
+
+    @property
+    def title(self) -> str:
+        """``Campaign diary — Northern Germany``."""
+        text = "Campaign diary"
+        return f"{text} — {self.theatre.value}" if self.theatre else text
+
+    def range_text(self, first: date | None, last: date | None) -> str:
+        """``2 May 1813 – 4 May 1813``: the dates asked for, else those the diary holds."""
+        a, b = self.since or first, self.until or last
+        if a is None or b is None:
+            return ""
+        return format_date(a) if a == b else f"{format_date(a)} – {format_date(b)}"
+
+
+class _Places:
+    """Finds which theatres a line names, by its commands and towns."""
+
+    def __init__(self, names: Mapping[str, Theatre]) -> None:
+        self.names = {n.casefold(): t for n, t in names.items()}
+        ordered = sorted(names, key=len, reverse=True)  # "II Prussian Corps" before "I …"
+        self.pattern = (re.compile("(?<![\\w])(" + "|".join(re.escape(n) for n in ordered)
+                                   + ")(?![\\w])", re.IGNORECASE) if ordered else None)
+
+    def theatres(self, line: str) -> set[Theatre]:
+        """The theatres of everything the line names."""
+        if self.pattern is None:
+            return set()
+        return {self.names[m.group(1).casefold()] for m in self.pattern.finditer(line)}
+
+
+def _report_blocks(lines: Sequence[str]) -> list[Block]:
+    """A battle report in the rules' form: the battle and its sides, each turn a heading,
+    each move a heading over its lines, the result."""
+    if not lines:
+        return []
+    title = lines[0][:1].upper() + lines[0][1:]
+    blocks: list[Block] = [Heading(f"Battle report: {title}", 1)]
+    for line in lines[1:]:
+        text = line.strip()
+        if not text:
+            continue
+        if text.startswith("Turn "):
+            blocks.append(Heading(text, 2))
+        elif text.startswith(_MOVE_HEADS):
+            blocks.append(Heading(text, 3))
+        else:
+            blocks.append(Paragraph(text))
+    return blocks
+
+
+def diary_document(entries: Iterable[DiaryEntry], *, campaign: str,
+                   places: Mapping[str, Theatre] | None = None,
+                   chosen: DiaryFilter = DiaryFilter()) -> Document:
+    """The diary (or the part ``chosen``) as a document: a section a day, a battle report a
+    section; ``places`` gives the theatre of each command and town, for a theatre's diary."""
+    finder = _Places(places or {})
+    units: list[Unit] = []
+    days: list[date] = []
+    wanted = [e for e in entries if chosen.takes(e.day)]
+    for day, of_day in groupby(wanted, key=lambda e: e.day):
+        lines: list[Block] = []
+        reports: list[list[Block]] = []
+        for _seq, action in groupby(of_day, key=lambda e: e.seq):
+            texts = [e.text for e in action]
+            cut = texts.index(REPORT_MARK) if REPORT_MARK in texts else len(texts)
+            for text in texts[:cut]:
+                if chosen.theatre is None or chosen.theatre in finder.theatres(text):
+                    lines.append(Paragraph(text))
+            report = texts[cut + 1:]
+            if report and (chosen.theatre is None
+                           or chosen.theatre in finder.theatres(report[0])):
+                reports.append(_report_blocks(report))
+        if not lines and not reports:
+            continue
+        days.append(day)
+        units.append(Unit((Heading(format_date(day), 1), *lines)))
+        units.extend(Unit(tuple(r)) for r in reports)
+    if not units:
+        units.append(Unit((Paragraph("Nothing in the diary for these days."),)))
+    return Document(chosen.title, campaign,
+                    chosen.range_text(days[0] if days else None, days[-1] if days else None),
+                    tuple(units))
+
+
+def campaign_diary(doc: Any, chosen: DiaryFilter = DiaryFilter()) -> Document:
+    """The diary of an open campaign as a document, for the part chosen."""
+    from campaign1813.campaign.queries import campaign_status, diary
+
+    status = campaign_status(doc)
+    places: dict[str, Theatre] = {t.name: t.theatre for t in doc.ground().scenario.map.towns}
+    places.update({c.name: c.theatre for c in status.commands})
+    return diary_document(diary(doc), campaign=status.name, places=places, chosen=chosen)
