@@ -109,14 +109,28 @@ class _Places:
         return {self.names[m.group(1).casefold()] for m in self.pattern.finditer(line)}
 
 
-def _report_blocks(lines: Sequence[str]) -> list[Block]:
+_BATTLE = re.compile(r"the battle of .+? \(\d{1,2} \w+ \d{4}\)", re.IGNORECASE)
+
+
+def _report_title(action: Sequence[str], report: Sequence[str]) -> tuple[str, list[str]]:
+    """The battle a report is of, and the report's lines after its title: a report from the
+    table opens with the battle's name; one auto-resolved opens at turn 1, so its battle is
+    the one the action's own lines name."""
+    first = report[0] if report else ""
+    if _BATTLE.fullmatch(first.strip()):
+        return first.strip(), list(report[1:])
+    for line in action:
+        found = _BATTLE.search(line)
+        if found:
+            return found.group(0), list(report)
+    return "the battle", list(report)
+
+
+def _report_blocks(title: str, lines: Sequence[str]) -> list[Block]:
     """A battle report in the rules' form: the battle and its sides, each turn a heading,
     each move a heading over its lines, the result."""
-    if not lines:
-        return []
-    title = lines[0][:1].upper() + lines[0][1:]
-    blocks: list[Block] = [Heading(f"Battle report: {title}", 1)]
-    for line in lines[1:]:
+    blocks: list[Block] = [Heading(f"Battle report: {title[:1].upper()}{title[1:]}", 1)]
+    for line in lines:
         text = line.strip()
         if not text:
             continue
@@ -147,10 +161,12 @@ def diary_document(entries: Iterable[DiaryEntry], *, campaign: str,
             for text in texts[:cut]:
                 if chosen.theatre is None or chosen.theatre in finder.theatres(text):
                     lines.append(Paragraph(text))
-            report = texts[cut + 1:]
-            if report and (chosen.theatre is None
-                           or chosen.theatre in finder.theatres(report[0])):
-                reports.append(_report_blocks(report))
+            if cut == len(texts):
+                continue
+            title, report = _report_title(texts[:cut], texts[cut + 1:])
+            named = finder.theatres(title).union(*(finder.theatres(t) for t in texts[:cut]))
+            if chosen.theatre is None or chosen.theatre in named:
+                reports.append(_report_blocks(title, report))
         if not lines and not reports:
             continue
         days.append(day)
