@@ -32,14 +32,14 @@ from campaign1813.campaign.queries import DiaryEntry
 from campaign1813.campaign.store.document import open_campaign
 from campaign1813.maps.types import Theatre
 
-from .test_setup_sheet import campaign_files  # noqa: F401
+from .test_setup_sheet import campaign_files_fixture as _campaign_files  # noqa: F401
 
 NORTH, CENTRE = Theatre.NORTHERN_GERMANY, Theatre.CENTRAL_GERMANY
 
 
-def _diary(path, chosen=DiaryFilter()):
+def _diary(path, chosen: DiaryFilter | None = None):
     with open_campaign(path) as doc:
-        return campaign_diary(doc, chosen)
+        return campaign_diary(doc, chosen or DiaryFilter())
 
 
 def _days_md(text: str) -> list[str]:

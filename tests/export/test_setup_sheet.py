@@ -57,8 +57,10 @@ LAURISTON = [
 ]
 
 
-@pytest.fixture(scope="session")
-def campaign_files(tmp_path_factory) -> dict[str, Path]:
+# The fixtures carry their names in the decorator, so the other test modules can import them
+# under names of their own.
+@pytest.fixture(scope="session", name="campaign_files")
+def campaign_files_fixture(tmp_path_factory) -> dict[str, Path]:
     """The campaign on 5 May with the battle of Magdeburg scheduled (``scheduled``), and a copy
     in which it has been auto-resolved (``fought``). 1 Corps marches on Erfurt in Central
     Germany from 3 May, so the diary has two theatres."""
@@ -78,8 +80,8 @@ def campaign_files(tmp_path_factory) -> dict[str, Path]:
     return {"scheduled": scheduled, "fought": fought}
 
 
-@pytest.fixture(scope="session")
-def magdeburg(campaign_files):
+@pytest.fixture(scope="session", name="magdeburg")
+def magdeburg_fixture(campaign_files):
     with open_campaign(campaign_files["scheduled"]) as doc:
         return queries.battle_setup_view(doc, 1)
 

@@ -18,7 +18,9 @@ from campaign1813.ui.console import main
 from campaign1813.ui.paper import QtPaper
 from campaign1813.ui.paper.table_diagram import paint_table, table_svg
 
-from .test_setup_sheet import LAURISTON, YORCK, campaign_files, magdeburg  # noqa: F401
+from .test_setup_sheet import LAURISTON, YORCK
+from .test_setup_sheet import campaign_files_fixture as _campaign_files  # noqa: F401
+from .test_setup_sheet import magdeburg_fixture as _magdeburg  # noqa: F401
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -103,7 +105,7 @@ def test_the_pdf_holds_every_corps_and_brigade_with_its_tally(magdeburg, size):
                    and brigades[0][0] in page]
         assert holding, corps
         page = pages[holding[0]]
-        for name, *_rest, rout, brought in brigades:
+        for name, *_rest in brigades:
             assert name in page  # no corps split across pages
         assert "Figures: 32 infantry, 4 cavalry, 1 gun and 4 crew" in page
     assert text.count("routs at 6, 5 in") == 4  # Yorck's four brigades, 5 forced-march hits

@@ -457,7 +457,7 @@ def _entries(corps: Sequence[CorpsSheet]) -> tuple[EntrySheet, ...]:
     groups: dict[_Group, list[CorpsSheet]] = {}
     for c in corps:
         groups.setdefault((c.side, c.edge, c.turn, c.road or ""), []).append(c)
-    edge_order = {None: -1, **{e: i for i, e in enumerate(Edge)}}
+    edge_order: dict[Edge | None, int] = {None: -1, **{e: i for i, e in enumerate(Edge)}}
 
     def order(key: _Group) -> tuple[int, int, int, str]:
         side, edge, turn, road = key

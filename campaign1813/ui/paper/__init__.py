@@ -12,8 +12,8 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 from PySide6.QtGui import QGuiApplication, QPdfWriter
 
 from campaign1813.campaign.export.document import Document
-from campaign1813.campaign.export.setup_sheet import SetupSheet
 from campaign1813.campaign.export.paper import check_paper_size
+from campaign1813.campaign.export.setup_sheet import SetupSheet
 from campaign1813.ui.paper.layout import page_layout, paint_document
 
 __all__ = ["QtPaper", "ensure_gui_application", "paint_document", "page_layout"]
