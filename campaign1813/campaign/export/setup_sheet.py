@@ -349,7 +349,7 @@ def river_course_on_table(points_miles: Sequence[tuple[float, float]],
     north-west corner; the longest stretch on the table if it leaves and comes back.
 
     >>> river_course_on_table([(0.5, -5.0), (0.5, 5.0)])
-    ((3.5, 9.0), (3.5, 0.0))
+    ((3.5, 6.0), (3.5, 0.0))
     >>> river_course_on_table([(9.0, 0.0), (9.0, 5.0)])
     ()
     """
