@@ -135,3 +135,31 @@ def test_export_setup_pdf_and_svg_from_the_command_line(campaign_files, tmp_path
     assert svg.read_bytes() == b"<svg/>"
     assert main(["export", "setup", f, "--battle", "1", "--svg", str(svg), "--force"]) == 0
     assert svg.read_bytes() == before
+
+
+def test_battle_menu_setup_sheet_writes_pdf_and_svg(campaign_files, tmp_path, qtbot,
+                                                    monkeypatch):
+    import shutil
+
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QFileDialog
+
+    from campaign1813.ui.main_window import MainWindow
+
+    copy = tmp_path / "window.c1813"
+    shutil.copy(campaign_files["scheduled"], copy)
+    window = MainWindow(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(window)
+    assert window.open_file(copy)
+    titles = [a.text() for a in window.battle_menu.actions()]
+    assert "Setup Sheet…" in titles
+    assert [a.text() for a in window.setup_sheet_menu.actions()] == ["1. Magdeburg…"]
+    answers = iter([(str(tmp_path / "sheet.pdf"), "Setup sheet (*.pdf)"),
+                    (str(tmp_path / "table"), "Table diagram (*.svg)"), ("", "")])
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: next(answers))
+    window.setup_sheet_menu.actions()[0].trigger()
+    assert "I Prussian Corps Artillery" in " ".join(_pdf_text((tmp_path / "sheet.pdf")
+                                                              .read_bytes()))
+    assert window.export_setup_sheet(1) == tmp_path / "table.svg"
+    assert ET.parse(tmp_path / "table.svg").getroot().tag == f"{SVG}svg"
+    assert window.export_setup_sheet(1) is None  # cancelled
