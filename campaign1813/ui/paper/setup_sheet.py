@@ -59,6 +59,7 @@ class _Block:
 
     height: float
     paint: Callable[[float], None]
+    diagram: float = 0.0  # the table diagram's height, for the opening
 
 
 class _Painter:
@@ -193,8 +194,8 @@ def _corps_block(s: _Painter, sheet: SetupSheet, corps: CorpsSheet) -> _Block:
 def _brigade_table(s: _Painter, brigades: tuple[BrigadeSheet, ...], top: float,
                    row: float) -> None:
     w = s.width
-    cols = (0.0, 46 * s.mm, 99 * s.mm, 119 * s.mm)  # brigade, ratings, figures, tally
-    heads = ("Brigade", "Ratings", "Figures", "Casualties: ⊠ brought in, the last box routs")
+    cols = (0.0, 44 * s.mm, 94 * s.mm, 119 * s.mm)  # brigade, ratings, figures, tally
+    heads = ("Brigade", "Ratings", "Figures", "Casualties (⊠ brought in)")
     s.p.fillRect(QRectF(0, top, w, row), _SHADE)
     for x, text in zip(cols, heads, strict=True):
         s.text(QRectF(x + 1 * s.mm, top, w - x, row), "small_b", text)
@@ -204,7 +205,7 @@ def _brigade_table(s: _Painter, brigades: tuple[BrigadeSheet, ...], top: float,
         s.text(QRectF(cols[0] + 1 * s.mm, y, cols[1] - cols[0], row), "bold", b.name)
         s.text(QRectF(cols[1] + 1 * s.mm, y, cols[2] - cols[1], row), "body", b.ratings)
         s.text(QRectF(cols[2] + 1 * s.mm, y, cols[3] - cols[2], row), "small",
-               b.figures.removesuffix(" figures"))
+               b.figures.removesuffix(" figures").replace(" and ", ", "))
         x = cols[3] + 1 * s.mm
         for n in range(1, b.rout_point + 1):
             cell = QRectF(x, y + (row - box) / 2, box, box)
@@ -353,11 +354,18 @@ def paint_setup_sheet(sheet: SetupSheet, device: QPagedPaintDevice) -> int:
 
 
 def _layout(s: _Painter, sheet: SetupSheet, room: float) -> list[list[tuple[float, _Block]]]:
-    blocks = [_opening(s, sheet)]
-    blocks += [_corps_block(s, sheet, c) for c in sheet.corps if not c.reserve]
+    corps = [_corps_block(s, sheet, c) for c in sheet.corps if not c.reserve]
+    opening = _opening(s, sheet)
+    gap = 3.0 * s.mm
+    if corps and opening.height + gap + corps[0].height > room:
+        # A smaller table, if it stays large enough to read, lets the first corps share page 1.
+        spare = room - opening.height - gap - corps[0].height
+        smaller = _opening(s, sheet, shrink=-spare)
+        if smaller.height + gap + corps[0].height <= room and smaller.diagram >= 110 * s.mm:
+            opening = smaller
+    blocks = [opening, *corps]
     blocks += [_corps_block(s, sheet, c) for c in sheet.corps if c.reserve]
     blocks += [_reserve_block(s, sheet, r) for r in sheet.reserves]
-    gap = 3.0 * s.mm
     pages: list[list[tuple[float, _Block]]] = [[]]
     y = 0.0
     for block in blocks:
@@ -369,15 +377,14 @@ def _layout(s: _Painter, sheet: SetupSheet, room: float) -> list[list[tuple[floa
     return pages
 
 
-def _opening(s: _Painter, sheet: SetupSheet) -> _Block:
+def _opening(s: _Painter, sheet: SetupSheet, shrink: float = 0.0) -> _Block:
     """The title, the table diagram across the page, the chips, and the terrain in words."""
     w = s.width
     title_h = s.line("title") + s.line("body") + 1.5 * s.mm
     extent = table_extent(sheet)
     diagram_w = w
     diagram_h = w * extent.height() / extent.width()
-    if diagram_h > 150 * s.mm:
-        diagram_h = 150 * s.mm
+    diagram_h = min(diagram_h, 150 * s.mm) - shrink
     chips_h = _chips(s, sheet, 0.0, paint=False)
     terrain = _terrain_lines(sheet)
     terrain_h = sum(s.wrapped_height("small", t, w) for t in terrain) + s.line("bold")
@@ -400,7 +407,7 @@ def _opening(s: _Painter, sheet: SetupSheet) -> _Block:
             s.text(QRectF(0, y, w, h), "small", t, flags=_WRAP)
             y += h
 
-    return _Block(height, paint)
+    return _Block(height, paint, diagram_h)
 
 
 def _frame(s: _Painter, sheet: SetupSheet, page: int, pages: int, width: float,
