@@ -29,7 +29,7 @@ def test_menus(window):
     assert menu_titles(window) == ["&File", "&Edit", "&Campaign", "&Battle", "&Help"]
     file_items = [a.text() for a in window.file_menu.actions() if a.text()]
     assert file_items == ["&New Campaign…", "&Open…", "Open &Recent", "Save &As…", "&Back Up…",
-                          "&Quit"]
+                          "&Print Orders of Battle…", "E&xport Orders of Battle…", "&Quit"]
 
 
 def test_title_without_and_with_a_campaign(window, tmp_path, qtbot):

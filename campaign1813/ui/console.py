@@ -11,10 +11,10 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from campaign1813.campaign.export.document import Document
 from campaign1813.campaign.export.paper import Paper, install
 
 if TYPE_CHECKING:
+    from campaign1813.campaign.export.document import Document
     from campaign1813.campaign.export.setup_sheet import SetupSheet
 
 

@@ -129,6 +129,12 @@ class MainWindow(QMainWindow):
                                            QKeySequence.StandardKey.SaveAs)
         self.backup_action = self._action(self.file_menu, "&Back Up…", self._on_backup)
         self.file_menu.addSeparator()
+        # File ▸ Print / Export Orders of Battle…: the dialogs and slots are in ui/print_oob.py
+        from campaign1813.ui import print_oob
+
+        self.print_oob_action, self.export_oob_action = print_oob.add_actions(self,
+                                                                              self.file_menu)
+        self.file_menu.addSeparator()
         self._action(self.file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
         self.edit_menu = bar.addMenu("&Edit")

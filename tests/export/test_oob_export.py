@@ -9,6 +9,7 @@ import csv
 import io
 import json
 import re
+import unicodedata
 from dataclasses import replace
 from pathlib import Path
 
@@ -22,6 +23,10 @@ from campaign1813.campaign.scenario.loader import load_scenario, read_scenario_f
 from campaign1813.ui.console import main
 
 from ..day.test_scenarios import battle_setup
+
+# The widgets' application first: a PDF alone would start a bare QGuiApplication, and the
+# window tests that follow in the same run need a QApplication.
+pytestmark = pytest.mark.usefixtures("qapp")
 
 SCHEMA = json.loads((Path(__file__).parents[2] / "docs" / "schemas" / "oob.schema.json")
                     .read_text(encoding="utf-8"))
@@ -54,8 +59,10 @@ def campaign(tmp_path_factory):
 
 
 def pages_of(path) -> list[str]:
-    """Each page's text, its runs of white space made one space."""
-    return [re.sub(r"\s+", " ", p.extract_text()) for p in pypdf.PdfReader(path).pages]
+    """Each page's text, its runs of white space made one space and its ligatures ("ﬁ", set by
+    the typesetter) letters again."""
+    return [re.sub(r"\s+", " ", unicodedata.normalize("NFKC", p.extract_text()))
+            for p in pypdf.PdfReader(path).pages]
 
 
 def occurrences(text: str, line: str) -> list[int]:
@@ -129,6 +136,17 @@ def test_no_corps_is_split_across_pages_of_a_long_army(paper):
         assert len(holding) == 1, f"{c.name} on pages {sorted(holding)}"
         starts.append(holding.pop())
     assert starts == sorted(starts) and starts[-1] == len(pages) - 1
+
+
+def test_every_army_group_of_the_scenario_fits_one_sheet_on_letter(campaign, tmp_path, capsys):
+    out = tmp_path / "all.pdf"
+    assert run(capsys, "export", "oob", campaign, "--pdf", str(out), "--paper", "letter")[0] == 0
+    pages = pages_of(out)
+    scenario = load_scenario(read_scenario_folder(None))
+    assert len(pages) == len(scenario.armies) == 10
+    for page, army in zip(pages, scenario.armies, strict=True):
+        assert f"{army.name} — {army.cinc.name}" in page
+        assert f"Reserve Commander {army.reserve.name}" in page
 
 
 def test_a_theatre_puts_each_army_group_on_a_sheet_of_its_own(campaign, tmp_path, capsys):
@@ -260,13 +278,42 @@ def test_a_battles_orders_of_battle_hold_its_commands_and_reinforcements(tmp_pat
              for a in value["armies"]}
     assert corps == {"Armée": [("1 Corps", False), ("2 Corps", True)],
                      "Prussians": [("I Corps", False), ("II Corps", True)]}
+    assert [a["hq_present"] for a in value["armies"]] == [False, False]  # HQs stayed home
     pdf = tmp_path / "fenwick.pdf"
     assert run(capsys, "export", "oob", camp, "--battle", "1", "--pdf", str(pdf))[0] == 0
     text = " ".join(pages_of(pdf))
     assert "2 Corps French · reinforcement, enters on turn 4" in text
     assert "3 Corps" not in text
+    assert "CinC CinC Armée, Average +2 — not on the field" in text
     code, _said, err = run(capsys, "export", "oob", camp, "--battle", "9", "--csv",
                            str(tmp_path / "x.csv"))
     assert code == 1
     assert err == ("campaign1813: error: no battle 9 (battles — 1: the battle of Fenwick "
                    "(3 May 1813))\n")
+
+
+def test_the_orders_of_battle_render_as_markdown_and_html_too():
+    from datetime import date
+
+    from campaign1813.campaign.export.render import document_html, document_markdown
+
+    scenario = load_scenario(read_scenario_folder(None))
+    doc = oob_document(army_forces(scenario.armies, "Second French Army"), "Elbe 1813",
+                       date(1813, 5, 3))
+    markdown = document_markdown(doc).splitlines()
+    at = markdown.index("### 4 Corps — French")
+    assert markdown[at + 2:at + 12] == [
+        "- **Commander**: General Vandamme, Gifted +3", "",
+        "| No. | Brigade | Class | Firepower | Skirmish | Type |",
+        "| ---: | --- | :---: | :---: | :---: | --- |",
+        "| 13 | Infantry Brigade | A | B | A |  |",
+        "| 14 | Infantry Brigade | B | B | A |  |",
+        "| 15 | Infantry Brigade | B | C | B |  |",
+        "| 16 | Infantry Brigade | C | C | B |  |",
+        "| 11 | Cavalry Brigade | A |  |  | Light |",
+        "|  | Corps Artillery | B |  |  | 12-pounder |",
+    ]
+    assert "*Elbe 1813 — 3 May 1813*" in markdown
+    page = document_html(doc)
+    assert page.count('<section class="unit') == 4  # a unit per corps
+    assert "General Dąbrowski, Poor +1" in page

@@ -9,6 +9,10 @@ import pytest
 from campaign1813.campaign.export.document import Column, Document, Fields, Heading, Table, Unit
 from campaign1813.ui.paper import QtPaper
 
+# The widgets' application first: a PDF alone would start a bare QGuiApplication, and the
+# window tests that follow in the same run need a QApplication.
+pytestmark = pytest.mark.usefixtures("qapp")
+
 
 def _unit(u: int, rows: int) -> Unit:
     table = Table((Column("No."), Column("Brigade")),

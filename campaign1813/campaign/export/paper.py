@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from campaign1813.campaign.export.document import Document
-
-if TYPE_CHECKING:
-    from campaign1813.campaign.export.setup_sheet import SetupSheet
 from campaign1813.errors import CampaignError
+
+if TYPE_CHECKING:  # the console entry imports this module on every start: keep it light
+    from campaign1813.campaign.export.document import Document
+    from campaign1813.campaign.export.setup_sheet import SetupSheet
 
 PAPER_SIZES = ("a4", "letter")
 

@@ -54,6 +54,7 @@ def page_layout(paper_size: str) -> QPageLayout:
 
 def _font(points: float, *, bold: bool = False, italic: bool = False) -> QFont:
     font = QFont(FAMILY)
+    font.setStyleHint(QFont.StyleHint.Serif)  # where DejaVu Serif is missing, another serif
     font.setPointSizeF(points)
     font.setBold(bold)
     font.setItalic(italic)
@@ -119,7 +120,7 @@ class _Typesetter:
 
     def row_height(self) -> float:
         """One table row: the cell font's line and a little air."""
-        return self.metrics["td"].height() + 3.2 * self.pt
+        return self.metrics["td"].height() + 2.6 * self.pt
 
     def header_height(self) -> float:
         """A table's header row with its rule."""
@@ -160,9 +161,11 @@ class _Typesetter:
                 p.setFont(self.fonts["note"])
                 p.setPen(_GREY)
                 x = left + self._text_width(key, block.text) + 8 * self.pt
-                p.drawText(QRectF(x, y, self.width - (x - left), line - 1.2 * self.pt),
-                           int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom),
-                           block.note)
+                room = self.width - (x - left)
+                note = self.metrics["note"].elidedText(block.note, Qt.TextElideMode.ElideRight,
+                                                       room)
+                p.drawText(QRectF(x, y, room, line - 1.2 * self.pt),
+                           int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom), note)
             if block.level == 1:
                 p.setPen(QPen(_RULE, 1.4 * self.pt))
                 rule_y = y + line + 2.5 * self.pt

@@ -1,0 +1,255 @@
+"""File ▸ Print Orders of Battle… and File ▸ Export Orders of Battle…
+
+Both first ask, in a small dialog, what to put on paper — every army group, one theatre, one
+army group, or the commands of a battle still to be fought — and on what paper. Print opens
+Qt's print preview, painting the same document the PDF export writes (``ui/paper``) onto the
+printer. Export writes PDF, CSV or JSON, as the save dialog's file type says, through the
+same ``write_new`` as the command line: an existing file is replaced only when the umpire has
+said so (the save dialog's own question counts).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QLocale
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QMenu,
+    QMessageBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from campaign1813.campaign.errors import CampaignError
+from campaign1813.campaign.export import oob_document as oob
+from campaign1813.campaign.export.document import Document
+from campaign1813.campaign.export.output import write_new
+from campaign1813.campaign.export.paper import PAPER_SIZES
+
+if TYPE_CHECKING:
+    from PySide6.QtPrintSupport import QPrintPreviewDialog
+
+    from campaign1813.ui.main_window import MainWindow
+
+FILTERS = {"pdf": "PDF document (*.pdf)", "csv": "CSV spreadsheet (*.csv)",
+           "json": "JSON for other tools (*.json)"}
+PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What to put on paper: ``kind`` all, army, theatre or battle, and which."""
+
+    kind: str
+    name: str = ""
+    battle: int = 0
+
+
+def choices(window: MainWindow) -> list[tuple[str, Choice]]:
+    """The dialog's list: every army group, each theatre, each army group, each due battle."""
+    doc, status = window.document, window.campaign.status
+    if doc is None:
+        return []
+    armies = doc.scenario().armies
+    out = [("Every army group", Choice("all"))]
+    for theatre in dict.fromkeys(a.theatre for a in armies):
+        out.append((f"Theatre: {theatre.value}", Choice("theatre", theatre.value)))
+    out += [(f"Army group: {a.name}", Choice("army", a.name)) for a in armies]
+    if status is not None:
+        out += [(f"Battle {b.id}: {b.title}", Choice("battle", battle=b.id))
+                for b in status.battles_due]
+    return out
+
+
+def forces_for(window: MainWindow, choice: Choice) -> oob.Forces:
+    """The orders of battle the choice names, read from the open campaign."""
+    doc = window.document
+    if doc is None:
+        raise CampaignError("no campaign is open")
+    armies = doc.scenario().armies
+    if choice.kind == "army":
+        return oob.army_forces(armies, choice.name)
+    if choice.kind == "theatre":
+        return oob.theatre_forces(armies, choice.name)
+    if choice.kind == "battle":
+        status = window.campaign.status
+        battles = status.battles if status is not None else ()
+        return oob.battle_forces(armies, oob.find_battle(battles, choice.battle))
+    return oob.all_forces(armies)
+
+
+def document_for(window: MainWindow, choice: Choice) -> Document:
+    """The printable orders of battle of the choice, headed with the campaign and its date."""
+    assert window.document is not None
+    summary = window.document.summary()
+    return oob.oob_document(forces_for(window, choice), summary.name, summary.current_date)
+
+
+def default_paper() -> str:
+    """Letter where the umpire's locale measures in inches (the United States), else A4."""
+    imperial = QLocale().measurementSystem() == QLocale.MeasurementSystem.ImperialUSSystem
+    return "letter" if imperial else "a4"
+
+
+class ChooseOrdersDialog(QDialog):
+    """Which orders of battle, and on what paper."""
+
+    def __init__(self, window: MainWindow, title: str) -> None:
+        super().__init__(window)
+        self.setWindowTitle(title)
+        self.which = QComboBox(self)
+        for text, choice in choices(window):
+            self.which.addItem(text, choice)
+        self.paper = QComboBox(self)
+        for size in PAPER_SIZES:
+            self.paper.addItem(PAPER_NAMES[size], size)
+        self.paper.setCurrentIndex(PAPER_SIZES.index(default_paper()))
+        form = QFormLayout()
+        form.addRow("Orders of battle of", self.which)
+        form.addRow("Paper", self.paper)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
+
+    @property
+    def choice(self) -> Choice:
+        """The orders of battle chosen."""
+        return self.which.currentData()
+
+    @property
+    def paper_size(self) -> str:
+        """``a4`` or ``letter``."""
+        return str(self.paper.currentData())
+
+
+def preview_dialog(parent: QWidget, document: Document, paper_size: str) -> QPrintPreviewDialog:
+    """Qt's print preview of the document, painting it onto the printer as the PDF is made."""
+    from PySide6.QtPrintSupport import QPrinter, QPrintPreviewDialog
+
+    from campaign1813.ui.paper import page_layout, paint_document
+
+    printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+    printer.setPageLayout(page_layout(paper_size))
+    printer.setDocName(f"{document.title} — {document.campaign}")
+    dialog = QPrintPreviewDialog(printer, parent)
+    dialog.printer_kept = printer  # type: ignore[attr-defined]  # the dialog does not own it
+    dialog.setWindowTitle(f"Print {document.title}")
+    dialog.paintRequested.connect(lambda p: paint_document(document, p))
+    return dialog
+
+
+def export_bytes(window: MainWindow, choice: Choice, fmt: str, paper_size: str) -> bytes:
+    """The orders of battle of the choice as the bytes of a PDF, CSV or JSON file."""
+    assert window.document is not None
+    summary = window.document.summary()
+    forces = forces_for(window, choice)
+    if fmt == "pdf":
+        from campaign1813.ui.paper import QtPaper
+
+        return QtPaper().pdf(oob.oob_document(forces, summary.name, summary.current_date),
+                             paper_size)
+    if fmt == "csv":
+        return oob.oob_csv(forces).encode("utf-8")
+    value = oob.oob_export_json(forces, summary.name, summary.current_date)
+    return (json.dumps(value, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+
+
+def export_to(window: MainWindow, path: str | Path, choice: Choice, paper_size: str = "a4", *,
+              replace: bool | None = None) -> bool:
+    """Write the orders of battle to ``path`` in the format its suffix names; an existing file
+    is replaced as ``replace`` says, or as the umpire answers when asked (None)."""
+    path = Path(path)
+    fmt = path.suffix.lower().lstrip(".")
+    if fmt not in FILTERS:
+        window.report_error(f"Cannot export to {path.name}: name it .pdf, .csv or .json")
+        return False
+    if path.exists() and replace is None:
+        answer = QMessageBox.question(
+            window, "Export Orders of Battle",
+            f"{path.name} already exists in {path.parent}.\nDo you want to replace it?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No)
+        replace = answer == QMessageBox.StandardButton.Yes
+    if path.exists() and not replace:
+        return False
+    try:
+        write_new(path, export_bytes(window, choice, fmt, paper_size), force=bool(replace))
+    except CampaignError as exc:
+        window.report_error(f"Cannot export the orders of battle: {exc}")
+        return False
+    window.statusBar().showMessage(f"Orders of battle written to {path}")
+    return True
+
+
+def _save_dialog(window: MainWindow) -> tuple[str, bool] | None:
+    """A file name from the save dialog, with its suffix; and whether the dialog asked about
+    replacing that very file (it did when the name it returned already had the suffix)."""
+    start = str(window.document.path.parent) if window.document else str(Path.home())
+    dialog = QFileDialog(window, "Export Orders of Battle", start)
+    dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+    dialog.setNameFilters(list(FILTERS.values()))
+    dialog.setDefaultSuffix("pdf")
+    by_filter = {text: fmt for fmt, text in FILTERS.items()}
+    dialog.filterSelected.connect(lambda text: dialog.setDefaultSuffix(by_filter.get(text, "")))
+    if not dialog.exec() or not dialog.selectedFiles():
+        return None
+    chosen = dialog.selectedFiles()[0]
+    fmt = by_filter.get(dialog.selectedNameFilter(), "pdf")
+    if Path(chosen).suffix.lower().lstrip(".") in FILTERS:
+        return chosen, True
+    return f"{chosen}.{fmt}", False
+
+
+def on_print(window: MainWindow) -> None:
+    """File ▸ Print Orders of Battle…: choose, then preview and print."""
+    chooser = ChooseOrdersDialog(window, "Print Orders of Battle")
+    if not chooser.exec():
+        return
+    try:
+        document = document_for(window, chooser.choice)
+    except CampaignError as exc:
+        window.report_error(f"Cannot print the orders of battle: {exc}")
+        return
+    preview_dialog(window, document, chooser.paper_size).exec()
+
+
+def on_export(window: MainWindow) -> None:
+    """File ▸ Export Orders of Battle…: choose, then name the file (its type by the filter)."""
+    chooser = ChooseOrdersDialog(window, "Export Orders of Battle")
+    if not chooser.exec():
+        return
+    chosen = _save_dialog(window)
+    if chosen:
+        export_to(window, chosen[0], chooser.choice, chooser.paper_size,
+                  replace=True if chosen[1] else None)
+
+
+def add_actions(window: MainWindow, menu: QMenu) -> tuple[QAction, QAction]:
+    """The two File menu actions, enabled while a campaign is open."""
+    print_action = QAction("&Print Orders of Battle…", window)
+    print_action.setShortcut(QKeySequence.StandardKey.Print)
+    print_action.triggered.connect(lambda: on_print(window))
+    export_action = QAction("E&xport Orders of Battle…", window)
+    export_action.triggered.connect(lambda: on_export(window))
+    menu.addActions([print_action, export_action])
+
+    def enable() -> None:
+        for action in (print_action, export_action):
+            action.setEnabled(window.document is not None)
+
+    window.campaign.opened.connect(enable)
+    enable()
+    return print_action, export_action
