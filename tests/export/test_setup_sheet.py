@@ -274,3 +274,30 @@ def test_a_battle_being_fought_shows_the_setup_on_the_table(campaign_files, tmp_
         sheet = queries.battle_setup_view(doc, 1)
     assert sheet.seed == 7
     assert [c.label for c in sheet.specials] == ["Poor", "Allied gifted"]
+
+
+def test_a_painter_that_draws_no_setup_sheets_is_refused(monkeypatch):
+    from campaign1813.campaign.export import paper
+    from campaign1813.campaign.export.setup_sheet import sheet_paper
+
+    class OnlyDocuments:
+        def pdf(self, document, paper_size):
+            return b"%PDF"
+
+    monkeypatch.setattr(paper, "_installed", OnlyDocuments())
+    with pytest.raises(paper.NoPaperError, match="draws no battle setup sheets"):
+        sheet_paper()
+
+
+def test_the_json_and_the_diary_in_markdown_need_no_qt(campaign_files, tmp_path):
+    import subprocess
+    import sys
+
+    probe = ("import sys\nfrom campaign1813.ui.console import main\ncode = main(sys.argv[1:])\n"
+             "print('PySide6' in sys.modules, code)\n")
+    f = str(campaign_files["scheduled"])
+    for argv in (["export", "setup", f, "--battle", "1", "--json", str(tmp_path / "s.json")],
+                 ["export", "diary", f, "--md", str(tmp_path / "d.md")]):
+        out = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True,
+                             text=True, check=True)
+        assert out.stdout.splitlines()[-1] == "False 0"

@@ -47,13 +47,12 @@ def register_export(kinds: Any) -> None:
 
 
 def _setup(args: argparse.Namespace) -> int:
-    from campaign1813.campaign.export.paper import installed
-    from campaign1813.campaign.export.setup_sheet import sheet_json
+    from campaign1813.campaign.export.setup_sheet import sheet_json, sheet_paper
     from campaign1813.campaign.queries import battle_setup_view
     from campaign1813.campaign.store.document import open_campaign
 
     fmt, out = chosen_output(args)
-    paper = installed() if fmt in ("pdf", "svg") else None  # refused before any work
+    paper = sheet_paper() if fmt in ("pdf", "svg") else None  # refused before any work
     with open_campaign(args.file) as doc:
         sheet = battle_setup_view(doc, args.battle)
     if paper is not None and fmt == "pdf":

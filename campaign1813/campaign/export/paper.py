@@ -19,7 +19,6 @@ from campaign1813.errors import CampaignError
 
 if TYPE_CHECKING:  # the console entry imports this module on every start: keep it light
     from campaign1813.campaign.export.document import Document
-    from campaign1813.campaign.export.setup_sheet import SetupSheet
 
 PAPER_SIZES = ("a4", "letter")
 
@@ -34,15 +33,6 @@ class Paper(Protocol):
 
     def pdf(self, document: Document, paper_size: str) -> bytes:
         """The document as PDF bytes on ``a4`` or ``letter`` pages."""
-        ...
-
-    # -- a battle's setup sheet (export/setup_sheet.py) --
-    def setup_sheet_pdf(self, sheet: SetupSheet, paper_size: str) -> bytes:
-        """A battle's setup sheet as PDF bytes on ``a4`` or ``letter`` pages."""
-        ...
-
-    def table_svg(self, sheet: SetupSheet) -> bytes:
-        """A battle's table as an SVG document."""
         ...
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from campaign1813.campaign.battle.setup import (
     FRENCH,
@@ -43,7 +43,7 @@ from campaign1813.campaign.calendar import format_date
 __all__ = ["SetupSheet", "TableSheet", "SquareSheet", "RoadSheet", "EntrySheet", "CorpsSheet",
            "BrigadeSheet", "ChipSheet", "ReserveSheet", "Figures", "setup_sheet", "sheet_json",
            "square_name", "figures_text", "river_course_on_table", "FIGURES", "SPECIAL_MEANING",
-           "SCHEMA_ID"]
+           "SCHEMA_ID", "SheetPaper", "sheet_paper"]
 
 SCHEMA_ID = "https://campaign1813.example/schemas/battle-setup.schema.json"
 
@@ -513,6 +513,33 @@ def _date(iso: str) -> str:
     from datetime import date
 
     return format_date(date.fromisoformat(iso))
+
+
+# -- on paper -----------------------------------------------------------------------------------
+
+
+@runtime_checkable
+class SheetPaper(Protocol):
+    """The installed paper (``export/paper.py``) as far as it draws setup sheets."""
+
+    def setup_sheet_pdf(self, sheet: SetupSheet, paper_size: str) -> bytes:
+        """A battle's setup sheet as PDF bytes on ``a4`` or ``letter`` pages."""
+        ...
+
+    def table_svg(self, sheet: SetupSheet) -> bytes:
+        """A battle's table as an SVG document."""
+        ...
+
+
+def sheet_paper() -> SheetPaper:
+    """The installed paper, refused in one line if there is none or it draws no setup
+    sheets."""
+    from campaign1813.campaign.export.paper import NoPaperError, installed
+
+    paper = installed()
+    if not isinstance(paper, SheetPaper):
+        raise NoPaperError("the installed printing support draws no battle setup sheets")
+    return paper
 
 
 # -- JSON for other tools ----------------------------------------------------------------------
