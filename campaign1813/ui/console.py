@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from campaign1813.campaign.export.paper import Paper, install
 
 if TYPE_CHECKING:
     from campaign1813.campaign.export.document import Document
-    from campaign1813.campaign.export.setup_sheet import SetupSheet
+    from campaign1813.campaign.export.setup_sheet import SetupSheet, SheetPaper
 
 
 class LazyQtPaper:
@@ -38,11 +38,11 @@ class LazyQtPaper:
     # -- a battle's setup sheet --
     def setup_sheet_pdf(self, sheet: SetupSheet, paper_size: str) -> bytes:
         """A battle's setup sheet as PDF bytes, drawn by Qt."""
-        return self._qt().setup_sheet_pdf(sheet, paper_size)
+        return cast("SheetPaper", self._qt()).setup_sheet_pdf(sheet, paper_size)
 
     def table_svg(self, sheet: SetupSheet) -> bytes:
         """A battle's table as SVG, drawn by Qt."""
-        return self._qt().table_svg(sheet)
+        return cast("SheetPaper", self._qt()).table_svg(sheet)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
