@@ -319,8 +319,11 @@ class _Drawing:
         """Blinds of corps deployed on the table at the start, round the town."""
         here = [self.corps[k] for e in self.sheet.entries if e.edge is None for k in e.corps]
         c = self.centre
-        # Due south is the town's name; the blinds go in the widest gaps between the roads.
+        # Due south is the town's name; the blinds go in the widest gaps left between the
+        # roads and the river's course.
         taken = [r.bearing for r in self.table.roads] + [180.0]
+        for point in (self._at(p) for p in self.table.river_course):
+            taken.append(math.degrees(math.atan2(point.x() - c.x(), c.y() - point.y())) % 360)
         for corps, bearing in zip(here, _gaps(taken, len(here)), strict=True):
             a = math.radians(bearing)
             at = QPointF(c.x() + 175 * math.sin(a), c.y() - 175 * math.cos(a))
