@@ -180,10 +180,10 @@ def test_river_course_on_table_cuts_at_the_edges_and_keeps_the_longest_stretch()
     assert two == ((1.0, 6.0), (1.0, 0.0))
 
 
-def test_reserves_and_reinforcements_of_two_army_groups():
-    """The demo's two army groups at Helmstedt, 13 Polish Corps and IV Prussian Corps
-    marching to the sound of the guns: they come on at turn 4, in column, from their edges;
-    each reserve commander may take his army's cavalry and guns."""
+def helmstedt_sheet():
+    """The demo's two army groups at Helmstedt, with 13 Polish Corps (from Königslutter) and
+    IV Prussian Corps (from Oebisfelde, bringing 2, 1 and 1 casualties on its 13th and 14th
+    brigades and its cavalry) marching to the sound of the guns."""
     ground = Ground(load_scenario())
     day = date(1813, 5, 2)
     french = ("Second French Army HQ", "4 Corps", "5 Corps", "6 Corps")
@@ -197,10 +197,18 @@ def test_reserves_and_reinforcements_of_two_army_groups():
     for n in allied:
         state.update(n, position=Position("Helmstedt", "Magdeburg", 6.0), marched=15.0)
     state.update("13 Polish Corps", position=Position("Helmstedt", "Königslutter", 4.0))
-    state.update("IV Prussian Corps", position=Position("Helmstedt", "Oebisfelde", 9.0))
+    state.update("IV Prussian Corps", position=Position("Helmstedt", "Oebisfelde", 9.0),
+                 casualties=(("13", 2), ("14", 1), ("cavalry", 1)))
     state.battles[1] = battle
     setup = battle_setup(ground, state, 1, specials=(Special.FRENCH_TACTICAL,))
-    sheet = setup_sheet(setup, entry_roads=queries._entry_roads(ground, state, setup))
+    return setup_sheet(setup, campaign="The 1813 Campaign",
+                       entry_roads=queries._entry_roads(ground, state, setup))
+
+
+def test_reserves_and_reinforcements_of_two_army_groups():
+    """Reinforcements come on at turn 4, in column, from their edges; each reserve commander
+    may take his army's cavalry and guns."""
+    sheet = helmstedt_sheet()
     late = [(e.side, e.edge, e.road, e.turn, e.corps) for e in sheet.entries if e.turn > 1]
     assert late == [("French", Edge.WEST, "Königslutter", 4, ("13 Polish Corps",)),
                     ("Allied", Edge.NORTH, "Oebisfelde", 4, ("IV Prussian Corps",))]
@@ -218,6 +226,9 @@ def test_reserves_and_reinforcements_of_two_army_groups():
     reserve_corps = next(c for c in sheet.corps if c.reserve and c.side == "French")
     assert reserve_corps.brigades == () and reserve_corps.figures.text.startswith("no figures")
     assert [c.label for c in sheet.specials] == ["Poor", "French tactical"]
+    iv = next(c for c in sheet.corps if c.key == "IV Prussian Corps")
+    assert [(b.name, b.casualties) for b in iv.brigades][:3] == [
+        ("4 Cavalry Brigade", 1), ("13 Infantry Brigade", 2), ("14 Infantry Brigade", 1)]
     jsonschema.validate(sheet_json(sheet), SCHEMA)
 
 

@@ -18,7 +18,7 @@ from campaign1813.ui.console import main
 from campaign1813.ui.paper import QtPaper
 from campaign1813.ui.paper.table_diagram import paint_table, table_svg
 
-from .test_setup_sheet import LAURISTON, YORCK
+from .test_setup_sheet import LAURISTON, YORCK, helmstedt_sheet
 from .test_setup_sheet import campaign_files_fixture as _campaign_files  # noqa: F401
 from .test_setup_sheet import magdeburg_fixture as _magdeburg  # noqa: F401
 
@@ -105,8 +105,8 @@ def test_the_pdf_holds_every_corps_and_brigade_with_its_tally(magdeburg, size):
                    and brigades[0][0] in page]
         assert holding, corps
         page = pages[holding[0]]
-        for name, *_rest in brigades:
-            assert name in page  # no corps split across pages
+        for name, *_rest in brigades:  # no corps split across pages
+            assert re.search(rf"(?<!\w){re.escape(name)} ", page), name
         assert "Figures: 32 infantry, 4 cavalry, 1 gun and 4 crew" in page
     assert text.count("routs at 6, 5 in") == 4  # Yorck's four brigades, 5 forced-march hits
     assert text.count("routs at 6") == 8 and text.count("routs at 4") == 2
@@ -116,6 +116,30 @@ def test_the_pdf_holds_every_corps_and_brigade_with_its_tally(magdeburg, size):
     assert "Objective: Magdeburg" in text or "Objective:Magdeburg" in text.replace(" ", "")
     assert "Chips in the bag" in pages[0] and "General Lauriston" in pages[0]
     assert "Poor: the next Poor commander drawn forgoes his move" in pages[0]
+
+
+@pytest.mark.parametrize("size", ["a4", "letter"])
+def test_a_two_army_battle_keeps_each_corps_on_one_page(size):
+    """Ten corps and two reserves: every corps and brigade is on the sheet once, in chip
+    order, each corps whole on one page; the reserves' allocation boxes follow."""
+    sheet = helmstedt_sheet()
+    pages = _pdf_text(QtPaper().setup_sheet_pdf(sheet, size))
+    assert len(pages) >= 3
+    text = " ".join(pages)
+    for corps in sheet.corps:
+        heads = [n for n, page in enumerate(pages) if f"Blind {corps.blind[-2:]} · chip" in page]
+        assert len(heads) == 1, corps.key
+        page = pages[heads[0]]
+        for b in corps.brigades:
+            assert re.search(rf"(?<!\w){re.escape(b.name)} ", page), (corps.key, b.name)
+    brigades = [b.name for c in sheet.corps for b in c.brigades]
+    at = [re.search(rf"(?<!\w){re.escape(name)} ", text).start() for name in brigades
+          if brigades.count(name) == 1]
+    assert at == sorted(at)
+    assert "Reserve allocation — French" in text and "Reserve allocation — Allied" in text
+    assert "13 Polish Corps Artillery (13 Polish Corps)" in text
+    assert "routs at 6, 2 in" in text and "routs at 4, 1 in" in text
+    assert "Enters: West edge by the Königslutter road, turn 4, in column of march" in text
 
 
 def test_export_setup_pdf_and_svg_from_the_command_line(campaign_files, tmp_path, capsys):

@@ -49,6 +49,7 @@ _GREY = QColor("#5a5a5a")
 _RULE = QColor("#444444")
 _SHADE = QColor("#ece7db")
 _MARKED = QColor("#c9c1ad")
+_RESERVE_ROWS = 3  # write-in rows for the brigades a reserve is given
 _FLAGS = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
 _WRAP = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap)
 
@@ -144,8 +145,8 @@ def _corps_block(s: _Painter, sheet: SetupSheet, corps: CorpsSheet) -> _Block:
     line = s.line("body")
     row = 5.6 * s.mm
     head = s.line("h2") + 0.8 * s.mm
-    rows = len(corps.brigades)
-    extra = 2 if not corps.brigades else 0
+    rows = len(corps.brigades) or _RESERVE_ROWS
+    extra = 1 if not corps.brigades else 0
     height = head + 4 * line + 8.5 * s.mm + (rows + 1) * row + extra * line + 4 * s.mm
 
     def paint(top: float) -> None:
@@ -182,10 +183,10 @@ def _corps_block(s: _Painter, sheet: SetupSheet, corps: CorpsSheet) -> _Block:
         s.rule(y + 3.8 * s.mm, 27 * s.mm, w, width=0.2)
         y += 5.2 * s.mm
         if not corps.brigades:
-            s.text(QRectF(0, y, w, 2 * line), "body",
-                   "The reserve has no brigades of its own: write in what it is allocated "
-                   "(see Reserve allocation).", flags=_WRAP)
-            y += 2 * line
+            s.text(QRectF(0, y, w, line), "body",
+                   "No brigades of its own: write in what it is allocated (see Reserve "
+                   "allocation); cavalry rout at 4, guns at 3.")
+            y += line
         _brigade_table(s, corps.brigades, y, row)
 
     return _Block(height, paint)
@@ -201,8 +202,21 @@ def _brigade_table(s: _Painter, brigades: tuple[BrigadeSheet, ...], top: float,
         s.text(QRectF(x + 1 * s.mm, top, w - x, row), "small_b", text)
     y = top + row
     box = 4.2 * s.mm
+    if not brigades:  # a reserve: rows to write its allocated brigades into
+        for _ in range(_RESERVE_ROWS):
+            s.rule(y + row - 1.2 * s.mm, cols[0] + 1 * s.mm, cols[3] - 3 * s.mm, width=0.15)
+            x = cols[3] + 1 * s.mm
+            for _n in range(4):
+                s.box(QRectF(x, y + (row - box) / 2, box, box))
+                x += box + 0.9 * s.mm
+            s.rule(y + row, 0, w, width=0.15)
+            y += row
+        return
     for b in brigades:
-        s.text(QRectF(cols[0] + 1 * s.mm, y, cols[1] - cols[0], row), "bold", b.name)
+        style = "bold"
+        if s.metrics["bold"].horizontalAdvance(b.name) > cols[1] - cols[0] - 2 * s.mm:
+            style = "small_b"  # "IV Prussian Corps Artillery" keeps its whole name
+        s.text(QRectF(cols[0] + 1 * s.mm, y, cols[1] - cols[0], row), style, b.name)
         s.text(QRectF(cols[1] + 1 * s.mm, y, cols[2] - cols[1], row), "body", b.ratings)
         s.text(QRectF(cols[2] + 1 * s.mm, y, cols[3] - cols[2], row), "small",
                b.figures.removesuffix(" figures").replace(" and ", ", "))
