@@ -96,7 +96,7 @@ def test_a_report_fought_at_the_table_keeps_its_own_title():
         "the battle of Helmstedt (2 May 1813): the Allies win.", "Battle report:",
         "The battle of Helmstedt (2 May 1813)", "Rules: 1813; 12 turns to the battle day",
         "Turn 1 of 12", "Move 1 – French – 4 Corps (chip 2)", "Orders: Engage",
-        "Artillery fire on square (3) miss")]
+        "Artillery fire on square (3) miss", "Turn 2 of 12", "Move 1 – Poor Card")]
     doc = diary_document(entries, campaign="Spring", places={"Helmstedt": NORTH})
     blocks = list(doc.blocks())
     assert blocks[:2] == [Heading("2 May 1813", 1),
@@ -106,7 +106,10 @@ def test_a_report_fought_at_the_table_keeps_its_own_title():
                           Heading("Turn 1 of 12", 2),
                           Heading("Move 1 – French – 4 Corps (chip 2)", 3),
                           Paragraph("Orders: Engage"),
-                          Paragraph("Artillery fire on square (3) miss")]
+                          Paragraph("Artillery fire on square (3) miss"),
+                          Heading("Turn 2 of 12", 2), Heading("Move 1 – Poor Card", 3)]
+    # On paper the report is kept together a turn at a time, its heading with turn 1.
+    assert [len(u.blocks) for u in doc.units] == [2, 6, 2]
     # "II Prussian Corps" is not "I Prussian Corps": names are matched whole.
     other = diary_document([DiaryEntry(date(1813, 5, 2), 1, "II Prussian Corps rests")],
                            campaign="Spring",

@@ -143,6 +143,18 @@ def _report_blocks(title: str, lines: Sequence[str]) -> list[Block]:
     return blocks
 
 
+def _by_turn(blocks: Sequence[Block]) -> list[Unit]:
+    """A report's blocks as units kept together on paper a turn at a time; its heading stays
+    with the first turn."""
+    units: list[list[Block]] = [[]]
+    for block in blocks:
+        turn = isinstance(block, Heading) and block.level == 2
+        if turn and any(isinstance(b, Heading) and b.level == 2 for b in units[-1]):
+            units.append([])
+        units[-1].append(block)
+    return [Unit(tuple(u)) for u in units if u]
+
+
 def diary_document(entries: Iterable[DiaryEntry], *, campaign: str,
                    places: Mapping[str, Theatre] | None = None,
                    chosen: DiaryFilter = DiaryFilter()) -> Document:
@@ -171,7 +183,8 @@ def diary_document(entries: Iterable[DiaryEntry], *, campaign: str,
             continue
         days.append(day)
         units.append(Unit((Heading(format_date(day), 1), *lines)))
-        units.extend(Unit(tuple(r)) for r in reports)
+        for report_blocks in reports:
+            units.extend(_by_turn(report_blocks))
     if not units:
         units.append(Unit((Paragraph("Nothing in the diary for these days."),)))
     return Document(chosen.title, campaign,
