@@ -58,10 +58,12 @@ class QtPaper:
         """A battle's setup sheet as PDF bytes (``setup_sheet.py``)."""
         from campaign1813.ui.paper.setup_sheet import setup_sheet_pdf
 
+        ensure_gui_application()
         return setup_sheet_pdf(sheet, paper_size)
 
     def table_svg(self, sheet: SetupSheet) -> bytes:
         """A battle's table as SVG (``table_diagram.py``)."""
         from campaign1813.ui.paper.table_diagram import table_svg
 
+        ensure_gui_application()
         return table_svg(sheet)

@@ -36,7 +36,6 @@ from campaign1813.campaign.export.setup_sheet import (
     ReserveSheet,
     SetupSheet,
 )
-from campaign1813.ui.paper import ensure_gui_application
 from campaign1813.ui.paper.layout import page_layout
 from campaign1813.ui.paper.table_diagram import SIDE_COLOURS, paint_table, table_extent
 
@@ -439,9 +438,9 @@ def _frame(s: _Painter, sheet: SetupSheet, page: int, pages: int, width: float,
 
 
 def setup_sheet_pdf(sheet: SetupSheet, paper_size: str = "a4") -> bytes:
-    """The setup sheet as PDF bytes on ``a4`` or ``letter`` pages."""
+    """The setup sheet as PDF bytes on ``a4`` or ``letter`` pages (a Qt application must be
+    running)."""
     size = check_paper_size(paper_size)
-    ensure_gui_application()
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)

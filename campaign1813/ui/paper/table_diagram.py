@@ -37,7 +37,6 @@ from campaign1813.campaign.export.setup_sheet import (
     RoadSheet,
     SetupSheet,
 )
-from campaign1813.ui.paper import ensure_gui_application
 
 __all__ = ["paint_table", "table_svg", "table_extent", "TABLE", "MARGIN", "SIDE_COLOURS"]
 
@@ -596,8 +595,8 @@ def _margin_boxes(edge: Edge, along: Sequence[float], extent: QRectF) -> list[QR
 
 
 def table_svg(sheet: SetupSheet, size: int = 980) -> bytes:
-    """The table of a battle as an SVG document, titled with the battle."""
-    ensure_gui_application()  # text needs the fonts a Qt application brings
+    """The table of a battle as an SVG document, titled with the battle (a Qt application
+    must be running: text needs its fonts)."""
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
