@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, cast
 
 from PySide6.QtCore import QLocale
 from PySide6.QtGui import QAction, QKeySequence
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QMenu,
     QMessageBox,
+    QStatusBar,
     QVBoxLayout,
     QWidget,
 )
@@ -38,7 +39,33 @@ from campaign1813.campaign.export.paper import PAPER_SIZES
 if TYPE_CHECKING:
     from PySide6.QtPrintSupport import QPrintPreviewDialog
 
-    from campaign1813.ui.main_window import MainWindow
+    from campaign1813.campaign.store.document import CampaignDocument
+    from campaign1813.ui.open_campaign import OpenCampaign
+
+
+class MainWindow(Protocol):
+    """What these menu actions use of the main window (which imports this module, so this
+    module names it only by what it does)."""
+
+    campaign: OpenCampaign
+
+    @property
+    def document(self) -> CampaignDocument | None:
+        """The open campaign file, if any."""
+        ...
+
+    def report_error(self, message: str) -> None:
+        """Tell the umpire what went wrong."""
+        ...
+
+    def statusBar(self) -> QStatusBar:  # noqa: N802 (Qt's name)
+        """The window's status bar."""
+        ...
+
+
+def _widget(window: MainWindow) -> QWidget:
+    """The window as the parent of a dialog (it is a QMainWindow)."""
+    return cast(QWidget, window)
 
 FILTERS = {"pdf": "PDF document (*.pdf)", "csv": "CSV spreadsheet (*.csv)",
            "json": "JSON for other tools (*.json)"}
@@ -104,7 +131,7 @@ class ChooseOrdersDialog(QDialog):
     """Which orders of battle, and on what paper."""
 
     def __init__(self, window: MainWindow, title: str) -> None:
-        super().__init__(window)
+        super().__init__(_widget(window))
         self.setWindowTitle(title)
         self.which = QComboBox(self)
         for text, choice in choices(window):
@@ -178,7 +205,7 @@ def export_to(window: MainWindow, path: str | Path, choice: Choice, paper_size: 
         return False
     if path.exists() and replace is None:
         answer = QMessageBox.question(
-            window, "Export Orders of Battle",
+            _widget(window), "Export Orders of Battle",
             f"{path.name} already exists in {path.parent}.\nDo you want to replace it?",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No)
@@ -198,7 +225,7 @@ def _save_dialog(window: MainWindow) -> tuple[str, bool] | None:
     """A file name from the save dialog, with its suffix; and whether the dialog asked about
     replacing that very file (it did when the name it returned already had the suffix)."""
     start = str(window.document.path.parent) if window.document else str(Path.home())
-    dialog = QFileDialog(window, "Export Orders of Battle", start)
+    dialog = QFileDialog(_widget(window), "Export Orders of Battle", start)
     dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
     dialog.setNameFilters(list(FILTERS.values()))
     dialog.setDefaultSuffix("pdf")
@@ -223,7 +250,7 @@ def on_print(window: MainWindow) -> None:
     except CampaignError as exc:
         window.report_error(f"Cannot print the orders of battle: {exc}")
         return
-    preview_dialog(window, document, chooser.paper_size).exec()
+    preview_dialog(_widget(window), document, chooser.paper_size).exec()
 
 
 def on_export(window: MainWindow) -> None:
@@ -239,10 +266,10 @@ def on_export(window: MainWindow) -> None:
 
 def add_actions(window: MainWindow, menu: QMenu) -> tuple[QAction, QAction]:
     """The two File menu actions, enabled while a campaign is open."""
-    print_action = QAction("&Print Orders of Battle…", window)
+    print_action = QAction("&Print Orders of Battle…", _widget(window))
     print_action.setShortcut(QKeySequence.StandardKey.Print)
     print_action.triggered.connect(lambda: on_print(window))
-    export_action = QAction("E&xport Orders of Battle…", window)
+    export_action = QAction("E&xport Orders of Battle…", _widget(window))
     export_action.triggered.connect(lambda: on_export(window))
     menu.addActions([print_action, export_action])
 
