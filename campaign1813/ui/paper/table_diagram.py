@@ -5,11 +5,12 @@ table into any rectangle of any QPaintDevice: the nine 2-ft squares, the battle 
 centre with its built-up area and fortress, the river on its course and the crossings, the roads
 leaving in their real bearings, and round the table each side's entries (edge, turn, the corps
 in the order they come on and each corps' column of march, cavalry first) with their blinds.
-North is at the top. :func:`table_svg` gives the drawing as an SVG document.
+North is at the top. :func:`table_svg` gives the drawing as an SVG document. A battle in
+progress has a ``BattleSetup``; ``export.setup_sheet.setup_sheet(setup)`` gives what this draws.
 
-The drawing works in its own units: the table is ``TABLE`` units across (100 to the foot) with
-a ``MARGIN`` each side for the entries, so text keeps its size relative to the table whatever
-the device.
+The drawing works in its own units: the table is ``TABLE`` units across (100 to the foot), with
+a ``MARGIN`` beside each edge that corps come on by and a ``SLIM`` one beside the others
+(:func:`table_extent`), so text keeps its size relative to the table whatever the device.
 """
 
 from __future__ import annotations
