@@ -419,3 +419,58 @@ def fights_in_progress(doc: CampaignDocument) -> dict[int, int]:
 
     with doc.reading() as con:
         return fights.fought(con)
+
+
+# -- a battle's setup sheet for the table ------------------------------------------------------
+
+
+def battle_setup_view(doc: CampaignDocument, battle: int) -> Any:
+    """The setup sheet of a battle (``export.setup_sheet.SetupSheet``): the setup on the table
+    if it is being fought, else the one the scheduled battle gives now, with the river's course
+    across the table taken from the map."""
+    import math
+
+    from campaign1813.campaign.day.fight_setup import battle_setup
+    from campaign1813.campaign.export.setup_sheet import setup_sheet
+    from campaign1813.campaign.store import fights
+    from campaign1813.maps.geometry import MILES_PER_DEGREE
+
+    with doc.reading() as con:
+        found = fights.read(con, battle)
+        state = read_state(con)
+        name = doc.summary().name
+    ground = doc.ground().adjusted(state.settings)
+    setup = found[0] if found is not None else battle_setup(ground, state, battle)
+    map_data = ground.scenario.map
+    town = next(t for t in map_data.towns if t.name == setup.place)
+    course = None
+    river = next((r for r in map_data.rivers if r.name == setup.table.river), None)
+    if river is not None:
+        cos0 = math.cos(math.radians(town.lat))
+        course = [((lon - town.lon) * cos0 * MILES_PER_DEGREE,
+                   (lat - town.lat) * MILES_PER_DEGREE) for lat, lon in river.points]
+    return setup_sheet(setup, campaign=name, river_course=course,
+                       entry_roads=_entry_roads(ground, state, setup))
+
+
+def _entry_roads(ground: Ground, state: DayState, setup: Any) -> dict[str, str]:
+    """The town whose road each corps that enters comes in on: the road it stands on if that
+    touches the battle town, else the battle town's neighbour on its shortest way there (the
+    same reading the setup's entry edge is worked from)."""
+    from campaign1813.campaign.day.state import hq_name
+
+    here = setup.place
+    out: dict[str, str] = {}
+    for corps in setup.corps:
+        command = state.commands.get(hq_name(corps.army) if corps.reserve else corps.key)
+        if corps.edge is None or command is None:
+            continue
+        pos = command.position
+        if pos.b is not None and here in pos.ends():
+            out[corps.key] = pos.b if pos.a == here else pos.a
+            continue
+        reach = ground.reach(pos)
+        ways = sorted((reach[n] + miles, n) for n, miles in ground.adj[here] if n in reach)
+        if ways:
+            out[corps.key] = ways[0][1]
+    return out

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from campaign1813.campaign.export.paper import Paper, install
 
 if TYPE_CHECKING:
     from campaign1813.campaign.export.document import Document
+    from campaign1813.campaign.export.setup_sheet import SetupSheet, SheetPaper
 
 
 class LazyQtPaper:
@@ -33,6 +34,15 @@ class LazyQtPaper:
     def pdf(self, document: Document, paper_size: str) -> bytes:
         """The document as PDF bytes, typeset by Qt."""
         return self._qt().pdf(document, paper_size)
+
+    # -- a battle's setup sheet --
+    def setup_sheet_pdf(self, sheet: SetupSheet, paper_size: str) -> bytes:
+        """A battle's setup sheet as PDF bytes, drawn by Qt."""
+        return cast("SheetPaper", self._qt()).setup_sheet_pdf(sheet, paper_size)
+
+    def table_svg(self, sheet: SetupSheet) -> bytes:
+        """A battle's table as SVG, drawn by Qt."""
+        return cast("SheetPaper", self._qt()).table_svg(sheet)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -372,6 +372,29 @@ class MainWindow(QMainWindow):
         for name in cut_off:
             menu = self.battle_menu.addMenu(name)
             menu.aboutToShow.connect(lambda m=menu, n=name: self._fill_cut_off_menu(m, n))
+        # -- Battle ▸ Setup Sheet: a due battle's sheet for the table, as PDF or SVG --
+        if due:
+            self.battle_menu.addSeparator()
+            self.setup_sheet_menu = self.battle_menu.addMenu("Setup Sheet…")
+            for battle in due:
+                self.setup_sheet_menu.addAction(f"{battle.id}. {battle.place}…").triggered.connect(
+                    lambda _checked=False, b=battle.id: self.export_setup_sheet(b))
+
+    def export_setup_sheet(self, battle: int) -> Path | None:
+        """Battle ▸ Setup Sheet…: write a battle's setup sheet as PDF, or its table as SVG."""
+        from campaign1813.ui.paper.setup_sheet import save_setup_sheet
+
+        if self.document is None:
+            return None
+        try:
+            path = save_setup_sheet(self, self.document, battle, self._start_folder())
+        except CampaignError as exc:
+            self.report_error(str(exc))
+            return None
+        if path is not None:
+            self.statusBar().showMessage(f"Wrote {path}", 5000)
+        return path
+        # -- end of Battle ▸ Setup Sheet --
 
     def _fill_cut_off_menu(self, menu: QMenu, name: str) -> None:
         """Surrender, or break out towards each town open to the command, weakest enemy first."""

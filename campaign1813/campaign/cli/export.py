@@ -17,6 +17,7 @@ from typing import Any
 # The modules (in this package) that add an ``export`` subcommand each.
 EXPORTS: list[str] = [
     "campaign1813.campaign.cli.export",
+    "campaign1813.campaign.cli.export_setup",
 ]
 
 

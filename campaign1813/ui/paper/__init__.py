@@ -13,6 +13,7 @@ from PySide6.QtGui import QGuiApplication, QPdfWriter
 
 from campaign1813.campaign.export.document import Document
 from campaign1813.campaign.export.paper import check_paper_size
+from campaign1813.campaign.export.setup_sheet import SetupSheet
 from campaign1813.ui.paper.layout import page_layout, paint_document
 
 __all__ = ["QtPaper", "ensure_gui_application", "paint_document", "page_layout"]
@@ -51,3 +52,18 @@ class QtPaper:
         del writer  # the writer finishes the file when it goes
         buffer.close()
         return bytes(data.data())
+
+    # -- a battle's setup sheet --
+    def setup_sheet_pdf(self, sheet: SetupSheet, paper_size: str) -> bytes:
+        """A battle's setup sheet as PDF bytes (``setup_sheet.py``)."""
+        from campaign1813.ui.paper.setup_sheet import setup_sheet_pdf
+
+        ensure_gui_application()
+        return setup_sheet_pdf(sheet, paper_size)
+
+    def table_svg(self, sheet: SetupSheet) -> bytes:
+        """A battle's table as SVG (``table_diagram.py``)."""
+        from campaign1813.ui.paper.table_diagram import table_svg
+
+        ensure_gui_application()
+        return table_svg(sheet)

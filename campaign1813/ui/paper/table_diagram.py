@@ -1,0 +1,631 @@
+"""The tabletop of one battle, drawn once with QPainter for the PDF sheet, the SVG and the screen.
+
+:func:`paint_table` paints a :class:`~campaign1813.campaign.export.setup_sheet.SetupSheet`'s
+table into any rectangle of any QPaintDevice: the nine 2-ft squares, the battle town in the
+centre with its built-up area and fortress, the river on its course and the crossings, the roads
+leaving in their real bearings, and round the table each side's entries (edge, turn, the corps
+in the order they come on and each corps' column of march, cavalry first) with their blinds.
+North is at the top. :func:`table_svg` gives the drawing as an SVG document. A battle in
+progress has a ``BattleSetup``; ``export.setup_sheet.setup_sheet(setup)`` gives what this draws.
+
+The drawing works in its own units: the table is ``TABLE`` units across (100 to the foot), with
+a ``MARGIN`` beside each edge that corps come on by and a ``SLIM`` one beside the others
+(:func:`table_extent`), so text keeps its size relative to the table whatever the device.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QLineF, QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+)
+from PySide6.QtSvg import QSvgGenerator
+
+from campaign1813.campaign.battle.setup import FRENCH, Edge
+from campaign1813.campaign.export.setup_sheet import (
+    CorpsSheet,
+    EntrySheet,
+    RoadSheet,
+    SetupSheet,
+)
+
+__all__ = ["paint_table", "table_svg", "table_extent", "TABLE", "MARGIN", "SIDE_COLOURS"]
+
+TABLE = 600.0  # the 6-ft table, 100 units to the foot
+MARGIN = 200.0  # beside an edge that corps come on by, for their words
+SLIM = 64.0  # beside an edge that none come on by
+FAMILY = "DejaVu Sans"
+
+SIDE_COLOURS = {FRENCH: QColor("#1f4e9c"), "Allied": QColor("#a3241c")}
+_GROUND = QColor("#e6edd2")
+_GRID = QColor("#7d8a66")
+_ROAD_EDGE = QColor("#7a5230")
+_ROAD_CORE = QColor("#f0d9a8")
+_RIVER = QColor("#5b93cf")
+_ROOFS = QColor("#b0584c")
+_WALL = QColor("#3b3b3b")
+_INK = QColor("#1a1a1a")
+_GREY = QColor("#5a5a5a")
+
+
+def _font(size: float, *, bold: bool = False, italic: bool = False) -> QFont:
+    font = QFont(FAMILY)
+    font.setPixelSize(max(1, round(size)))
+    font.setBold(bold)
+    font.setItalic(italic)
+    return font
+
+
+def _feet(point: Sequence[float], feet: float = 6.0) -> QPointF:
+    """A point in feet from the north-west corner of a table ``feet`` across, in the drawing's
+    units (the table is always drawn ``TABLE`` units across)."""
+    return QPointF(MARGIN + point[0] * TABLE / feet, MARGIN + point[1] * TABLE / feet)
+
+
+def table_extent(sheet: SetupSheet) -> QRectF:
+    """The part of the drawing's frame that is used: the table and a margin at each edge, wide
+    where corps come on and slim where none do."""
+    used = {e.edge for e in sheet.entries if e.edge is not None}
+    m = {edge: MARGIN if edge in used else SLIM for edge in Edge}
+    return QRectF(MARGIN - m[Edge.WEST], MARGIN - m[Edge.NORTH],
+                  TABLE + m[Edge.WEST] + m[Edge.EAST], TABLE + m[Edge.NORTH] + m[Edge.SOUTH])
+
+
+def paint_table(painter: QPainter, sheet: SetupSheet, target: QRectF) -> None:
+    """Paint the battle's table, its entries and blinds into ``target``, as large as it fits
+    without changing its shape, centred."""
+    extent = table_extent(sheet)
+    scale = min(target.width() / extent.width(), target.height() / extent.height())
+    painter.save()
+    try:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        painter.translate(target.left() + (target.width() - extent.width() * scale) / 2,
+                          target.top() + (target.height() - extent.height() * scale) / 2)
+        painter.scale(scale, scale)
+        painter.translate(-extent.left(), -extent.top())
+        _Drawing(painter, sheet, extent).paint()
+    finally:
+        painter.restore()
+
+
+class _Drawing:
+    """One painting of the table in the drawing's own units."""
+
+    def __init__(self, painter: QPainter, sheet: SetupSheet, extent: QRectF) -> None:
+        self.p = painter
+        self.extent = extent
+        self.sheet = sheet
+        self.table = sheet.table
+        self.centre = self._at((sheet.table.feet / 2, sheet.table.feet / 2))
+        self.corps = {c.key: c for c in sheet.corps}
+
+    def _at(self, point: Sequence[float]) -> QPointF:
+        return _feet(point, self.table.feet)
+
+    def paint(self) -> None:
+        """Everything, from the ground up."""
+        self._squares()
+        self.p.save()
+        self.p.setClipRect(QRectF(MARGIN, MARGIN, TABLE, TABLE))
+        self._river()
+        self._roads()
+        self._town()
+        self._crossings()
+        self.p.restore()
+        self._frame()
+        self._labels()
+        self._deployed()
+        for edge in Edge:
+            entries = [e for e in self.sheet.entries if e.edge is edge]
+            if entries:
+                self._edge(edge, entries)
+        self._compass()
+        self._scale()
+
+    # -- the ground --------------------------------------------------------------------------
+    def _squares(self) -> None:
+        p = self.p
+        p.setPen(QPen(_GRID, 2.0))
+        p.setBrush(QBrush(_GROUND))
+        step = TABLE / 3
+        for sq in self.table.squares:
+            p.drawRect(QRectF(MARGIN + sq.col * step, MARGIN + sq.row * step, step, step))
+
+    def _frame(self) -> None:
+        """The table's edge, and each square's name in its north-west corner (under the road
+        names, which matter more)."""
+        p = self.p
+        p.setPen(QPen(_INK, 4.0))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawPath(_box(QRectF(MARGIN, MARGIN, TABLE, TABLE)))
+        step = TABLE / 3
+        p.setFont(_font(17))
+        p.setPen(_GRID)
+        for sq in self.table.squares:
+            if sq.name == "centre":
+                continue  # the town names it
+            spot = QRectF(MARGIN + sq.col * step + 6, MARGIN + sq.row * step + 4, 60, 22)
+            p.drawText(spot, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                       sq.name)
+
+    def _river(self) -> None:
+        course = [self._at(pt) for pt in self.table.river_course]
+        if len(course) < 2:
+            return
+        path = QPainterPath(course[0])
+        for pt in course[1:]:
+            path.lineTo(pt)
+        self.p.setBrush(Qt.BrushStyle.NoBrush)
+        self.p.setPen(QPen(_RIVER, 22.0, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap,
+                           Qt.PenJoinStyle.RoundJoin))
+        self.p.drawPath(path)
+
+    def _roads(self) -> None:
+        p = self.p
+        for road in self.table.roads:
+            end = self._at(road.exit)
+            line = QLineF(self.centre, end)
+            width = {"main": 13.0, "minor": 9.0}.get(road.road_class, 5.0)
+            if road.road_class == "track":
+                p.setPen(QPen(_ROAD_EDGE, width, Qt.PenStyle.DashLine, Qt.PenCapStyle.FlatCap))
+                p.drawLine(line)
+                continue
+            p.setPen(QPen(_ROAD_EDGE, width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
+            p.drawLine(line)
+            p.setPen(QPen(_ROAD_CORE, width * 0.45, Qt.PenStyle.SolidLine,
+                          Qt.PenCapStyle.FlatCap))
+            p.drawLine(line)
+
+    def _town(self) -> None:
+        p, c = self.p, self.centre
+        if self.table.fortress:
+            p.setPen(QPen(_WALL, 5.0))
+            p.setBrush(QBrush(QColor("#d9d2bd")))
+            p.drawPolygon(_star_fort(c, 78.0, 5))
+        if self.table.built_up:
+            p.setPen(QPen(QColor("#6b2f27"), 1.5))
+            p.setBrush(QBrush(_ROOFS))
+            for dx, dy, w, h in _BLOCKS:
+                p.drawPath(_box(QRectF(c.x() + dx, c.y() + dy, w, h)))
+        else:
+            p.setPen(QPen(QColor("#6b2f27"), 1.5))
+            p.setBrush(QBrush(_ROOFS))
+            for dx, dy, w, h in _BLOCKS[:4]:
+                p.drawPath(_box(QRectF(c.x() + dx, c.y() + dy, w, h)))
+
+    def _crossings(self) -> None:
+        """A bridge, ford or ferry where a crossing road meets the river; a short stretch of
+        river across the road where the course does not meet it (another river)."""
+        course = [self._at(pt) for pt in self.table.river_course]
+        for road in self.table.roads:
+            if not road.river:
+                continue
+            road_line = QLineF(self.centre, self._at(road.exit))
+            at = _meeting(road_line, course) if road.river == self.table.river else None
+            if at is None:
+                at = road_line.pointAt(0.72)
+                self._river_stub(road_line, at)
+            self._crossing_mark(road, road_line, at)
+
+    def _river_stub(self, road: QLineF, at: QPointF) -> None:
+        normal = road.normalVector().unitVector()
+        d = QPointF(normal.dx() * 45, normal.dy() * 45)
+        self.p.setPen(QPen(_RIVER, 16.0, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+        self.p.drawLine(QLineF(at - d, at + d))
+
+    def _crossing_mark(self, road: RoadSheet, line: QLineF, at: QPointF) -> None:
+        p = self.p
+        unit = line.unitVector()
+        along = QPointF(unit.dx(), unit.dy())
+        across = QPointF(-along.y(), along.x())
+        if road.crossing == "bridge":
+            p.setPen(QPen(_WALL, 4.0, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
+            for s in (-1, 1):
+                off = across * (11.0 * s)
+                p.drawLine(QLineF(at - along * 17 + off, at + along * 17 + off))
+        elif road.crossing == "ford":
+            p.setPen(QPen(_WALL, 3.0, Qt.PenStyle.DotLine, Qt.PenCapStyle.RoundCap))
+            p.drawLine(QLineF(at - across * 16, at + across * 16))
+        else:
+            p.setPen(QPen(_WALL, 3.0))
+            p.setBrush(QBrush(QColor("#ffffff")))
+            p.drawEllipse(at, 10.0, 10.0)
+
+    # -- words on the table ------------------------------------------------------------------
+    def _labels(self) -> None:
+        p = self.p
+        for road in self.table.roads:
+            end = self._at(road.exit)
+            line = QLineF(self.centre, end)
+            text = f"{road.to} {road.bearing:.0f}°"
+            angle = -line.angle()  # Qt's angle is anticlockwise from east
+            flip = 90 < (angle % 360) < 270
+            p.save()
+            p.translate(line.pointAt(0.97))
+            p.rotate(angle + (180 if flip else 0))
+            p.setFont(_font(17, bold=True))
+            metrics = QFontMetricsF(p.font())
+            w = metrics.horizontalAdvance(text) + 10
+            box = QRectF(0 if flip else -w, -28, w, 20)
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QBrush(QColor(255, 255, 255, 200)))
+            p.drawRoundedRect(box, 4, 4)
+            p.setPen(_ROAD_EDGE)
+            p.drawText(box, int(Qt.AlignmentFlag.AlignCenter), text)
+            p.restore()
+        self._town_label()
+        self._river_label()
+
+    def _town_label(self) -> None:
+        p, c = self.p, self.centre
+        t = self.table
+        what = [t.kind]
+        if t.fortress and t.kind != "fortress":
+            what.append("fortress")
+        if t.built_up:
+            what.append("built-up")
+        p.setFont(_font(24, bold=True))
+        name_w = QFontMetricsF(p.font()).horizontalAdvance(t.town)
+        p.setFont(_font(16))
+        note = ", ".join(what)
+        note_w = QFontMetricsF(p.font()).horizontalAdvance(note)
+        w = max(name_w, note_w) + 16
+        box = QRectF(c.x() - w / 2, c.y() + 84, w, 50)
+        p.setPen(QPen(_INK, 1.5))
+        p.setBrush(QBrush(QColor(255, 255, 255, 230)))
+        p.drawRoundedRect(box, 5, 5)
+        p.setPen(_INK)
+        p.setFont(_font(24, bold=True))
+        p.drawText(QRectF(box.left(), box.top() + 1, box.width(), 28),
+                   int(Qt.AlignmentFlag.AlignCenter), t.town)
+        p.setFont(_font(16))
+        p.setPen(_GREY)
+        p.drawText(QRectF(box.left(), box.top() + 27, box.width(), 20),
+                   int(Qt.AlignmentFlag.AlignCenter), note)
+
+    def _river_label(self) -> None:
+        course = [self._at(pt) for pt in self.table.river_course]
+        if len(course) < 2 or not self.table.river:
+            return
+        # Along the course, on the stretch farthest from the town so it clears the roofs.
+        seg = max(zip(course, course[1:], strict=False),
+                  key=lambda ab: QLineF(self.centre, (ab[0] + ab[1]) / 2).length())
+        line = QLineF(seg[0], seg[1])
+        angle = -line.angle()
+        flip = 90 < (angle % 360) < 270
+        p = self.p
+        p.save()
+        p.translate(line.pointAt(0.5))
+        p.rotate(angle + (180 if flip else 0))
+        p.setFont(_font(22, bold=True, italic=True))
+        p.setPen(QColor("#ffffff"))
+        p.drawText(QRectF(-120, -14, 240, 28), int(Qt.AlignmentFlag.AlignCenter),
+                   self.table.river)
+        p.restore()
+
+    # -- the forces ----------------------------------------------------------------------------
+    def _deployed(self) -> None:
+        """Blinds of corps deployed on the table at the start, round the town."""
+        here = [self.corps[k] for e in self.sheet.entries if e.edge is None for k in e.corps]
+        c = self.centre
+        # Due south is the town's name; the blinds go in the widest gaps left between the
+        # roads and the river's course.
+        taken = [r.bearing for r in self.table.roads] + [180.0]
+        for point in (self._at(p) for p in self.table.river_course):
+            taken.append(math.degrees(math.atan2(point.x() - c.x(), c.y() - point.y())) % 360)
+        for corps, bearing in zip(here, _gaps(taken, len(here)), strict=True):
+            a = math.radians(bearing)
+            at = QPointF(c.x() + 175 * math.sin(a), c.y() - 175 * math.cos(a))
+            self._blind(at, 0.0, corps, dashed=corps.turn > 1)
+            name = "reserve" if corps.reserve else corps.key
+            self._tag(QPointF(at.x(), at.y() + 13), name, SIDE_COLOURS.get(corps.side, _INK))
+
+    def _blind(self, at: QPointF, rotation: float, corps: CorpsSheet, *, dashed: bool) -> None:
+        """A blind, 6 inches wide, in the side's colour and with its number."""
+        p = self.p
+        colour = SIDE_COLOURS.get(corps.side, _INK)
+        p.save()
+        p.translate(at)
+        p.rotate(rotation)
+        pen = QPen(colour, 3.0, Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine)
+        p.setPen(pen)
+        fill = QColor(colour)
+        fill.setAlpha(60 if dashed else 200)
+        p.setBrush(QBrush(fill))
+        p.drawPath(_box(QRectF(-25, -11, 50, 22)))
+        p.setPen(QColor("#ffffff") if not dashed else colour)
+        p.setFont(_font(15, bold=True))
+        p.drawText(QRectF(-25, -11, 50, 22), int(Qt.AlignmentFlag.AlignCenter),
+                   corps.blind.removeprefix("Blind "))
+        p.restore()
+
+    def _tag(self, top: QPointF, text: str, colour: QColor) -> None:
+        """A short label centred below a point, on a pale ground."""
+        p = self.p
+        p.setFont(_font(15, bold=True))
+        w = QFontMetricsF(p.font()).horizontalAdvance(text) + 8
+        box = QRectF(top.x() - w / 2, top.y(), w, 20)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QBrush(QColor(255, 255, 255, 215)))
+        p.drawRoundedRect(box, 4, 4)
+        p.setPen(colour)
+        p.drawText(box, int(Qt.AlignmentFlag.AlignCenter), text)
+
+    def _edge(self, edge: Edge, entries: list[EntrySheet]) -> None:
+        """The entries at one edge: an arrow into the table and its blinds for each, and in
+        the margin the side, turn, corps in the order they come on and their columns."""
+        n = len(entries)
+        exits = {r.to: r.exit for r in self.table.roads}
+        along = [_along(edge, exits[e.road], self.table.feet) if e.road in exits
+                 else (i + 1) / (n + 1) for i, e in enumerate(entries)]
+        order = sorted(range(n), key=lambda i: (along[i], i))
+        boxes = _margin_boxes(edge, [along[i] for i in order], self.extent)
+        used: dict[float, int] = {}
+        for slot, i in enumerate(order):
+            entry = entries[i]
+            # Beside the road, not on it; a second entry by the same road on its other side.
+            beside = used.get(round(along[i], 3), 0)
+            used[round(along[i], 3)] = beside + 1
+            shift = (58.0 if beside % 2 == 0 else -58.0) / TABLE
+            frac = min(max(along[i] + (shift if entry.road else 0.0), 0.06), 0.94)
+            edge_pt, inward = _edge_place(edge, frac)
+            box = boxes[slot]
+            colour = SIDE_COLOURS.get(entry.side, _INK)
+            late = entry.turn > 1
+            self._arrow(edge_pt - inward * 62, edge_pt + inward * 6, colour, dashed=late)
+            rotation = 0.0 if edge in (Edge.NORTH, Edge.SOUTH) else 90.0
+            for j, key in enumerate(entry.corps):
+                self._blind(edge_pt + inward * (44 + 28 * j), rotation, self.corps[key],
+                            dashed=late)
+            self._entry_text(box, entry, colour)
+
+    def _arrow(self, start: QPointF, end: QPointF, colour: QColor, *, dashed: bool) -> None:
+        p = self.p
+        p.setPen(QPen(colour, 7.0, Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine,
+                      Qt.PenCapStyle.FlatCap))
+        line = QLineF(start, end)
+        head = line.unitVector()
+        d = QPointF(head.dx(), head.dy())
+        n = QPointF(-d.y(), d.x())
+        tip = end + d * 8
+        p.drawLine(QLineF(start, end - d * 12))
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QBrush(colour))
+        p.drawPolygon(QPolygonF([tip, end - d * 20 + n * 16, end - d * 20 - n * 16]))
+
+    def _entry_text(self, box: QRectF, entry: EntrySheet, colour: QColor) -> None:
+        p = self.p
+        y = box.top()
+        flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
+                    | Qt.TextFlag.TextWordWrap)
+        where = f"{entry.edge.value if entry.edge else ''} edge"
+        if entry.road:
+            where += f", {entry.road} road"
+        heads = [("h", f"{entry.side}, turn {entry.turn}")]
+        if entry.turn > 1:
+            heads.append(("h", "reinforcements"))
+        heads.append(("w", where))
+        for kind, text in heads:
+            if kind == "h":
+                p.setFont(_font(18, bold=True))
+                p.setPen(colour)
+            else:
+                p.setFont(_font(15))
+                p.setPen(colour)
+            used = p.boundingRect(QRectF(box.left(), y, box.width(), 200), flags, text)
+            p.drawText(QRectF(box.left(), y, box.width(), used.height() + 2), flags, text)
+            y += used.height()
+        y += 3
+        for key in entry.corps:
+            corps = self.corps[key]
+            line = f"{corps.blind.removeprefix('Blind ')} {corps.key} — {corps.orders}"
+            p.setFont(_font(17, bold=True))
+            p.setPen(_INK)
+            used = p.boundingRect(QRectF(box.left(), y, box.width(), 200), flags, line)
+            p.drawText(QRectF(box.left(), y, box.width(), used.height() + 2), flags, line)
+            y += used.height()
+            if corps.brigades:
+                how = "column: " if corps.column_of_march else "deployed: "
+                march = how + ", ".join(b.short for b in corps.brigades)
+            else:
+                march = "reserve: as allocated"
+            p.setFont(_font(15))
+            p.setPen(_GREY)
+            used = p.boundingRect(QRectF(box.left(), y, box.width(), 200), flags, march)
+            p.drawText(QRectF(box.left(), y, box.width(), used.height() + 2), flags, march)
+            y += used.height() + 4
+
+    # -- furniture ---------------------------------------------------------------------------
+    def _compass(self) -> None:
+        p = self.p
+        c = QPointF(self.extent.right() - 26, self.extent.top() + 34)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QBrush(_INK))
+        p.drawPolygon(QPolygonF([QPointF(c.x(), c.y() - 28), QPointF(c.x() + 11, c.y() + 18),
+                                 QPointF(c.x(), c.y() + 9), QPointF(c.x() - 11, c.y() + 18)]))
+        p.setPen(_INK)
+        p.setFont(_font(22, bold=True))
+        p.drawText(QRectF(c.x() - 52, c.y() - 14, 34, 30), int(Qt.AlignmentFlag.AlignCenter),
+                   "N")
+
+    def _scale(self) -> None:
+        p = self.p
+        step = TABLE / 3
+        y = self.extent.bottom() - 34
+        x0 = self.extent.left() + 14
+        p.setPen(QPen(_INK, 3.0))
+        p.drawLine(QLineF(x0, y, x0 + step, y))
+        for x in (x0, x0 + step / 2, x0 + step):
+            p.drawLine(QLineF(x, y - 7, x, y + 7))
+        p.setFont(_font(16))
+        p.drawText(QRectF(x0, y + 7, step, 22), int(Qt.AlignmentFlag.AlignCenter),
+                   f"{self.table.square_feet} ft")
+
+
+# A town's blocks round the centre (dx, dy, w, h), clear of the middle where the roads meet.
+_BLOCKS = ((-48, -44, 30, 22), (14, -46, 34, 24), (-52, 14, 28, 30), (20, 18, 30, 26),
+           (-16, -62, 24, 14), (-62, -14, 16, 24), (46, -12, 16, 26), (-14, 44, 30, 16),
+           (-30, -22, 14, 12), (16, -20, 14, 12), (-28, 2, 12, 12), (16, 4, 14, 12))
+
+
+def _box(rect: QRectF) -> QPainterPath:
+    """A rectangle as a path: the squares alone are drawn as rectangles, so an SVG reader can
+    count them."""
+    path = QPainterPath()
+    path.addRect(rect)
+    return path
+
+
+def _star_fort(c: QPointF, radius: float, points: int) -> QPolygonF:
+    """A bastioned trace: ``points`` bastions round the town."""
+    out = []
+    for i in range(points * 2):
+        r = radius if i % 2 == 0 else radius * 0.68
+        a = math.radians(-90 + 180 * i / points)
+        out.append(QPointF(c.x() + r * math.cos(a), c.y() + r * math.sin(a)))
+    return QPolygonF(out)
+
+
+def _distance(point: QPointF, line: QLineF) -> float:
+    """How far a point lies from a line segment."""
+    d = QPointF(line.dx(), line.dy())
+    length2 = d.x() ** 2 + d.y() ** 2
+    if length2 == 0:
+        return QLineF(point, line.p1()).length()
+    t = ((point.x() - line.x1()) * d.x() + (point.y() - line.y1()) * d.y()) / length2
+    t = min(max(t, 0.0), 1.0)
+    return QLineF(point, line.pointAt(t)).length()
+
+
+def _gaps(bearings: Sequence[float], count: int) -> list[float]:
+    """``count`` bearings round the town clear of the roads: each in the middle of the widest
+    gap left between roads and bearings already taken."""
+    taken = sorted(b % 360.0 for b in bearings)
+    out: list[float] = []
+    for _ in range(count):
+        if not taken:
+            pick = 225.0
+        else:
+            ring = [*taken, taken[0] + 360.0]
+            width, start = max((ring[k + 1] - ring[k], ring[k]) for k in range(len(taken)))
+            pick = (start + width / 2) % 360.0
+        out.append(pick)
+        taken = sorted([*taken, pick])
+    return out
+
+
+def _along(edge: Edge, exit_feet: Sequence[float], feet: float) -> float:
+    """How far along its edge (0 to 1, west to east or north to south) a road leaves."""
+    x, y = exit_feet[0] / feet, exit_feet[1] / feet
+    return x if edge in (Edge.NORTH, Edge.SOUTH) else y
+
+
+def _meeting(road: QLineF, course: Sequence[QPointF]) -> QPointF | None:
+    """Where the road crosses the river's course nearest the town, if it does on the table."""
+    best: tuple[float, QPointF] | None = None
+    for a, b in zip(course, course[1:], strict=False):
+        kind, at = road.intersects(QLineF(a, b))
+        if kind == QLineF.IntersectionType.BoundedIntersection:
+            d = QLineF(road.p1(), at).length()
+            if d > 20 and (best is None or d < best[0]):
+                best = (d, at)
+    return None if best is None else best[1]
+
+
+def _edge_place(edge: Edge, frac: float) -> tuple[QPointF, QPointF]:
+    """A point ``frac`` of the way along an edge, and the way into the table from it."""
+    lo, hi = MARGIN, MARGIN + TABLE
+    if edge is Edge.NORTH:
+        return QPointF(lo + TABLE * frac, lo), QPointF(0, 1)
+    if edge is Edge.SOUTH:
+        return QPointF(lo + TABLE * frac, hi), QPointF(0, -1)
+    if edge is Edge.WEST:
+        return QPointF(lo, lo + TABLE * frac), QPointF(1, 0)
+    return QPointF(hi, lo + TABLE * frac), QPointF(-1, 0)
+
+
+def _margin_boxes(edge: Edge, along: Sequence[float], extent: QRectF) -> list[QRectF]:
+    """The margin boxes for the words of entries at an edge, in order along it: each as near
+    its entry as the others allow, none overlapping, clear of the compass and the scale."""
+    n = len(along)
+    across_edge = edge in (Edge.NORTH, Edge.SOUTH)
+    size = max(min(TABLE / n, 320.0), 200.0) if across_edge else max(TABLE / n, 150.0)
+    # Clear of the compass (north-east corner) and the scale (south-west corner).
+    if edge is Edge.NORTH:
+        lo, hi = extent.left() + 10, extent.right() - 70
+    elif edge is Edge.SOUTH:
+        lo, hi = extent.left() + 240, extent.right() - 10
+    elif edge is Edge.EAST:
+        lo, hi = extent.top() + 80, extent.bottom() - 10
+    else:
+        lo, hi = extent.top() + 10, extent.bottom() - 70
+    size = min(size, (hi - lo) / n)
+    # Words beside the north and south edges sit above or below their arrows; beside the east
+    # and west edges they start just past the arrow, so the arrow stays clear.
+    offset = -size / 2 if across_edge else 36.0
+    starts = [min(max(MARGIN + TABLE * a + offset, lo), hi - size) for a in along]
+    for k in range(1, n):
+        starts[k] = max(starts[k], starts[k - 1] + size)
+    overflow = starts[-1] + size - hi
+    if overflow > 0:
+        starts = [x - overflow for x in starts]
+        for k in range(n - 2, -1, -1):
+            starts[k] = min(starts[k], starts[k + 1] - size)
+    out = []
+    for x in starts:
+        if edge is Edge.NORTH:
+            out.append(QRectF(x + 4, 6, size - 8, MARGIN - 70))
+        elif edge is Edge.SOUTH:
+            out.append(QRectF(x + 4, MARGIN + TABLE + 66, size - 8, MARGIN - 70))
+        elif edge is Edge.WEST:
+            out.append(QRectF(8, x + 4, MARGIN - 16, size - 8))
+        else:
+            out.append(QRectF(MARGIN + TABLE + 8, x + 4, MARGIN - 16, size - 8))
+    return out
+
+
+def table_svg(sheet: SetupSheet, size: int = 980) -> bytes:
+    """The table of a battle as an SVG document, titled with the battle (a Qt application
+    must be running: text needs its fonts)."""
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    svg = QSvgGenerator()
+    svg.setOutputDevice(buffer)
+    extent = table_extent(sheet)
+    height = round(size * extent.height() / extent.width())
+    svg.setSize(QSize(size, height))
+    svg.setViewBox(QRectF(0, 0, size, height))
+    svg.setTitle(f"Table for {sheet.heading}")
+    svg.setDescription(_description(sheet))
+    painter = QPainter()
+    if not painter.begin(svg):
+        raise RuntimeError("the SVG could not be started")
+    try:
+        painter.fillPath(_box(QRectF(0, 0, size, height)), QColor("#ffffff"))
+        paint_table(painter, sheet, QRectF(0, 0, size, height))
+    finally:
+        painter.end()
+    buffer.close()
+    return bytes(data.data())
+
+
+def _description(sheet: SetupSheet) -> str:
+    t = sheet.table
+    parts = [f"{t.size_text}; {t.town} in the centre"]
+    parts += [f"road to {r.to} {r.bearing:.1f}° ({r.edge.value} edge)" for r in t.roads]
+    if t.river:
+        parts.append(f"river {t.river}")
+    parts += [e.label + ": " + ", ".join(e.corps) for e in sheet.entries]
+    return "; ".join(parts)

@@ -1,0 +1,169 @@
+"""The diary and its battle reports as Markdown, HTML and PDF, by theatre and dates.
+
+The campaign is the one of ``test_setup_sheet``: from 1 May I Prussian Corps force-marches on
+Magdeburg (Northern Germany) and meets 5 Corps there on 5 May; from 3 May 1 Corps marches from
+Fulda on Erfurt (Central Germany). In the ``fought`` copy the battle is auto-resolved on 5 May,
+and its report (seed 000's move-by-move form: "Move 1 – Prussian – I Prussian Corps (chip 2)",
+its orders and pips, then what was done) goes into the diary.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+from datetime import date
+
+import pypdf
+import pytest
+
+from campaign1813.campaign.cli import main as bare_main
+from campaign1813.campaign.export.diary import (
+    DiaryError,
+    DiaryFilter,
+    campaign_diary,
+    diary_document,
+    find_theatre,
+    parse_day,
+)
+from campaign1813.campaign.export.document import Heading, Paragraph
+from campaign1813.campaign.export.render import document_html, document_markdown
+from campaign1813.campaign.queries import DiaryEntry
+from campaign1813.campaign.store.document import open_campaign
+from campaign1813.maps.types import Theatre
+
+from .test_setup_sheet import campaign_files_fixture as _campaign_files  # noqa: F401
+
+NORTH, CENTRE = Theatre.NORTHERN_GERMANY, Theatre.CENTRAL_GERMANY
+
+
+def _diary(path, chosen: DiaryFilter | None = None):
+    with open_campaign(path) as doc:
+        return campaign_diary(doc, chosen or DiaryFilter())
+
+
+def _days_md(text: str) -> list[str]:
+    return re.findall(r"^## (\d{1,2} \w+ 1813)$", text, re.MULTILINE)
+
+
+def test_a_theatre_and_dates_hold_exactly_their_days_in_markdown(campaign_files):
+    central = document_markdown(_diary(campaign_files["scheduled"],
+                                       DiaryFilter(CENTRE, since=date(1813, 5, 4))))
+    assert _days_md(central) == ["4 May 1813", "5 May 1813"]
+    assert central.startswith("# Campaign diary — Central Germany\n")
+    assert "*The 1813 Campaign — 4 May 1813 – 5 May 1813*" in central
+    assert "1 Corps marched 15 miles" in central
+    assert "Prussian" not in central and "ends." not in central
+    north = document_markdown(_diary(campaign_files["scheduled"],
+                                     DiaryFilter(NORTH, until=date(1813, 5, 2))))
+    assert _days_md(north) == ["1 May 1813", "2 May 1813"]
+    assert north.count("I Prussian Corps force-marched") == 2
+    assert "1 Corps" not in north.replace("I Prussian Corps", "")
+    # The whole diary: every day from 1 to 5 May, with the days' closing lines.
+    whole = document_markdown(_diary(campaign_files["scheduled"]))
+    assert _days_md(whole) == [f"{d} May 1813" for d in range(1, 6)]
+    assert "4 May 1813 ends." in whole
+    # Central Germany's first day is 3 May, when 1 Corps had its orders.
+    first = document_markdown(_diary(campaign_files["scheduled"], DiaryFilter(CENTRE)))
+    assert _days_md(first) == ["3 May 1813", "4 May 1813", "5 May 1813"]
+    assert "Order: 1 Corps – Move Erfurt" in first
+
+
+def test_the_battle_report_goes_with_its_theatre_move_by_move(campaign_files):
+    md = document_markdown(_diary(campaign_files["fought"], DiaryFilter(NORTH)))
+    assert "## Battle report: The battle of Magdeburg (5 May 1813)" in md
+    assert "### Turn 1" in md
+    assert "#### Move 1 – Prussian – I Prussian Corps (chip 2)" in md
+    body = md.split("#### Move 1 – Prussian – I Prussian Corps (chip 2)", 1)[1]
+    assert body.lstrip().startswith("Orders: Attack")
+    assert _days_md(md) == [f"{d} May 1813" for d in range(1, 6)]
+    central = document_markdown(_diary(campaign_files["fought"], DiaryFilter(CENTRE)))
+    assert "Battle report" not in central and "Move 1 –" not in central
+
+
+def test_html_holds_the_same_days_and_the_report(campaign_files):
+    page = document_html(_diary(campaign_files["fought"],
+                                DiaryFilter(NORTH, date(1813, 5, 4), date(1813, 5, 5))))
+    heads = [html.unescape(h) for h in re.findall(r"<h2>([^<]*)</h2>", page)]
+    assert heads == ["4 May 1813", "5 May 1813",
+                     "Battle report: The battle of Magdeburg (5 May 1813)"]
+    assert "<h3>Turn 1</h3>" in page
+    assert "<h4>Move 1 – Prussian – I Prussian Corps (chip 2)</h4>" in page
+
+
+def test_a_report_fought_at_the_table_keeps_its_own_title():
+    entries = [DiaryEntry(date(1813, 5, 2), 4, t) for t in (
+        "the battle of Helmstedt (2 May 1813): the Allies win.", "Battle report:",
+        "The battle of Helmstedt (2 May 1813)", "Rules: 1813; 12 turns to the battle day",
+        "Turn 1 of 12", "Move 1 – French – 4 Corps (chip 2)", "Orders: Engage",
+        "Artillery fire on square (3) miss", "Turn 2 of 12", "Move 1 – Poor Card")]
+    doc = diary_document(entries, campaign="Spring", places={"Helmstedt": NORTH})
+    blocks = list(doc.blocks())
+    assert blocks[:2] == [Heading("2 May 1813", 1),
+                          Paragraph("the battle of Helmstedt (2 May 1813): the Allies win.")]
+    assert blocks[2:] == [Heading("Battle report: The battle of Helmstedt (2 May 1813)", 1),
+                          Paragraph("Rules: 1813; 12 turns to the battle day"),
+                          Heading("Turn 1 of 12", 2),
+                          Heading("Move 1 – French – 4 Corps (chip 2)", 3),
+                          Paragraph("Orders: Engage"),
+                          Paragraph("Artillery fire on square (3) miss"),
+                          Heading("Turn 2 of 12", 2), Heading("Move 1 – Poor Card", 3)]
+    # On paper the report is kept together a turn at a time, its heading with turn 1.
+    assert [len(u.blocks) for u in doc.units] == [2, 6, 2]
+    # "II Prussian Corps" is not "I Prussian Corps": names are matched whole.
+    other = diary_document([DiaryEntry(date(1813, 5, 2), 1, "II Prussian Corps rests")],
+                           campaign="Spring",
+                           places={"I Prussian Corps": NORTH, "II Prussian Corps": CENTRE},
+                           chosen=DiaryFilter(NORTH))
+    assert [b for b in other.blocks()] == [Paragraph("Nothing in the diary for these days.")]
+
+
+def test_dates_and_theatres_are_read_or_refused_in_one_line():
+    assert parse_day("2 May 1813") == parse_day("1813-05-02") == date(1813, 5, 2)
+    assert find_theatre("central germany") is CENTRE
+    with pytest.raises(DiaryError, match="--from 'May the 2nd': not a date"):
+        parse_day("May the 2nd", "--from")
+    with pytest.raises(DiaryError, match="theatre 'Spain': not a theatre"):
+        find_theatre("Spain")
+    with pytest.raises(DiaryError, match="comes after"):
+        DiaryFilter(since=date(1813, 5, 5), until=date(1813, 5, 1))
+
+
+@pytest.mark.usefixtures("qapp")
+def test_the_diary_as_pdf_holds_the_days(campaign_files):
+    from campaign1813.ui.paper import QtPaper
+
+    document = _diary(campaign_files["fought"], DiaryFilter(CENTRE))
+    data = QtPaper().pdf(document, "a4")
+    pages = pypdf.PdfReader(io.BytesIO(data)).pages
+    text = re.sub(r"\s+", " ", " ".join(p.extract_text() for p in pages))
+    for day in ("3 May 1813", "4 May 1813", "5 May 1813"):
+        assert day in text
+    assert "1 May 1813" not in text and "Battle report" not in text
+
+
+@pytest.mark.usefixtures("qapp")
+def test_export_diary_on_the_command_line(campaign_files, tmp_path, capsys):
+    from campaign1813.ui.console import main
+
+    f = str(campaign_files["fought"])
+    md, page, pdf = tmp_path / "d.md", tmp_path / "d.html", tmp_path / "d.pdf"
+    assert bare_main(["export", "diary", f, "--md", str(md), "--theatre", "Central Germany",
+                      "--from", "4 May 1813", "--to", "1813-05-04"]) == 0
+    assert _days_md(md.read_text(encoding="utf-8")) == ["4 May 1813"]
+    assert bare_main(["export", "diary", f, "--html", str(page)]) == 0
+    assert "<h2>Battle report: The battle of Magdeburg (5 May 1813)</h2>" in \
+        page.read_text(encoding="utf-8")
+    assert main(["export", "diary", f, "--pdf", str(pdf), "--paper", "letter"]) == 0
+    assert pdf.read_bytes().startswith(b"%PDF")
+    # An existing file is never replaced without --force, and is left as it was.
+    md.write_text("kept", encoding="utf-8")
+    assert bare_main(["export", "diary", f, "--md", str(md)]) == 1
+    assert "exists; use --force" in capsys.readouterr().err
+    assert md.read_text(encoding="utf-8") == "kept"
+    assert bare_main(["export", "diary", f, "--md", str(md), "--force"]) == 0
+    assert _days_md(md.read_text(encoding="utf-8")) == [f"{d} May 1813" for d in range(1, 6)]
+    assert bare_main(["export", "diary", f, "--md", str(tmp_path / "x.md"),
+                      "--from", "soon"]) == 1
+    assert "--from 'soon': not a date" in capsys.readouterr().err
+    assert not (tmp_path / "x.md").exists()
