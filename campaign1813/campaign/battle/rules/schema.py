@@ -144,6 +144,8 @@ class RulesetFile(Table):
     """The ruleset whose files are read for any table file this one does not have."""
     assumptions: list[str] = []
     """Readings of unclear rules, each one sentence."""
+    engine: str | None = None
+    """The rules engine that reads this ruleset's table files, when it is not the 1813 one."""
 
 
 # --- shared pieces ------------------------------------------------------------------------
@@ -920,6 +922,8 @@ def validated_files() -> dict[str, str]:
     out: dict[str, str] = {}
     root = rulesets_root()
     for name in ruleset_names():
+        if tomllib.loads((root / name / "ruleset.toml").read_text(encoding="utf-8")).get("engine"):
+            continue  # another engine checks its own files
         for path in sorted((root / name).iterdir(), key=lambda p: p.name):
             if not path.name.endswith(".toml"):
                 continue
