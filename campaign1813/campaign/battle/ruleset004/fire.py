@@ -221,7 +221,7 @@ def musketry(v: Volley, target: Target, dice: DiceSource, who: str = "",
     count = roll_thrown(odds.pool, t.fire.half_full_on, dice, f"{what} musketry", rolls)
     scored = roll_hits(count, odds.need, odds.modifier, dice, f"{what} musketry", rolls)
     standing = roll_saves(scored, odds.save_on, dice, f"{what} musketry", rolls)
-    line = (f"{what} fires {odds.pool} ({count} thrown, hit on {odds.need}-6"
+    line = (f"{what}: musketry, {odds.pool} ({count} thrown, hit on {odds.need}-6"
             + (f", {odds.modifier:+d}" if odds.modifier else "") + f"): {scored} hit"
             + ("" if scored == 1 else "s")
             + (f", {standing} after saves on {odds.save_on}-6" if odds.save_on else ""))
@@ -247,7 +247,7 @@ def artillery(b: Battery, target: Target, dice: DiceSource, who: str = "",
     potential = roll_halved(score, f.half_full_on, dice, f"{what} {b.shot}", rolls)
     scored = roll_hits(potential, odds.need, 0, dice, f"{what} {b.shot} potential hits", rolls)
     standing = roll_saves(scored, odds.save_on, dice, f"{what} {b.shot}", rolls)
-    line = (f"{what} fire {b.shot} ({odds.pool}, {count} thrown): score {score}, "
+    line = (f"{what}: {b.shot}, {odds.pool} ({count} thrown): score {score}, "
             f"{potential} potential hit{'' if potential == 1 else 's'}, {scored} hit"
             + ("" if scored == 1 else "s")
             + (f", {standing} after saves on {odds.save_on}-6" if odds.save_on else ""))

@@ -190,6 +190,9 @@ def melee(attacker: Fighter, defender: Fighter, dice: DiceSource, names: tuple[s
         scored = roll_hits(count, _need(own, t), 0, dice, f"{name} melee", rolls)
         standing = roll_saves(scored, melee_save(enemy, t), dice, f"{name} melee", rolls)
         suffered.append(standing)
+        if not pool.amount:
+            lines.append(f"{name} throws no dice")
+            continue
         lines.append(f"{name} throws {pool} ({count} thrown, hit on {_need(own, t)}-6): "
                      f"{scored} hit{'' if scored == 1 else 's'}"
                      + (f", {standing} after saves" if standing != scored else ""))

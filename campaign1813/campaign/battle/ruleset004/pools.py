@@ -52,6 +52,8 @@ class Pool:
         return self.whole + (Fraction(1, 2) if self.half else Fraction(0))
 
     def __str__(self) -> str:
+        if not self.amount:
+            return "no dice"
         text = f"{self.whole}½" if self.half and self.whole else "½" if self.half else str(
             self.whole)
         return f"{text} {'die' if self.amount <= 1 else 'dice'}"
