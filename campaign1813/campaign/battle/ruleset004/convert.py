@@ -150,6 +150,7 @@ def convert(setup: BattleSetup, national: Mapping[str, str] | None = None) -> Fo
     from ``national.toml`` for this battle, e.g. ``{"Prussian": "mollwitz_prussian"}``.
     """
     national = national or {}
+    names = [b.name for b in setup.brigades]
     armies = []
     for side in SIDES:
         units = []
@@ -157,7 +158,9 @@ def convert(setup: BattleSetup, national: Mapping[str, str] | None = None) -> Fo
             for b in setup.corps_brigades(corps.key):
                 kind, cuirassiers, _why = kind_of(b)
                 quality = quality_of(_commander_of(setup, b).grade, b.rating)
-                units.append(Unit(b.key, b.name, side, kind, quality, _steps(setup, b),
+                # A name both armies use is told apart by its corps, as the report needs.
+                name = b.name if names.count(b.name) == 1 else f"{b.name} ({b.corps})"
+                units.append(Unit(b.key, name, side, kind, quality, _steps(setup, b),
                                   cuirassiers, national=_national(b, national)))
         g = _general(setup, side)
         units.append(Unit(general_key(side), g.name, side, Kind.GENERAL,
