@@ -81,7 +81,10 @@ def test_the_melee_matrix_as_shipped():
 
 
 def test_the_ruleset_is_registered_and_read_by_its_engine():
-    assert "004" in loader.ruleset_names() and engine_rulesets() == ("004",)
+    assert loader.all_ruleset_names() == ("004", "1813", "1813-revised")
+    assert "004" not in loader.ruleset_names(), "the 1813 rules list only what they read"
+    assert files.engine_of("004") == "004" and files.engine_of("1813") == "1813"
+    assert engine_rulesets() == ("004",)
     assert loader.ruleset_info("004")["engine"] == "004"
     assert any("half die" in a for a in tables().assumptions)
     with pytest.raises(RulesetError, match="'1813' is not read by the 004 rules"):
@@ -158,3 +161,9 @@ def test_the_schema_writer(tmp_path, capsys):
     written = json.loads((tmp_path / "ruleset-004.json").read_text(encoding="utf-8"))
     assert set(written["properties"]) == set(FILES)
     assert schema004.main([]) == 2
+
+
+def test_the_1813_loader_refuses_the_004_tables():
+    with pytest.raises(RulesetError, match="ruleset '004' has rules of its own .engine 004.; "
+                                           "the 1813 rules cannot read its fire.toml"):
+        loader.load_table("004", "fire.toml")

@@ -13,7 +13,7 @@ from campaign1813.campaign.battle.rules.loader import (
 
 
 def test_shipped_rulesets():
-    assert ruleset_names() == ("004", "1813", "1813-revised")
+    assert ruleset_names() == ("1813", "1813-revised")
     assert ruleset_info("1813-revised")["extends"] == "1813"
 
 

@@ -36,6 +36,14 @@ KINDS: dict[str, tuple[str, str]] = {
                "odds of a morale test, a rally, or pursuers rallying (Rules 16-18)"),
 }
 ODDS_MODULES = list(dict.fromkeys(module for module, _help in KINDS.values()))
+# Rulesets with kinds of their own (`odds --ruleset ID KIND …`): ruleset → module.
+RULESET_KINDS: dict[str, str] = {"004": "campaign1813.campaign.cli.odds_004"}
+
+
+def _ruleset_in(argv: list[str]) -> str | None:
+    words = argv[argv.index("odds") + 1:] if "odds" in argv else []
+    named = [b for a, b in zip(words, words[1:], strict=False) if a == "--ruleset"]
+    return next(iter(named + [w[10:] for w in words if w.startswith("--ruleset=")]), None)
 
 
 def _kind_in(argv: list[str]) -> str | None:
@@ -50,8 +58,12 @@ def register(sub: Any, argv: list[str] | None = None) -> None:
                        description="The exact chance of every outcome of a roll of the 1813 "
                                    "rules, with the modifiers applied. Every kind takes "
                                    "--json and --ruleset; KIND --help lists its options.")
-    kinds = p.add_subparsers(dest="odds_kind", metavar="KIND", parser_class=OddsParser)
     p.set_defaults(func=lambda _args: p.print_help() or 0)
+    own = RULESET_KINDS.get(_ruleset_in(argv) or "") if argv is not None else None
+    if own:
+        importlib.import_module(own).register(p)
+        return
+    kinds = p.add_subparsers(dest="odds_kind", metavar="KIND", parser_class=OddsParser)
     kind = None if argv is None else _kind_in(argv)
     if kind in KINDS:
         wanted = [KINDS[kind][0]]

@@ -22,10 +22,27 @@ def rulesets_root() -> Path:
     return data_root() / "rulesets"
 
 
-def ruleset_names() -> tuple[str, ...]:
-    """The shipped rulesets."""
+def all_ruleset_names() -> tuple[str, ...]:
+    """Every shipped ruleset, whichever rules engine reads it."""
     root = rulesets_root()
     return tuple(sorted(p.name for p in root.iterdir() if (p / "ruleset.toml").is_file()))
+
+
+def engine_of(name: str) -> str:
+    """The rules engine that reads a ruleset: its ``engine`` entry, else the 1813 rules."""
+    import tomllib  # cheap, and only a ruleset's own small file is read
+
+    try:
+        info = tomllib.loads((rulesets_root() / name / "ruleset.toml").read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return "1813"  # the loader names what is wrong when the ruleset is opened
+    engine = info.get("engine", "1813")
+    return engine if isinstance(engine, str) else "1813"
+
+
+def ruleset_names() -> tuple[str, ...]:
+    """The shipped rulesets the 1813 rules read (1813 and its variants)."""
+    return tuple(n for n in all_ruleset_names() if engine_of(n) == "1813")
 
 
 def content_hash(raw: bytes) -> str:

@@ -27,13 +27,14 @@ from typing import Any
 from campaign1813.campaign.battle.rules.files import (
     MANIFEST,
     RulesetError,
+    all_ruleset_names,
     content_hash,
     ruleset_names,
     rulesets_root,
 )
 
-__all__ = ["MANIFEST", "RulesetError", "assumptions", "content_hash", "load_table",
-           "ruleset_info", "ruleset_names", "rulesets_root"]
+__all__ = ["MANIFEST", "RulesetError", "all_ruleset_names", "assumptions", "content_hash",
+           "load_table", "ruleset_info", "ruleset_names", "rulesets_root"]
 
 def _folder(name: str) -> Path:
     return rulesets_root() / name
@@ -44,7 +45,7 @@ def ruleset_info(name: str) -> dict[str, Any]:
     """The contents of a ruleset's ``ruleset.toml``."""
     path = _folder(name) / "ruleset.toml"
     if not path.is_file():
-        known = ", ".join(ruleset_names())
+        known = ", ".join(all_ruleset_names())
         raise RulesetError(f"no ruleset called '{name}' (known: {known})")
     return _parse(path, f"{name}/ruleset.toml")
 
@@ -59,6 +60,9 @@ def load_table(ruleset: str, filename: str) -> dict[str, Any]:
             raise RulesetError(f"ruleset '{ruleset}' extends itself through {' → '.join(seen)}")
         seen.append(name)
         info = ruleset_info(name)
+        if info.get("engine"):
+            raise RulesetError(f"ruleset '{name}' has rules of its own (engine "
+                               f"{info['engine']}); the 1813 rules cannot read its {filename}")
         path = _folder(name) / filename
         if path.is_file():
             return _parse(path, f"{name}/{filename}")

@@ -922,8 +922,6 @@ def validated_files() -> dict[str, str]:
     out: dict[str, str] = {}
     root = rulesets_root()
     for name in ruleset_names():
-        if tomllib.loads((root / name / "ruleset.toml").read_text(encoding="utf-8")).get("engine"):
-            continue  # another engine checks its own files
         for path in sorted((root / name).iterdir(), key=lambda p: p.name):
             if not path.name.endswith(".toml"):
                 continue

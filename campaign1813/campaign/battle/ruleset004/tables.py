@@ -21,7 +21,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from campaign1813.campaign.battle.rules.files import RulesetError, ruleset_names, rulesets_root
+from campaign1813.campaign.battle.rules.files import (
+    RulesetError,
+    all_ruleset_names,
+    rulesets_root,
+)
 
 ID = "004"
 ENGINE = "004"
@@ -120,7 +124,7 @@ class Tables:
 
 def engine_rulesets() -> tuple[str, ...]:
     """The shipped rulesets this engine reads: 004 and any copy saying ``engine = "004"``."""
-    return tuple(n for n in ruleset_names() if _info(n).get("engine") == ENGINE)
+    return tuple(n for n in all_ruleset_names() if _info(n).get("engine") == ENGINE)
 
 
 def _info(name: str) -> dict[str, Any]:
@@ -153,7 +157,7 @@ def tables(ruleset: str = ID) -> Tables:
 
     folder = rulesets_root() / ruleset
     if not (folder / "ruleset.toml").is_file():
-        raise RulesetError(f"no ruleset called '{ruleset}' (known: {', '.join(ruleset_names())})")
+        raise RulesetError(f"no ruleset called '{ruleset}' (known: {', '.join(all_ruleset_names())})")
     info = _info(ruleset)
     if info.get("engine") != ENGINE:
         raise RulesetError(f"ruleset '{ruleset}' is not read by the {ENGINE} rules "
