@@ -167,3 +167,8 @@ def test_the_1813_loader_refuses_the_004_tables():
     with pytest.raises(RulesetError, match="ruleset '004' has rules of its own .engine 004.; "
                                            "the 1813 rules cannot read its fire.toml"):
         loader.load_table("004", "fire.toml")
+
+
+def test_every_assumption_is_in_the_docs():
+    text = (REPO / "docs" / "ruleset-004.md").read_text(encoding="utf-8")
+    assert tables().assumptions and all(f"- {a}\n" in text for a in tables().assumptions)

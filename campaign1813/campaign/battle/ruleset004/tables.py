@@ -157,7 +157,8 @@ def tables(ruleset: str = ID) -> Tables:
 
     folder = rulesets_root() / ruleset
     if not (folder / "ruleset.toml").is_file():
-        raise RulesetError(f"no ruleset called '{ruleset}' (known: {', '.join(all_ruleset_names())})")
+        known = ", ".join(all_ruleset_names())
+        raise RulesetError(f"no ruleset called '{ruleset}' (known: {known})")
     info = _info(ruleset)
     if info.get("engine") != ENGINE:
         raise RulesetError(f"ruleset '{ruleset}' is not read by the {ENGINE} rules "
