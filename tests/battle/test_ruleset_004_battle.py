@@ -123,22 +123,23 @@ def test_a_scripted_battle_to_the_end():
     assert war.state.first == ALLIED
     war("attach", side=ALLIED, unit="A2")
     war("done", side=ALLIED)
-    step = war("move", unit="F2", distance_cm=6, charge="A2")  # 6 of 12 cm: no variation
+    step = war("move", unit="F1", distance_cm=3, charge="A2")  # 3 of 6 cm: no variation
     assert step.rolls == ()
     war("done", side=FRENCH)
-    # Canister at the lancers: 3 + 3 = 6, 3 potential hits: 5, 1, 1: one hit.
-    war("fire", typed=[3, 3, 5, 1, 1], unit="A2", target="F2", shot="canister")
-    # French foot (3 steps) at the guns: 6, 6, 5: three hits.
+    # Canister at the charging foot: 3 + 3 = 6, 3 potential hits: 5, 1, 1: one hit.
+    war("fire", typed=[3, 3, 5, 1, 1], unit="A2", target="F1", shot="canister")
+    # The foot moved, but are fired at and return fire (3 steps, -1): 6, 6, 5 less 1: 3 hits.
     war("fire", typed=[6, 6, 5], unit="F1", target="A2")
-    # The lancers' last step goes; the guns keep one and test, poor with the general: 4-6: 4.
-    step = war("end-fire", typed=[4])
-    assert war.steps_left() == {"F1": 3, "F2": 0, fg: 4, "A1": 0, "A2": 1, ag: 4}
+    # The French foot keep 2 steps and pass (regular, 5); the guns keep one and test, poor with
+    # the general: 4-6: 4.
+    step = war("end-fire", typed=[5, 4])
+    assert war.steps_left() == {"F1": 2, "F2": 1, fg: 4, "A1": 0, "A2": 1, ag: 4}
     assert "poor +1 general, needs 4, rolls 4: passes" in step.lines[-1]
-    # The French foot charge the guns: artillery is eliminated in a melee, and the general with
+    # The foot's charge meets the guns: artillery is eliminated in a melee, and the general with
     # them: the Allied army has none of its 3 units left.
     step = war("melee", attacker="F1", defender="A2")
     assert step.rolls == ()
-    assert war.steps_left() == {"F1": 3, "F2": 0, fg: 4, "A1": 0, "A2": 0, ag: 0}
+    assert war.steps_left() == {"F1": 2, "F2": 1, fg: 4, "A1": 0, "A2": 0, ag: 0}
     verdict = b.decision(war.setup, war.state)
     assert (verdict.winner, verdict.final) == (FRENCH, True)
     assert verdict.reason == "the Allied army has 0 of its 3 units left, below half"
@@ -161,11 +162,11 @@ def test_the_sequence_refuses_what_the_seed_does_not_allow():
     with pytest.raises(ActionRefused, match="not a battle action"):
         b.act(war.setup, war.steps, "retreat")
     war("first-move", typed=[5, 1])
-    with pytest.raises(ActionRefused, match="may not charge horse"):
-        b.act(war.setup, war.steps, "move", unit="F1", distance_cm=3, charge="F2")
     with pytest.raises(ActionRefused, match="may move 6 cm this turn, not 7 cm"):
         b.act(war.setup, war.steps, "move", unit="F1", distance_cm=7)
     war("move", unit="F1", distance_cm=3)
+    with pytest.raises(ActionRefused, match="foot may not charge horse"):
+        b.act(war.setup, war.steps, "move", unit="A1", distance_cm=3, charge="F2")
     war("done", side=ALLIED)
     with pytest.raises(ActionRefused, match="already moved"):
         b.act(war.setup, war.steps, "move", unit="F1", distance_cm=1)
@@ -213,3 +214,87 @@ def test_a_seeded_step_rolls_the_same_every_time():
     first = b.act(setup, [], "first-move")
     assert b.act(setup, [], "first-move") == first
     assert first.rolls and all(len(faces) == 1 for _purpose, faces in first.rolls)
+
+
+def _to_fire(war, moves=()):
+    war("first-move", typed=[5, 1])
+    for unit, inputs in moves:
+        war("move", unit=unit, **inputs)
+        if war.state.to_move == ALLIED:
+            war("done", side=ALLIED)
+    if ALLIED not in war.state.done:
+        war("done", side=ALLIED)
+    war("done", side=FRENCH)
+
+
+def test_one_unit_to_a_face_and_the_flank_die():
+    """seed 004: 'Only one unit can contact each face of an enemy unit'; 'Throw an extra die per
+    25 per cent effectiveness when attacking in flank': lancers at 100 % in the flank of foot
+    throw (4 + 1) × 4 = 20 dice (foot not attacked frontally are 'all other close-order
+    infantry'); the foot throw 4. All 1s: no hits, another round next turn."""
+    war = Battle(small_battle())
+    war("first-move", typed=[5, 1])
+    war("move", unit="F2", distance_cm=6, charge="A1", face="flank")
+    war("done", side=ALLIED)
+    with pytest.raises(ActionRefused, match="flank of Prussian Line is taken by Polish Lancers"):
+        b.act(war.setup, war.steps, "move", unit="F1", distance_cm=1, charge="A1",
+              face="flank")
+    war("done", side=FRENCH)
+    war("end-fire")
+    with pytest.raises(ActionRefused, match="did not charge"):
+        b.act(war.setup, war.steps, "melee", attacker="F1", defender="A1")
+    step = war("melee", typed=[1] * 24, attacker="F2", defender="A1")
+    assert "Polish Lancers throws 20 dice" in step.lines[1]
+    assert war.state.ties == (("F2", "A1"),)
+
+
+def test_guns_limber_to_move_and_unlimber_to_fire():
+    """seed 004: 'Guns take a turn to limber or unlimber.'"""
+    war = Battle(small_battle())
+    war("first-move", typed=[1, 5])
+    with pytest.raises(ActionRefused, match="must limber before moving"):
+        b.act(war.setup, war.steps, "move", unit="A2", distance_cm=2)
+    step = war("move", unit="A2", changes="limber", distance_cm=0)
+    assert step.lines == ("  Prussian Battery limber (the turn)",)
+    war("done", side=FRENCH)
+    war("done", side=ALLIED)
+    with pytest.raises(ActionRefused, match="limbered and must unlimber"):
+        b.act(war.setup, war.steps, "fire", typed=[1], unit="A2", target="F1")
+
+
+def test_frontally_charged_foot_may_always_fire():
+    """seed 004: 'Frontally-charged foot may always fire': Prussian foot that moved, charged in
+    front by the lancers, fire at them (with the -1 for having moved)."""
+    war = Battle(small_battle())
+    war("first-move", typed=[1, 5])
+    war("move", unit="A1", distance_cm=2)
+    war("move", unit="F2", distance_cm=6, charge="A1")
+    war("done", side=ALLIED)
+    war("done", side=FRENCH)
+    step = war("fire", typed=[5, 5, 4, 4], unit="A1", target="F2")
+    assert "hit on 4-6, -1): 2 hits" in step.lines[0]
+
+
+def test_support_is_given_by_one_unit_to_one_unit():
+    """seed 004: support 'can only give support to one unit'; 'light infantry and artillery
+    units cannot give support'."""
+    war = Battle(small_battle())
+    _to_fire(war)
+    war("fire", typed=[6, 1, 1, 1], unit="F1", target="A1")
+    war("fire", typed=[6, 1, 1, 1], unit="A1", target="F1")
+    with pytest.raises(ActionRefused, match="Prussian Battery cannot give support: guns"):
+        b.act(war.setup, war.steps, "end-fire", typed=[4, 5], supported={"A1": "A2"})
+    with pytest.raises(ActionRefused, match="Polish Lancers can give support to one unit"):
+        b.act(war.setup, war.steps, "end-fire", typed=[3, 5],
+              supported={"F1": "F2", "French general": "F2"})
+    # The lancers behind the French foot: regular +1 passes on 3.
+    step = war("end-fire", typed=[3, 5], supported={"F1": "F2"})
+    assert "regular +1 support, needs 3, rolls 3: passes" in step.lines[-2]
+
+
+def test_the_umpire_may_ignore_a_ridiculous_variation():
+    """seed 004: the variation 'should be ignored when the result would be ridiculous'."""
+    war = Battle(small_battle())
+    war("first-move", typed=[5, 1])
+    step = war("move", unit="F1", distance_cm=6, no_variation="the river bank")
+    assert step.rolls == () and "variation ignored: the river bank" in step.lines[0]

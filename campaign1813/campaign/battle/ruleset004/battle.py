@@ -31,6 +31,7 @@ from campaign1813.campaign.battle.ruleset004.convert import SIDES, Forces, conve
 from campaign1813.campaign.battle.ruleset004.morale import (
     army_lost,
     blocker_tests,
+    may_support,
     morale_test,
     must_test_after_fire,
     retreat_blocked,
@@ -77,6 +78,7 @@ class UnitNow:
     meleed: bool = False
     fire_hits: int = 0
     eliminated: bool = False
+    limbered: bool = False
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,7 @@ class BattleState:
     held: tuple[HeldFire, ...] = ()
     attached: dict[str, str] = field(default_factory=dict)
     ties: tuple[tuple[str, str], ...] = ()
+    charges: tuple[tuple[str, str, str], ...] = ()
     national: dict[str, str] = field(default_factory=dict)
     result: str = ""
     reason: str = ""
@@ -209,7 +212,7 @@ def _dispatch(setup: BattleSetup, state: BattleState, action: str, dice: DiceSou
     if action == "fire":
         return _fire(setup, state, dice, i)
     if action == "end-fire":
-        return _end_fire(setup, state, dice, tuple(i.get("supported", ())))
+        return _end_fire(setup, state, dice, _support(setup, state, i.get("supported", {})))
     if action == "melee":
         return _melee(setup, state, dice, i)
     if action == "end-turn":
@@ -294,6 +297,9 @@ def _fraction(value: Any, what: str) -> Fraction:
     return number
 
 
+FACES = ("front", "flank", "rear")
+
+
 def _move(setup: BattleSetup, state: BattleState, dice: DiceSource,
           i: Mapping[str, Any]) -> _Outcome:
     _stage(state, Stage.MOVEMENT, "a move")
@@ -303,7 +309,7 @@ def _move(setup: BattleSetup, state: BattleState, dice: DiceSource,
     if now.moved:
         raise ActionRefused(f"{u.name} has already moved this turn")
     changes = str(i.get("changes", ""))
-    firing_order = now.firing_order
+    firing_order, limbered = now.firing_order, now.limbered
     lines = []
     if changes == "leave firing order":
         if u.kind is not Kind.FOOT or not firing_order:
@@ -316,34 +322,57 @@ def _move(setup: BattleSetup, state: BattleState, dice: DiceSource,
                         fires=bool(i.get("fires", False)), national=_national_of(u))
     if changes == "firing order":
         firing_order = True
-    rolls: list[Roll] = []
-    full = full_move(u.kind, firing_order and u.kind is Kind.FOOT)
+        lines.append(f"  {u.name} forms into firing order (the turn)")
+    if changes == "limber":
+        limbered = not limbered
+        lines.append(f"  {u.name} {'limber' if limbered else 'unlimber'} (the turn)")
     wanted = allowed.distance_cm if "distance_cm" not in i else _fraction(
         i["distance_cm"], "distance")
+    if u.kind is Kind.GUNS and not limbered and wanted:
+        raise ActionRefused(f"{u.name} must limber before moving (it takes a turn)")
     if wanted > allowed.distance_cm:
         raise ActionRefused(f"{u.name} may move {allowed.distance_cm} cm this turn, not "
                             f"{wanted} cm" + (f" ({'; '.join(allowed.notes)})"
                                               if allowed.notes else ""))
+    rolls: list[Roll] = []
     covered = wanted
-    if wanted and needs_variation(wanted, full):
+    full = full_move(u.kind, firing_order and u.kind is Kind.FOOT)
+    ignored = str(i.get("no_variation", ""))
+    if wanted and needs_variation(wanted, full) and not ignored:
         covered, roll = roll_variation(u.name, wanted, dice)
         rolls.append(roll)
+    charges = state.charges
     charge = str(i.get("charge", ""))
     if charge:
-        target, _t = _unit(setup, state, charge)
-        melee_rules.may_charge(_fighter(u, now), _fighter(target, _t),
+        target, tnow = _unit(setup, state, charge)
+        face = str(i.get("face", "front"))
+        if face not in FACES:
+            raise ActionRefused(f"'{face}' is not a face of a unit ({', '.join(FACES)})")
+        if target.side == u.side:
+            raise ActionRefused(f"{u.name} does not charge its own side")
+        taken = [a for a, d, f in charges if d == target.key and f == face]
+        if taken:
+            raise ActionRefused(f"only one unit can contact each face of an enemy: the {face} "
+                                f"of {target.name} is taken by "
+                                f"{forces(setup, state).unit(taken[0]).name}")
+        melee_rules.may_charge(_fighter(u, now), _fighter(target, tnow),
                                wheel_degrees=int(i.get("wheel_degrees", 0)),
                                foot_near_gun_cm=(None if "foot_near_gun_cm" not in i else
                                                  _fraction(i["foot_near_gun_cm"], "distance")))
+        charges += ((u.key, target.key, face),)
     text = (f"  {u.name} moves {covered} cm" + (f" (variation {rolls[0].total}: {wanted} cm "
                                                  f"asked)" if rolls else "")
-            + (f", charging {forces(setup, state).unit(charge).name}" if charge else "")
+            + (f" (variation ignored: {ignored})" if ignored else "")
+            + (f", charging {forces(setup, state).unit(charge).name}"
+               + (f" in the {charges[-1][2]}" if charges[-1][2] != "front" else "")
+               if charge else "")
             + (f"; {'; '.join(allowed.notes)}" if allowed.notes else ""))
-    lines.append(text)
+    if wanted or charge or not lines:
+        lines.append(text)
     units = dict(state.units)
-    units[u.key] = replace(now, moved=True, firing_order=firing_order)
+    units[u.key] = replace(now, moved=True, firing_order=firing_order, limbered=limbered)
     other = _other(u.side)
-    after = replace(state, units=units,
+    after = replace(state, units=units, charges=charges,
                     to_move=u.side if other in state.done else other)
     return _Outcome("move", f"{u.name} moves", after, tuple(lines), tuple(rolls))
 
@@ -407,10 +436,13 @@ def _fire(setup: BattleSetup, state: BattleState, dice: DiceSource,
     shot = str(i.get("shot", "musketry" if u.kind is not Kind.GUNS else "roundshot"))
     distance = None if "distance_cm" not in i else _fraction(i["distance_cm"], "range")
     aim = fire_rules.Target(target.kind, bool(i.get("cover", False)), target.cuirassiers)
+    if now.limbered:
+        raise ActionRefused(f"{u.name} is limbered and must unlimber to fire (it takes a turn)")
     returning = False
     if now.moved and not u.kind.light:
         fired_at = any(h.target == u.key and h.firer == target.key for h in state.held)
-        if u.kind is Kind.GUNS or not fired_at:
+        charged = u.kind is Kind.FOOT and (target.key, u.key, "front") in state.charges
+        if u.kind is Kind.GUNS or not (fired_at or charged):
             raise ActionRefused(f"{u.name} moved this turn and may not fire (only light troops "
                                 "may; troops fired at may return fire, with -1)")
         returning = True
@@ -446,8 +478,27 @@ def _eliminate(state: BattleState, units: dict[str, UnitNow], key: str,
             lines.append(f"  The {side} general falls with the unit he was with")
 
 
+def _support(setup: BattleSetup, state: BattleState, given: Any) -> dict[str, str]:
+    """Units given support for their tests, each by a friendly unit behind that may give it
+    (not light foot, guns nor a general) and gives it to one unit only."""
+    if not isinstance(given, Mapping):
+        raise ActionRefused("support is given as unit → the unit directly behind it")
+    out: dict[str, str] = {}
+    for key, behind in given.items():
+        u, _n = _unit(setup, state, str(key))
+        s, _m = _unit(setup, state, str(behind))
+        if s.side != u.side or s.key == u.key:
+            raise ActionRefused(f"{s.name} cannot support {u.name}: not a friendly unit behind")
+        if not may_support(s.kind):
+            raise ActionRefused(f"{s.name} cannot give support: {s.kind} never do")
+        if s.key in out.values():
+            raise ActionRefused(f"{s.name} can give support to one unit only")
+        out[u.key] = s.key
+    return out
+
+
 def _end_fire(setup: BattleSetup, state: BattleState, dice: DiceSource,
-              supported: tuple[str, ...]) -> _Outcome:
+              supported: Mapping[str, str]) -> _Outcome:
     _stage(state, Stage.FIRE, "ending the fire")
     f = forces(setup, state)
     units = dict(state.units)
@@ -502,14 +553,20 @@ def _melee(setup: BattleSetup, state: BattleState, dice: DiceSource,
         busy = a.name if anow.meleed else d.name
         raise ActionRefused(f"{busy} has already fought a melee this turn")
     opts: dict[str, Any] = dict(i.get("options", {}))
-    fa = _fighter(a, anow, extra=bool(opts.get("attacker_extra", False)),
+    made = [f for x, y, f in state.charges if (x, y) == (a.key, d.key)]
+    again = (a.key, d.key) in state.ties
+    if not made and not again:
+        raise ActionRefused(f"{a.name} did not charge {d.name} this turn (and no melee between "
+                            "them goes on from the last)")
+    face = made[0] if made else str(opts.get("face", "front"))
+    fa = _fighter(a, anow, extra=bool(opts.get("attacker_extra", face in ("flank", "rear"))),
                   cover=bool(opts.get("attacker_cover", False)),
                   in_wood=bool(opts.get("attacker_in_wood", False)))
     fd = _fighter(d, dnow, extra=bool(opts.get("defender_extra", False)),
                   cover=bool(opts.get("defender_cover", False)),
                   in_wood=bool(opts.get("defender_in_wood", False)),
-                  frontal=bool(opts.get("frontal", True)))
-    if (a.key, d.key) not in state.ties:
+                  frontal=face == "front")
+    if not again:
         melee_rules.may_charge(fa, fd, foot_near_gun_cm=(
             None if "foot_near_gun_cm" not in opts
             else _fraction(opts["foot_near_gun_cm"], "distance")))
@@ -538,14 +595,14 @@ def _melee(setup: BattleSetup, state: BattleState, dice: DiceSource,
         loser = a if verdict is melee_rules.Verdict.ATTACKER_RETREATS else d
         if not units[loser.key].eliminated:
             _retreat(setup, state, units, loser, str(opts.get("obstructed_by", "")),
-                     tuple(opts.get("supported", ())), dice, rolls, lines)
+                     _support(setup, state, opts.get("supported", {})), dice, rolls, lines)
     after = replace(state, units=units, ties=ties)
     return _Outcome("melee", f"melee: {a.name} against {d.name}", after, tuple(lines),
                     tuple(rolls))
 
 
 def _retreat(setup: BattleSetup, state: BattleState, units: dict[str, UnitNow], loser: Unit,
-             blocker_key: str, supported: tuple[str, ...], dice: DiceSource,
+             blocker_key: str, supported: Mapping[str, str], dice: DiceSource,
              rolls: list[Roll], lines: list[str]) -> None:
     """The loser retreats a full move (varied), back to the enemy; blocked, it is eliminated;
     a friendly unit retreated into tests; a loser that survives tests for losing the melee."""
@@ -600,7 +657,7 @@ def _end_turn(setup: BattleSetup, state: BattleState) -> _Outcome:
                         (f"Night falls after turn {state.turn}: neither army has lost; "
                          "the battle is a draw",))
     after = replace(state, units=units, turn=state.turn + 1, stage=Stage.FIRST_MOVE,
-                    first="", to_move="", done=())
+                    first="", to_move="", done=(), charges=())
     lines = [f"  End of turn {state.turn}"]
     if state.ties:
         names = "; ".join(f"{forces(setup, state).unit(a).name} and "
