@@ -73,7 +73,7 @@ def test_unknown_ruleset_is_one_line(capsys):
     status, out, err = run(capsys, "--calibre", "12", "--range", "short", "--target",
                            "infantry", "--gunners", "A", "--ruleset", "1066")
     assert status == 1 and out == ""
-    assert err == "campaign1813: error: no ruleset called '1066' (known: 004, 1813, 1813-revised)\n"
+    assert err == "campaign1813: error: no ruleset called '1066' (known: 1813, 1813-revised)\n"
 
 
 def test_negative_casualties_are_one_line(capsys):

@@ -298,3 +298,35 @@ def test_the_umpire_may_ignore_a_ridiculous_variation():
     war("first-move", typed=[5, 1])
     step = war("move", unit="F1", distance_cm=6, no_variation="the river bank")
     assert step.rolls == () and "variation ignored: the river bank" in step.lines[0]
+
+
+def test_what_the_window_shows():
+    war = Battle(small_battle())
+    assert b.step_now(war.setup, war.state) == "Turn 1 – dice for the first move"
+    assert b.who_acts(war.setup, war.state) == ()
+    war("first-move", typed=[5, 1])
+    assert b.step_now(war.setup, war.state) == "Turn 1 – movement – the French to move"
+    assert b.who_acts(war.setup, war.state) == ("F1", "F2", f"{FRENCH} general")
+    war("move", unit="F2", distance_cm=6, charge="A1")
+    assert b.who_acts(war.setup, war.state) == ("A1", "A2", f"{ALLIED} general")
+    war("done", side=ALLIED)
+    war("done", side=FRENCH)
+    assert b.who_acts(war.setup, war.state) == ("F1", "A1", "A2")
+    war("fire", typed=[6, 6, 6, 1], unit="F1", target="A1")
+    war("end-fire", typed=[6])
+    assert b.who_acts(war.setup, war.state) == ("F2",)
+    rows = b.units_table(war.setup, war.state)
+    assert rows[0] == ("French Line", FRENCH, "foot", "regular", "100 %", "firing order",
+                       "fired")
+    assert rows[3] == ("Prussian Line", ALLIED, "foot", "poor", "25 %", "firing order", "")
+    assert [(o.key, o.casualties, o.destroyed) for o in b.outcomes(war.setup, war.state)] == [
+        ("F1", 0, False), ("F2", 0, False), ("A1", 3, False), ("A2", 0, False)]
+
+
+def test_the_package_names_the_battle_interface():
+    import campaign1813.campaign.battle.ruleset004 as r
+
+    assert r.ACTIONS == b.ACTIONS and r.act is b.act and r.outcomes is b.outcomes
+    assert r.estimate.__module__.endswith("ruleset004.autoresolve") and r.assumptions()
+    with pytest.raises(AttributeError):
+        _ = r.no_such_name

@@ -67,9 +67,14 @@ def test_artillery_and_morale(capsys):
     assert morale["test"]["passes"] == "1/2" and morale["passes_on"] == "4-6"
 
 
-def test_the_ruleset_may_follow_the_kind(capsys):
-    assert main(["odds", "morale", "--quality", "elite", "--ruleset", "004", "--json"]) == 0
+def test_the_ruleset_comes_first(capsys):
+    """`odds --ruleset 004 KIND`: after the kind, --ruleset names an 1813 ruleset."""
+    assert main(["odds", "--ruleset", "004", "morale", "--quality", "elite", "--json",
+                 "--ruleset", "004"]) == 0
     assert json.loads(capsys.readouterr().out)["test"]["passes"] == "2/3"
+    assert main(["odds", "morale", "--type", "infantry", "--class", "B", "--ruleset",
+                 "004"]) == 1
+    assert "invalid choice: '004'" in capsys.readouterr().err
 
 
 def test_bad_input_is_one_line(capsys):

@@ -1,7 +1,10 @@
 """Ruleset 004's data: the seed's numbers as shipped, refused when malformed, its JSON Schema."""
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 import tomllib
 from fractions import Fraction as F
 from pathlib import Path
@@ -12,33 +15,19 @@ import pytest
 from campaign1813.campaign.battle.rules import files, loader, schema
 from campaign1813.campaign.battle.rules.files import RulesetError
 from campaign1813.campaign.battle.ruleset004 import schema as schema004
-from campaign1813.campaign.battle.ruleset004.tables import FILES, engine_rulesets, tables
+from campaign1813.campaign.battle.ruleset004.tables import FILES, PACKAGE, tables, tables_at
 from campaign1813.data import data_root
 
 REPO = Path(__file__).resolve().parents[2]
 SHIPPED = Path(str(data_root())) / "rulesets" / "004"
 
 
-def _clear():
-    tables.cache_clear()
-    loader.ruleset_info.cache_clear()
-    loader.load_table.cache_clear()
-
-
 @pytest.fixture
-def house(tmp_path, monkeypatch):
-    """A copy of the shipped rulesets with a house copy of ruleset 004 called 'house004'."""
-    root = tmp_path / "data"
-    shutil.copytree(str(data_root() / "rulesets"), root / "rulesets")
-    folder = root / "rulesets" / "house004"
-    shutil.copytree(root / "rulesets" / "004", folder)
-    info = folder / "ruleset.toml"
-    info.write_text(info.read_text(encoding="utf-8").replace('name = "004"', 'name = "house004"'),
-                    encoding="utf-8")
-    monkeypatch.setattr(files, "data_root", lambda: root)
-    _clear()
-    yield folder
-    _clear()
+def house(tmp_path):
+    """A house-ruled copy of ruleset 004's folder, read by ``tables_at``."""
+    folder = tmp_path / "house004"
+    shutil.copytree(SHIPPED, folder)
+    return folder
 
 
 def _house_rule(folder, name, old, new):
@@ -46,7 +35,6 @@ def _house_rule(folder, name, old, new):
     text = path.read_text(encoding="utf-8")
     assert old in text
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
-    _clear()
 
 
 def test_the_seed_numbers_as_shipped():
@@ -80,21 +68,22 @@ def test_the_melee_matrix_as_shipped():
     assert {r: tuple(dice[r][c] for c in cols) for r in rows} == rows
 
 
-def test_the_ruleset_is_registered_and_read_by_its_engine():
-    assert loader.all_ruleset_names() == ("004", "1813", "1813-revised")
-    assert "004" not in loader.ruleset_names(), "the 1813 rules list only what they read"
-    assert files.engine_of("004") == "004" and files.engine_of("1813") == "1813"
-    assert engine_rulesets() == ("004",)
-    assert loader.ruleset_info("004")["engine"] == "004"
-    assert any("half die" in a for a in tables().assumptions)
+def test_the_ruleset_is_registered_with_its_own_engine():
+    assert "004" in files.all_ruleset_names() and files.OWN_ENGINES["004"] == PACKAGE
+    assert "004" not in files.ruleset_names(), "the 1813 rules list only what they read"
+    assert loader.ruleset_info("004")["name"] == "004"
+    assert any("half die" in a for a in tables().assumptions) and tables().title
     with pytest.raises(RulesetError, match="'1813' is not read by the 004 rules"):
         tables("1813")
     with pytest.raises(RulesetError, match="no ruleset called 'nope'"):
         tables("nope")
 
 
-def test_the_1813_manifest_leaves_the_004_files_to_their_engine():
+def test_the_1813_manifest_and_loader_leave_the_004_files_to_their_engine():
     assert not [label for label in schema.validated_files() if label.startswith("004/")]
+    with pytest.raises(RulesetError, match="ruleset '004' has rules of its own .*ruleset004.; "
+                                           "the 1813 rules cannot read its fire.toml"):
+        loader.load_table("004", "fire.toml")
 
 
 @pytest.mark.parametrize(("filename", "old", "new", "message"), [
@@ -118,26 +107,57 @@ def test_the_1813_manifest_leaves_the_004_files_to_their_engine():
      "house004/movement.toml: variation.faces"),
     ("movement.toml", '"1" = "-1/4", ', "",
      "house004/movement.toml: variation.faces: every face 1-6 needs a share (missing: 1)"),
+    ("ruleset.toml", 'name = "004"', 'nom = "004"', "house004/ruleset.toml: unknown entry nom"),
 ])
 def test_bad_numbers_are_refused_naming_file_and_entry(house, filename, old, new, message):
     _house_rule(house, filename, old, new)
     with pytest.raises(RulesetError) as caught:
-        tables("house004")
+        tables_at(house, "house004")
     assert str(caught.value).startswith(message), str(caught.value)
     assert "\n" not in str(caught.value)
 
 
 def test_a_house_copy_with_good_numbers_is_read(house):
     _house_rule(house, "morale.toml", "poor = 5", "poor = 6")
-    assert tables("house004").morale.passes_on["poor"] == 6
+    assert tables_at(house, "house004").morale.passes_on["poor"] == 6
     assert tables("004").morale.passes_on["poor"] == 5
 
 
 def test_a_missing_file_is_refused(house):
     (house / "national.toml").unlink()
-    _clear()
     with pytest.raises(RulesetError, match="house004/national.toml: missing"):
-        tables("house004")
+        tables_at(house, "house004")
+
+
+def test_only_a_changed_file_is_checked(house, monkeypatch):
+    checked = []
+    monkeypatch.setattr(schema004, "check_file", lambda f, data, label: checked.append(label))
+    tables_at(house, "house004")
+    assert checked == []
+    _house_rule(house, "morale.toml", "poor = 5", "poor = 6")
+    tables_at(house, "house004")
+    assert checked == ["house004/morale.toml"]
+    (house / "validated.json").unlink()
+    checked.clear()
+    tables_at(house, "house004")
+    assert checked == [f"house004/{f}" for f in FILES]
+
+
+def test_reading_the_tables_imports_no_pydantic():
+    code = ("import sys\n"
+            "from campaign1813.campaign.battle.ruleset004.fire import musketry_odds\n"
+            "from campaign1813.campaign.battle.ruleset004.tables import tables\n"
+            "tables()\n"
+            "print('pydantic' in sys.modules)\n")
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_the_manifest_is_current():
+    """Regenerate with `python -m campaign1813.campaign.battle.ruleset004.schema docs/schemas`."""
+    assert (SHIPPED / "validated.json").read_text(encoding="utf-8") == schema004.manifest_text()
 
 
 def test_the_committed_json_schema_is_current():
@@ -156,17 +176,19 @@ def test_the_shipped_files_fit_the_json_schema():
     assert '"null"' not in schema004.schema_text()
 
 
-def test_the_schema_writer(tmp_path, capsys):
-    assert schema004.main([str(tmp_path)]) == 0
-    written = json.loads((tmp_path / "ruleset-004.json").read_text(encoding="utf-8"))
+def test_the_schema_writer(tmp_path, capsys, monkeypatch):
+    root = tmp_path / "data"
+    shutil.copytree(str(data_root() / "rulesets"), root / "rulesets")
+    monkeypatch.setattr(files, "data_root", lambda: root)
+    assert schema004.main([str(tmp_path / "schemas")]) == 0
+    written = json.loads((tmp_path / "schemas" / "ruleset-004.json").read_text(encoding="utf-8"))
     assert set(written["properties"]) == set(FILES)
+    assert (root / "rulesets" / "004" / "validated.json").read_bytes() == (
+        SHIPPED / "validated.json").read_bytes()
+    _house_rule(root / "rulesets" / "004", "fire.toml", "cover = 4", "cover = 9")
+    assert schema004.main([str(tmp_path / "schemas")]) == 1
+    assert "004/fire.toml: saves.cover: should be at most 6" in capsys.readouterr().err
     assert schema004.main([]) == 2
-
-
-def test_the_1813_loader_refuses_the_004_tables():
-    with pytest.raises(RulesetError, match="ruleset '004' has rules of its own .engine 004.; "
-                                           "the 1813 rules cannot read its fire.toml"):
-        loader.load_table("004", "fire.toml")
 
 
 def test_every_assumption_is_in_the_docs():

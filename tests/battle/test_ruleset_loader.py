@@ -28,7 +28,7 @@ def test_revised_takes_the_assumptions_of_1813_first():
 
 
 def test_unknown_ruleset_and_table():
-    known = r"no ruleset called 'house' \(known: 004, 1813, 1813-revised\)"
+    known = r"no ruleset called 'house' \(known: 1813, 1813-revised\)"
     with pytest.raises(RulesetError, match=known):
         ruleset_info("house")
     with pytest.raises(RulesetError, match="ruleset '1813' has no table file nothing.toml"):

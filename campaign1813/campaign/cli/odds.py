@@ -36,14 +36,10 @@ KINDS: dict[str, tuple[str, str]] = {
                "odds of a morale test, a rally, or pursuers rallying (Rules 16-18)"),
 }
 ODDS_MODULES = list(dict.fromkeys(module for module, _help in KINDS.values()))
-# Rulesets with kinds of their own (`odds --ruleset ID KIND …`): ruleset → module.
-RULESET_KINDS: dict[str, str] = {"004": "campaign1813.campaign.cli.odds_004"}
-
-
-def _ruleset_in(argv: list[str]) -> str | None:
-    words = argv[argv.index("odds") + 1:] if "odds" in argv else []
-    named = [b for a, b in zip(words, words[1:], strict=False) if a == "--ruleset"]
-    return next(iter(named + [w[10:] for w in words if w.startswith("--ruleset=")]), None)
+# Rulesets with an engine of their own: ``odds --ruleset ID KIND`` takes that module's kinds.
+RULESET_ODDS: dict[str, str] = {
+    "004": "campaign1813.campaign.cli.odds_004",
+}
 
 
 def _kind_in(argv: list[str]) -> str | None:
@@ -58,12 +54,12 @@ def register(sub: Any, argv: list[str] | None = None) -> None:
                        description="The exact chance of every outcome of a roll of the 1813 "
                                    "rules, with the modifiers applied. Every kind takes "
                                    "--json and --ruleset; KIND --help lists its options.")
-    p.set_defaults(func=lambda _args: p.print_help() or 0)
-    own = RULESET_KINDS.get(_ruleset_in(argv) or "") if argv is not None else None
-    if own:
-        importlib.import_module(own).register(p)
+    words = argv[argv.index("odds") + 1:] if argv and "odds" in argv else []
+    if words[:1] == ["--ruleset"] and words[1:2] and words[1] in RULESET_ODDS:
+        importlib.import_module(RULESET_ODDS[words[1]]).register(p)
         return
     kinds = p.add_subparsers(dest="odds_kind", metavar="KIND", parser_class=OddsParser)
+    p.set_defaults(func=lambda _args: p.print_help() or 0)
     kind = None if argv is None else _kind_in(argv)
     if kind in KINDS:
         wanted = [KINDS[kind][0]]

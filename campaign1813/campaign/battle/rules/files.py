@@ -22,27 +22,23 @@ def rulesets_root() -> Path:
     return data_root() / "rulesets"
 
 
-def all_ruleset_names() -> tuple[str, ...]:
-    """Every shipped ruleset, whichever rules engine reads it."""
-    root = rulesets_root()
-    return tuple(sorted(p.name for p in root.iterdir() if (p / "ruleset.toml").is_file()))
-
-
-def engine_of(name: str) -> str:
-    """The rules engine that reads a ruleset: its ``engine`` entry, else the 1813 rules."""
-    import tomllib  # cheap, and only a ruleset's own small file is read
-
-    try:
-        info = tomllib.loads((rulesets_root() / name / "ruleset.toml").read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return "1813"  # the loader names what is wrong when the ruleset is opened
-    engine = info.get("engine", "1813")
-    return engine if isinstance(engine, str) else "1813"
+# Rulesets with an engine of their own beside the 1813 one: id → the package that plays them.
+# Their folders hold their own table files, read and checked by that package.
+OWN_ENGINES: dict[str, str] = {
+    "004": "campaign1813.campaign.battle.ruleset004",
+}
 
 
 def ruleset_names() -> tuple[str, ...]:
-    """The shipped rulesets the 1813 rules read (1813 and its variants)."""
-    return tuple(n for n in all_ruleset_names() if engine_of(n) == "1813")
+    """The shipped rulesets of the 1813 engine (the rulesets with their own engine apart)."""
+    root = rulesets_root()
+    return tuple(sorted(p.name for p in root.iterdir() if (p / "ruleset.toml").is_file()
+                        and p.name not in OWN_ENGINES))
+
+
+def all_ruleset_names() -> tuple[str, ...]:
+    """Every shipped ruleset, those with an engine of their own included."""
+    return tuple(sorted({*ruleset_names(), *OWN_ENGINES}))
 
 
 def content_hash(raw: bytes) -> str:

@@ -26,15 +26,15 @@ from typing import Any
 
 from campaign1813.campaign.battle.rules.files import (
     MANIFEST,
+    OWN_ENGINES,
     RulesetError,
-    all_ruleset_names,
     content_hash,
     ruleset_names,
     rulesets_root,
 )
 
-__all__ = ["MANIFEST", "RulesetError", "all_ruleset_names", "assumptions", "content_hash",
-           "load_table", "ruleset_info", "ruleset_names", "rulesets_root"]
+__all__ = ["MANIFEST", "RulesetError", "assumptions", "content_hash", "load_table",
+           "ruleset_info", "ruleset_names", "rulesets_root"]
 
 def _folder(name: str) -> Path:
     return rulesets_root() / name
@@ -45,7 +45,7 @@ def ruleset_info(name: str) -> dict[str, Any]:
     """The contents of a ruleset's ``ruleset.toml``."""
     path = _folder(name) / "ruleset.toml"
     if not path.is_file():
-        known = ", ".join(all_ruleset_names())
+        known = ", ".join(ruleset_names())
         raise RulesetError(f"no ruleset called '{name}' (known: {known})")
     return _parse(path, f"{name}/ruleset.toml")
 
@@ -59,10 +59,10 @@ def load_table(ruleset: str, filename: str) -> dict[str, Any]:
         if name in seen:
             raise RulesetError(f"ruleset '{ruleset}' extends itself through {' → '.join(seen)}")
         seen.append(name)
+        if name in OWN_ENGINES:
+            raise RulesetError(f"ruleset '{name}' has rules of its own "
+                               f"({OWN_ENGINES[name]}); the 1813 rules cannot read its {filename}")
         info = ruleset_info(name)
-        if info.get("engine"):
-            raise RulesetError(f"ruleset '{name}' has rules of its own (engine "
-                               f"{info['engine']}); the 1813 rules cannot read its {filename}")
         path = _folder(name) / filename
         if path.is_file():
             return _parse(path, f"{name}/{filename}")

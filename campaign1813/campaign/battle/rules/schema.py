@@ -144,8 +144,6 @@ class RulesetFile(Table):
     """The ruleset whose files are read for any table file this one does not have."""
     assumptions: list[str] = []
     """Readings of unclear rules, each one sentence."""
-    engine: str | None = None
-    """The rules engine that reads this ruleset's table files, when it is not the 1813 one."""
 
 
 # --- shared pieces ------------------------------------------------------------------------

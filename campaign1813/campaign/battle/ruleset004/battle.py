@@ -22,6 +22,7 @@ from typing import Any
 
 import msgspec
 
+from campaign1813.campaign.battle.autoresolve import BrigadeOutcome
 from campaign1813.campaign.battle.dice import DiceSource, ImpossibleRoll, Roll, TypedDice
 from campaign1813.campaign.battle.fight import Step, seeded
 from campaign1813.campaign.battle.rules.common import ActionRefused
@@ -46,9 +47,11 @@ from campaign1813.campaign.battle.ruleset004.movement import (
 from campaign1813.campaign.battle.ruleset004.tables import National, tables
 from campaign1813.campaign.battle.ruleset004.units import Kind, Unit
 from campaign1813.campaign.battle.setup import BattleSetup
+from campaign1813.campaign.battle.terms import MoraleState
 
 __all__ = ["ACTIONS", "Stage", "UnitNow", "HeldFire", "BattleState", "Decision", "act",
-           "replay", "report", "decision", "start", "forces", "unit_now", "Typed"]
+           "replay", "report", "decision", "start", "forces", "unit_now", "Typed", "step_now",
+           "units_table", "who_acts", "outcomes", "standing"]
 
 ACTIONS = ("national", "first-move", "move", "attach", "done", "fire", "end-fire", "melee",
            "end-turn", "override")
@@ -728,3 +731,67 @@ def report(setup: BattleSetup, steps: Sequence[Step]) -> list[str]:
     for step in steps:
         lines.extend(step.lines)
     return lines
+
+
+# -- what the window shows --------------------------------------------------------------------
+
+
+def step_now(setup: BattleSetup, state: BattleState) -> str:
+    """Where the battle stands, as the window names it: ``Turn 2 – movement – French to move``."""
+    if state.stage == Stage.OVER:
+        return f"finished: {state.result} ({state.reason})"
+    if state.stage == Stage.MOVEMENT:
+        return f"Turn {state.turn} – movement – the {state.to_move} to move"
+    if state.stage == Stage.FIRST_MOVE:
+        return f"Turn {state.turn} – dice for the first move"
+    return f"Turn {state.turn} – {state.stage}"
+
+
+def units_table(setup: BattleSetup, state: BattleState) -> list[tuple[str, ...]]:
+    """Per unit: name, side, kind, quality, effectiveness, order, and what it has done."""
+    f = forces(setup, state)
+    rows: list[tuple[str, ...]] = []
+    for u in f.units:
+        now = state.units[u.key]
+        order = ("limbered" if now.limbered else "unlimbered") if u.kind is Kind.GUNS else (
+            ("firing order" if now.firing_order else "not in firing order")
+            if u.kind is Kind.FOOT else "")
+        done = ", ".join(w for w, on in (("moved", now.moved), ("fired", now.fired),
+                                         ("meleed", now.meleed)) if on)
+        general = next((f"with the {s} general" for s, k in state.attached.items()
+                        if k == u.key), "")
+        rows.append((u.name, u.side, str(u.kind) + (" (cuirassiers)" if u.cuirassiers else ""),
+                     str(u.quality), "eliminated" if now.eliminated else f"{now.steps * 25} %",
+                     order, "; ".join(x for x in (done, general) if x)))
+    return rows
+
+
+def who_acts(setup: BattleSetup, state: BattleState) -> tuple[str, ...]:
+    """The units that may still act in the current phase (move, fire, or fight a melee)."""
+    f = forces(setup, state)
+    alive = [u for u in f.units if not state.units[u.key].eliminated]
+    if state.stage == Stage.MOVEMENT:
+        return tuple(u.key for u in alive if u.side == state.to_move
+                     and not state.units[u.key].moved)
+    if state.stage == Stage.FIRE:
+        return tuple(u.key for u in alive if not state.units[u.key].fired
+                     and (u.kind.foot or u.kind in (Kind.LIGHT_HORSE, Kind.GUNS)))
+    if state.stage == Stage.MELEE:
+        fighting = {a for a, _d, _f in state.charges} | {a for a, _d in state.ties}
+        return tuple(u.key for u in alive if u.key in fighting
+                     and not state.units[u.key].meleed)
+    return ()
+
+
+def outcomes(setup: BattleSetup, state: BattleState) -> tuple[BrigadeOutcome, ...]:
+    """Each brigade at the end, as auto-resolve gives it: steps lost as casualties, an
+    eliminated unit destroyed (and in rout)."""
+    f = forces(setup, state)
+    out = []
+    for b in setup.brigades:
+        now = state.units[b.key]
+        lost = f.unit(b.key).steps - (0 if now.eliminated else now.steps)
+        out.append(BrigadeOutcome(b.key, b.name, b.corps, lost,
+                                  MoraleState.ROUT if now.eliminated else MoraleState.FORMED,
+                                  now.eliminated))
+    return tuple(out)

@@ -6,7 +6,8 @@ together (a die face the table does not cover) is checked when :mod:`.tables` bu
 
     python -m campaign1813.campaign.battle.ruleset004.schema docs/schemas
 
-writes ``docs/schemas/ruleset-004.json``: one schema whose properties are the files.
+writes ``docs/schemas/ruleset-004.json`` (one schema whose properties are the files) and, once
+every shipped file has passed, the manifest ``data/rulesets/004/validated.json`` of their hashes.
 
 >>> check_file("morale.toml", {"passes_on": {"elite": 3, "regular": 4, "poor": 9},
 ...     "modifiers": {"general": 1, "support": 1}, "army": {"lost_below": "1/2"}},
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import json
 import sys
+import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
@@ -28,10 +30,11 @@ from typing import Annotated, Any
 from pydantic import ConfigDict, Field, StringConstraints, ValidationError
 
 from campaign1813.campaign.battle.rules import schema as shared
-from campaign1813.campaign.battle.rules.files import RulesetError
+from campaign1813.campaign.battle.rules.files import RulesetError, content_hash, rulesets_root
 from campaign1813.campaign.battle.rules.schema import PATTERNS, TomlJsonSchema, problem
 
 ID = "004"
+MANIFEST = "validated.json"
 FRACTION = r"^-?[0-9]+(/[0-9]*[1-9][0-9]*)?$"
 PATTERNS.setdefault(FRACTION, 'a fraction such as "1/2" or "-1/4"')
 
@@ -269,7 +272,8 @@ class NationalFile(Table):
     national: dict[str, Characteristics] = {}
 
 
-MODELS: dict[str, type[Table]] = {
+MODELS: dict[str, type[shared.Table]] = {
+    "ruleset.toml": shared.RulesetFile,
     "fire.toml": FireFile,
     "melee.toml": MeleeFile,
     "morale.toml": MoraleFile,
@@ -278,7 +282,7 @@ MODELS: dict[str, type[Table]] = {
 }
 
 
-def check_file(filename: str, data: Mapping[str, Any], label: str) -> Table:
+def check_file(filename: str, data: Mapping[str, Any], label: str) -> shared.Table:
     """The file read into its model, or a RulesetError naming the file, entry and reason."""
     model = MODELS.get(filename)
     if model is None:
@@ -310,16 +314,47 @@ def schema_text() -> str:
     return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
 
 
+def manifest_text() -> str:
+    """The manifest of the shipped files, each checked first, as it is written to disk."""
+    from campaign1813.campaign.battle.ruleset004.tables import FILES
+
+    folder = rulesets_root() / ID
+    files: dict[str, str] = {}
+    for f in FILES:
+        raw = (folder / f).read_bytes()
+        try:
+            data = tomllib.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise RulesetError(f"{ID}/{f}: {exc}") from exc
+        check_file(f, data, f"{ID}/{f}")
+        files[f] = content_hash(raw)
+    body = {"about": f"SHA-256 of each shipped file of ruleset {ID} that the models in "
+                     f"campaign1813/campaign/battle/ruleset004/schema.py accept; only files not "
+                     f"listed here are checked at load. Rewritten by `python -m "
+                     f"campaign1813.campaign.battle.ruleset004.schema docs/schemas`; this file "
+                     f"is {MANIFEST}.",
+            "files": files}
+    return json.dumps(body, indent=2) + "\n"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m campaign1813.campaign.battle.ruleset004.schema FOLDER``."""
     args = list(sys.argv[1:] if argv is None else argv)
     if len(args) != 1:
         print(f"usage: python -m {__name__} FOLDER", file=sys.stderr)
         return 2
+    try:
+        manifest = manifest_text()  # first, so a shipped file that fails writes nothing
+    except RulesetError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     path = Path(args[0]) / f"ruleset-{ID}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(schema_text(), encoding="utf-8")
+    target = Path(str(rulesets_root() / ID / MANIFEST))
+    target.write_text(manifest, encoding="utf-8")
     print(path)
+    print(target)
     return 0
 
 

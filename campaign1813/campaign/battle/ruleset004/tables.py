@@ -1,9 +1,11 @@
-"""Ruleset 004's tables, read from ``data/rulesets/004/`` and checked when first asked for.
+"""Ruleset 004's tables, read from ``data/rulesets/004/`` and checked at load.
 
-Every file is validated against its model in :mod:`.schema` (pydantic is imported only here, when
-ruleset 004 is first used), then read into frozen views with exact fractions, so the procedures
-never see a raw number. A house-ruled copy of the ruleset (another folder whose ``ruleset.toml``
-says ``engine = "004"``) is read the same way.
+Every file is checked against its model in :mod:`.schema` (a type, a range, an unknown entry,
+NaN), unless its bytes are listed in the folder's ``validated.json`` (the shipped files, checked
+when it was written: pydantic costs more to import than the whole ``odds`` command). The tables
+are then read into frozen views with exact fractions, which check what the numbers mean together
+(a dice count that is whole or a half, a variation die with all six faces). An error names the
+file, the entry and the reason. A house-ruled file (its bytes changed) is checked when read.
 
 >>> t = tables()
 >>> t.fire.musketry_hits_on["firing_order"], t.melee.dice["lancers"]["foot_firing_order"]
@@ -14,7 +16,9 @@ says ``engine = "004"``) is read the same way.
 
 from __future__ import annotations
 
+import json
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -22,14 +26,18 @@ from pathlib import Path
 from typing import Any
 
 from campaign1813.campaign.battle.rules.files import (
+    OWN_ENGINES,
     RulesetError,
     all_ruleset_names,
+    content_hash,
     rulesets_root,
 )
 
 ID = "004"
-ENGINE = "004"
-FILES = ("fire.toml", "melee.toml", "morale.toml", "movement.toml", "national.toml")
+PACKAGE = "campaign1813.campaign.battle.ruleset004"
+FILES = ("ruleset.toml", "fire.toml", "melee.toml", "morale.toml", "movement.toml",
+         "national.toml")
+MANIFEST = "validated.json"
 
 
 @dataclass(frozen=True)
@@ -114,6 +122,7 @@ class Tables:
     """Every table of one copy of ruleset 004."""
 
     ruleset: str
+    title: str
     fire: FireTables
     melee: MeleeTables
     morale: MoraleTables
@@ -122,24 +131,25 @@ class Tables:
     assumptions: tuple[str, ...]
 
 
-def engine_rulesets() -> tuple[str, ...]:
-    """The shipped rulesets this engine reads: 004 and any copy saying ``engine = "004"``."""
-    return tuple(n for n in all_ruleset_names() if _info(n).get("engine") == ENGINE)
-
-
-def _info(name: str) -> dict[str, Any]:
-    return _read(rulesets_root() / name / "ruleset.toml", f"{name}/ruleset.toml")
-
-
-def _read(path: Path, label: str) -> dict[str, Any]:
+def _load(path: Path, label: str) -> tuple[bytes, dict[str, Any]]:
     if not path.is_file():
         raise RulesetError(f"{label}: missing")
+    raw = path.read_bytes()
     try:
-        return tomllib.loads(path.read_bytes().decode("utf-8"))
+        return raw, tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise RulesetError(f"{label}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     except tomllib.TOMLDecodeError as exc:
         raise RulesetError(f"{label}: {exc}") from exc
+
+
+def validated(folder: Path) -> frozenset[tuple[str, str]]:
+    """(file, content hash) of every file the folder's manifest lists; none without one."""
+    path = folder / MANIFEST
+    if not path.is_file():
+        return frozenset()
+    files: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))["files"]
+    return frozenset(files.items())
 
 
 def _ratio(text: str) -> Fraction:
@@ -152,74 +162,90 @@ def _cm(value: float) -> Fraction:
 
 @cache
 def tables(ruleset: str = ID) -> Tables:
-    """The tables of a ruleset read by this engine, checked; RulesetError naming what is wrong."""
-    from campaign1813.campaign.battle.ruleset004 import schema  # pydantic: only when first used
+    """The tables of ruleset 004, checked; RulesetError naming what is wrong."""
+    if ruleset not in all_ruleset_names():
+        raise RulesetError(f"no ruleset called '{ruleset}' "
+                           f"(known: {', '.join(all_ruleset_names())})")
+    if OWN_ENGINES.get(ruleset) != PACKAGE:
+        raise RulesetError(f"ruleset '{ruleset}' is not read by the {ID} rules")
+    return tables_at(rulesets_root() / ruleset, ruleset)
 
-    folder = rulesets_root() / ruleset
-    if not (folder / "ruleset.toml").is_file():
-        known = ", ".join(all_ruleset_names())
-        raise RulesetError(f"no ruleset called '{ruleset}' (known: {known})")
-    info = _info(ruleset)
-    if info.get("engine") != ENGINE:
-        raise RulesetError(f"ruleset '{ruleset}' is not read by the {ENGINE} rules "
-                           f"(its ruleset.toml says engine = {info.get('engine', '1813')!r})")
-    raw = {f: _read(folder / f, f"{ruleset}/{f}") for f in FILES}
-    m = {f: schema.check_file(f, raw[f], f"{ruleset}/{f}") for f in FILES}
-    fire, melee, morale, move, nat = (m[f] for f in FILES)
-    assert isinstance(fire, schema.FireFile) and isinstance(melee, schema.MeleeFile)
-    assert isinstance(morale, schema.MoraleFile) and isinstance(move, schema.MovementFile)
-    assert isinstance(nat, schema.NationalFile)
+
+def tables_at(folder: Path, name: str = ID) -> Tables:
+    """The tables in a folder of ruleset 004's files (a house-ruled copy), checked."""
+    read = {f: _load(folder / f, f"{name}/{f}") for f in FILES}
+    listed = validated(folder)
+    unchecked = [f for f, (raw, _d) in read.items() if (f, content_hash(raw)) not in listed]
+    if unchecked:
+        # A file changed by hand: only now is pydantic worth its import.
+        from campaign1813.campaign.battle.ruleset004.schema import check_file
+
+        for f in unchecked:
+            check_file(f, read[f][1], f"{name}/{f}")
+    d = {f: data for f, (_raw, data) in read.items()}
+    info = d["ruleset.toml"]
     return Tables(
-        ruleset,
-        _fire(fire, ruleset),
-        MeleeTables(melee.hits_on, _ratio(melee.extra_dice_per_step),
-                    {row: {col: _ratio(v) for col, v in cols.items()}
-                     for row, cols in melee.dice.model_dump().items()},
-                    melee.saves.model_dump(), _cm(melee.charges.gun_clear_of_foot_cm)),
-        MoraleTables(morale.passes_on.model_dump(), morale.modifiers.model_dump(),
-                     _ratio(morale.army.lost_below)),
-        _movement(move, ruleset),
-        {k: National(k, c.label, c.foot_musketry, c.foot_wheel_free, c.horse_melee_hits_on,
-                     None if c.horse_wheel_costs is None else _ratio(c.horse_wheel_costs))
-         for k, c in nat.national.items()},
+        name, str(info.get("title", name)),
+        _fire(d["fire.toml"], name),
+        _melee(d["melee.toml"]),
+        MoraleTables(dict(d["morale.toml"]["passes_on"]), dict(d["morale.toml"]["modifiers"]),
+                     _ratio(d["morale.toml"]["army"]["lost_below"])),
+        _movement(d["movement.toml"], name),
+        {k: National(k, c["label"], c.get("foot_musketry", 0), c.get("foot_wheel_free", False),
+                     c.get("horse_melee_hits_on"),
+                     None if c.get("horse_wheel_costs") is None
+                     else _ratio(c["horse_wheel_costs"]))
+         for k, c in d["national.toml"].get("national", {}).items()},
         tuple(str(a) for a in info.get("assumptions", ())),
     )
 
 
-def _fire(f: Any, ruleset: str) -> FireTables:
-    a = f.artillery
-    share = _ratio(f.musketry.two_ranks_share)
+def _melee(m: Mapping[str, Any]) -> MeleeTables:
+    return MeleeTables(m["hits_on"], _ratio(m["extra_dice_per_step"]),
+                       {row: {col: _ratio(v) for col, v in cols.items()}
+                        for row, cols in m["dice"].items()},
+                       dict(m["saves"]), _cm(m["charges"]["gun_clear_of_foot_cm"]))
+
+
+def _fire(f: Mapping[str, Any], ruleset: str) -> FireTables:
+    a, mu = f["artillery"], f["musketry"]
+    share = _ratio(mu["two_ranks_share"])
     if not 0 < share <= 1:
         raise RulesetError(f"{ruleset}/fire.toml: musketry.two_ranks_share: should be more than "
-                           f"0 and at most 1, not {f.musketry.two_ranks_share!r}")
+                           f"0 and at most 1, not {mu['two_ranks_share']!r}")
     for name in ("canister", "roundshot"):
-        shot = getattr(a, name)
         for entry in ("dice", "weakened_dice"):
-            value = _ratio(getattr(shot, entry))
+            value = _ratio(a[name][entry])
             if value < 0 or value.denominator not in (1, 2):
                 raise RulesetError(f"{ruleset}/fire.toml: artillery.{name}.{entry}: should be "
-                                   f"whole dice or a half, not {getattr(shot, entry)!r}")
+                                   f"whole dice or a half, not {a[name][entry]!r}")
     return FireTables(
-        f.effectiveness.step_percent, f.effectiveness.steps, f.half.full_on,
-        _cm(f.musketry.musket_range_cm), _cm(f.musketry.carbine_range_cm), share,
-        f.musketry.moved_return_fire, f.musketry.hits_on.model_dump(),
-        a.weakened_at_percent, _ratio(a.potential_share), a.over_heads,
-        _shot(a.canister), _shot(a.roundshot), a.hits_on.model_dump(), f.saves.model_dump())
+        f["effectiveness"]["step_percent"], f["effectiveness"]["steps"], f["half"]["full_on"],
+        _cm(mu["musket_range_cm"]), _cm(mu["carbine_range_cm"]), share,
+        mu["moved_return_fire"], dict(mu["hits_on"]),
+        a["weakened_at_percent"], _ratio(a["potential_share"]), a["over_heads"],
+        _shot(a["canister"]), _shot(a["roundshot"]), dict(a["hits_on"]), dict(f["saves"]))
 
 
-def _shot(s: Any) -> Shot:
-    return Shot(_cm(s.range_cm), _ratio(s.dice), _ratio(s.weakened_dice))
+def _shot(s: Mapping[str, Any]) -> Shot:
+    return Shot(_cm(s["range_cm"]), _ratio(s["dice"]), _ratio(s["weakened_dice"]))
 
 
-def _movement(m: Any, ruleset: str) -> MovementTables:
-    faces = {int(k): _ratio(v) for k, v in m.variation.faces.items()}
+def _movement(m: Mapping[str, Any], ruleset: str) -> MovementTables:
+    faces = {int(k): _ratio(v) for k, v in m["variation"]["faces"].items()}
     if set(faces) != set(range(1, 7)):
         missing = ", ".join(str(n) for n in range(1, 7) if n not in faces)
         raise RulesetError(f"{ruleset}/movement.toml: variation.faces: every face 1-6 needs "
                            f"a share (missing: {missing})")
+    w, t = m["wheel"], m["turns"]
     return MovementTables(
-        {k: _cm(v) for k, v in m.distance_cm.model_dump().items()},
-        _ratio(m.variation.within_share), faces, m.wheel.free_degrees,
-        _ratio(m.wheel.beyond_costs_turn), _ratio(m.wheel.second_about_turn_costs),
-        _ratio(m.turns.foot_into_firing_order), _ratio(m.turns.limber_or_unlimber),
-        _ratio(m.turns.light_move_and_fire))
+        {k: _cm(v) for k, v in m["distance_cm"].items()},
+        _ratio(m["variation"]["within_share"]), faces, w["free_degrees"],
+        _ratio(w["beyond_costs_turn"]), _ratio(w["second_about_turn_costs"]),
+        _ratio(t["foot_into_firing_order"]), _ratio(t["limber_or_unlimber"]),
+        _ratio(t["light_move_and_fire"]))
+
+
+def assumptions() -> tuple[str, ...]:
+    """The readings of unclear points ruleset 004 takes."""
+    return tables().assumptions
