@@ -2,13 +2,18 @@
 with exact fractions, hand-worked from the seed."""
 
 import json
+import os
+import subprocess
+import sys
 from fractions import Fraction as F
+from pathlib import Path
 
 import pytest
 
 from campaign1813.campaign.cli import main
 from campaign1813.campaign.cli.odds_004 import KINDS
 
+REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = {
     "musketry": ["--firer", "foot", "--effectiveness", "75"],
     "artillery": ["--shot", "roundshot", "--effectiveness", "50"],
@@ -58,6 +63,12 @@ def test_the_half_die_and_a_saving_throw(capsys):
     assert save["hits_standing"] == {"0": "1/6", "1": "5/6"} and save["save_on"] == "6"
 
 
+def test_a_flank_attack(capsys):
+    """seed 004: lancers in the flank of foot: (4 + 1) a step, 20 dice at 100 %."""
+    melee = _json(capsys, "melee", "--attacker", "lancers", "--defender", "foot", "--flank")
+    assert melee["attacker_dice"] == "20 dice"
+
+
 def test_artillery_and_morale(capsys):
     """seed 004: weakened roundshot is a half die: P(0 potential hits) = 13/24; a poor unit
     with its general passes on 4-6: 1/2."""
@@ -89,3 +100,23 @@ def test_bad_input_is_one_line(capsys):
 def test_the_1813_kinds_are_untouched(capsys):
     assert main(["odds", "pips", "--grade", "Average", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["kind"] == "pips"
+
+
+def test_odds_of_ruleset_004_import_no_pydantic():
+    code = ("import sys\n"
+            "from campaign1813.campaign.cli import main\n"
+            "main(['odds', '--ruleset', '004', 'melee', '--attacker', 'lancers', '--defender',"
+            " 'foot', '--json'])\n"
+            "print('pydantic' in sys.modules, file=sys.stderr)\n")
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         check=True)
+    assert out.stderr.strip().splitlines()[-1] == "False"
+    assert json.loads(out.stdout)["attacker_dice"] == "6 dice"
+
+
+def test_odds_help_lists_the_kinds(capsys):
+    with pytest.raises(SystemExit):
+        main(["odds", "--ruleset", "004", "--help"])
+    out = capsys.readouterr().out
+    assert all(kind in out for kind in KINDS)

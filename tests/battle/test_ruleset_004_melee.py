@@ -113,6 +113,7 @@ def test_mollwitz_prussian_horse_hit_on_five_or_six():
      "close-order foot within 4"),
     (Fighter(Kind.HEAVY_HORSE, 4), Fighter(Kind.FOOT, 4), {"wheel_degrees": 60},
      "no more than 45 degrees"),
+    (Fighter(Kind.HEAVY_HORSE, 4), Fighter(Kind.GENERAL, 4), {}, "general is not charged"),
 ])
 def test_charges_the_seed_forbids(attacker, defender, options, message):
     """seed 004: 'Foot may not charge horse', 'Artillery and light infantry never charge', 'A gun

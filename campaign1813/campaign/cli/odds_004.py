@@ -39,6 +39,9 @@ PERCENTS = ("100", "75", "50", "25")
 
 def register(odds: Any) -> None:
     """Give the ``odds`` parser ``--ruleset 004`` and ruleset 004's own kinds."""
+    odds.description = ("The exact chance of every outcome of a roll of ruleset 004 (seed 004: "
+                        "effectiveness in 25 % steps). Every kind takes --json; KIND --help "
+                        "lists its options.")
     odds.add_argument("--ruleset", choices=(RULESET,), default=RULESET,
                       help="ruleset 004: its own kinds of roll follow")
     kinds = odds.add_subparsers(dest="odds_kind", metavar="KIND", parser_class=OddsParser)
@@ -92,7 +95,8 @@ def register(odds: Any) -> None:
         p.add_argument(f"--{side}-hits-on", type=int, default=None, choices=range(1, 7),
                        help="score to hit, if not 4 (Mollwitz Prussian horse: 5)")
     p.add_argument("--flank", action="store_true",
-                   help="the defender is attacked in flank or rear (not frontally)")
+                   help="the attacker comes in flank or rear: the defender is not attacked "
+                        "frontally and the attacker throws its extra dice")
 
     p = kind("morale", _morale)
     p.add_argument("--quality", required=True, choices=("elite", "regular", "poor"))
@@ -246,7 +250,8 @@ def _melee(args: argparse.Namespace) -> int:
         return Fighter(_kind(a[side]), _steps(a[f"{side}_effectiveness"]),
                        firing_order=not a[f"{side}_not_firing_order"],
                        frontal=not (side == "defender" and args.flank),
-                       in_wood=a[f"{side}_in_wood"], extra=a[f"{side}_extra"],
+                       in_wood=a[f"{side}_in_wood"],
+                       extra=a[f"{side}_extra"] or (side == "attacker" and args.flank),
                        cover=a[f"{side}_cover"], cuirassiers=a[f"{side}_cuirassiers"],
                        hits_on=a[f"{side}_hits_on"], fired_hits=a[f"{side}_fired_hits"])
 

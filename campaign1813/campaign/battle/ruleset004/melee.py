@@ -136,7 +136,9 @@ def may_charge(attacker: Fighter, defender: Fighter, *, foot_near_gun_cm: Fracti
         raise ActionRefused(f"{a} never charge")
     if a is Kind.GENERAL:
         raise ActionRefused("a general does not charge on his own; attach him to a unit")
-    if a.foot and (d.horse or d is Kind.GENERAL):
+    if d is Kind.GENERAL:
+        raise ActionRefused("a general is not charged on his own; he falls with his unit")
+    if a.foot and d.horse:
         raise ActionRefused(f"{a} may not charge horse")
     if d is Kind.GUNS and foot_near_gun_cm is not None and \
             foot_near_gun_cm <= t.melee.gun_clear_of_foot_cm:
