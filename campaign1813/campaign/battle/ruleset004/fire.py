@@ -215,16 +215,20 @@ def musketry(v: Volley, target: Target, dice: DiceSource, who: str = "",
              t: Tables | None = None) -> FireResult:
     """Fire a volley: roll the half die if any, the dice, then the target's saving throws."""
     t = t or tables()
-    odds = musketry_odds(v, target, t)
+    pool = musketry_pool(v, t.fire)
+    _range_check(v, t.fire)
+    need = musketry_need(v, t.fire)
+    modifier = v.modifier + (t.fire.moved_return_fire if v.moved else 0)
+    save = save_on(target, t)
     rolls: list[Roll] = []
     what = who or str(v.kind)
-    count = roll_thrown(odds.pool, t.fire.half_full_on, dice, f"{what} musketry", rolls)
-    scored = roll_hits(count, odds.need, odds.modifier, dice, f"{what} musketry", rolls)
-    standing = roll_saves(scored, odds.save_on, dice, f"{what} musketry", rolls)
-    line = (f"{what}: musketry, {odds.pool} ({count} thrown, hit on {odds.need}-6"
-            + (f", {odds.modifier:+d}" if odds.modifier else "") + f"): {scored} hit"
+    count = roll_thrown(pool, t.fire.half_full_on, dice, f"{what} musketry", rolls)
+    scored = roll_hits(count, need, modifier, dice, f"{what} musketry", rolls)
+    standing = roll_saves(scored, save, dice, f"{what} musketry", rolls)
+    line = (f"{what}: musketry, {pool} ({count} thrown, hit on {need}-6"
+            + (f", {modifier:+d}" if modifier else "") + f"): {scored} hit"
             + ("" if scored == 1 else "s")
-            + (f", {standing} after saves on {odds.save_on}-6" if odds.save_on else ""))
+            + (f", {standing} after saves on {save}-6" if save else ""))
     return FireResult(scored, standing, tuple(rolls), (line,))
 
 
@@ -233,10 +237,12 @@ def artillery(b: Battery, target: Target, dice: DiceSource, who: str = "",
     """Fire guns: the dice, the score halved to potential hits, each diced for, then saves."""
     t = t or tables()
     f = t.fire
-    odds = artillery_odds(b, target, t)
+    pool = artillery_pool(b, f)
+    _artillery_range(b, f)
+    need, save = _target_need(target, f), save_on(target, t)
     rolls: list[Roll] = []
     what = who or "guns"
-    count = roll_thrown(odds.pool, f.half_full_on, dice, f"{what} {b.shot}", rolls)
+    count = roll_thrown(pool, f.half_full_on, dice, f"{what} {b.shot}", rolls)
     score = 0
     for i in range(count):
         r = roll_die(dice, f"{what} {b.shot}: score die {i + 1} of {count}")
@@ -245,11 +251,11 @@ def artillery(b: Battery, target: Target, dice: DiceSource, who: str = "",
     if count:
         score = max(0, score + (f.over_heads if b.over_heads else 0))
     potential = roll_halved(score, f.half_full_on, dice, f"{what} {b.shot}", rolls)
-    scored = roll_hits(potential, odds.need, 0, dice, f"{what} {b.shot} potential hits", rolls)
-    standing = roll_saves(scored, odds.save_on, dice, f"{what} {b.shot}", rolls)
-    line = (f"{what}: {b.shot}, {odds.pool} ({count} thrown): score {score}, "
+    scored = roll_hits(potential, need, 0, dice, f"{what} {b.shot} potential hits", rolls)
+    standing = roll_saves(scored, save, dice, f"{what} {b.shot}", rolls)
+    line = (f"{what}: {b.shot}, {pool} ({count} thrown): score {score}, "
             f"{potential} potential hit{'' if potential == 1 else 's'}, {scored} hit"
             + ("" if scored == 1 else "s")
-            + (f", {standing} after saves on {odds.save_on}-6" if odds.save_on else ""))
+            + (f", {standing} after saves on {save}-6" if save else ""))
     return FireResult(scored, standing, tuple(rolls), (line,))
 

@@ -181,13 +181,13 @@ def melee(attacker: Fighter, defender: Fighter, dice: DiceSource, names: tuple[s
     """Fight a round: the attacker's dice and the defender's saves, then the defender's dice and
     the attacker's saves; the verdict from the hits each suffered."""
     t = t or tables()
-    odds = melee_odds(attacker, defender, t)
+    pools = melee_pool(attacker, defender, t), melee_pool(defender, attacker, t)
     rolls: list[Roll] = []
     full_on = t.fire.half_full_on
     lines: list[str] = []
     suffered = []
-    for own, enemy, pool, name in ((attacker, defender, odds.attacker_pool, names[0]),
-                                   (defender, attacker, odds.defender_pool, names[1])):
+    for own, enemy, pool, name in ((attacker, defender, pools[0], names[0]),
+                                   (defender, attacker, pools[1], names[1])):
         count = roll_thrown(pool, full_on, dice, f"{name} melee", rolls)
         scored = roll_hits(count, _need(own, t), 0, dice, f"{name} melee", rolls)
         standing = roll_saves(scored, melee_save(enemy, t), dice, f"{name} melee", rolls)
