@@ -723,7 +723,7 @@ def report(setup: BattleSetup, steps: Sequence[Step]) -> list[str]:
     """The battle report: a header, the armies as units, then every step's lines in order."""
     title = setup.title[0].upper() + setup.title[1:]
     f = forces(setup, replay(setup, steps))
-    lines = [title, f"Rules: {setup.ruleset} (effectiveness in 25 % steps); {setup.turns} turns"]
+    lines = [title, f"Rules: {tables().title} (ruleset 004); {setup.turns} turns"]
     for side in SIDES:
         army = f.army(side)
         lines.append(f"{side}: {len(army.units)} units: " + ", ".join(
