@@ -330,3 +330,19 @@ def test_the_package_names_the_battle_interface():
     assert r.estimate.__module__.endswith("ruleset004.autoresolve") and r.assumptions()
     with pytest.raises(AttributeError):
         _ = r.no_such_name
+
+
+def test_missing_and_bad_inputs_are_refused_by_name():
+    war = Battle(small_battle())
+    war("first-move", typed=[5, 1])
+    with pytest.raises(ActionRefused, match="the step needs its 'unit'"):
+        b.act(war.setup, war.steps, "move")
+    with pytest.raises(ActionRefused, match="wheel_degrees 'lots' is not a whole number"):
+        b.act(war.setup, war.steps, "move", unit="F1", wheel_degrees="lots")
+    with pytest.raises(ActionRefused, match="distance 'nan' is not a number of centimetres"):
+        b.act(war.setup, war.steps, "move", unit="F1", distance_cm=float("nan"))
+    with pytest.raises(ActionRefused, match="there is no unit 'X9'"):
+        b.act(war.setup, war.steps, "move", unit="X9")
+    with pytest.raises(ActionRefused, match="'sideways' is not a face"):
+        b.act(war.setup, war.steps, "move", unit="F2", distance_cm=2, charge="A1",
+              face="sideways")

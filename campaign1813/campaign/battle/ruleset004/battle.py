@@ -203,15 +203,15 @@ def act(setup: BattleSetup, steps: Sequence[Step], action: str, *,
 def _dispatch(setup: BattleSetup, state: BattleState, action: str, dice: DiceSource,
               i: Mapping[str, Any]) -> _Outcome:
     if action == "national":
-        return _set_national(setup, state, str(i["nation"]), str(i.get("characteristics", "")))
+        return _set_national(setup, state, _need(i, "nation"), str(i.get("characteristics", "")))
     if action == "first-move":
         return _first_move(setup, state, dice)
     if action == "move":
         return _move(setup, state, dice, i)
     if action == "attach":
-        return _attach(setup, state, str(i["side"]), str(i.get("unit", "")))
+        return _attach(setup, state, _need(i, "side"), str(i.get("unit", "")))
     if action == "done":
-        return _done(setup, state, str(i["side"]))
+        return _done(setup, state, _need(i, "side"))
     if action == "fire":
         return _fire(setup, state, dice, i)
     if action == "end-fire":
@@ -220,7 +220,7 @@ def _dispatch(setup: BattleSetup, state: BattleState, action: str, dice: DiceSou
         return _melee(setup, state, dice, i)
     if action == "end-turn":
         return _end_turn(setup, state)
-    return _override(state, str(i["side"]), str(i.get("reason", "")))
+    return _override(state, _need(i, "side"), str(i.get("reason", "")))
 
 
 # -- who is who ---------------------------------------------------------------------------------
@@ -290,6 +290,25 @@ def _first_move(setup: BattleSetup, state: BattleState, dice: DiceSource) -> _Ou
                      "move first"), rolls)
 
 
+def _need(i: Mapping[str, Any], key: str) -> str:
+    """A required input, refused by name when it is missing or empty."""
+    value = i.get(key)
+    if value is None or value == "":
+        raise ActionRefused(f"the step needs its '{key}'")
+    return str(value)
+
+
+def _whole(i: Mapping[str, Any], key: str) -> int:
+    """A whole number input, 0 when not given."""
+    value = i.get(key, 0)
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ActionRefused(f"{key} '{value}' is not a whole number")
+    try:
+        return int(value)
+    except ValueError:
+        raise ActionRefused(f"{key} '{value}' is not a whole number") from None
+
+
 def _fraction(value: Any, what: str) -> Fraction:
     try:
         number = Fraction(str(value))
@@ -306,7 +325,7 @@ FACES = ("front", "flank", "rear")
 def _move(setup: BattleSetup, state: BattleState, dice: DiceSource,
           i: Mapping[str, Any]) -> _Outcome:
     _stage(state, Stage.MOVEMENT, "a move")
-    u, now = _unit(setup, state, str(i["unit"]))
+    u, now = _unit(setup, state, _need(i, "unit"))
     if u.side != state.to_move:
         raise ActionRefused(f"it is the {state.to_move}'s move, not the {u.side}'s")
     if now.moved:
@@ -320,8 +339,8 @@ def _move(setup: BattleSetup, state: BattleState, dice: DiceSource,
         firing_order, changes = False, ""
         lines.append(f"  {u.name} leaves firing order")
     allowed = allowance(u.kind, firing_order=firing_order and u.kind is Kind.FOOT,
-                        wheel_degrees=int(i.get("wheel_degrees", 0)),
-                        about_turns=int(i.get("about_turns", 0)), changes=changes,
+                        wheel_degrees=_whole(i, "wheel_degrees"),
+                        about_turns=_whole(i, "about_turns"), changes=changes,
                         fires=bool(i.get("fires", False)), national=_national_of(u))
     if changes == "firing order":
         firing_order = True
@@ -359,7 +378,7 @@ def _move(setup: BattleSetup, state: BattleState, dice: DiceSource,
                                 f"of {target.name} is taken by "
                                 f"{forces(setup, state).unit(taken[0]).name}")
         melee_rules.may_charge(_fighter(u, now), _fighter(target, tnow),
-                               wheel_degrees=int(i.get("wheel_degrees", 0)),
+                               wheel_degrees=_whole(i, "wheel_degrees"),
                                foot_near_gun_cm=(None if "foot_near_gun_cm" not in i else
                                                  _fraction(i["foot_near_gun_cm"], "distance")))
         charges += ((u.key, target.key, face),)
@@ -428,8 +447,8 @@ def _fighter(u: Unit, now: UnitNow, **options: Any) -> melee_rules.Fighter:
 def _fire(setup: BattleSetup, state: BattleState, dice: DiceSource,
           i: Mapping[str, Any]) -> _Outcome:
     _stage(state, Stage.FIRE, "firing")
-    u, now = _unit(setup, state, str(i["unit"]))
-    target, _tnow = _unit(setup, state, str(i["target"]))
+    u, now = _unit(setup, state, _need(i, "unit"))
+    target, _tnow = _unit(setup, state, _need(i, "target"))
     if now.fired:
         raise ActionRefused(f"{u.name} has already fired this turn")
     if target.side == u.side:
@@ -548,8 +567,8 @@ def _end_fire(setup: BattleSetup, state: BattleState, dice: DiceSource,
 def _melee(setup: BattleSetup, state: BattleState, dice: DiceSource,
            i: Mapping[str, Any]) -> _Outcome:
     _stage(state, Stage.MELEE, "a melee")
-    a, anow = _unit(setup, state, str(i["attacker"]))
-    d, dnow = _unit(setup, state, str(i["defender"]))
+    a, anow = _unit(setup, state, _need(i, "attacker"))
+    d, dnow = _unit(setup, state, _need(i, "defender"))
     if a.side == d.side:
         raise ActionRefused(f"{a.name} and {d.name} are on the same side")
     if anow.meleed or dnow.meleed:
