@@ -1,6 +1,8 @@
 """A ruleset 004 battle played with typed dice from the first move to the result, every state
 worked by hand from the seed's rules; the sequence refusing what the seed does not allow."""
 
+from dataclasses import replace
+
 import pytest
 
 from campaign1813.campaign.battle.rules.brigade import CavalryWeight
@@ -346,3 +348,27 @@ def test_missing_and_bad_inputs_are_refused_by_name():
     with pytest.raises(ActionRefused, match="'sideways' is not a face"):
         b.act(war.setup, war.steps, "move", unit="F2", distance_cm=2, charge="A1",
               face="sideways")
+
+
+def test_light_troops_half_move_and_fire():
+    """seed 004: 'Light troops may make a half move and fire': light foot that made a half move
+    to fire may fire; after a full move they may not."""
+    setup = small_battle()
+    brigades = tuple(replace(x, skirmish=Rating.A) if x.key == "F1" else x
+                     for x in setup.brigades)
+    war = Battle(replace(setup, brigades=brigades))
+    war("first-move", typed=[5, 1])
+    with pytest.raises(ActionRefused, match="may move 15/4 cm this turn, not 5 cm"):
+        b.act(war.setup, war.steps, "move", unit="F1", distance_cm=5, fires=True)
+    war("move", unit="F1", distance_cm="15/4", fires=True)  # half a move: no variation
+    war("done", side=ALLIED)
+    war("done", side=FRENCH)
+    step = war("fire", typed=[5, 1, 1, 1], unit="F1", target="A1")
+    assert "hit on 5-6): 1 hit" in step.lines[0]
+    other = Battle(replace(setup, brigades=brigades))
+    other("first-move", typed=[5, 1])
+    other("move", typed=[3], unit="F1", distance_cm="15/2")
+    other("done", side=ALLIED)
+    other("done", side=FRENCH)
+    with pytest.raises(ActionRefused, match="moved this turn and may not fire"):
+        b.act(other.setup, other.steps, "fire", typed=[1, 1, 1, 1], unit="F1", target="A1")

@@ -82,6 +82,7 @@ class UnitNow:
     fire_hits: int = 0
     eliminated: bool = False
     limbered: bool = False
+    half_move: bool = False
 
 
 @dataclass(frozen=True)
@@ -356,13 +357,6 @@ def _move(setup: BattleSetup, state: BattleState, dice: DiceSource,
         raise ActionRefused(f"{u.name} may move {allowed.distance_cm} cm this turn, not "
                             f"{wanted} cm" + (f" ({'; '.join(allowed.notes)})"
                                               if allowed.notes else ""))
-    rolls: list[Roll] = []
-    covered = wanted
-    full = full_move(u.kind, firing_order and u.kind is Kind.FOOT)
-    ignored = str(i.get("no_variation", ""))
-    if wanted and needs_variation(wanted, full) and not ignored:
-        covered, roll = roll_variation(u.name, wanted, dice)
-        rolls.append(roll)
     charges = state.charges
     charge = str(i.get("charge", ""))
     if charge:
@@ -382,6 +376,14 @@ def _move(setup: BattleSetup, state: BattleState, dice: DiceSource,
                                foot_near_gun_cm=(None if "foot_near_gun_cm" not in i else
                                                  _fraction(i["foot_near_gun_cm"], "distance")))
         charges += ((u.key, target.key, face),)
+    # The variation is rolled once the move is known to be allowed.
+    rolls: list[Roll] = []
+    covered = wanted
+    full = full_move(u.kind, firing_order and u.kind is Kind.FOOT)
+    ignored = str(i.get("no_variation", ""))
+    if wanted and needs_variation(wanted, full) and not ignored:
+        covered, roll = roll_variation(u.name, wanted, dice)
+        rolls.append(roll)
     text = (f"  {u.name} moves {covered} cm" + (f" (variation {rolls[0].total}: {wanted} cm "
                                                  f"asked)" if rolls else "")
             + (f" (variation ignored: {ignored})" if ignored else "")
@@ -392,7 +394,8 @@ def _move(setup: BattleSetup, state: BattleState, dice: DiceSource,
     if wanted or charge or not lines:
         lines.append(text)
     units = dict(state.units)
-    units[u.key] = replace(now, moved=True, firing_order=firing_order, limbered=limbered)
+    units[u.key] = replace(now, moved=True, firing_order=firing_order, limbered=limbered,
+                           half_move=bool(i.get("fires", False)))
     other = _other(u.side)
     after = replace(state, units=units, charges=charges,
                     to_move=u.side if other in state.done else other)
@@ -461,12 +464,13 @@ def _fire(setup: BattleSetup, state: BattleState, dice: DiceSource,
     if now.limbered:
         raise ActionRefused(f"{u.name} is limbered and must unlimber to fire (it takes a turn)")
     returning = False
-    if now.moved and not u.kind.light:
+    if now.moved and not (u.kind.light and now.half_move):
         fired_at = any(h.target == u.key and h.firer == target.key for h in state.held)
         charged = u.kind is Kind.FOOT and (target.key, u.key, "front") in state.charges
         if u.kind is Kind.GUNS or not (fired_at or charged):
             raise ActionRefused(f"{u.name} moved this turn and may not fire (only light troops "
-                                "may; troops fired at may return fire, with -1)")
+                                "making a half move may; troops fired at may return fire, "
+                                "with -1)")
         returning = True
     if shot == "musketry":
         nat = _national_of(u)
@@ -670,7 +674,8 @@ def _retreat(setup: BattleSetup, state: BattleState, units: dict[str, UnitNow], 
 
 def _end_turn(setup: BattleSetup, state: BattleState) -> _Outcome:
     _stage(state, Stage.MELEE, "ending the turn")
-    units = {k: replace(v, moved=False, fired=False, meleed=False, fire_hits=0)
+    units = {k: replace(v, moved=False, fired=False, meleed=False, fire_hits=0,
+                        half_move=False)
              for k, v in state.units.items()}
     if state.turn >= setup.turns:
         after = replace(state, units=units, stage=Stage.OVER, result="draw",
