@@ -372,3 +372,20 @@ def test_light_troops_half_move_and_fire():
     other("done", side=FRENCH)
     with pytest.raises(ActionRefused, match="moved this turn and may not fire"):
         b.act(other.setup, other.steps, "fire", typed=[1, 1, 1, 1], unit="F1", target="A1")
+
+
+def test_national_characteristics_chosen_for_the_battle():
+    """seed 004, Mollwitz: 'Prussian foot add 1 to musketry throws': given to the Prussians for
+    this battle, their foot hit on 3-6 (4 dice typed 3, 3, 2, 1: two hits)."""
+    war = Battle(small_battle())
+    step = war("national", nation="Prussian", characteristics="mollwitz_prussian")
+    assert step.lines == ("National characteristics of the Prussian: Mollwitz: Prussian",)
+    war("first-move", typed=[5, 1])
+    war("done", side=FRENCH)
+    war("done", side=ALLIED)
+    step = war("fire", typed=[3, 3, 2, 1], unit="A1", target="F1")
+    assert "hit on 4-6, +1): 2 hits" in step.lines[0]
+    with pytest.raises(ActionRefused, match="decided before the battle begins"):
+        b.act(war.setup, war.steps, "national", nation="French", characteristics="")
+    with pytest.raises(ActionRefused, match="no brigade of this battle is Saxon"):
+        b.act(war.setup, [], "national", nation="Saxon", characteristics="mollwitz_prussian")
