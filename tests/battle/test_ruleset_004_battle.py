@@ -146,10 +146,15 @@ def test_a_scripted_battle_to_the_end():
     assert (verdict.winner, verdict.final) == (FRENCH, True)
     assert verdict.reason == "the Allied army has 0 of its 3 units left, below half"
     assert step.lines[-1] == f"Result: the French win: {verdict.reason}"
-    with pytest.raises(ActionRefused, match="the battle is over"):
+    with pytest.raises(ActionRefused, match="the battle is over: .*; finish it"):
         b.act(war.setup, war.steps, "end-turn")
+    step = war("finish")
+    assert step.lines == (f"The battle is finished: the French win – {verdict.reason}",)
+    with pytest.raises(ActionRefused, match="the battle is finished"):
+        b.act(war.setup, war.steps, "finish")
     text = b.report(war.setup, war.steps)
     assert text[0] == "The battle of Wartenburg" and text[-1] == step.lines[-1]
+    assert text[-2].startswith("Result: the French win")
     assert "Turn 2" in text
 
 
@@ -205,6 +210,8 @@ def test_nightfall_is_a_draw_and_the_umpire_may_decide():
         "draw", "night fell after turn 1 with neither army lost", True)
     assert step.lines[0].startswith("Night falls")
     other = Battle(small_battle())
+    with pytest.raises(ActionRefused, match="undecided on turn 1"):
+        b.act(other.setup, other.steps, "finish")
     other("override", side=ALLIED, reason="the French withdrew")
     assert b.decision(other.setup, other.state).winner == ALLIED
     with pytest.raises(ActionRefused, match="no national characteristics called 'x'"):

@@ -54,7 +54,7 @@ __all__ = ["ACTIONS", "Stage", "UnitNow", "HeldFire", "BattleState", "Decision",
            "units_table", "who_acts", "outcomes", "standing"]
 
 ACTIONS = ("national", "first-move", "move", "attach", "done", "fire", "end-fire", "melee",
-           "end-turn", "override")
+           "end-turn", "override", "finish")
 ROLLING = frozenset({"first-move", "move", "fire", "end-fire", "melee"})
 
 Typed = Sequence[int | tuple[int, ...]]
@@ -111,6 +111,7 @@ class BattleState:
     national: dict[str, str] = field(default_factory=dict)
     result: str = ""
     reason: str = ""
+    finished: bool = False
 
 
 @dataclass(frozen=True)
@@ -185,8 +186,10 @@ def act(setup: BattleSetup, steps: Sequence[Step], action: str, *,
     if typed and action not in ROLLING:
         raise ActionRefused(f"{action} rolls no dice; a typed roll is not taken")
     state = replay(setup, steps)
-    if state.stage == Stage.OVER:
-        raise ActionRefused(f"the battle is over: {state.reason}")
+    if state.finished:
+        raise ActionRefused(f"the battle is finished ({state.result}: {state.reason})")
+    if state.stage == Stage.OVER and action != "finish":
+        raise ActionRefused(f"the battle is over: {state.reason}; finish it")
     source: DiceSource = TypedDice(list(typed)) if typed else seeded(setup, len(steps))
     try:
         outcome = _dispatch(setup, state, action, source, inputs)
@@ -221,6 +224,8 @@ def _dispatch(setup: BattleSetup, state: BattleState, action: str, dice: DiceSou
         return _melee(setup, state, dice, i)
     if action == "end-turn":
         return _end_turn(setup, state)
+    if action == "finish":
+        return _finish(setup, state)
     return _override(state, _need(i, "side"), str(i.get("reason", "")))
 
 
@@ -702,6 +707,15 @@ def _override(state: BattleState, side: str, reason: str) -> _Outcome:
                                                                  f"{reason}")
     return _Outcome("override", f"the umpire decides: {side}", after,
                     (f"The umpire decides: {side} ({reason})",))
+
+
+def _finish(setup: BattleSetup, state: BattleState) -> _Outcome:
+    d = decision(setup, state)
+    if not d.final:
+        raise ActionRefused(d.reason)
+    text = "a draw" if d.winner == "draw" else f"the {d.winner} win"
+    return _Outcome("finish", f"Finish: {d.winner}", replace(state, finished=True),
+                    (f"The battle is finished: {text} – {d.reason}",))
 
 
 # -- the result ---------------------------------------------------------------------------------
