@@ -39,6 +39,7 @@ ODDS_MODULES = list(dict.fromkeys(module for module, _help in KINDS.values()))
 # Rulesets with an engine of their own: ``odds --ruleset ID KIND`` takes that module's kinds.
 RULESET_ODDS: dict[str, str] = {
     "002": "campaign1813.campaign.cli.odds_002",
+    "004": "campaign1813.campaign.cli.odds_004",
 }
 
 

@@ -26,6 +26,7 @@ def rulesets_root() -> Path:
 # Their folders hold their own table files, read and checked by that package.
 OWN_ENGINES: dict[str, str] = {
     "002": "campaign1813.campaign.battle.ruleset002",
+    "004": "campaign1813.campaign.battle.ruleset004",
 }
 
 

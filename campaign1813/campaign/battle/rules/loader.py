@@ -26,6 +26,7 @@ from typing import Any
 
 from campaign1813.campaign.battle.rules.files import (
     MANIFEST,
+    OWN_ENGINES,
     RulesetError,
     content_hash,
     ruleset_names,
@@ -58,6 +59,9 @@ def load_table(ruleset: str, filename: str) -> dict[str, Any]:
         if name in seen:
             raise RulesetError(f"ruleset '{ruleset}' extends itself through {' → '.join(seen)}")
         seen.append(name)
+        if name in OWN_ENGINES:
+            raise RulesetError(f"ruleset '{name}' has rules of its own "
+                               f"({OWN_ENGINES[name]}); the 1813 rules cannot read its {filename}")
         info = ruleset_info(name)
         path = _folder(name) / filename
         if path.is_file():
