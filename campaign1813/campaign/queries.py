@@ -320,18 +320,17 @@ def preview_of(state: DayState, ground: Ground, command: str, verb: str, objecti
     if not order.verb.marches or not order.route:
         return base
     legs = _legs(ground, c.position, order.route)
+    miles = round(sum(leg.end - leg.start for leg in legs), 6)  # the roads' own miles
     pos, route = c.position, order.route
-    miles = 0.0
     for day in range(_MAX_MARCH_DAYS):
         leg = advance(ground, pos, route, 1.0, c.mounted, order.forced)
-        miles += leg.miles
         if not leg.route:
             spent = leg.passed[-1][1] if leg.passed else 0.0
             minutes = round(MARCH_HOURS * 60 * spent)
             when = order.effective.fromordinal(order.effective.toordinal() + day)
             arrival = (f"{when.day} {when:%b %Y}, "
                        f"{MARCH_START_HOUR + minutes // 60:02d}:{minutes % 60:02d}")
-            return replace(base, towns=order.route, legs=legs, miles=round(miles, 6),
+            return replace(base, towns=order.route, legs=legs, miles=miles,
                            days=day + 1, arrival=arrival)
         pos, route = leg.position.rounded(), leg.route
     return replace(base, refusal=f"{order.command} could never reach {order.objective}")
