@@ -26,7 +26,6 @@ from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store import log
 from campaign1813.campaign.store.codec import read_state
 from campaign1813.campaign.store.document import CampaignDocument
-from campaign1813.campaign.store.fights import FIGHT_STEP
 from campaign1813.maps.types import Theatre
 
 
@@ -419,6 +418,8 @@ class DiaryEntry:
 
 def diary(doc: CampaignDocument) -> list[DiaryEntry]:
     """Every line of every action still in force, oldest first."""
+    from campaign1813.campaign.store.fights import FIGHT_STEP  # the battle engine, when asked
+
     with doc.reading() as con:
         actions = log.actions_in_force(con)
     return [DiaryEntry(a.day, a.seq, line) for a in actions if a.kind != FIGHT_STEP

@@ -97,7 +97,9 @@ class ObjectivesPanel(QWidget):
         """Every row shown, with its depth (0 theatre, 1 objective, 2 town), top to bottom."""
         out: list[tuple[int, tuple[str, str, str]]] = []
 
-        def walk(item: QTreeWidgetItem, depth: int) -> None:
+        def walk(item: QTreeWidgetItem | None, depth: int) -> None:
+            if item is None:
+                return
             out.append((depth, (item.text(0), item.text(1), item.text(2))))
             for i in range(item.childCount()):
                 walk(item.child(i), depth + 1)

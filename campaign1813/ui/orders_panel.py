@@ -38,8 +38,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from campaign1813.campaign.day.state import Status, Verb
 from campaign1813.campaign import queries
+from campaign1813.campaign.day.state import Status, Verb
 from campaign1813.campaign.queries import CommandView, RoutePreview
 from campaign1813.campaign.services import IssueOrder
 from campaign1813.maps.names import fold, folded
@@ -83,12 +83,14 @@ class TownName:
 
     name: str
     forms: tuple[str, ...]
+    key: str = ""  # the name folded, for the alphabetical order within a rank
 
     @classmethod
     def of(cls, name: str, spellings: Iterable[str] = ()) -> TownName:
         """A name found by itself and by the other spellings given (a town's aliases)."""
-        forms = (form for spelling in (name, *spellings) for form in folded(spelling))
-        return cls(name, tuple(dict.fromkeys(forms)))
+        forms = tuple(dict.fromkeys(
+            form for spelling in (name, *spellings) for form in folded(spelling)))
+        return cls(name, forms, forms[0])
 
 
 EXACT, BEGINS, CONTAINS = 0, 1, 2
@@ -119,7 +121,7 @@ def completions(text: str, names: Iterable[TownName]) -> list[str]:
     for town in names:
         rank = _closeness(typed, town.forms)
         if rank is not None:
-            ranked.append((rank, fold(town.name), town.name))
+            ranked.append((rank, town.key or fold(town.name), town.name))
     return [name for _, _, name in sorted(ranked)]
 
 
@@ -180,7 +182,9 @@ class OrdersPanel(QWidget):
         self._view = view
         self._preview = preview or self._read_preview
         self.preview: RoutePreview | None = None  # what the order on the pad would do
+        self._filling = False  # a file opened or a theatre chosen: no order is being typed
         self._town_forms: frozenset[str] = frozenset()
+        self._towns: tuple[object, list[TownName]] | None = None  # by scenario, made once
         self.command = QComboBox()
         self.command.setObjectName("orderCommand")
         self.verb = QComboBox()
@@ -277,6 +281,8 @@ class OrdersPanel(QWidget):
     def show_preview(self) -> None:
         """Show what the order on the pad would do, once its objective and waypoints name
         towns: miles, days and arrival, or the reason it would be refused, in red."""
+        if self._filling:
+            return
         request = self.request()
         named = request.command and self._names_a_town(request.objective) and all(
             self._names_a_town(v) for v in request.via)
@@ -332,7 +338,19 @@ class OrdersPanel(QWidget):
             self.cancel_requested.emit(name)
 
     def _on_shown(self) -> None:
-        """A file opened or another theatre chosen: list its commands and the towns again."""
+        """A file opened or another theatre chosen: list its commands and the towns again.
+
+        No preview is worked out until the umpire works on the pad: opening a campaign does
+        not wait for the route planner."""
+        self._filling = True
+        try:
+            self._show_commands()
+        finally:
+            self._filling = False
+        self.preview = None
+        self.route.clear()
+
+    def _show_commands(self) -> None:
         keep = self.command.currentText()
         self._fill_commands()
         if keep:
@@ -345,7 +363,6 @@ class OrdersPanel(QWidget):
         for widget in (self.command, self.verb, self.objective, self.via, self.forced,
                        self.give_button, self.cancel_button):
             widget.setEnabled(enabled)
-        self.show_preview()
 
     def _on_changed(self, update: Update) -> None:
         """After an action: a command that surrendered leaves the pad; the command on the pad
@@ -355,10 +372,12 @@ class OrdersPanel(QWidget):
             if self._fill_commands() and keep:
                 self.select_command(keep)
         name = self.command.currentText()
-        if any(c.name == name for c in update.commands):
+        mine = any(c.name == name for c in update.commands)
+        if mine:
             self._fill_towns()
             self._describe(name, from_where_it_stands=False)
-        self.show_preview()  # the day, or where the command stands, may have changed
+        if mine or update.heading:  # where it stands, or the day, changed: so may its march
+            self.show_preview()
 
     def _fill_commands(self) -> bool:
         """List the commands of the theatre still in the field; whether the list changed."""
@@ -376,8 +395,11 @@ class OrdersPanel(QWidget):
         scenario = self.campaign.scenario
         if scenario is None:
             return []
-        names = {n for town in scenario.map.towns for n in (town.name, *town.aliases)}
-        return [TownName.of(n) for n in sorted(names, key=lambda n: (fold(n), n))]
+        if self._towns is None or self._towns[0] is not scenario:
+            names = {n for town in scenario.map.towns for n in (town.name, *town.aliases)}
+            found = sorted((TownName.of(n) for n in names), key=lambda t: (t.key, t.name))
+            self._towns = (scenario, found)
+        return self._towns[1]
 
     def _objectives(self) -> list[TownName]:
         """The towns the command on the pad may be sent to: its roads of retreat when it must

@@ -1,6 +1,6 @@
-"""Battle ▸ a battle due ▸ Postpone…, Merge With…, Split…: each through the services via the
-window's perform (so undoable); a refusal is the service's reason, shown in the dialog, which
-stays open, and the file is unchanged."""
+"""Battle ▸ a battle due ▸ Postpone…, Merge With…, Split…: each through the services by the
+window's perform (so undoable); a refusal is the service's reason, shown in the dialog,
+which stays open, and the file is unchanged."""
 
 from datetime import date
 
