@@ -239,10 +239,10 @@ class OrdersPanel(QWidget):
         self.give_button.clicked.connect(self._on_give)
         self.cancel_button.clicked.connect(self._on_cancel)
         self.command.currentTextChanged.connect(self._on_command)
-        self.verb.currentTextChanged.connect(self.show_preview)
-        self.objective.editTextChanged.connect(self.show_preview)
-        self.via.textChanged.connect(self.show_preview)
-        self.forced.toggled.connect(self.show_preview)
+        self.verb.currentTextChanged.connect(self._on_entry)
+        self.objective.editTextChanged.connect(self._on_entry)
+        self.via.textChanged.connect(self._on_entry)
+        self.forced.toggled.connect(self._on_entry)
         view.shown.connect(self._on_shown)
         campaign.changed.connect(self._on_changed)
         view.table.itemDoubleClicked.connect(self._on_double_clicked)
@@ -331,6 +331,12 @@ class OrdersPanel(QWidget):
             self.show_refusal(f"Name the objective town for {request.command}.")
             return
         self.order_requested.emit(request)
+
+    def _on_entry(self) -> None:
+        """The order on the pad was changed: a refusal of the one before no longer stands."""
+        if self.message.styleSheet() == REFUSED_STYLE:
+            self.message.clear()
+        self.show_preview()
 
     def _on_cancel(self) -> None:
         name = self.command.currentText()

@@ -107,3 +107,18 @@ def test_a_resting_command_is_refused_and_a_retreat_may_only_go_where_it_may(tmp
     assert (gorton.refusal, gorton.towns, gorton.miles, gorton.days) == \
         (None, ("Gorton",), 6.0, 1)
     assert gorton.arrival == "4 May 1813, 12:48"  # 6 / 15 of 12 h = 4 h 48 min after 0800
+
+
+def test_an_order_by_messenger_marches_a_day_late(doc):
+    """With messengers on, 5 Corps at Magdeburg is 156.5 road miles from its HQ at Hamburg,
+    beyond the 60 a messenger rides: the order takes effect on 2 May, so the 1.1 days to Burg
+    end on 3 May at 0912 — as the day's march does it."""
+    services.change_setting(doc, "messenger_orders", "on")
+    p = route_preview(doc, "5 Corps", "Move", "Burg")
+    assert (p.by_messenger, p.days, p.arrival) == (True, 2, "3 May 1813, 09:12")
+    assert p.text == ("16.5 miles, 2 days of march; arrives 3 May 1813, 09:12 "
+                      "(the order goes by messenger)")
+    services.issue_order(doc, "5 Corps", "Move", "Burg")
+    for _ in range(3):
+        services.end_day(doc)
+    assert "3 May 1813: 5 Corps has reached Burg at 0912." in queries.diary_text(doc).splitlines()

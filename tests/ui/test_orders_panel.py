@@ -216,3 +216,13 @@ def test_the_waypoints_complete_the_last_name_ranked_as_the_objective(window):
     completer.setCompletionPrefix("Celle → koepen")
     assert completer.offered() == ["Köpenick"]
     assert completer.currentCompletion() == "Celle → Köpenick"
+
+
+def test_a_refusal_on_the_pad_goes_once_the_order_is_changed(window):
+    panel = window.orders_panel
+    enter(panel, "5 Corps", "Hold", "Burg")
+    panel.give_button.click()
+    assert panel.message.text() == "5 Corps cannot hold at Burg: it stands at Magdeburg"
+    panel.verb.setCurrentText("Move")
+    assert panel.message.text() == ""
+    assert panel.route.text() == "16.5 miles, 2 days of march; arrives 2 May 1813, 09:12"
