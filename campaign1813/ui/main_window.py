@@ -360,12 +360,33 @@ class MainWindow(QMainWindow):
                 action.setData((battle.id, winner))
                 action.triggered.connect(
                     lambda _checked=False, b=battle.id, w=winner: self.record_result(b, w))
+            # -- the battle window: one entry per battle due or on the table --
+            menu.addSeparator()
+            menu.addAction("Fight at the Table…").triggered.connect(
+                lambda _checked=False, b=battle.id: self.open_battle_window(b))
         if cut_off:
             self.battle_menu.addSeparator()
             self.battle_menu.addAction("Cut off — the umpire chooses:").setEnabled(False)
         for name in cut_off:
             menu = self.battle_menu.addMenu(name)
             menu.aboutToShow.connect(lambda m=menu, n=name: self._fill_cut_off_menu(m, n))
+
+    # ----- the battle window ---------------------------------------------------------------
+    def open_battle_window(self, battle: int):
+        """Open (or bring forward) the window of one battle at the table."""
+        from campaign1813.ui.battle import BattleWindow
+
+        windows = self.__dict__.setdefault("battle_windows", {})
+        window = windows.get(battle)
+        if window is None or not window.isVisible():
+            window = BattleWindow(self.campaign, battle, self.perform,
+                                  (self.undo_action, self.redo_action), self)
+            window.destroyed.connect(lambda _o=None, b=battle: windows.pop(b, None))
+            window.finished.connect(lambda _b: (self.raise_(), self.activateWindow()))
+            windows[battle] = window
+        window.show()
+        window.raise_()
+        return window
 
     def _fill_cut_off_menu(self, menu: QMenu, name: str) -> None:
         """Surrender, or break out towards each town open to the command, weakest enemy first."""
