@@ -382,7 +382,7 @@ class MainWindow(QMainWindow):
             window = BattleWindow(self.campaign, battle, self.perform,
                                   (self.undo_action, self.redo_action), self)
             window.destroyed.connect(lambda _o=None, b=battle: windows.pop(b, None))
-            window.finished.connect(lambda _b: (self.raise_(), self.activateWindow()))
+            window.finished.connect(lambda _b: self.activateWindow())
             windows[battle] = window
         window.show()
         window.raise_()

@@ -109,8 +109,8 @@ class BrigadesTable(QTreeWidget):
         """The cells of a brigade's row (for tests and the keyboard)."""
         for i in range(self.topLevelItemCount()):
             head = self.topLevelItem(i)
-            for j in range(head.childCount()):
-                row = head.child(j)
-                if row.data(0, 256) == key:
+            for j in range(head.childCount() if head is not None else 0):
+                row = head.child(j) if head is not None else None
+                if row is not None and row.data(0, 256) == key:
                     return [row.text(c) for c in range(self.columnCount())]
         raise KeyError(key)

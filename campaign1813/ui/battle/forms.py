@@ -133,7 +133,7 @@ def asks(test: str, ruleset: str = "1813", rule: int | None = None) -> tuple[Ask
     if test == "spot":
         return (inches, Ask("cover", "choice", "The blind is in", _enum(Cover)))
     if test in ("fire", "bounce"):
-        out = (band, inches,
+        out: tuple[Ask, ...] = (band, inches,
                Ask("cover", "choice", "Target is", _enum(Target, "(its arm)"),
                    "buildings or woods when the target is in them"),
                Ask("behind", "brigade", "Behind the target", (("", "none"),)))
@@ -436,8 +436,9 @@ class TestForm(QWidget):
             self.asks_layout.removeRow(0)
         while self.flags_layout.count():
             item = self.flags_layout.takeAt(0)
-            if item.widget() is not None:
-                item.widget().deleteLater()
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
         self._inputs = {}
 
     def _build_asks(self) -> None:
@@ -628,7 +629,7 @@ class TestForm(QWidget):
         if r.queued:
             if r.test == "combat" and not r.target:
                 options["target"] = self.target_key()
-            inputs = {"index": r.index, "options": options}
+            inputs: dict[str, Any] = {"index": r.index, "options": options}
             action = "roll"
         else:
             inputs = {"test": r.test, "who": self.who_key(), "target": self.target_key(),
@@ -660,4 +661,4 @@ def _name(view: Any, key: str) -> str:
 def _escape(text: str) -> str:
     from html import escape
 
-    return escape(text).replace("\n", "<br>")
+    return escape(text, quote=False).replace("\n", "<br>")

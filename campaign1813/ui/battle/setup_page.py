@@ -32,7 +32,13 @@ from PySide6.QtWidgets import (
 
 from campaign1813.campaign.battle.fight import Phase, label_of
 from campaign1813.campaign.battle.fight_tests import known_facts
-from campaign1813.campaign.battle.setup import ALLIED, FRENCH, REINFORCEMENT_TURN, Special
+from campaign1813.campaign.battle.setup import (
+    ALLIED,
+    FRENCH,
+    REINFORCEMENT_TURN,
+    Special,
+    rout_point,
+)
 from campaign1813.campaign.battle.terms import Arm, CorpsOrder
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.ui.battle.table_diagram import TableDiagram
@@ -46,6 +52,20 @@ def enters_text(c: Any) -> str:
         return "on the table"
     return (f"{c.edge.value} edge, turn {c.turn}"
             + (", in column of march" if c.column_of_march else ""))
+
+
+def brigade_cells(setup: Any, state: Any, key: str) -> list[str]:
+    """A brigade's row in the order of battle: name and arm, class, fire and skirmish
+    grades (or weight, or calibre), casualties against its rout point."""
+    b, now = setup.brigade(key), state.brigades[key]
+    name = label_of(setup, key).replace(f" ({b.corps})", "")
+    if b.arm is Arm.INFANTRY:
+        detail = f"{b.firepower.value}/{b.skirmish.value}"
+    elif b.arm is Arm.CAVALRY:
+        detail = (b.cavalry.value if b.cavalry else "") + (" lancers" if b.lancers else "")
+    else:
+        detail = f"{b.calibre} pdr" + (" horse" if b.horse else "")
+    return [name, b.rating.value, detail, f"{now.casualties} of {rout_point(b.arm, setup.ruleset)}"]
 
 
 class SetupPage(QWidget):
@@ -148,8 +168,11 @@ class SetupPage(QWidget):
         self.heading.setWordWrap(True)
         self.heading.setStyleSheet("font-weight: bold")
         self.sides = QTreeWidget()
-        self.sides.setHeaderLabels(["Commands and orders of battle"])
-        self.sides.setWordWrap(True)
+        self.sides.setHeaderLabels(["Command and brigades", "Class", "Details",
+                                    "Cas."])
+        self.sides.setIndentation(12)
+        self.sides.header().setStretchLastSection(False)
+        self.sides.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.chips = QTableWidget(0, 3)
         self.chips.setHorizontalHeaderLabels(["Chip", "Held by", "Side"])
         self.chips.verticalHeader().hide()
@@ -196,7 +219,7 @@ class SetupPage(QWidget):
         ml.setContentsMargins(0, 0, 0, 0)
         ml.addWidget(QLabel("Each corps' written orders and objective (free before the first "
                             "chip; afterwards only the CinC changes them)"))
-        ml.addWidget(self.orders, 2)
+        ml.addWidget(self.orders)
         ml.addWidget(self.orders_message)
         ml.addWidget(self.reserve_box)
         ml.addWidget(self.reinforcements)
@@ -213,7 +236,7 @@ class SetupPage(QWidget):
         split = QSplitter(Qt.Orientation.Horizontal)
         for w in (left, middle, right):
             split.addWidget(w)
-        split.setSizes([420, 470, 440])
+        split.setSizes([470, 450, 420])
         layout = QVBoxLayout(page)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.heading)
@@ -254,19 +277,24 @@ class SetupPage(QWidget):
             font.setBold(True)
             top.setFont(0, font)
             self.sides.addTopLevelItem(top)
+            top.setFirstColumnSpanned(True)
             for cm in s.commanders:
                 if cm.side == side and cm.role.value == "CinC":
-                    QTreeWidgetItem(top, [f"{cm.name}, CinC ({cm.grade.value})"])
+                    item = QTreeWidgetItem(top, [f"{cm.name}, CinC ({cm.grade.value})"])
+                    item.setFirstColumnSpanned(True)
             for c in s.side_corps(side):
                 cm = s.commander(c.commander)
                 item = QTreeWidgetItem(top, [f"{c.key} ({c.blind}): {cm.name}, "
-                                             f"{cm.grade.value} — {enters_text(c)}"])
+                                             f"{cm.grade.value}"])
+                item.setToolTip(0, enters_text(c))
+                item.setFirstColumnSpanned(True)
                 for key in st.corps[c.key].brigades:
-                    text = known_facts(s, st, key).replace(f" ({c.key})", "")
-                    leaf = QTreeWidgetItem(item, [text])
-                    leaf.setToolTip(0, text)
+                    leaf = QTreeWidgetItem(item, brigade_cells(s, st, key))
+                    leaf.setToolTip(0, known_facts(s, st, key))
                 item.setExpanded(True)
             top.setExpanded(True)
+        for col in range(1, self.sides.columnCount()):
+            self.sides.resizeColumnToContents(col)
 
     def _fill_chips(self, view: Any) -> None:
         s = view.setup
@@ -285,8 +313,7 @@ class SetupPage(QWidget):
         s, st = view.setup, view.state
         writable = st.phase == Phase.SETUP
         keys = [c.key for c in s.corps]
-        if [self.orders.item(r, 0).text() for r in range(self.orders.rowCount())
-                if self.orders.item(r, 0)] != keys:
+        if [self._corps_in_row(r) for r in range(self.orders.rowCount())] != keys:
             self._build_orders(view)
         # the choosers stay (one may be the sender of the change that brought us here)
         for row, c in enumerate(s.corps):
@@ -321,15 +348,21 @@ class SetupPage(QWidget):
                 lambda k=c.key, e=objective: self._on_objective(k, e.text()))
             self.orders.setCellWidget(row, 4, objective)
         self.orders.resizeRowsToContents()
+        rows = sum(self.orders.rowHeight(r) for r in range(self.orders.rowCount()))
+        self.orders.setFixedHeight(rows + self.orders.horizontalHeader().sizeHint().height() + 6)
 
     def order_combo(self, corps: str) -> QComboBox:
         """The orders chooser of a corps' row."""
         for row in range(self.orders.rowCount()):
-            if self.orders.item(row, 0).text() == corps:
+            if self._corps_in_row(row) == corps:
                 widget = self.orders.cellWidget(row, 3)
                 assert isinstance(widget, QComboBox)
                 return widget
         raise KeyError(corps)
+
+    def _corps_in_row(self, row: int) -> str:
+        item = self.orders.item(row, 0)
+        return item.text() if item is not None else ""
 
     def _on_order(self, corps: str, order: str) -> None:
         if self.view is None or self.view.state.corps[corps].orders.value == order:

@@ -66,21 +66,23 @@ class TableDiagram(QWidget):
                            "\n".join(lines))
         centre = QPointF(left + 1.5 * cell, top + 1.5 * cell)
         # the roads by bearing, clipped at the table's edge
-        for road in table.roads:
+        for i, road in enumerate(table.roads):
             rad = math.radians(road.bearing)
             dx, dy = math.sin(rad), -math.cos(rad)
             reach = 1.5 * cell / max(abs(dx), abs(dy))
             end = QPointF(centre.x() + dx * reach, centre.y() + dy * reach)
             p.setPen(QPen(QColor("#7a5230"), ROAD_WIDTH.get(road.road_class, 2.0)))
             p.drawLine(centre, end)
-            label_at = QPointF(centre.x() + dx * reach * 0.72, centre.y() + dy * reach * 0.72)
+            # neighbouring roads' names alternate in and out, so they do not run together
+            far = 0.78 if i % 2 else 0.56
+            label_at = QPointF(centre.x() + dx * reach * far, centre.y() + dy * reach * far)
             p.setPen(QColor("#3a2a18"))
             text = road.to + (f" ({road.river} {road.crossing})" if road.river else "")
             p.drawText(QRectF(label_at.x() - 60, label_at.y() - 9, 120, 18),
                        int(Qt.AlignmentFlag.AlignCenter), text)
         # the town
-        town = QRectF(centre.x() - cell * 0.28, centre.y() - cell * 0.18, cell * 0.56,
-                      cell * 0.36)
+        town = QRectF(centre.x() - cell * 0.36, centre.y() - cell * 0.16, cell * 0.72,
+                      cell * 0.32)
         p.setPen(QPen(QColor("#333"), 1.5))
         p.setBrush(QColor("#d9c7a3") if table.built_up else QColor("#eee4cc"))
         p.drawRect(town)
@@ -88,7 +90,8 @@ class TableDiagram(QWidget):
         bold = QFont(self.font())
         bold.setBold(True)
         p.setFont(bold)
-        p.drawText(town, int(Qt.AlignmentFlag.AlignCenter), table.town)
+        p.drawText(town.adjusted(-cell * 0.3, 0, cell * 0.3, 0), int(Qt.AlignmentFlag.AlignCenter),
+                   table.town)
         p.setFont(small)
         marks = [x for x in ("fortress" if table.fortress else "",
                              f"river {table.river}" if table.river else "") if x]

@@ -73,7 +73,7 @@ class BattleWindow(QMainWindow):
         self.finish_button.setToolTip("Give the result to the campaign, once (Ctrl+Shift+F)")
         self.finish_button.clicked.connect(self.finish)
         self.setup_page = SetupPage(self._setup_act, self._open_fight)
-        self.setup_page.begin_requested.connect(lambda: self.tabs.setCurrentIndex(PLAY))
+        self.setup_page.begin_requested.connect(self._on_begin)
         self.setup_page.autoresolve_requested.connect(self.show_autoresolve)
         self.play_page = PlayPage(self._act)
         self.play_page.message_shown.connect(lambda text: self.statusBar().showMessage(
@@ -195,6 +195,9 @@ class BattleWindow(QMainWindow):
         """One step of the battle, as one action in the campaign's log."""
         return self._perform(lambda doc: services.battle_action(
             doc, self.battle, action, typed=typed, **inputs))
+
+    def _on_begin(self) -> None:
+        self.tabs.setCurrentIndex(PLAY)
 
     def _setup_act(self, action: str, inputs: dict[str, Any]) -> Changes:
         return self._act(action, None, inputs)
