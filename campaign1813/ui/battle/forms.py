@@ -317,7 +317,7 @@ class TestForm(QWidget):
         self.message.setWordWrap(True)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
-        picks = QFormLayout()
+        self.picks = picks = QFormLayout()
         picks.addRow("Who", self.who)
         picks.addRow("Against", self.target)
         roll_row = QHBoxLayout()
@@ -415,6 +415,7 @@ class TestForm(QWidget):
         # a queued combat without its charger names the other brigade here
         fixed = r.queued and not (r.test == "combat" and not r.target)
         self.target.setEnabled(needs_target(r.test) and not fixed)
+        self.picks.setRowVisible(self.target, needs_target(r.test))
         self.target.blockSignals(False)
 
     def _on_who(self) -> None:

@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
-    QPlainTextEdit,
     QPushButton,
     QScrollArea,
     QSizePolicy,
@@ -46,6 +45,7 @@ from campaign1813.ui.battle.forms import (
     parse_roll,
     queued_request,
 )
+from campaign1813.ui.battle.report_view import ReportView
 
 BATTLE_DRAWS = "the battle draws"
 
@@ -72,9 +72,7 @@ class PlayPage(QWidget):
         self.form = TestForm(self._take)
         self.form.rolled.connect(self._on_rolled)
         self.brigades = BrigadesTable()
-        self.report = QPlainTextEdit()
-        self.report.setReadOnly(True)
-        self.report.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.report = ReportView()
         self.message = QLabel()
         self.message.setWordWrap(True)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -175,6 +173,9 @@ class PlayPage(QWidget):
         for a in CorpsAction:
             self.spend_what.addItem(f"{a.value.replace('_', ' ')} ({costs[a]})", a.value)
         self.spend_brigade = QComboBox()
+        self.spend_note = QLineEdit()
+        self.spend_note.setPlaceholderText("for the report, e.g. Move forward, artillery unlimber")
+        self.spend_note.returnPressed.connect(self.spend)
         self.spend_button = _button("Spend", self.spend)
         self.formation_brigade = QComboBox()
         self.formation_brigade.currentIndexChanged.connect(self._fill_formations)
@@ -188,9 +189,10 @@ class PlayPage(QWidget):
         grid.addWidget(self.spend_what, 2, 0)
         grid.addWidget(self.spend_brigade, 2, 1)
         grid.addWidget(self.spend_button, 2, 2)
-        grid.addWidget(self.formation_brigade, 3, 0)
-        grid.addWidget(self.formation, 3, 1)
-        grid.addWidget(self.formation_button, 3, 2)
+        grid.addWidget(self.spend_note, 3, 0, 1, 3)
+        grid.addWidget(self.formation_brigade, 4, 0)
+        grid.addWidget(self.formation, 4, 1)
+        grid.addWidget(self.formation_button, 4, 2)
         grid.setColumnStretch(0, 1)
         grid.setColumnStretch(1, 1)
         return box
@@ -318,9 +320,7 @@ class PlayPage(QWidget):
         self.decision.setText(f"<b>{d.winner or 'undecided'}</b> — {d.reason}")
         self.holder_button.setEnabled(st.phase == Phase.NIGHT)
         self.brigades.show_view(view)
-        lines = view.report
-        self.report.setPlainText("\n".join(lines))
-        self.report.verticalScrollBar().setValue(self.report.verticalScrollBar().maximum())
+        self.report.show_lines(view.report)
         # the form follows the battle: the next queued test opens itself, pre-filled
         due = self._first_due(view)
         if due is not None and (self.form.request is None or self.form.request.queued
@@ -485,8 +485,12 @@ class PlayPage(QWidget):
 
     def spend(self) -> Any:
         """Tick off the chosen action of Rule 3 against the pips."""
-        return self._do("spend", what=self.spend_what.currentData(),
-                        brigade=self.spend_brigade.currentData() or "")
+        changes = self._do("spend", what=self.spend_what.currentData(),
+                           brigade=self.spend_brigade.currentData() or "",
+                           note=self.spend_note.text().strip())
+        if changes is not None:
+            self.spend_note.clear()
+        return changes
 
     def record_formation(self) -> Any:
         """Record a brigade's new formation."""

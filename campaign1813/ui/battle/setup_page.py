@@ -178,14 +178,19 @@ class SetupPage(QWidget):
         self.chips.verticalHeader().hide()
         self.chips.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.chips.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        self.orders = QTableWidget(0, 5)
-        self.orders.setHorizontalHeaderLabels(["Corps", "Commander", "Enters", "Orders",
+        self.orders = QTableWidget(0, 4)
+        self.orders.setHorizontalHeaderLabels(["Corps", "Enters", "Orders",
                                                "Objective"])
         self.orders.verticalHeader().hide()
+        self.orders.setWordWrap(True)
         header = self.orders.horizontalHeader()
-        for col in range(5):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        for col in (0, 1):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Stretch)
+        # the choosers are cell widgets, which a column sized to its contents does not see
+        for col, width in ((2, 104), (3, 110)):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
+            header.resizeSection(col, width)
+        self.orders.setMinimumHeight(150)
         self.orders_message = QLabel()
         self.orders_message.setWordWrap(True)
         self.reserve_box = QGroupBox("The reserve commander's allocation (before the first chip)")
@@ -217,13 +222,14 @@ class SetupPage(QWidget):
         middle = QWidget()
         ml = QVBoxLayout(middle)
         ml.setContentsMargins(0, 0, 0, 0)
-        ml.addWidget(QLabel("Each corps' written orders and objective (free before the first "
-                            "chip; afterwards only the CinC changes them)"))
-        ml.addWidget(self.orders)
+        note = QLabel("Each corps' written orders and objective (free before the first chip; "
+                      "afterwards only the CinC changes them)")
+        note.setWordWrap(True)
+        ml.addWidget(note)
+        ml.addWidget(self.orders, 1)
         ml.addWidget(self.orders_message)
         ml.addWidget(self.reserve_box)
         ml.addWidget(self.reinforcements)
-        ml.addStretch(1)
         begin_row = QHBoxLayout()
         begin_row.addStretch(1)
         begin_row.addWidget(self.begin_button)
@@ -318,8 +324,8 @@ class SetupPage(QWidget):
         # the choosers stay (one may be the sender of the change that brought us here)
         for row, c in enumerate(s.corps):
             now = st.corps[c.key]
-            combo = self.orders.cellWidget(row, 3)
-            objective = self.orders.cellWidget(row, 4)
+            combo = self.orders.cellWidget(row, 2)
+            objective = self.orders.cellWidget(row, 3)
             assert isinstance(combo, QComboBox) and isinstance(objective, QLineEdit)
             combo.blockSignals(True)
             combo.setCurrentText(now.orders.value)
@@ -334,35 +340,35 @@ class SetupPage(QWidget):
         self.orders.setRowCount(len(s.corps))
         for row, c in enumerate(s.corps):
             cm = s.commander(c.commander)
-            for col, text in enumerate((c.key, f"{cm.name} ({cm.grade.value})",
-                                        enters_text(c))):
-                self.orders.setItem(row, col, QTableWidgetItem(text))
+            corps = QTableWidgetItem(f"{c.key}\n{cm.name} ({cm.grade.value})")
+            corps.setData(Qt.ItemDataRole.UserRole, c.key)
+            self.orders.setItem(row, 0, corps)
+            self.orders.setItem(row, 1, QTableWidgetItem(enters_text(c)))
             combo = QComboBox()
             for o in CorpsOrder:
                 combo.addItem(o.value)
             combo.currentTextChanged.connect(
                 lambda text, k=c.key: self._on_order(k, text))
-            self.orders.setCellWidget(row, 3, combo)
+            self.orders.setCellWidget(row, 2, combo)
             objective = QLineEdit()
+            objective.setMinimumWidth(90)
             objective.editingFinished.connect(
                 lambda k=c.key, e=objective: self._on_objective(k, e.text()))
-            self.orders.setCellWidget(row, 4, objective)
+            self.orders.setCellWidget(row, 3, objective)
         self.orders.resizeRowsToContents()
-        rows = sum(self.orders.rowHeight(r) for r in range(self.orders.rowCount()))
-        self.orders.setFixedHeight(rows + self.orders.horizontalHeader().sizeHint().height() + 6)
 
     def order_combo(self, corps: str) -> QComboBox:
         """The orders chooser of a corps' row."""
         for row in range(self.orders.rowCount()):
             if self._corps_in_row(row) == corps:
-                widget = self.orders.cellWidget(row, 3)
+                widget = self.orders.cellWidget(row, 2)
                 assert isinstance(widget, QComboBox)
                 return widget
         raise KeyError(corps)
 
     def _corps_in_row(self, row: int) -> str:
         item = self.orders.item(row, 0)
-        return item.text() if item is not None else ""
+        return str(item.data(Qt.ItemDataRole.UserRole)) if item is not None else ""
 
     def _on_order(self, corps: str, order: str) -> None:
         if self.view is None or self.view.state.corps[corps].orders.value == order:

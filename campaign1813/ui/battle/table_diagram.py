@@ -66,20 +66,27 @@ class TableDiagram(QWidget):
                            "\n".join(lines))
         centre = QPointF(left + 1.5 * cell, top + 1.5 * cell)
         # the roads by bearing, clipped at the table's edge
-        for i, road in enumerate(table.roads):
+        taken: list[QRectF] = []
+        metrics = p.fontMetrics()
+        for road in table.roads:
             rad = math.radians(road.bearing)
             dx, dy = math.sin(rad), -math.cos(rad)
             reach = 1.5 * cell / max(abs(dx), abs(dy))
             end = QPointF(centre.x() + dx * reach, centre.y() + dy * reach)
             p.setPen(QPen(QColor("#7a5230"), ROAD_WIDTH.get(road.road_class, 2.0)))
             p.drawLine(centre, end)
-            # neighbouring roads' names alternate in and out, so they do not run together
-            far = 0.78 if i % 2 else 0.56
-            label_at = QPointF(centre.x() + dx * reach * far, centre.y() + dy * reach * far)
-            p.setPen(QColor("#3a2a18"))
             text = road.to + (f" ({road.river} {road.crossing})" if road.river else "")
-            p.drawText(QRectF(label_at.x() - 60, label_at.y() - 9, 120, 18),
-                       int(Qt.AlignmentFlag.AlignCenter), text)
+            width = metrics.horizontalAdvance(text) + 6
+            # the name goes where it overlaps no other road's name
+            for far in (0.62, 0.84, 0.45, 0.95, 0.35):
+                at = QPointF(centre.x() + dx * reach * far, centre.y() + dy * reach * far)
+                rect = QRectF(at.x() - width / 2, at.y() - 8, width, 16)
+                if not any(rect.intersects(r) for r in taken):
+                    break
+            taken.append(rect)
+            p.fillRect(rect, QColor(244, 241, 232, 200))
+            p.setPen(QColor("#3a2a18"))
+            p.drawText(rect, int(Qt.AlignmentFlag.AlignCenter), text)
         # the town
         town = QRectF(centre.x() - cell * 0.36, centre.y() - cell * 0.16, cell * 0.72,
                       cell * 0.32)
@@ -112,7 +119,7 @@ class TableDiagram(QWidget):
             if c.edge is not None:
                 by_edge.setdefault(c.edge.value, []).append(c)
         for edge, corps in by_edge.items():
-            text = "; ".join(f"{c.key} ({c.blind}) turn {c.turn}" for c in corps)
+            text = ", ".join(f"{c.blind} turn {c.turn}" for c in corps)
             colour = SIDE_COLOURS.get(corps[0].side, QColor("#333"))
             p.setPen(QPen(colour, 5))
             if edge == "north":

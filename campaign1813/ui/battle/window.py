@@ -24,20 +24,19 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QPushButton,
     QTabWidget,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
 from campaign1813.campaign import queries, services
 from campaign1813.campaign.battle.fight import Phase
-from campaign1813.campaign.battle.session import report_html
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.store.document import CampaignDocument
 from campaign1813.ui.battle.autoresolve_dialog import AutoResolveDialog
 from campaign1813.ui.battle.brigades import army_line
 from campaign1813.ui.battle.play_page import PlayPage
+from campaign1813.ui.battle.report_view import ReportView
 from campaign1813.ui.battle.setup_page import SetupPage
 from campaign1813.ui.open_campaign import OpenCampaign
 
@@ -78,7 +77,7 @@ class BattleWindow(QMainWindow):
         self.play_page = PlayPage(self._act)
         self.play_page.message_shown.connect(lambda text: self.statusBar().showMessage(
             text.splitlines()[0] if text else ""))
-        self.report = QTextBrowser()
+        self.report = ReportView()
         self.tabs = QTabWidget()
         self.tabs.addTab(self.setup_page, "&1 Setup")
         self.tabs.addTab(self.play_page, "&2 Play")
@@ -168,7 +167,7 @@ class BattleWindow(QMainWindow):
         self.tabs.setTabEnabled(REPORT, True)
         self.setup_page.show_view(view)
         self.play_page.show_view(view)
-        self.report.setHtml(report_html(view.setup, list(view.steps)))
+        self.report.show_lines(view.report)
         st, d = view.state, view.decision
         broken = ", ".join(view.broken_corps)
         self.standing.setText(army_line(view) + (f" · broken: {broken}" if broken else ""))
