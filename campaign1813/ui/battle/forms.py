@@ -68,6 +68,10 @@ TEST_TITLES = {
 }
 
 
+# The tests whose outcome the table gives without a roll.
+NO_DICE = frozenset({"reaction", "quick"})
+
+
 class BadRoll(CampaignError):
     """A typed roll that is not a number or a list of faces."""
 
@@ -354,6 +358,11 @@ class TestForm(QWidget):
         for key, value in request.options.items():
             self._set_input(key, value)
         self._enable(True)
+        # a test the table settles rolls nothing: it is applied, not rolled
+        rolls = request.test not in NO_DICE
+        self.roll_button.setText("&Roll (battle's dice)" if rolls else "&Apply")
+        self.typed.setVisible(rolls)
+        self.typed_button.setVisible(rolls)
         self._update_odds()
 
     def refresh(self, view: Any) -> None:
