@@ -360,10 +360,12 @@ class MainWindow(QMainWindow):
                 action.setData((battle.id, winner))
                 action.triggered.connect(
                     lambda _checked=False, b=battle.id, w=winner: self.record_result(b, w))
-            # -- the battle window: one entry per battle due or on the table --
-            menu.addSeparator()
-            menu.addAction("Fight at the Table…").triggered.connect(
-                lambda _checked=False, b=battle.id: self.open_battle_window(b))
+        # -- the battle window: one entry per battle due (or being fought on the table) --
+        if due:
+            self.battle_menu.addSeparator()
+        for battle in due:
+            fight = self.battle_menu.addAction(f"{battle.id}. {battle.place}: Fight at the Table…")
+            fight.triggered.connect(lambda _checked=False, b=battle.id: self.open_battle_window(b))
         if cut_off:
             self.battle_menu.addSeparator()
             self.battle_menu.addAction("Cut off — the umpire chooses:").setEnabled(False)

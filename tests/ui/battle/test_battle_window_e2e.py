@@ -32,10 +32,8 @@ def _battle_at_magdeburg(window):
 
 def _fight_action(window):
     for action in window.battle_menu.actions():
-        if action.menu() is not None and action.text().startswith("1. Magdeburg"):
-            for sub in action.menu().actions():
-                if sub.text() == "Fight at the Table…":
-                    return sub
+        if action.text() == "1. Magdeburg: Fight at the Table…":
+            return action
     raise AssertionError("no Fight at the Table… entry for battle 1")
 
 
