@@ -70,6 +70,7 @@ class MainWindow(QMainWindow):
         self.settings_dialog: SettingsDialog | None = None
         self.history = UndoHistory(self.campaign, self)
         self.diary_window: DiaryWindow | None = None
+        self.battle_windows: dict[int, QMainWindow] = {}  # the battles open at the table
         self.campaign_view = CampaignView(self.campaign, self)
         shown = self._settings.value("view/theatre")
         if shown:
@@ -374,16 +375,19 @@ class MainWindow(QMainWindow):
             menu.aboutToShow.connect(lambda m=menu, n=name: self._fill_cut_off_menu(m, n))
 
     # ----- the battle window ---------------------------------------------------------------
-    def open_battle_window(self, battle: int):
+    def open_battle_window(self, battle: int) -> QMainWindow:
         """Open (or bring forward) the window of one battle at the table."""
         from campaign1813.ui.battle import BattleWindow
 
-        windows = self.__dict__.setdefault("battle_windows", {})
+        windows = self.battle_windows
         window = windows.get(battle)
         if window is None or not window.isVisible():
             window = BattleWindow(self.campaign, battle, self.perform,
                                   (self.undo_action, self.redo_action), self)
-            window.destroyed.connect(lambda _o=None, b=battle: windows.pop(b, None))
+            # a closed window goes when Qt deletes it, unless another took its place already
+            window.destroyed.connect(
+                lambda _o=None, b=battle, w=window: windows.pop(b) if windows.get(b) is w
+                else None)
             window.finished.connect(lambda _b: self.activateWindow())
             windows[battle] = window
         window.show()

@@ -430,6 +430,11 @@ class TestForm(QWidget):
     def _on_who(self) -> None:
         if self.request is not None:
             self._fill_target()
+            if "pay" in self._inputs:
+                box = self._inputs["pay"][1]
+                box.blockSignals(True)
+                box.setChecked(self._pays_default())
+                box.blockSignals(False)
             self._update_odds()
 
     def who_key(self) -> str:

@@ -102,7 +102,10 @@ class BattleWindow(QMainWindow):
         layout.addWidget(self.tabs, 1)
         self.setCentralWidget(body)
         self._menus(edit_actions)
-        self.resize(1366, 740)
+        # a laptop's 1366 × 768, less what the desktop keeps for itself
+        room = self.screen().availableGeometry() if self.screen() is not None else None
+        self.resize(min(1366, room.width()) if room else 1366,
+                    min(740, room.height() - 30) if room else 740)
         campaign.changed.connect(self._on_changed)
         campaign.opened.connect(self._on_opened)
         self.refresh()

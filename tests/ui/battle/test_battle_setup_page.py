@@ -62,3 +62,27 @@ def test_orders_and_the_reserve_are_set_before_the_first_chip_and_undone(window,
     battle.play_page.draw()
     assert not page.order_combo(PRUSSIANS).isEnabled()
     assert not page.allocate_button.isEnabled()
+
+
+def test_a_special_chip_names_the_commander_who_moves(window):
+    window.give_order(IssueOrder(PRUSSIANS, "Attack", "Magdeburg"))
+    for _ in range(6):
+        window.end_day()
+    bw = window.open_battle_window(1)
+    page = bw.setup_page
+    next(cb for cb in page.special_boxes if "Allied gifted" in cb.text()).setChecked(True)
+    page.open_button.click()
+    assert [c.label for c in bw.view.setup.chips] == ["1", "2", "Poor", "Allied gifted"]
+    play = bw.play_page
+    play.chip.setCurrentIndex(play.chip.findData("Allied gifted"))
+    play.draw()
+    assert play.special_box.isVisibleTo(play)
+    # Yorck is Gifted (Rule 2's grades); Lauriston is not, and is refused with the reason
+    play.special_commander.setCurrentIndex(play.special_commander.findData("5 Corps"))
+    play.use_special()
+    assert play.message.text().startswith("Refused: the Allied gifted chip is for a Gifted "
+                                          "Allied commander who has not yet moved this turn")
+    play.special_commander.setCurrentIndex(play.special_commander.findData(PRUSSIANS))
+    play.use_special()
+    assert "General Yorck" in play.commander.text()
+    assert not play.special_box.isVisibleTo(play)
