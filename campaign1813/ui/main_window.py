@@ -39,6 +39,7 @@ from campaign1813.campaign.store.document import (
     open_campaign,
     save_campaign_as,
 )
+from campaign1813.ui.battle import BattleWindow
 from campaign1813.ui.campaign_view import CampaignView
 from campaign1813.ui.day_windows import DiaryWindow, ReportPane
 from campaign1813.ui.open_campaign import OpenCampaign, Update
@@ -70,7 +71,7 @@ class MainWindow(QMainWindow):
         self.settings_dialog: SettingsDialog | None = None
         self.history = UndoHistory(self.campaign, self)
         self.diary_window: DiaryWindow | None = None
-        self.battle_windows: dict[int, QMainWindow] = {}  # the battles open at the table
+        self.battle_windows: dict[int, BattleWindow] = {}  # the battles open at the table
         self.campaign_view = CampaignView(self.campaign, self)
         shown = self._settings.value("view/theatre")
         if shown:
@@ -375,10 +376,8 @@ class MainWindow(QMainWindow):
             menu.aboutToShow.connect(lambda m=menu, n=name: self._fill_cut_off_menu(m, n))
 
     # ----- the battle window ---------------------------------------------------------------
-    def open_battle_window(self, battle: int) -> QMainWindow:
+    def open_battle_window(self, battle: int) -> BattleWindow:
         """Open (or bring forward) the window of one battle at the table."""
-        from campaign1813.ui.battle import BattleWindow
-
         windows = self.battle_windows
         window = windows.get(battle)
         if window is None or not window.isVisible():

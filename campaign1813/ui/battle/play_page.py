@@ -72,7 +72,7 @@ class PlayPage(QWidget):
         self.form = TestForm(self._take)
         self.form.rolled.connect(self._on_rolled)
         self.brigades = BrigadesTable()
-        self.report = ReportView()
+        self.report = ReportView(compact=True)
         self.message = QLabel()
         self.message.setWordWrap(True)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from html import escape
 
-from PySide6.QtGui import QTextCursor
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 # A heading is a turn, a numbered move, nightfall or the result; an umpire's note such as
@@ -17,7 +17,7 @@ TURN = re.compile(r"^Turn \d+ of \d+$")
 HEADING = re.compile(r"^(Move \d+ – |Night falls|Result:|At nightfall|The umpire decides)")
 
 
-def report_markup(lines: Sequence[str]) -> str:
+def report_markup(lines: Sequence[str], compact: bool = False) -> str:
     """The report's lines as HTML for the window.
 
     >>> report_markup(["The battle of X", "Rules: 1813", "French: 5 Corps", "Allied: I Corps",
@@ -27,7 +27,8 @@ def report_markup(lines: Sequence[str]) -> str:
     """
     if not lines:
         return ""
-    out = [f"<h2>{escape(lines[0])}</h2>", "<ul>"]
+    title = f"<p><b>{escape(lines[0])}</b></p>" if compact else f"<h2>{escape(lines[0])}</h2>"
+    out = [title, "<ul>"]
     out += [f"<li>{escape(x)}</li>" for x in lines[1:4]]
     out.append("</ul>")
     open_list = False
@@ -55,8 +56,9 @@ def report_markup(lines: Sequence[str]) -> str:
 class ReportView(QTextBrowser):
     """The live report, scrolled to its latest line."""
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, compact: bool = False, parent: QWidget | None = None):
         super().__init__(parent)
+        self.compact = compact
         self.lines: list[str] = []
 
     def show_lines(self, lines: Sequence[str]) -> None:
@@ -64,6 +66,10 @@ class ReportView(QTextBrowser):
         if list(lines) == self.lines:
             return
         self.lines = list(lines)
-        self.setHtml(report_markup(self.lines))
-        self.moveCursor(QTextCursor.MoveOperation.End)
-        self.ensureCursorVisible()
+        self.setHtml(report_markup(self.lines, self.compact))
+        # the document is laid out lazily: go to its end once it has been
+        QTimer.singleShot(0, self._to_end)
+
+    def _to_end(self) -> None:
+        bar = self.verticalScrollBar()
+        bar.setValue(bar.maximum())

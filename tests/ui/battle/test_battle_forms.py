@@ -210,3 +210,15 @@ def test_auto_resolve_shows_progress_cancels_then_records_the_seeded_run(window,
     elif winner == "Allied":
         assert table_row(window, PRUSSIANS)[STATE].startswith("resting")
         assert table_row(window, "5 Corps")[STATE].startswith("retreating")
+
+
+def test_auto_resolve_of_a_battle_on_the_table_abandons_the_fight_first(window, battle):
+    battle.play_page.draw()
+    dialog = battle.show_autoresolve()
+    assert dialog.warning.text().startswith("The battle is being fought on the table")
+    assert dialog.record() is not None
+    assert queries.fights_in_progress(window.document) == {}
+    assert next(b for b in window.campaign.status.battles if b.id == 1).result is not None
+    labels = [e.text for e in queries.diary(window.document)]
+    assert any("was abandoned after 1 steps" in t for t in labels)
+    assert any(t.startswith("Auto-resolved (seed 18130506001)") for t in labels)
