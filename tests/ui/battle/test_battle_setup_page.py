@@ -86,3 +86,23 @@ def test_a_special_chip_names_the_commander_who_moves(window):
     play.use_special()
     assert "General Yorck" in play.commander.text()
     assert not play.special_box.isVisibleTo(play)
+
+
+def test_the_cinc_gives_his_move_and_a_formation_is_recorded(battle):
+    play = battle.play_page
+    play.chip.setCurrentIndex(play.chip.findData("2"))
+    play.draw()
+    assert "General Blücher</b>, CinC" in play.commander.text()
+    play.pips_typed.setText("3")
+    play.roll_pips()
+    assert play.give_button.isVisibleTo(play)
+    play.cinc_corps.setCurrentText(PRUSSIANS)
+    play.give_move()
+    assert "General Yorck" in play.commander.text()
+    assert "move given by General Blücher" in play.commander.text()
+    assert battle.view.state.activation.commander == PRUSSIANS
+    play.formation_brigade.setCurrentIndex(play.formation_brigade.findData(f"{PRUSSIANS}/1"))
+    play.formation.setCurrentText("column of attack")
+    play.record_formation()
+    assert play.brigades.row_of(f"{PRUSSIANS}/1")[3] == "column of attack"
+    assert f"1 Infantry Brigade ({PRUSSIANS}) forms column of attack" in play.message.text()
