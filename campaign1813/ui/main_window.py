@@ -40,6 +40,7 @@ from campaign1813.campaign.store.document import (
     save_campaign_as,
 )
 from campaign1813.ui.battle_dialogs import BattleDialog, MergeDialog, PostponeDialog, SplitDialog
+from campaign1813.ui.battle import BattleWindow
 from campaign1813.ui.campaign_view import CampaignView
 from campaign1813.ui.day_windows import DiaryWindow, ReportPane
 from campaign1813.ui.objectives_panel import ObjectivesPanel
@@ -73,6 +74,7 @@ class MainWindow(QMainWindow):
         self.battle_dialog: BattleDialog | None = None
         self.history = UndoHistory(self.campaign, self)
         self.diary_window: DiaryWindow | None = None
+        self.battle_windows: dict[int, BattleWindow] = {}  # the battles open at the table
         self.campaign_view = CampaignView(self.campaign, self)
         shown = self._settings.value("view/theatre")
         if shown:
@@ -383,6 +385,12 @@ class MainWindow(QMainWindow):
                 action.setData((battle.id, kind.verb))
                 action.triggered.connect(
                     lambda _checked=False, b=battle.id, k=kind: self.open_battle_dialog(b, k))
+        # -- the battle window: one entry per battle due (or being fought on the table) --
+        if due:
+            self.battle_menu.addSeparator()
+        for battle in due:
+            fight = self.battle_menu.addAction(f"{battle.id}. {battle.place}: Fight at the Table…")
+            fight.triggered.connect(lambda _checked=False, b=battle.id: self.open_battle_window(b))
         if cut_off:
             self.battle_menu.addSeparator()
             self.battle_menu.addAction("Cut off — the umpire chooses:").setEnabled(False)
@@ -428,6 +436,24 @@ class MainWindow(QMainWindow):
         dialog.open()
         self.battle_dialog = dialog
         return dialog
+
+    # ----- the battle window ---------------------------------------------------------------
+    def open_battle_window(self, battle: int) -> BattleWindow:
+        """Open (or bring forward) the window of one battle at the table."""
+        windows = self.battle_windows
+        window = windows.get(battle)
+        if window is None or not window.isVisible():
+            window = BattleWindow(self.campaign, battle, self.perform,
+                                  (self.undo_action, self.redo_action), self)
+            # a closed window goes when Qt deletes it, unless another took its place already
+            window.destroyed.connect(
+                lambda _o=None, b=battle, w=window: windows.pop(b) if windows.get(b) is w
+                else None)
+            window.finished.connect(lambda _b: self.activateWindow())
+            windows[battle] = window
+        window.show()
+        window.raise_()
+        return window
 
     def _fill_cut_off_menu(self, menu: QMenu, name: str) -> None:
         """Surrender, or break out towards each town open to the command, weakest enemy first."""

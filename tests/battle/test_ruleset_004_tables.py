@@ -194,3 +194,8 @@ def test_the_schema_writer(tmp_path, capsys, monkeypatch):
 def test_every_assumption_is_in_the_docs():
     text = (REPO / "docs" / "ruleset-004.md").read_text(encoding="utf-8")
     assert tables().assumptions and all(f"- {a}\n" in text for a in tables().assumptions)
+
+
+def test_the_tables_read_exactly_the_files_the_schema_checks():
+    """The loader's file list and the schema's models name the same six files, in order."""
+    assert FILES == tuple(schema004.MODELS)

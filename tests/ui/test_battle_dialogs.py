@@ -59,7 +59,8 @@ def refusal_of(service, doc) -> str:
 
 
 def test_every_battle_due_offers_its_results_and_the_three_overrides(two_battles):
-    menus = [a.menu() for a in two_battles.battle_menu.actions() if a.menu() is not None]
+    menus = [a.menu() for a in two_battles.battle_menu.actions()
+             if a.menu() is not None and a.menu().title()[:1].isdigit()]
     assert [m.title() for m in menus] == [
         "1. Olot: Vistula Polish Corps against 4 Spanish Corps",
         "2. Medina del Campo: 17 Corps against 3 British Corps"]

@@ -316,11 +316,9 @@ def schema_text() -> str:
 
 def manifest_text() -> str:
     """The manifest of the shipped files, each checked first, as it is written to disk."""
-    from campaign1813.campaign.battle.ruleset004.tables import FILES
-
     folder = rulesets_root() / ID
     files: dict[str, str] = {}
-    for f in FILES:
+    for f in MODELS:  # the files the tables read, each with its model
         raw = (folder / f).read_bytes()
         try:
             data = tomllib.loads(raw.decode("utf-8"))

@@ -1,0 +1,257 @@
+"""The battle window at the table: Setup, then Play one activation at a time, the live Report;
+Auto-resolve and Finish from the same window.
+
+The window takes the open campaign and the main window's ``perform`` in its constructor: every
+step it takes is one service call (``open_battle``, ``battle_action``, ``finish_battle``,
+``abandon_battle``, ``autoresolve_battle``) through ``perform``, so each is one action in the
+file's log, undone from Edit ▸ Undo like any other. It reads the battle only through
+``queries.fight_view`` and follows the open campaign's ``changed`` signal, so an undo, a redo or
+another program's step shows here as soon as the main window sees it. Nothing of the battle is
+kept in the window: closed and opened again, it shows the battle at the step it had reached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from html import escape
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from campaign1813.campaign import queries, services
+from campaign1813.campaign.battle.fight import Phase
+from campaign1813.campaign.day.changes import Changes
+from campaign1813.campaign.errors import CampaignError
+from campaign1813.campaign.store.document import CampaignDocument
+from campaign1813.ui.battle.autoresolve_dialog import AutoResolveDialog
+from campaign1813.ui.battle.brigades import army_line
+from campaign1813.ui.battle.play_page import PlayPage
+from campaign1813.ui.battle.report_view import ReportView
+from campaign1813.ui.battle.setup_page import SetupPage
+from campaign1813.ui.open_campaign import OpenCampaign
+
+Perform = Callable[[Callable[[CampaignDocument], Changes]], Changes]
+SETUP, PLAY, REPORT = range(3)
+
+
+class BattleWindow(QMainWindow):
+    """One battle of the open campaign, at the table."""
+
+    finished = Signal(int)  # the battle's number, once its result is recorded here
+
+    def __init__(self, campaign: OpenCampaign, battle: int, perform: Perform,
+                 edit_actions: Sequence[QAction] = (), parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowFlag(Qt.WindowType.Window)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.campaign = campaign
+        self.battle = battle
+        self._perform = perform
+        self._document = campaign.document
+        self.view: Any = None
+        self.autoresolve_dialog: AutoResolveDialog | None = None
+        self.heading = QLabel()
+        self.heading.setStyleSheet("font-weight: bold; font-size: 11pt")
+        self.standing = QLabel()
+        self.standing.setStyleSheet("color: #333")
+        self.result_text = QLabel()
+        self.result_text.setWordWrap(True)
+        self.auto_button = QPushButton("&Auto-resolve…")
+        self.auto_button.clicked.connect(self.show_autoresolve)
+        self.finish_button = QPushButton("&Finish battle")
+        self.finish_button.setToolTip("Give the result to the campaign, once (Ctrl+Shift+F)")
+        self.finish_button.clicked.connect(self.finish)
+        self.setup_page = SetupPage(self._setup_act, self._open_fight)
+        self.setup_page.begin_requested.connect(self._on_begin)
+        self.setup_page.autoresolve_requested.connect(self.show_autoresolve)
+        self.play_page = PlayPage(self._act)
+        self.play_page.message_shown.connect(lambda text: self.statusBar().showMessage(
+            text.splitlines()[0] if text else ""))
+        self.report = ReportView()
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.setup_page, "&1 Setup")
+        self.tabs.addTab(self.play_page, "&2 Play")
+        self.tabs.addTab(self.report, "&3 Report")
+
+        top = QHBoxLayout()
+        texts = QVBoxLayout()
+        texts.setSpacing(1)
+        first = QHBoxLayout()
+        first.addWidget(self.heading)
+        first.addSpacing(16)
+        first.addWidget(self.standing, 1)
+        texts.addLayout(first)
+        texts.addWidget(self.result_text)
+        top.addLayout(texts, 1)
+        top.addWidget(self.auto_button, 0, Qt.AlignmentFlag.AlignTop)
+        top.addWidget(self.finish_button, 0, Qt.AlignmentFlag.AlignTop)
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(6, 4, 6, 2)
+        layout.addLayout(top)
+        layout.addWidget(self.tabs, 1)
+        self.setCentralWidget(body)
+        self._menus(edit_actions)
+        # a laptop's 1366 × 768, less what the desktop keeps for itself
+        room = self.screen().availableGeometry() if self.screen() is not None else None
+        self.resize(min(1366, room.width()) if room else 1366,
+                    min(740, room.height() - 30) if room else 740)
+        campaign.changed.connect(self._on_changed)
+        campaign.opened.connect(self._on_opened)
+        self.refresh()
+        if self.view is not None and self.view.state.phase != Phase.SETUP:
+            self.tabs.setCurrentIndex(PLAY)
+
+    def _menus(self, edit_actions: Sequence[QAction]) -> None:
+        if edit_actions:
+            edit = self.menuBar().addMenu("&Edit")
+            edit.addActions(list(edit_actions))
+        menu = self.menuBar().addMenu("&Battle")
+        p = self.play_page
+        for text, slot, keys in (("&Draw Chip", p.draw, "Ctrl+D"),
+                                 ("Roll &Pips", p.roll_pips, "Ctrl+P"),
+                                 ("&Roll the Test", p.form.roll, "Ctrl+R"),
+                                 ("&Next Queued Test", p.open_next, "Ctrl+N"),
+                                 ("&End Turn", p.end_turn, "Ctrl+Shift+E")):
+            action = menu.addAction(text)
+            action.triggered.connect(lambda _c=False, s=slot: s())
+            action.setShortcut(QKeySequence(keys))
+        menu.addSeparator()
+        auto = menu.addAction("&Auto-resolve…")
+        auto.triggered.connect(self.show_autoresolve)
+        finish = menu.addAction("&Finish Battle")
+        finish.setShortcut(QKeySequence("Ctrl+Shift+F"))
+        finish.triggered.connect(self.finish)
+        menu.addSeparator()
+        close = menu.addAction("&Close Window")
+        close.setShortcut(QKeySequence.StandardKey.Close)
+        close.triggered.connect(self.close)
+
+    # ----- reading ------------------------------------------------------------------------
+    def _battle_view(self) -> Any:
+        status = self.campaign.status
+        if status is None:
+            return None
+        return next((b for b in status.battles if b.id == self.battle), None)
+
+    def refresh(self) -> None:
+        """Read the battle again and show it everywhere."""
+        doc = self.campaign.document
+        if doc is None:
+            return
+        self.view = view = queries.fight_view(doc, self.battle)
+        battle = self._battle_view()
+        title = battle.title if battle is not None else f"battle {self.battle}"
+        title = title[0].upper() + title[1:]
+        self.setWindowTitle(f"{title} — at the table")
+        self.heading.setText(title)
+        decided = battle is not None and battle.result is not None
+        if view is None:
+            self.setup_page.show_unopened(battle)
+            self.standing.setText("Not yet set up on the table.")
+            self.result_text.setText(f"Result: {battle.result}" if decided else "")
+            self.tabs.setTabEnabled(PLAY, False)
+            self.tabs.setTabEnabled(REPORT, False)
+            self.tabs.setCurrentIndex(SETUP)
+            self.finish_button.setEnabled(False)
+            self.auto_button.setEnabled(not decided)
+            return
+        self.tabs.setTabEnabled(PLAY, True)
+        self.tabs.setTabEnabled(REPORT, True)
+        self.setup_page.show_view(view)
+        self.play_page.show_view(view)
+        self.report.show_lines(view.report)
+        st, d = view.state, view.decision
+        broken = ", ".join(view.broken_corps)
+        self.standing.setText(army_line(view) + (f" · broken: {broken}" if broken else ""))
+        where = {Phase.SETUP: "being set up", Phase.PLAY: f"turn {st.turn} of {view.setup.turns}",
+                 Phase.NIGHT: "nightfall", Phase.FINISHED: "finished"}.get(st.phase, st.phase)
+        self.result_text.setText(f"<b>{escape(where)}</b> — result: "
+                                 f"<b>{escape(d.winner or 'undecided')}</b> ({escape(d.reason)})")
+        finished = st.phase == Phase.FINISHED
+        self.finish_button.setEnabled(d.final and not finished)
+        self.auto_button.setEnabled(not finished and not decided)
+
+    def _on_changed(self, _update: Any) -> None:
+        if self.campaign.document is self._document:
+            self.refresh()
+
+    def _on_opened(self) -> None:
+        if self.campaign.document is not self._document:
+            self.close()  # another campaign is open: this battle is not in it
+        else:
+            self.refresh()
+
+    # ----- acting -------------------------------------------------------------------------
+    def _act(self, action: str, typed: Any, inputs: dict[str, Any]) -> Changes:
+        """One step of the battle, as one action in the campaign's log."""
+        return self._perform(lambda doc: services.battle_action(
+            doc, self.battle, action, typed=typed, **inputs))
+
+    def _on_begin(self) -> None:
+        self.tabs.setCurrentIndex(PLAY)
+
+    def _setup_act(self, action: str, inputs: dict[str, Any]) -> Changes:
+        return self._act(action, None, inputs)
+
+    def _open_fight(self, seed: int | None, specials: list[str]) -> Changes:
+        changes = self._perform(lambda doc: services.open_battle(
+            doc, self.battle, seed=seed, specials=specials))
+        self.statusBar().showMessage(changes.label)
+        return changes
+
+    def finish(self) -> Changes | None:
+        """Give the battle's result to the campaign, once; the window closes onto the map."""
+        try:
+            changes = self._perform(lambda doc: services.finish_battle(doc, self.battle))
+        except CampaignError as exc:
+            self.play_page.say(f"Refused: {exc}", error=True)
+            self.statusBar().showMessage(f"Refused: {exc}")
+            return None
+        self.finished.emit(self.battle)
+        self.close()
+        return changes
+
+    def show_autoresolve(self) -> AutoResolveDialog:
+        """The Monte Carlo odds, then the seeded run if the umpire commits."""
+        in_progress = self.view is not None and self.view.state.phase != Phase.FINISHED
+        dialog = AutoResolveDialog(self._estimate, self._autoresolve, in_progress, self)
+        dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        dialog.finished.connect(lambda _r: self._after_autoresolve(dialog))
+        dialog.show()
+        self.autoresolve_dialog = dialog
+        return dialog
+
+    def _estimate(self, runs: int, progress: Callable[[int, int], bool]) -> list[str]:
+        doc = self.campaign.document
+        if doc is None:
+            raise CampaignError("no campaign is open")
+        return services.autoresolve_odds(doc, self.battle, runs, progress=progress)
+
+    def _autoresolve(self) -> Changes:
+        if self.view is not None and self.view.state.phase != Phase.FINISHED:
+            self._perform(lambda doc: services.abandon_battle(doc, self.battle))
+        return self._perform(lambda doc: services.autoresolve_battle(doc, self.battle))
+
+    def _after_autoresolve(self, dialog: AutoResolveDialog) -> None:
+        if dialog.committed is not None:
+            self.finished.emit(self.battle)
+            self.close()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
+        try:
+            self.campaign.changed.disconnect(self._on_changed)
+            self.campaign.opened.disconnect(self._on_opened)
+        except (RuntimeError, TypeError):  # already gone with the campaign
+            pass
+        super().closeEvent(event)
