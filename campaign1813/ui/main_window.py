@@ -39,8 +39,8 @@ from campaign1813.campaign.store.document import (
     open_campaign,
     save_campaign_as,
 )
-from campaign1813.ui.battle_dialogs import BattleDialog, MergeDialog, PostponeDialog, SplitDialog
 from campaign1813.ui.battle import BattleWindow
+from campaign1813.ui.battle_dialogs import BattleDialog, MergeDialog, PostponeDialog, SplitDialog
 from campaign1813.ui.campaign_view import CampaignView
 from campaign1813.ui.day_windows import DiaryWindow, ReportPane
 from campaign1813.ui.objectives_panel import ObjectivesPanel

@@ -329,3 +329,19 @@ def test_nothing_more_after_the_finish(b):
                            ("override", {"side": "French", "reason": "x"})):
         with pytest.raises(ActionRefused, match="finished"):
             b.do(action, **inputs)
+
+
+def test_only_turns_and_numbered_moves_head_the_reports_blocks(b):
+    """An action paid in pips ("Move (…)") and a CinC's order ("Move to …") stay in their move."""
+    from campaign1813.campaign.battle.fight import Step
+
+    lines = ("Move 1 – French – 1 French Corps (chip 2)", "Move (1 Brigade) (1 pip, 2 left)",
+             "Move to Helmstedt change orders to Attack")
+    steps = [*b.steps, Step("spend", "Spend 1: Move", lines, {})]
+    md = report_markdown(b.setup, steps)
+    assert "**Move 1 – French – 1 French Corps (chip 2)**" in md
+    assert "- Move (1 Brigade) (1 pip, 2 left)" in md
+    assert "- Move to Helmstedt change orders to Attack" in md
+    page, before = report_html(b.setup, steps), report_html(b.setup, b.steps)
+    assert page.count('<p class="move">') == before.count('<p class="move">') + 1
+    assert "<li>Move (1 Brigade) (1 pip, 2 left)</li>" in page

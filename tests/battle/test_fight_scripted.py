@@ -146,8 +146,11 @@ def play_to_the_army_break() -> Battle:
     # Three of 1 Prussian Corps' six brigades are broken (Rout): half, so the corps is broken.
     assert "1 Prussian Corps is broken" in step.lines
     assert not any("army has broken" in line for line in step.lines)
-    b.do("dismiss", index=_queued(b, "reaction to rout"),
-         reason="no brigade within 4 inches of 3 Infantry Brigade")
+    step = b.do("dismiss", index=_queued(b, "reaction to rout"),
+                reason="no brigade within 4 inches of 3 Infantry Brigade")
+    assert step.lines[0] == ('No reaction to rout for friendly brigades within 4" of 3 Infantry '
+                             'Brigade (1 Prussian Corps) and any it routs through: no brigade '
+                             'within 4 inches of 3 Infantry Brigade')
     # 2 Prussian Corps' brigades with 5 casualties: class C -1, 5 casualties -5, rout within
     # 4" -1 = -7: every roll routs (P(rout) = 1), but the die is still rolled.
     assert dict(prepare(b.setup, b.now, "morale", f"{P2}/5").odds) == {"rout": Fraction(1)}
@@ -186,10 +189,12 @@ def test_a_battle_played_by_hand_reproduces_the_hand_worked_states():
     # d6 - 3 passes (3+) only on a 6: P = 1/6; a pass rallies it one state, to Shaken.
     rally = prepare(b.setup, b.now, "rally", f"{P1}/3")
     assert dict(rally.odds)["shaken"] == Fraction(1, 6)
-    b.do("test", 6, test="rally", who=f"{P1}/3")
+    step = b.do("test", 6, test="rally", who=f"{P1}/3")
     assert b.brigade(f"{P1}/3").state is S.SHAKEN
+    assert step.lines[0] == "Test to rally 3 Infantry Brigade (1 Prussian Corps) (6) rallied"
     assert b.now.activation is not None and b.now.activation.remaining == 4  # 1 pip paid
-    b.do("roll", 1)   # 1 Prussian Corps/1 cannot pass: it continues to rout
+    step = b.do("roll", 1)   # 1 Prussian Corps/1 cannot pass: it continues to rout
+    assert step.lines[0].endswith("(1) fails and continues to rout")
     b.do("roll", 1)
     assert b.brigade(f"{P1}/1").state is S.ROUT
     # The French CinC (chip 1): pips 5 + 2 = 7; Rule 2: an Average CinC pays 2 to change a

@@ -830,7 +830,9 @@ def dismiss(setup: BattleSetup, state: FightState, index: int, reason: str) -> O
         raise ActionRefused("say why the test is not taken")
     p = state.queue[index - 1]
     queue = state.queue[:index - 1] + state.queue[index:]
-    who = label_of(setup, p.who) if p.who in state.brigades else p.who
+    # a reaction to a rout is owed by whoever is near, named in its reason ("brigades within …")
+    who = (label_of(setup, p.who) if p.who in state.brigades
+           else p.who or p.reason.split(": ", 1)[0])
     return Outcome("dismiss", f"Dismiss {p.test} for {who}", replace(state, queue=queue),
                    (f"No {p.test} for {who}: {reason.strip()}",))
 

@@ -352,7 +352,9 @@ def _morale(setup: BattleSetup, state: FightState, who: str, target: str, option
             word = {"pass": "pass", "shaken": "fail, shaken", "rout": "fail and rout"}[
                 r.outcome.value]
             after = r.effect.new_state or b.state
-            if r.outcome.value == "pass" and after is not MoraleState.FORMED:
+            if b.state is MoraleState.ROUT:  # the table's word is not the end: it rallies or runs
+                word = r.effect.note
+            elif r.outcome.value == "pass" and after is not MoraleState.FORMED:
                 word += f", {after.value}"
             what = "Test to rally" if rally else "Test morale for"
             line = f"{what} {b.name} ({r.roll.total}) {word}"

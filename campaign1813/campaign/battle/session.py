@@ -11,6 +11,7 @@ report in the seed's form, move by move.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -127,12 +128,16 @@ def report(setup: BattleSetup, steps: Sequence[f.Step]) -> list[str]:
     return lines
 
 
+# Turns and numbered moves head the report's blocks; "Move (17 Brigade)", an action paid for in
+# pips, and "Move to Burg change orders …", a CinC's order, are lines within a move.
+_HEADING = re.compile(r"Turn \d|Move \d+ – |Night falls|Result:|At nightfall|The umpire decides")
+
+
 def _blocks(lines: list[str]) -> list[tuple[str, list[str]]]:
     """The report's lines grouped under their headings (turns and moves)."""
     blocks: list[tuple[str, list[str]]] = []
     for line in lines:
-        if line.startswith(("Turn ", "Move ", "Night falls", "Result:", "At nightfall",
-                            "The umpire decides")):
+        if _HEADING.match(line):
             blocks.append((line, []))
         elif blocks:
             blocks[-1][1].append(line)

@@ -100,6 +100,7 @@ def remove(con: sqlite3.Connection, battle: int, day: str) -> Changes:
                  "fight_steps": {step_key(battle, i): _plain(s) for i, s in enumerate(steps)}}
     new: Json = {"fights": {key: None},
                  "fight_steps": {step_key(battle, i): None for i in range(len(steps))}}
+    taken = f"{len(steps)} step{'s' if len(steps) != 1 else ''}"
     return log.record(con, "AbandonFight", f"Abandon the fight of {setup.title}", day,
-                      [f"The fight of {setup.title} was abandoned after {len(steps)} steps; "
+                      [f"The fight of {setup.title} was abandoned after {taken}; "
                        "its result is still to be given"], {"battle": battle}, old, new)

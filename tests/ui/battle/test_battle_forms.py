@@ -220,5 +220,5 @@ def test_auto_resolve_of_a_battle_on_the_table_abandons_the_fight_first(window, 
     assert queries.fights_in_progress(window.document) == {}
     assert next(b for b in window.campaign.status.battles if b.id == 1).result is not None
     labels = [e.text for e in queries.diary(window.document)]
-    assert any("was abandoned after 1 steps" in t for t in labels)
+    assert any("was abandoned after 1 step;" in t for t in labels)
     assert any(t.startswith("Auto-resolved (seed 18130506001)") for t in labels)
