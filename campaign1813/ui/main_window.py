@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from html import escape
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -39,7 +40,6 @@ from campaign1813.campaign.store.document import (
     open_campaign,
     save_campaign_as,
 )
-from campaign1813.ui.battle import BattleWindow
 from campaign1813.ui.battle_dialogs import BattleDialog, MergeDialog, PostponeDialog, SplitDialog
 from campaign1813.ui.campaign_view import CampaignView
 from campaign1813.ui.day_windows import DiaryWindow, ReportPane
@@ -48,6 +48,9 @@ from campaign1813.ui.open_campaign import OpenCampaign, Update
 from campaign1813.ui.orders_panel import OrdersPanel
 from campaign1813.ui.settings_dialog import SettingsDialog
 from campaign1813.ui.undo import UndoHistory
+
+if TYPE_CHECKING:  # the battle window brings the battle engine: loaded when a battle is fought
+    from campaign1813.ui.battle import BattleWindow
 
 APP_TITLE = "1813 Campaign Umpire"
 WATCH_MS = 1500  # how often the window looks whether another program changed its file
@@ -443,6 +446,8 @@ class MainWindow(QMainWindow):
         windows = self.battle_windows
         window = windows.get(battle)
         if window is None or not window.isVisible():
+            from campaign1813.ui.battle import BattleWindow
+
             window = BattleWindow(self.campaign, battle, self.perform,
                                   (self.undo_action, self.redo_action), self)
             # a closed window goes when Qt deletes it, unless another took its place already
