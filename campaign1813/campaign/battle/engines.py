@@ -752,7 +752,7 @@ class _Engine002(_Own):
     mapping_headers = ("Brigade or commander", "In the campaign", "In ruleset 002", "Why")
     actions: tuple[ActionSpec, ...] = (
         ActionSpec("deploy", "before the first turn: place a unit on its ground",
-                   (_UNIT, _i("ground", "text", "open, town, woods, hill, entrenchment …"),
+                   (_UNIT, _i("ground", "text", "open, woods, town, entrenchment, hill or marsh"),
                     _i("place", "text", "which town or wood"))),
         ActionSpec("attach", "a commander joins an infantry unit (setup or his movement)",
                    (_i("commander", "text", "the commander's key", True), _UNIT)),
@@ -761,7 +761,7 @@ class _Engine002(_Own):
                    rolls=True),
         ActionSpec("move", "a unit moves (or pivots) in its side's movement",
                    (_UNIT, _i("inches", "number", "how far"),
-                    _i("to", "text", "the ground it ends on"), _i("place", "text", "which"),
+                    _i("to", "text", "the ground it ends on (as for deploy)"), _i("place", "text", "which"),
                     _i("road", "flag", "all along a road"),
                     _i("near_general", "flag", "starting near the General"),
                     _i("pivot", "flag", "pivots on the spot"),
