@@ -489,7 +489,14 @@ def battle_json(b: BattleView) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class FightView:
-    """A battle in progress: its setup, the steps taken, the state now and what it gives."""
+    """A battle in progress: its setup, the steps taken, the state now and what it gives.
+
+    ``state`` is the ruleset's own (the 1813 ``FightState``, or the state of ruleset 002 or
+    004); what a window shows of any ruleset is in the fields after it: where the battle
+    stands (``step_now``), the units (``units``: headings, a row and key per unit), who may
+    act (``who_acts``), the actions with their inputs (``actions``), the mapping of the
+    campaign's brigades (``mapping``) and whether the battle is closed (``closed``).
+    """
 
     setup: Any
     steps: tuple[Any, ...]
@@ -497,18 +504,30 @@ class FightView:
     decision: Any
     broken_corps: tuple[str, ...]
     lost: tuple[str, ...]
+    ruleset: str = "1813"
+    step_now: str = ""
+    units: Any = None
+    who_acts: tuple[str, ...] = ()
+    actions: tuple[Any, ...] = ()
+    mapping: Any = None
+    closed: bool = False
+
+    @property
+    def engine(self) -> Any:
+        """The engine of the battle's ruleset (``battle.engines.Engine``)."""
+        from campaign1813.campaign.battle.engines import engine_for
+
+        return engine_for(self.setup.ruleset)
 
     @property
     def report(self) -> list[str]:
         """The battle report so far."""
-        from campaign1813.campaign.battle.session import report
-
-        return report(self.setup, self.steps)
+        return self.engine.report(self.setup, self.steps)  # type: ignore[no-any-return]
 
 
 def fight_view(doc: CampaignDocument, battle: int) -> FightView | None:
     """A battle being fought on the table, or None if it has not been set up."""
-    from campaign1813.campaign.battle.fight import broken_now, decision, replay
+    from campaign1813.campaign.battle.engines import engine_for
     from campaign1813.campaign.store import fights
 
     with doc.reading() as con:
@@ -516,11 +535,13 @@ def fight_view(doc: CampaignDocument, battle: int) -> FightView | None:
     if found is None:
         return None
     setup, steps = found
-    state = replay(setup, steps)
-    corps, lost = broken_now(setup, state)
-    order = [c.key for c in setup.corps]
-    return FightView(setup, tuple(steps), state, decision(setup, state),
-                     tuple(sorted(corps, key=order.index)), tuple(sorted(lost)))
+    engine = engine_for(setup.ruleset)
+    state = engine.replay(setup, steps)
+    corps, lost = engine.broken(setup, state)
+    return FightView(setup, tuple(steps), state, engine.decision(setup, state), corps, lost,
+                     setup.ruleset, engine.step_now(setup, state),
+                     engine.units_table(setup, state), engine.who_acts(setup, state),
+                     engine.actions, engine.mapping(setup), engine.closed(setup, steps))
 
 
 def fights_in_progress(doc: CampaignDocument) -> dict[int, int]:

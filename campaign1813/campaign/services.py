@@ -134,25 +134,39 @@ def _fight(con: Any, battle: int) -> tuple[Any, list[Any]]:
     return found
 
 
+def _engine(setup: Any) -> Any:
+    """The engine of the rules a battle is fought by."""
+    from campaign1813.campaign.battle.engines import engine_for
+
+    return engine_for(setup.ruleset)
+
+
 def _refuse_if_fighting(doc: CampaignDocument, battle: int, what: str) -> None:
-    from campaign1813.campaign.battle.fight import Phase, replay
     from campaign1813.campaign.store import fights
 
     with doc.reading() as con:
         found = fights.read(con, battle)
-    if found is not None and replay(*found).phase != Phase.FINISHED:
+    if found is not None and not _engine(found[0]).closed(*found):
         raise OrderRefused(f"battle {battle} is being fought on the table; finish it there, or "
                            f"abandon the fight, before you {what}")
 
 
 def open_battle(doc: CampaignDocument, battle: int, *, seed: int | None = None,
-                specials: Sequence[str] = ()) -> Changes:
-    """Set a scheduled battle up for the table: its forces, table, chips and orders."""
+                specials: Sequence[str] = (), ruleset: str | None = None) -> Changes:
+    """Set a scheduled battle up for the table by the ruleset the umpire chooses (the 1813
+    rules unless he names another): its forces, table, chips and orders, or the campaign's
+    brigades converted to the ruleset's units."""
+    from campaign1813.campaign.battle.engines import DEFAULT_RULESET, engine_for
     from campaign1813.campaign.battle.setup import Special
     from campaign1813.campaign.day.fight_setup import battle_setup
     from campaign1813.campaign.store import fights
     from campaign1813.campaign.store.codec import read_state
 
+    ruleset = ruleset or DEFAULT_RULESET
+    engine = engine_for(ruleset)
+    if specials and not engine.chips:
+        raise OrderRefused(f"ruleset {ruleset} draws no chips; an optional chip is for the "
+                           "1813 rules")
     known = {s.value.lower(): s for s in Special if s is not Special.POOR}
     chosen = []
     for name in specials:
@@ -166,22 +180,23 @@ def open_battle(doc: CampaignDocument, battle: int, *, seed: int | None = None,
             raise OrderRefused(f"battle {battle} is already set up on the table")
         state = read_state(con)
         setup = battle_setup(ground.adjusted(state.settings), state, battle, seed=seed,
-                             specials=tuple(chosen))
+                             specials=tuple(chosen), ruleset=ruleset)
+        engine.replay(setup, [])  # a setup the ruleset cannot convert is refused now
         return fights.open_fight(con, setup, state.date.isoformat())
 
 
 def battle_action(doc: CampaignDocument, battle: int, action: str, *,
                   typed: Sequence[Any] | None = None, **inputs: Any) -> Changes:
-    """Take one step of a battle in progress (see ``battle.session.ACTIONS``); the step is
-    logged, so undo takes it back. ``finish`` goes through :func:`finish_battle`."""
-    from campaign1813.campaign.battle.session import act
+    """Take one step of a battle in progress (see the actions of its ruleset's engine,
+    ``battle.engines``); the step is logged, so undo takes it back. ``finish`` goes through
+    :func:`finish_battle`."""
     from campaign1813.campaign.store import fights
 
     if action == "finish":
         return finish_battle(doc, battle)
     with doc.writing() as con:
         setup, steps = _fight(con, battle)
-        step = act(setup, steps, action, typed=typed, **inputs)
+        step = _engine(setup).act(setup, steps, action, typed=typed, **inputs)
         day = con.execute('SELECT "current_date" FROM campaign').fetchone()[0]
         changes = fights.add_step(con, battle, len(steps), step, day)
     return _with_lines(changes, step.lines)
@@ -196,37 +211,16 @@ def _with_lines(changes: Changes, lines: Sequence[str]) -> Changes:
 def finish_battle(doc: CampaignDocument, battle: int) -> Changes:
     """Close a battle fought on the table and give its result to the campaign, once: the
     winner rests, the loser retreats, the town changes hands, the casualties are recorded."""
-    from campaign1813.campaign.battle.session import act, report
-
     ground = doc.ground()
     with doc.writing() as con:
         setup, steps = _fight(con, battle)
-        step = act(setup, steps, "finish")
-        from campaign1813.campaign.battle.fight import replay
-
-        final = replay(setup, [*steps, step])
-        action = RecordResult(battle, final.result, _casualties(setup, final))
+        engine = _engine(setup)
+        winner = engine.decision(setup, engine.replay(setup, steps)).winner
+        step = engine.finish(setup, steps)
+        final = engine.replay(setup, [*steps, step])
+        action = RecordResult(battle, winner, engine.casualties(setup, final))
         return _finish(con, ground, battle, len(steps), step, action,
-                       report(setup, [*steps, step]))
-
-
-def _casualties(setup: Any, state: Any) -> dict[str, dict[str, int]]:
-    """Each command's casualties by brigade number, as the campaign keeps them."""
-    out: dict[str, dict[str, int]] = {}
-    for b in setup.brigades:
-        now = state.brigades[b.key]
-        if not now.casualties:
-            continue
-        out.setdefault(b.corps, {})[_casualty_key(b)] = now.casualties
-    return out
-
-
-def _casualty_key(b: Any) -> str:
-    """A brigade's key in the campaign's casualties: its number, ``<n> cavalry`` or
-    ``artillery``."""
-    if b.arm.value == "artillery" or b.number is None:
-        return "artillery"
-    return f"{b.number} cavalry" if b.arm.value == "cavalry" else str(b.number)
+                       engine.report(setup, [*steps, step]))
 
 
 def _finish(con: Any, ground: Any, battle: int, seq: int, step: Any, action: RecordResult,
@@ -249,35 +243,44 @@ def abandon_battle(doc: CampaignDocument, battle: int) -> Changes:
         return fights.remove(con, battle, day)
 
 
-def _setup_for(doc: CampaignDocument, battle: int, seed: int | None) -> Any:
-    """The setup of a battle: the one on the table if it is there, else a fresh one."""
+def _setup_for(doc: CampaignDocument, battle: int, seed: int | None,
+               ruleset: str | None = None) -> Any:
+    """The setup of a battle: the one on the table if it is there, else a fresh one for the
+    ruleset named (the 1813 rules unless another is)."""
     from dataclasses import replace
 
+    from campaign1813.campaign.battle.engines import DEFAULT_RULESET, engine_for
     from campaign1813.campaign.day.fight_setup import battle_setup
     from campaign1813.campaign.store import fights
     from campaign1813.campaign.store.codec import read_state
 
+    if ruleset is not None:
+        engine_for(ruleset)  # an unknown ruleset is refused before anything is read
     ground = doc.ground()
     with doc.reading() as con:
         found = fights.read(con, battle)
         state = read_state(con)
     if found is not None:
         setup = found[0]
+        if ruleset is not None and ruleset != setup.ruleset:
+            raise OrderRefused(f"battle {battle} is on the table by ruleset {setup.ruleset}, "
+                               f"not {ruleset}; abandon it there to use another")
         return setup if seed is None else replace(setup, seed=seed)
-    return battle_setup(ground.adjusted(state.settings), state, battle, seed=seed)
+    return battle_setup(ground.adjusted(state.settings), state, battle, seed=seed,
+                        ruleset=ruleset or DEFAULT_RULESET)
 
 
 def autoresolve_odds(doc: CampaignDocument, battle: int, runs: int, *,
-                     seed: int | None = None, progress: Any = None) -> list[str]:
+                     seed: int | None = None, progress: Any = None,
+                     ruleset: str | None = None) -> list[str]:
     """Win, draw and loss of a battle over ``runs`` abstract runs, with their 95 % intervals;
     nothing is recorded."""
-    from campaign1813.campaign.battle.autoresolve import estimate
-
     if runs < 1:
         raise OrderRefused(f"--odds needs at least one run, not {runs}")
-    setup = _setup_for(doc, battle, seed)
-    odds = estimate(setup, runs, seed=setup.seed, progress=progress)
+    setup = _setup_for(doc, battle, seed, ruleset)
+    odds = _engine(setup).estimate(setup, runs, seed=setup.seed, progress=progress)
     lines = [f"{setup.title[0].upper()}{setup.title[1:]}: {odds.runs} auto-resolved runs"
+             + (f" by ruleset {setup.ruleset}" if setup.ruleset != "1813" else "")
              + (" (cancelled)" if odds.cancelled else "")]
     for share in (odds.french, odds.allied, odds.draw):
         lines.append(f"  {share.outcome}: {share.count} ({share.fraction:.1%}; 95 % interval "
@@ -286,20 +289,15 @@ def autoresolve_odds(doc: CampaignDocument, battle: int, runs: int, *,
 
 
 def autoresolve_battle(doc: CampaignDocument, battle: int, *,
-                       seed: int | None = None) -> Changes:
-    """Fight a battle abstractly (seeded), and give its result to the campaign: the winner
-    rests, the loser retreats; its report goes into the diary."""
-    from campaign1813.campaign.battle.autoresolve import resolve
-
+                       seed: int | None = None, ruleset: str | None = None) -> Changes:
+    """Fight a battle abstractly (seeded) by its ruleset, and give its result to the campaign:
+    the winner rests, the loser retreats; its report goes into the diary."""
     _refuse_if_fighting(doc, battle, "auto-resolve it")
-    setup = _setup_for(doc, battle, seed)
-    result = resolve(setup, setup.seed)
-    casualties: dict[str, dict[str, int]] = {}
-    for b in result.brigades:
-        if b.casualties:
-            spec = setup.brigade(b.key)
-            casualties.setdefault(spec.corps, {})[_casualty_key(spec)] = b.casualties
-    action = RecordResult(battle, result.winner or "draw", casualties)
+    setup = _setup_for(doc, battle, seed, ruleset)
+    engine = _engine(setup)
+    result = engine.resolve(setup, setup.seed)
+    action = RecordResult(battle, result.winner or "draw",
+                          engine.auto_casualties(setup, result))
     ground = doc.ground()
     with doc.writing() as con:
         done = log.apply(con, ground, action)

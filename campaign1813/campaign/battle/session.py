@@ -10,14 +10,13 @@ report in the seed's form, move by move.
 
 from __future__ import annotations
 
-import html
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from campaign1813.campaign.battle import fight as f
 from campaign1813.campaign.battle.dice import ImpossibleRoll, TypedDice
+from campaign1813.campaign.battle.engines import html_of, markdown_of
 from campaign1813.campaign.battle.fight_tests import take, take_queued
 from campaign1813.campaign.battle.rules.brigade import formation_named
 from campaign1813.campaign.battle.rules.common import ActionRefused
@@ -128,55 +127,11 @@ def report(setup: BattleSetup, steps: Sequence[f.Step]) -> list[str]:
     return lines
 
 
-# Turns and numbered moves head the report's blocks; "Move (17 Brigade)", an action paid for in
-# pips, and "Move to Burg change orders …", a CinC's order, are lines within a move.
-_HEADING = re.compile(r"Turn \d|Move \d+ – |Night falls|Result:|At nightfall|The umpire decides")
-
-
-def _blocks(lines: list[str]) -> list[tuple[str, list[str]]]:
-    """The report's lines grouped under their headings (turns and moves)."""
-    blocks: list[tuple[str, list[str]]] = []
-    for line in lines:
-        if _HEADING.match(line):
-            blocks.append((line, []))
-        elif blocks:
-            blocks[-1][1].append(line)
-        else:
-            blocks.append(("", [line]))
-    return blocks
-
-
 def report_markdown(setup: BattleSetup, steps: Sequence[f.Step]) -> str:
     """The report as Markdown: the battle as a heading, each turn a section, each move bold."""
-    lines = report(setup, steps)
-    out = [f"# {lines[0]}", ""] + [f"- {x}" for x in lines[1:4]] + [""]
-    for head, body in _blocks(lines[4:]):
-        if head.startswith("Turn "):
-            out += [f"## {head}", ""]
-        elif head:
-            out += [f"**{head}**", ""]
-        out += [f"- {x.strip()}" for x in body]
-        if body:
-            out.append("")
-    return "\n".join(out).rstrip() + "\n"
+    return markdown_of(report(setup, steps))
 
 
 def report_html(setup: BattleSetup, steps: Sequence[f.Step]) -> str:
     """The report as a small HTML document."""
-    lines = report(setup, steps)
-    e = html.escape
-    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-           f"<title>{e(lines[0])}</title>",
-           "<style>body{font-family:Georgia,serif;max-width:42em;margin:2em auto;}"
-           "h2{border-bottom:1px solid #999}p.move{font-weight:bold;margin-bottom:0}"
-           "ul{margin-top:.2em}</style></head><body>", f"<h1>{e(lines[0])}</h1>",
-           "<ul>" + "".join(f"<li>{e(x)}</li>" for x in lines[1:4]) + "</ul>"]
-    for head, body in _blocks(lines[4:]):
-        if head.startswith("Turn "):
-            out.append(f"<h2>{e(head)}</h2>")
-        elif head:
-            out.append(f'<p class="move">{e(head)}</p>')
-        if body:
-            out.append("<ul>" + "".join(f"<li>{e(x.strip())}</li>" for x in body) + "</ul>")
-    out.append("</body></html>")
-    return "\n".join(out) + "\n"
+    return html_of(report(setup, steps))

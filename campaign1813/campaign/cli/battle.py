@@ -7,6 +7,11 @@
 action in the campaign's log (``campaign1813 undo FILE`` takes it back). A typed physical roll
 is given with ``--roll`` (``--roll 8`` for a total, ``--roll 5,3`` for the faces; repeat it for
 several rolls); without it the battle's own seeded dice roll.
+
+``setup --ruleset ID`` fights the battle by another ruleset (002, 004, 1813-revised); the setup
+then shows how the campaign's brigades become its units. Any ruleset's action is taken with
+``act ACTION NAME=VALUE …`` (``actions`` lists each action's inputs), so the actions of
+rulesets 002 and 004 need no subcommands of their own.
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ from campaign1813.errors import CampaignError
 
 ACTIONS = {
     "setup": "set the battle up for the table (or show its setup)",
+    "actions": "the actions of the battle's ruleset and the inputs of each",
+    "act": "take any action of the battle's ruleset: act ACTION NAME=VALUE … [--roll N]",
     "show": "the battle now: turn, commander, pips, queued tests, brigades",
     "allocate": "before the battle: give the reserve cavalry or artillery from the corps",
     "orders": "write a corps' orders (setup), or the CinC changes them (play)",
@@ -63,6 +70,8 @@ def register(sub: Any, argv: list[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=None, help="the battle's seed (default: its own)")
     p.add_argument("--odds", type=int, metavar="N", default=None,
                    help="only estimate win/draw/loss over N runs; records nothing")
+    p.add_argument("--ruleset", default=None, metavar="ID",
+                   help="the ruleset to fight it by (default: the battle's own, else 1813)")
     p.set_defaults(func=_autoresolve)
 
 
@@ -75,12 +84,24 @@ def _rolls(p: argparse.ArgumentParser) -> None:
 def _arguments(name: str, a: argparse.ArgumentParser) -> None:
     if name == "setup":
         a.add_argument("--seed", type=int, default=None)
+        a.add_argument("--ruleset", default=None, metavar="ID",
+                       help="the ruleset to fight it by: 1813 (default), 1813-revised, 002, "
+                            "004")
         a.add_argument("--special", action="append", default=[],
                        choices=["French tactical", "French gifted", "Allied gifted"],
                        help="add an optional special chip to the bag")
         a.add_argument("--json", action="store_true")
     elif name == "show":
         a.add_argument("--json", action="store_true")
+    elif name == "actions":
+        a.add_argument("--ruleset", default=None, metavar="ID",
+                       help="a ruleset's actions, whether or not the battle is on the table")
+    elif name == "act":
+        a.add_argument("act", metavar="ACTION")
+        a.add_argument("inputs", nargs="*", metavar="NAME=VALUE",
+                       help="the action's inputs (battle FILE ID actions lists them); a bare "
+                            "NAME is yes; NAME.KEY=VALUE for an entry of a table")
+        _rolls(a)
     elif name == "allocate":
         a.add_argument("reserve")
         a.add_argument("brigades", nargs="+", metavar="BRIGADE")
@@ -187,9 +208,18 @@ def _handler(name: str) -> Any:
 
         with _open(args) as doc:
             if name == "setup":
-                if queries.fight_view(doc, args.id) is None:
-                    services.open_battle(doc, args.id, seed=args.seed, specials=args.special)
+                view = queries.fight_view(doc, args.id)
+                if view is None:
+                    services.open_battle(doc, args.id, seed=args.seed, specials=args.special,
+                                         ruleset=args.ruleset)
+                elif args.ruleset is not None and args.ruleset != view.ruleset:
+                    from campaign1813.campaign.day.ground import OrderRefused
+
+                    raise OrderRefused(f"battle {args.id} is already on the table by ruleset "
+                                       f"{view.ruleset}; abandon it to use {args.ruleset}")
                 return _print_setup(queries.fight_view(doc, args.id), args.json)
+            if name == "actions":
+                return _print_actions(_actions_engine(queries, doc, args))
             if name == "show":
                 return _print_show(_view(queries, doc, args.id), args.json)
             if name == "report":
@@ -198,6 +228,8 @@ def _handler(name: str) -> Any:
                 return _print_odds(_view(queries, doc, args.id), args)
             if name == "abandon":
                 changes = services.abandon_battle(doc, args.id)
+            elif name == "act":
+                changes = _generic(queries, services, doc, args)
             else:
                 typed, inputs = _action(name, args)
                 changes = services.battle_action(doc, args.id, name, typed=typed, **inputs)
@@ -278,28 +310,21 @@ def _print_setup(view: Any, as_json: bool) -> int:
         extra = f", crossing the {road.river} by {road.crossing}" if road.river else ""
         print(f"  road to {road.to}: {road.bearing:.0f}°, leaves by the {road.edge.value} "
               f"edge{extra}")
-    print("Chips: " + ", ".join(
-        f"{c.label} {s.commander(c.commander).name}" if c.commander else c.label
-        for c in s.chips))
-    for c in s.corps:
-        cm = s.commander(c.commander)
-        enters = ("on the table" if c.edge is None else
-                  f"enters by the {c.edge.value} edge on turn {c.turn}"
-                  + (" in column of march" if c.column_of_march else ""))
-        now = view.state.corps[c.key]
-        print(f"{c.side} {c.key} ({c.blind}): {cm.name}, {cm.grade.value} "
-              f"+{cm.grade.bonus}; orders {now.orders.value}"
-              + (f" on {now.objective}" if now.objective else "") + f"; {enters}")
-        for key in now.brigades:
-            print(f"    {key}: {_brigade_line(view, key)}")
+    for line in view.engine.setup_lines(s, view.state):
+        print(line)
+    if view.mapping.rows:
+        print(f"The campaign's forces as ruleset {view.ruleset} fights them:")
+        for line in _table_lines(view.mapping):
+            print(line)
     return 0
 
 
-def _brigade_line(view: Any, key: str) -> str:
-    from campaign1813.campaign.battle.fight_tests import known_facts
-
-    text: str = known_facts(view.setup, view.state, key)
-    return text + (", removed" if view.state.brigades[key].removed else "")
+def _table_lines(table: Any) -> list[str]:
+    """A table as aligned text: the headings, then a line per row."""
+    rows = [tuple(table.headers), *table.rows]
+    widths = [max(len(str(r[i])) for r in rows) for i in range(len(table.headers))]
+    return ["  " + "  ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+            for r in rows]
 
 
 def _print_show(view: Any, as_json: bool) -> int:
@@ -308,58 +333,31 @@ def _print_show(view: Any, as_json: bool) -> int:
         import msgspec
 
         print(json.dumps({"battle": s.battle, "state": msgspec.to_builtins(st),
-                          "broken_corps": list(view.broken_corps), "lost": list(view.lost),
+                          **view.engine.status_json(s, st),
                           "decision": {"winner": view.decision.winner,
                                        "reason": view.decision.reason,
                                        "final": view.decision.final}},
                          indent=2, ensure_ascii=False))
         return 0
-    where = {"setup": "being set up", "play": f"turn {st.turn} of {s.turns}",
-             "night": "nightfall", "finished": f"finished: {st.result}"}[st.phase]
-    print(f"{s.title[0].upper()}{s.title[1:]}: {where}; chips drawn: "
-          f"{', '.join(st.drawn) or 'none'}" + ("; Poor chip waiting" if st.poor_pending else ""))
-    if st.activation:
-        a = st.activation
-        cm = s.commander(a.commander)
-        pips = "pips not rolled" if a.pips is None else f"{a.remaining} of {a.pips} pips left"
-        print(f"Moving: {cm.name} ({cm.grade.value}, chip {a.chip}): {pips}; step: {a.stage}")
-        for what, cost in a.spent:
-            print(f"  spent {cost}: {what}")
-    if st.special:
-        print(f"The {st.special} chip waits for a commander")
-    for i, p in enumerate(st.queue, 1):
-        who = p.who or ""
-        print(f"Queued {i}: {p.test}{' for ' + who if who else ''} – {p.reason}")
-    for c in s.corps:
-        now = st.corps[c.key]
-        flag = " BROKEN" if c.key in view.broken_corps else ""
-        print(f"{c.side} {c.key}: orders {now.orders.value}"
-              + ("" if now.spotted else " (on its blind)") + flag)
-        for key in now.brigades:
-            print(f"    {key}: {_brigade_line(view, key)}")
-    for side in view.lost:
-        print(f"The {side} army has broken")
-    print(f"Result: {view.decision.winner or 'undecided'} – {view.decision.reason}")
+    for line in view.engine.status_lines(s, st):
+        print(line)
     return 0
 
 
 def _print_report(view: Any, args: argparse.Namespace) -> int:
-    from campaign1813.campaign.battle.session import report, report_html, report_markdown
-
+    engine = view.engine
     if args.md:
-        sys.stdout.write(report_markdown(view.setup, view.steps))
+        sys.stdout.write(engine.report_markdown(view.setup, view.steps))
     elif args.html:
-        sys.stdout.write(report_html(view.setup, view.steps))
+        sys.stdout.write(engine.report_html(view.setup, view.steps))
     else:
-        print("\n".join(report(view.setup, view.steps)))
+        print("\n".join(engine.report(view.setup, view.steps)))
     return 0
 
 
 def _print_odds(view: Any, args: argparse.Namespace) -> int:
-    from campaign1813.campaign.battle.fight_tests import prepare
-
-    prepared = prepare(view.setup, view.state, args.test, args.who, args.target,
-                       _options(args))
+    prepared = view.engine.prepare(view.setup, view.state, args.test, args.who, args.target,
+                                   _options(args))
     if args.json:
         print(json.dumps({"test": prepared.test, "rule": prepared.rule,
                           "known": list(prepared.known),
@@ -375,16 +373,59 @@ def _print_odds(view: Any, args: argparse.Namespace) -> int:
     return 0
 
 
+def _actions_engine(queries: Any, doc: Any, args: argparse.Namespace) -> Any:
+    from campaign1813.campaign.battle.engines import engine_for
+
+    if args.ruleset is not None:
+        return engine_for(args.ruleset)
+    return _view(queries, doc, args.id).engine
+
+
+def _print_actions(engine: Any) -> int:
+    print(f"Actions of ruleset {engine.ruleset} (battle FILE ID act ACTION NAME=VALUE …):")
+    for a in engine.actions:
+        print(f"  {a.name}: {a.help}" + (" (rolls dice: --roll)" if a.rolls else ""))
+        for i in a.inputs:
+            _print_input(i, "    ")
+    return 0
+
+
+def _print_input(i: Any, indent: str) -> None:
+    shape = {"flag": f"{i.name} (yes/no)", "map": f"{i.name}.UNIT=UNIT",
+             "group": f"{i.name}.NAME=…", "free": f"{i.name}.NAME[=VALUE]",
+             "list": f"{i.name}=A,B,…"}.get(i.kind, f"{i.name}=<{i.kind}>")
+    print(f"{indent}{shape}{' (required)' if i.required else ''}: {i.help}")
+    for sub in i.fields:
+        _print_input(sub, indent + "  ")
+
+
+def _generic(queries: Any, services: Any, doc: Any, args: argparse.Namespace) -> Any:
+    """``act ACTION NAME=VALUE …``: any action of the battle's ruleset, its inputs read by
+    the kinds its engine gives them."""
+    from campaign1813.campaign.battle.engines import read_inputs
+
+    engine = _view(queries, doc, args.id).engine
+    spec = engine.action(args.act)
+    pairs: list[tuple[str, str | None]] = []
+    for word in args.inputs:
+        name, eq, value = word.partition("=")
+        pairs.append((name.strip(), value if eq else None))
+    inputs = read_inputs(spec, pairs)
+    return services.battle_action(doc, args.id, args.act, typed=_typed(args.roll), **inputs)
+
+
 def _autoresolve(args: argparse.Namespace) -> int:
     from campaign1813.campaign import services
 
     with _open(args) as doc:
         if args.odds is not None:
-            odds = services.autoresolve_odds(doc, args.id, args.odds, seed=args.seed)
+            odds = services.autoresolve_odds(doc, args.id, args.odds, seed=args.seed,
+                                             ruleset=args.ruleset)
             for line in odds:
                 print(line)
             return 0
-        changes = services.autoresolve_battle(doc, args.id, seed=args.seed)
+        changes = services.autoresolve_battle(doc, args.id, seed=args.seed,
+                                              ruleset=args.ruleset)
     for line in changes.lines or (changes.label,):
         print(line)
     return 0

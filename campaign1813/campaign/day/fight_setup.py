@@ -403,8 +403,9 @@ def _scheduled(state: DayState, battle_id: int) -> Battle:
 
 
 def battle_setup(ground: Ground, state: DayState, battle_id: int, *, seed: int | None = None,
-                 specials: Iterable[Special] = ()) -> BattleSetup:
-    """The setup of a scheduled battle: commanders, corps, brigades, chips, table and seed.
+                 specials: Iterable[Special] = (), ruleset: str = "1813") -> BattleSetup:
+    """The setup of a scheduled battle: commanders, corps, brigades, chips, table and seed,
+    for the ruleset it is fought by (the 1813 rules unless the umpire chose another).
 
     Refused, naming the battle, if there is no such battle, it has a result, or it is
     postponed to a later day.
@@ -424,7 +425,7 @@ def battle_setup(ground: Ground, state: DayState, battle_id: int, *, seed: int |
         brigades=tuple(builder.brigades),
         chips=_chips(builder.commanders, specials),
         table=_table(ground, builder.town),
-        ruleset="1813",
+        ruleset=ruleset,
         seed=derived_seed(battle) if seed is None else seed,
         turns=settings.battle_turns,
         carry_casualties=settings.carry_casualties_forward,
