@@ -1,0 +1,1356 @@
+"""The road map as a scene of items: the ground drawn once, the campaign's pieces moved on it.
+
+Scene coordinates are miles east and south of the map's north-west corner (the drawing
+projection of :mod:`campaign1813.maps.geometry` times its miles per unit), so a view's scale is
+its pixels per mile, the level of detail every layer reads.
+
+The ground (sea and land, rivers, roads by class, crossings, towns by kind) is a handful of
+cached layers built once per map; names are items that keep their size on screen and are placed
+again, without overlap, when the scale changes; commands, battles, control, orders and a route
+preview are items changed one by one. The window shows the scene in a view and the printed
+pictures render it onto an image (:mod:`campaign1813.ui.map_render`): one drawing code.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPainter,
+    QPainterPath,
+    QPainterPathStroker,
+    QPen,
+    QPolygonF,
+)
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsScene,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
+
+from campaign1813.campaign.scenario.types import Side
+from campaign1813.maps.geometry import Bounds, Projection, river_meetings
+from campaign1813.maps.land import land_rings
+from campaign1813.maps.types import Crossing, MapData, RoadClass, Theatre, Town, TownKind
+
+SEA = QColor("#c5d8e0")
+LAND = QColor("#f3ecd6")
+COAST = QColor("#6f8fa0")
+RIVER = QColor("#2f6db5")
+MAIN_ROAD = QColor("#a3321c")
+MINOR_ROAD = QColor("#5c4a38")
+INK = QColor("#221c16")
+THEATRE_INK = QColor(122, 98, 70, 150)
+HALO = QColor(251, 248, 240, 215)
+SIDE_COLOUR = {Side.FRENCH: QColor("#1f4fbf"), Side.ALLIED: QColor("#c0282d")}
+# A corps' flag in its nation's colour; a nation not named flies its side's.
+NATION_COLOUR = {
+    "French": QColor("#1f4fbf"), "Italian": QColor("#2e7d4f"), "Polish": QColor("#8e2b5e"),
+    "Westphalian": QColor("#4a5d8c"), "Prussian": QColor("#2b2b33"),
+    "Russian": QColor("#2f6b3a"), "Austrian": QColor("#b8a23a"), "British": QColor("#c0282d"),
+    "Spanish": QColor("#c46a12"), "Portuguese": QColor("#7a4b1e"),
+    "Swedish": QColor("#2f74b5"),
+}
+OBJECTIVE = QColor("#d4a017")
+PREVIEW = QColor(230, 150, 20, 150)
+REFUSED = QColor("#a01818")
+
+# Rivers drawn with a heavier line (and named on the whole map); the rest are tributaries.
+GREAT_RIVERS = frozenset({
+    "Elbe", "Oder", "Rhine", "Danube", "Weser", "Main", "Tagus", "Douro", "Ebro", "Loire",
+    "Garonne", "Rhône", "Seine", "Guadiana", "Guadalquivir", "Inn", "Moselle", "Meuse", "Saale",
+})
+
+# Level of detail, in pixels per mile: what shows from which scale up (or down to).
+MINOR_ROADS_FROM = 0.7
+TRACKS_FROM = 1.4
+VILLAGES_FROM = 1.4
+CROSSINGS_FROM = 1.4
+TOWN_NAMES_FROM = 1.0
+VILLAGE_NAMES_FROM = 3.0
+TRIBUTARY_NAMES_FROM = 2.5
+THEATRE_NAMES_UNTIL = 2.0
+
+# Where the whole map writes each theatre's name (lat, lon): open country or sea beside its towns.
+THEATRE_NAME_AT: dict[Theatre, tuple[float, float]] = {
+    Theatre.NORTHERN_GERMANY: (54.02, 12.9),
+    Theatre.CENTRAL_GERMANY: (50.05, 15.6),
+    Theatre.SOUTHERN_GERMANY: (47.15, 13.0),
+    Theatre.EASTERN_SPAIN: (40.25, 3.6),
+    Theatre.WESTERN_SPAIN: (38.0, -7.7),
+    Theatre.FRANCE: (45.6, 3.1),
+}
+
+# Stacking order of the scene, bottom to top.
+Z_GROUND, Z_ROADS, Z_TOWNS, Z_CONTROL, Z_ORDERS, Z_NAMES = 0, 2, 4, 5, 6, 7
+Z_PREVIEW, Z_BATTLES, Z_MARKERS, Z_NOTE = 8, 9, 10, 12
+
+
+def lod_of(painter: QPainter) -> float:
+    """Pixels per scene unit (mile) of the painter's transform."""
+    return QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
+
+
+def road_pen(road_class: RoadClass, unit: float = 1.0) -> QPen:
+    """The pen of a road class, widths in pixels (cosmetic: the same at every zoom)."""
+    if road_class is RoadClass.MAIN:
+        pen = QPen(MAIN_ROAD, 2.6 * unit)
+    elif road_class is RoadClass.MINOR:
+        pen = QPen(MINOR_ROAD, 1.3 * unit)
+    else:
+        pen = QPen(MINOR_ROAD, 1.1 * unit)
+        pen.setDashPattern([4.0, 3.0])
+    pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+    pen.setCosmetic(True)
+    return pen
+
+
+def river_pen(great: bool, unit: float = 1.0) -> QPen:
+    """The pen of a great river or a tributary."""
+    pen = QPen(RIVER, (2.6 if great else 1.6) * unit)
+    pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+    pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+    pen.setCosmetic(True)
+    return pen
+
+
+def town_radius(kind: TownKind, fortress: bool, unit: float = 1.0) -> float:
+    """The radius of a town's sign in pixels."""
+    if fortress or kind is TownKind.FORTRESS:
+        base = 7.5 if kind is TownKind.CITY else 6.0
+    else:
+        base = {TownKind.CITY: 5.0, TownKind.TOWN: 3.4, TownKind.VILLAGE: 2.4}.get(kind, 3.4)
+    return base * unit
+
+
+def draw_town_sign(p: QPainter, at: QPointF, kind: TownKind, fortress: bool, r: float,
+                   px: float) -> None:
+    """A town's sign of radius ``r`` at ``at``; ``px`` is one pixel in the painter's units."""
+    if fortress or kind is TownKind.FORTRESS:
+        # A five-bastioned trace: points out, curtains in.
+        pts = []
+        for i in range(10):
+            ang = -math.pi / 2 + i * math.pi / 5
+            rad = r if i % 2 == 0 else r * 0.55
+            pts.append(QPointF(at.x() + rad * math.cos(ang), at.y() + rad * math.sin(ang)))
+        p.setPen(QPen(QColor("#ffffff"), 0.9 * px))
+        p.setBrush(QBrush(INK))
+        p.drawPolygon(QPolygonF(pts))
+        if kind is TownKind.CITY:
+            p.setBrush(QBrush(QColor("#ffffff")))
+            p.setPen(Qt.PenStyle.NoPen)
+            p.drawEllipse(at, r * 0.22, r * 0.22)
+    elif kind is TownKind.CITY:
+        p.setPen(QPen(INK, 1.3 * px))
+        p.setBrush(QBrush(QColor("#ffffff")))
+        p.drawEllipse(at, r, r)
+        p.setBrush(QBrush(INK))
+        p.setPen(Qt.PenStyle.NoPen)
+        p.drawEllipse(at, r * 0.55, r * 0.55)
+    elif kind is TownKind.TOWN:
+        p.setPen(QPen(QColor("#ffffff"), 0.8 * px))
+        p.setBrush(QBrush(INK))
+        p.drawEllipse(at, r, r)
+    else:
+        p.setPen(QPen(INK, 1.1 * px))
+        p.setBrush(QBrush(LAND))
+        p.drawEllipse(at, r, r)
+    p.setBrush(Qt.BrushStyle.NoBrush)
+
+
+def draw_crossing(p: QPainter, at: QPointF, direction: QPointF, crossing: Crossing,
+                  s: float, px: float) -> None:
+    """A bridge (two rails), ferry (a ring) or ford (dots across) where a road meets a river."""
+    length = math.hypot(direction.x(), direction.y()) or 1.0
+    dx, dy = direction.x() / length, direction.y() / length
+    nx, ny = -dy, dx
+    if crossing is Crossing.BRIDGE:
+        p.setPen(QPen(INK, 1.4 * px))
+        for side in (-1, 1):
+            ox, oy = nx * s * 0.8 * side, ny * s * 0.8 * side
+            p.drawLine(QPointF(at.x() + ox - dx * s, at.y() + oy - dy * s),
+                       QPointF(at.x() + ox + dx * s, at.y() + oy + dy * s))
+    elif crossing is Crossing.FERRY:
+        p.setPen(QPen(INK, 1.2 * px))
+        p.setBrush(QBrush(QColor("#ffffff")))
+        p.drawEllipse(at, s * 0.8, s * 0.8)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+    else:
+        pen = QPen(INK, 1.3 * px)
+        pen.setDashPattern([1.0, 1.5])
+        p.setPen(pen)
+        p.drawLine(QPointF(at.x() - nx * s * 1.3, at.y() - ny * s * 1.3),
+                   QPointF(at.x() + nx * s * 1.3, at.y() + ny * s * 1.3))
+
+
+def serif(points: float, bold: bool = False, italic: bool = False) -> QFont:
+    """The map's lettering."""
+    font = QFont("DejaVu Serif", 1)
+    font.setPointSizeF(points)
+    font.setBold(bold)
+    font.setItalic(italic)
+    return font
+
+
+def text_path(text: str, font: QFont, halo_width: float) -> tuple[QPainterPath, QPainterPath]:
+    """The letters of ``text`` with their top-left at (0, 0), and the pale halo round them."""
+    metrics = QFontMetricsF(font)
+    path = QPainterPath()
+    path.addText(QPointF(0, metrics.ascent()), font, text)
+    stroker = QPainterPathStroker()
+    stroker.setWidth(halo_width)
+    stroker.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+    return path, stroker.createStroke(path)
+
+
+# ---- the ground: static layers --------------------------------------------------------------
+
+
+class GroundLayer(QGraphicsItem):
+    """One static layer of the ground, drawn in scene units, cached in device pixels, shown
+    only from a level of detail up (``min_lod`` pixels per mile)."""
+
+    def __init__(self, rect: QRectF, draw: Callable[[QPainter, float], None],
+                 min_lod: float = 0.0, z: float = Z_GROUND):
+        super().__init__()
+        self._rect = rect
+        self._draw = draw
+        self.min_lod = min_lod
+        self.setZValue(z)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 (Qt override)
+        """The ground the layer covers."""
+        return self._rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        """Draw the layer if the scale shows it."""
+        lod = lod_of(painter)
+        if lod < self.min_lod:
+            return
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self._draw(painter, lod)
+
+
+class ScreenItem(QGraphicsItem):
+    """An item drawn in screen pixels at a point of the map: its size never changes with zoom."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self._rect = QRectF()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 (Qt override)
+        """The pixels it covers round its point."""
+        return self._rect
+
+
+class NameItem(ScreenItem):
+    """A name on the map (a town's or a river's), drawn with a halo, placed by the label
+    placer at an offset in pixels from its point."""
+
+    def __init__(self, text: str, font: QFont, ink: QColor, halo: QColor, unit: float):
+        super().__init__()
+        self.text = text
+        self.ink = ink
+        self.halo_colour = halo
+        self._path, self._halo = text_path(text, font, 3.2 * unit)
+        metrics = QFontMetricsF(font)
+        self.size = QPointF(metrics.horizontalAdvance(text), metrics.ascent() + metrics.descent())
+        self._offset = QPointF()
+        self.great = False  # a river name: a great river's shows on the whole map
+        self.setZValue(Z_NAMES)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setVisible(False)
+
+    def set_offset(self, offset: QPointF) -> None:
+        """Put the name's top-left this many pixels from its point."""
+        if offset == self._offset and not self._rect.isNull():
+            return
+        self.prepareGeometryChange()
+        self._offset = offset
+        self._rect = QRectF(offset.x() - 2, offset.y() - 2, self.size.x() + 4, self.size.y() + 4)
+
+    def text_rect(self) -> QRectF:
+        """The letters' box in pixels round the point (without the halo)."""
+        return QRectF(self._offset.x(), self._offset.y(), self.size.x(), self.size.y())
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        """The name in ink over its halo."""
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.translate(self._offset)
+        painter.fillPath(self._halo, self.halo_colour)
+        painter.fillPath(self._path, self.ink)
+
+
+# ---- commands, battles, control --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MarkerSpec:
+    """What a command's marker shows: where (town, or a point along a road), its short name,
+    side and flag colour, whether it is an HQ, its state badges and its full description."""
+
+    key: str
+    a: str
+    b: str | None
+    miles: float
+    label: str
+    side: Side
+    colour: str  # the flag's colour, '#rrggbb'
+    hq: bool = False
+    badges: tuple[str, ...] = ()
+    tooltip: str = ""
+
+    @property
+    def place(self) -> tuple[str, str | None, float]:
+        """The spot several markers may share: a town, or a point of a road to a tenth of a mile."""
+        return (self.a, self.b, round(self.miles, 1) if self.b is not None else 0.0)
+
+
+# The badges a marker may carry, with their colours; "-12" style badges are casualties.
+BADGE_COLOUR = {
+    "resting": QColor("#6d6d6d"), "retreating": QColor("#d0701a"),
+    "in battle": QColor("#8c1010"), "cut off": QColor("#111111"),
+}
+CASUALTY_COLOUR = QColor("#5a3a8a")
+
+
+class CommandMarker(ScreenItem):
+    """A command on the map: a dot at its true place and its flag just beside it, stacked with
+    the other commands at the same place."""
+
+    GAP = 7.0
+
+    def __init__(self, spec: MarkerSpec, unit: float):
+        super().__init__()
+        self.unit = unit
+        self.slot = 0
+        self.corner = (1, -1)
+        self.shift = QPointF()  # pixels from its dot to the foot of its stack
+        self.selected = False
+        self.setZValue(Z_MARKERS)
+        self.setAcceptHoverEvents(True)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.font = QFont("DejaVu Sans", 1)
+        self.font.setPointSizeF(8.5 * unit)
+        self.font.setBold(True)
+        self.small = QFont("DejaVu Sans", 1)
+        self.small.setPointSizeF(7.0 * unit)
+        self.small.setBold(True)
+        self.spec = spec
+        self.set_spec(spec)
+
+    @property
+    def row_height(self) -> float:
+        """The height of one flag in the stack."""
+        return QFontMetricsF(self.font).height() + 3 * self.unit
+
+    def set_spec(self, spec: MarkerSpec) -> None:
+        """Show another state of the command (its place is set by the scene)."""
+        self.spec = spec
+        self.setToolTip(spec.tooltip or spec.label)
+        self._relayout()
+
+    def set_slot(self, slot: int) -> None:
+        """Its row in the stack at its place (0 nearest the dot)."""
+        if slot != self.slot:
+            self.slot = slot
+            self._relayout()
+
+    def set_selected(self, selected: bool) -> None:
+        """Ring the flag when it is the command selected."""
+        if selected != self.selected:
+            self.selected = selected
+            self.update()
+
+    def _widths(self) -> tuple[float, list[float]]:
+        metrics = QFontMetricsF(self.font)
+        small = QFontMetricsF(self.small)
+        text = metrics.horizontalAdvance(self.spec.label)
+        badges = [small.horizontalAdvance(b) + 6 * self.unit for b in self.spec.badges]
+        return text, badges
+
+    def flag_rect(self) -> QRectF:
+        """The flag's box in pixels round the command's point."""
+        text, badges = self._widths()
+        pennant = 7 * self.unit if self.spec.hq else 0.0
+        w = 6 * self.unit + pennant + text + sum(b + 2 * self.unit for b in badges)
+        h = self.row_height
+        gap = self.GAP * self.unit
+        sx, sy = self.corner
+        x = gap if sx > 0 else -gap - w
+        y = -gap - (self.slot + 1) * h if sy < 0 else gap + self.slot * h
+        return QRectF(x + self.shift.x(), y + self.shift.y(), w, h)
+
+    def set_stack(self, slot: int, shift: QPointF) -> None:
+        """Its row in a stack whose foot is ``shift`` pixels from its own dot (a stack shared
+        with commands a few pixels away at this scale)."""
+        if slot != self.slot or shift != self.shift:
+            self.slot, self.shift = slot, shift
+            self._relayout()
+
+    def set_corner(self, corner: tuple[int, int]) -> None:
+        """Which side of its dot the flag stands: (1, -1) up and right, (-1, 1) down and left."""
+        if corner != self.corner:
+            self.corner = corner
+            self._relayout()
+
+    def _relayout(self) -> None:
+        self.prepareGeometryChange()
+        flag = self.flag_rect()
+        dot = 4 * self.unit
+        self._rect = flag.united(QRectF(-dot, -dot, 2 * dot, 2 * dot)).adjusted(-3, -3, 3, 3)
+        self.update()
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        """The dot, a short tick to the flag, and the flag with its badges."""
+        u = self.unit
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        side = SIDE_COLOUR[self.spec.side]
+        colour = QColor(self.spec.colour)
+        flag = self.flag_rect()
+        if self.slot == 0 or not self.shift.isNull():
+            painter.setPen(QPen(side, 1.4 * u))
+            corner = QPointF(flag.left() if self.corner[0] > 0 else flag.right(),
+                             flag.bottom() if self.corner[1] < 0 else flag.top())
+            if self.slot == 0 or self.shift.isNull():
+                painter.drawLine(QPointF(0, 0), corner)
+            painter.setPen(QPen(QColor("#ffffff"), 1.2 * u))
+            painter.setBrush(QBrush(side))
+            painter.drawEllipse(QPointF(0, 0), 3.2 * u, 3.2 * u)
+        painter.setPen(QPen(QColor("#ffffff") if not self.selected else QColor("#ffd400"),
+                            (1.0 if not self.selected else 2.6) * u))
+        painter.setBrush(QBrush(colour))
+        painter.drawRect(flag)
+        x = flag.left() + 3 * u
+        if self.spec.hq:
+            # The HQ's pennant: a small swallow-tail at the flag's head.
+            top, mid = flag.top() + 3 * u, flag.center().y()
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QBrush(QColor("#ffffff")))
+            painter.drawPolygon(QPolygonF([QPointF(x, top), QPointF(x + 6 * u, top),
+                                           QPointF(x + 3.5 * u, mid),
+                                           QPointF(x + 6 * u, flag.bottom() - 3 * u),
+                                           QPointF(x, flag.bottom() - 3 * u)]))
+            x += 7 * u
+        painter.setFont(self.font)
+        painter.setPen(_text_on(colour))
+        text, badges = self._widths()
+        painter.drawText(QRectF(x, flag.top(), text + 1, flag.height()),
+                         Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                         self.spec.label)
+        x += text + 3 * u
+        painter.setFont(self.small)
+        for badge, w in zip(self.spec.badges, badges, strict=True):
+            fill = BADGE_COLOUR.get(badge, CASUALTY_COLOUR)
+            cell = QRectF(x, flag.top() + 2 * u, w, flag.height() - 4 * u)
+            painter.setPen(QPen(QColor("#ffffff"), 0.8 * u))
+            painter.setBrush(QBrush(fill))
+            painter.drawRoundedRect(cell, 3 * u, 3 * u)
+            painter.setPen(QColor("#ffffff"))
+            painter.drawText(cell, Qt.AlignmentFlag.AlignCenter, badge)
+            x += w + 2 * u
+
+
+def _text_on(colour: QColor) -> QColor:
+    """White on a dark flag, ink on a pale one."""
+    return INK if colour.lightnessF() > 0.62 else QColor("#ffffff")
+
+
+@dataclass(frozen=True)
+class BattleSpec:
+    """A battle still to be fought: its number, town, short date and title."""
+
+    id: int
+    place: str
+    when: str
+    title: str
+
+
+class BattleMarker(ScreenItem):
+    """A scheduled battle: a burst at its town and its date, below-left of the town sign."""
+
+    def __init__(self, spec: BattleSpec, unit: float):
+        super().__init__()
+        self.spec = spec
+        self.unit = unit
+        self.font = QFont("DejaVu Sans", 1)
+        self.font.setPointSizeF(8 * unit)
+        self.font.setBold(True)
+        self.setZValue(Z_BATTLES)
+        self.setToolTip(spec.title)
+        self.text = f"Battle {spec.when}"
+        metrics = QFontMetricsF(self.font)
+        w = metrics.horizontalAdvance(self.text) + 8 * unit
+        h = metrics.height() + 2 * unit
+        self.box = QRectF(-w - 8 * unit, 8 * unit, w, h)
+        r = 11 * unit
+        self._rect = QRectF(-r, -r, 2 * r, 2 * r).united(self.box).adjusted(-2, -2, 2, 2)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        """A red star of eight points round the town, and the battle's date."""
+        u = self.unit
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        pts = []
+        for i in range(16):
+            ang = i * math.pi / 8
+            rad = (11 if i % 2 == 0 else 6.5) * u
+            pts.append(QPointF(rad * math.cos(ang), rad * math.sin(ang)))
+        painter.setPen(QPen(QColor("#ffffff"), 1.0 * u))
+        painter.setBrush(QBrush(QColor(200, 30, 20, 170)))
+        painter.drawPolygon(QPolygonF(pts))
+        painter.setPen(QPen(QColor("#ffffff"), 0.8 * u))
+        painter.setBrush(QBrush(QColor("#8c1010")))
+        painter.drawRoundedRect(self.box, 3 * u, 3 * u)
+        painter.setFont(self.font)
+        painter.setPen(QColor("#ffffff"))
+        painter.drawText(self.box, Qt.AlignmentFlag.AlignCenter, self.text)
+
+
+class ControlLayer(QGraphicsItem):
+    """Who holds each town (a ring in the holder's colour) and the objectives (a gold star)."""
+
+    def __init__(self, scene: MapScene):
+        super().__init__()
+        self._scene = scene
+        self._rect = scene.ground_rect
+        self.held: dict[str, Side] = {}
+        self.objectives: dict[str, Side] = {}  # objective town -> the side that seeks it
+        self.setZValue(Z_CONTROL)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 (Qt override)
+        """The whole ground."""
+        return self._rect
+
+    def set_state(self, held: dict[str, Side], objectives: dict[str, Side]) -> None:
+        """Show these holders and objectives; repaint only if they differ."""
+        if held != self.held or objectives != self.objectives:
+            self.held, self.objectives = dict(held), dict(objectives)
+            self.update()
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        """Rings and stars round the towns the scale shows."""
+        lod = lod_of(painter)
+        px = 1.0 / lod
+        u = self._scene.unit
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        exposed = option.exposedRect
+        for name in set(self.held) | set(self.objectives):
+            town = self._scene.towns.get(name)
+            if town is None or not self._scene.shows_town(town, lod):
+                continue
+            at = self._scene.town_point(name)
+            if not exposed.adjusted(-30 * px, -30 * px, 30 * px, 30 * px).contains(at):
+                continue
+            r = town_radius(town.kind, town.fortress, u) + 2.6 * u
+            holder = self.held.get(name)
+            if holder is not None:
+                painter.setPen(QPen(SIDE_COLOUR[holder], 2.2 * u * px))
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.drawEllipse(at, r * px, r * px)
+            seeker = self.objectives.get(name)
+            if seeker is not None:
+                star = []
+                big, small = (r + 5.5 * u) * px, (r + 1.5 * u) * px
+                for i in range(10):
+                    ang = -math.pi / 2 + i * math.pi / 5
+                    rad = big if i % 2 == 0 else small
+                    star.append(QPointF(at.x() + rad * math.cos(ang),
+                                        at.y() + rad * math.sin(ang)))
+                painter.setPen(QPen(OBJECTIVE.darker(130), 1.2 * u * px))
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.drawPolygon(QPolygonF(star))
+
+
+class OrderArrow(QGraphicsItem):
+    """Today's order of one command: a dashed line along its route with an arrowhead."""
+
+    def __init__(self, points: Sequence[QPointF], side: Side, unit: float):
+        super().__init__()
+        self.side = side
+        self.unit = unit
+        self.setZValue(Z_ORDERS)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.points: tuple[QPointF, ...] = ()
+        self._rect = QRectF()
+        self.set_points(points)
+
+    def set_points(self, points: Sequence[QPointF]) -> None:
+        """Draw along these scene points (the command's place, then the towns to pass)."""
+        pts = tuple(points)
+        if pts == self.points:
+            return
+        self.prepareGeometryChange()
+        self.points = pts
+        xs = [p.x() for p in pts] or [0.0]
+        ys = [p.y() for p in pts] or [0.0]
+        # a margin for the arrowhead, which is drawn in pixels
+        self._rect = QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)).adjusted(
+            -15, -15, 15, 15)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 (Qt override)
+        """The route's box."""
+        return self._rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        """The dashed route and its head."""
+        if len(self.points) < 2:
+            return
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        colour = QColor(SIDE_COLOUR[self.side])
+        line = QPolygonF(list(self.points))
+        # a pale casing under the dashes, so an order reads over a road of any colour
+        casing = QPen(QColor(255, 255, 255, 220), 5.5 * self.unit)
+        casing.setCosmetic(True)
+        casing.setCapStyle(Qt.PenCapStyle.RoundCap)
+        casing.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+        painter.setPen(casing)
+        painter.drawPolyline(line)
+        pen = QPen(colour, 2.6 * self.unit)
+        pen.setCosmetic(True)
+        pen.setDashPattern([3.0, 1.5])
+        pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+        painter.setPen(pen)
+        painter.drawPolyline(line)
+        _arrowhead(painter, self.points[-2], self.points[-1], colour, 11 * self.unit)
+
+
+def _arrowhead(painter: QPainter, a: QPointF, b: QPointF, colour: QColor, size_px: float) -> None:
+    px = 1.0 / lod_of(painter)
+    dx, dy = b.x() - a.x(), b.y() - a.y()
+    length = math.hypot(dx, dy)
+    if length == 0:
+        return
+    ux, uy = dx / length, dy / length
+    s = size_px * px
+    tip = b
+    left = QPointF(b.x() - ux * s - uy * s * 0.5, b.y() - uy * s + ux * s * 0.5)
+    right = QPointF(b.x() - ux * s + uy * s * 0.5, b.y() - uy * s - ux * s * 0.5)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QBrush(colour))
+    painter.drawPolygon(QPolygonF([tip, left, right]))
+
+
+class PreviewPath(QGraphicsItem):
+    """The road a proposed order would march, drawn broad under the pieces."""
+
+    def __init__(self, legs: Sequence[tuple[QPointF, QPointF]], refused: bool, unit: float):
+        super().__init__()
+        self.legs = tuple(legs)
+        self.refused = refused
+        self.unit = unit
+        self.setZValue(Z_PREVIEW)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        pts = [p for leg in self.legs for p in leg] or [QPointF()]
+        xs, ys = [p.x() for p in pts], [p.y() for p in pts]
+        self._rect = QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)).adjusted(
+            -15, -15, 15, 15)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 (Qt override)
+        """The route's box."""
+        return self._rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        """Each leg broad and translucent, an arrowhead on the last."""
+        if not self.legs:
+            return
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        colour = QColor(REFUSED) if self.refused else QColor(PREVIEW)
+        colour.setAlpha(150)
+        pen = QPen(colour, 7 * self.unit)
+        pen.setCosmetic(True)
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        painter.setPen(pen)
+        for a, b in self.legs:
+            painter.drawLine(a, b)
+        a, b = self.legs[-1]
+        _arrowhead(painter, a, b, colour.darker(140), 14 * self.unit)
+
+
+class NoteItem(ScreenItem):
+    """A few lines of text in a box beside a town: a route's figures, or why it is refused."""
+
+    def __init__(self, lines: Sequence[str], refused: bool, unit: float):
+        super().__init__()
+        self.lines = tuple(lines)
+        self.refused = refused
+        self.unit = unit
+        self.font = QFont("DejaVu Sans", 1)
+        self.font.setPointSizeF(9 * unit)
+        self.bold = QFont(self.font)
+        self.bold.setBold(True)
+        metrics = QFontMetricsF(self.bold)
+        self.line_height = metrics.height()
+        w = max(metrics.horizontalAdvance(t) for t in self.lines) + 12 * unit
+        h = self.line_height * len(self.lines) + 8 * unit
+        self.box = QRectF(12 * unit, 10 * unit, w, h)
+        self._rect = self.box.adjusted(-2, -2, 2, 2)
+        self.setZValue(Z_NOTE)
+
+    @property
+    def text(self) -> str:
+        """The note's lines joined."""
+        return "\n".join(self.lines)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        """A pale box with a coloured edge, the first line bold."""
+        u = self.unit
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        edge = REFUSED if self.refused else QColor("#a06a10")
+        painter.setPen(QPen(edge, 1.6 * u))
+        painter.setBrush(QBrush(QColor(255, 252, 240, 235)))
+        painter.drawRoundedRect(self.box, 4 * u, 4 * u)
+        painter.setPen(REFUSED if self.refused else INK)
+        y = self.box.top() + 4 * u
+        for i, line in enumerate(self.lines):
+            painter.setFont(self.bold if i == 0 else self.font)
+            painter.drawText(QRectF(self.box.left() + 6 * u, y, self.box.width(),
+                                    self.line_height), Qt.AlignmentFlag.AlignVCenter, line)
+            y += self.line_height
+
+
+# ---- label placement --------------------------------------------------------------------------
+
+
+class BucketGrid:
+    """Rectangles already taken, bucketed by cells of a fixed size, so a new rectangle is
+    checked only against those in the cells it touches (not against all of them)."""
+
+    def __init__(self, cell: float = 64.0):
+        self.cell = cell
+        self.cells: dict[tuple[int, int], list[tuple[QRectF, object]]] = defaultdict(list)
+
+    def _keys(self, r: QRectF) -> Iterator[tuple[int, int]]:
+        c = self.cell
+        for i in range(math.floor(r.left() / c), math.floor(r.right() / c) + 1):
+            for j in range(math.floor(r.top() / c), math.floor(r.bottom() / c) + 1):
+                yield i, j
+
+    def clashes(self, r: QRectF) -> bool:
+        """Whether ``r`` overlaps a rectangle taken."""
+        return any(r.intersects(o) for k in self._keys(r) for o, _ in self.cells.get(k, ()))
+
+    def hits(self, r: QRectF) -> list[object]:
+        """The owners of the rectangles ``r`` overlaps (None for a town's sign or a dot)."""
+        found: dict[int, object] = {}
+        for k in self._keys(r):
+            for o, owner in self.cells.get(k, ()):
+                if r.intersects(o):
+                    found[id(o)] = owner
+        return list(found.values())
+
+    def add(self, r: QRectF, owner: object = None) -> None:
+        """Take ``r`` (for ``owner``, a name that may yet give way)."""
+        for k in self._keys(r):
+            self.cells[k].append((r, owner))
+
+
+# ---- the scene ---------------------------------------------------------------------------------
+
+
+def scene_bounds(map_data: MapData, theatre: Theatre | None = None,
+                 margin_miles: float = 40.0) -> Bounds:
+    """The box a scene (or a picture of a theatre) covers: the towns widened by a margin."""
+    towns = [t for t in map_data.towns if theatre is None or t.theatre == theatre]
+    if not towns:
+        raise ValueError(f"no towns in theatre {theatre}")
+    return Bounds.around(((t.lat, t.lon) for t in towns), margin_miles)
+
+
+class MapScene(QGraphicsScene):
+    """The road map and the campaign's pieces on it, in miles."""
+
+    def __init__(self, map_data: MapData, bounds: Bounds | None = None, unit: float = 1.0,
+                 parent=None):
+        super().__init__(parent)
+        self.map = map_data
+        self.bounds = bounds or scene_bounds(map_data)
+        self.projection = Projection(self.bounds)
+        self.unit = unit
+        self.towns: dict[str, Town] = {t.name: t for t in map_data.towns}
+        self.road_length = {frozenset((r.a, r.b)): r.miles for r in map_data.roads}
+        self._town_points = {n: self.point(t.lat, t.lon) for n, t in self.towns.items()}
+        mpu = self.projection.miles_per_unit
+        self.ground_rect = QRectF(0, 0, self.projection.width * mpu,
+                                  self.projection.height * mpu)
+        self.setSceneRect(self.ground_rect)
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
+        self.layers: list[GroundLayer] = []
+        self.town_names: dict[str, NameItem] = {}
+        self.river_names: list[tuple[NameItem, list[tuple[QPointF, QPointF]]]] = []
+        self.theatre_names: list[QGraphicsItem] = []
+        self.markers: dict[str, CommandMarker] = {}
+        self.battles: dict[int, BattleMarker] = {}
+        self.orders: dict[str, OrderArrow] = {}
+        self.control = ControlLayer(self)
+        self.addItem(self.control)
+        self.preview_items: list[QGraphicsItem] = []
+        self.note: NoteItem | None = None
+        self._steps = self._build_steps()
+        self.built = False
+        self._placed: tuple | None = None
+
+    # ---- coordinates ----
+    def point(self, lat: float, lon: float) -> QPointF:
+        """The scene point of (lat, lon), in miles from the north-west corner."""
+        x, y = self.projection.project(lat, lon)
+        mpu = self.projection.miles_per_unit
+        return QPointF(x * mpu, y * mpu)
+
+    def town_point(self, name: str) -> QPointF:
+        """Where a town stands."""
+        return self._town_points[name]
+
+    def place_point(self, a: str, b: str | None, miles: float) -> QPointF:
+        """Where a command stands: at town ``a``, or ``miles`` along the road from ``a`` to
+        ``b`` (the road drawn straight, so that share of its line)."""
+        pa = self._town_points[a]
+        if b is None:
+            return pa
+        pb = self._town_points[b]
+        length = self.road_length[frozenset((a, b))]
+        f = min(max(miles / length, 0.0), 1.0) if length else 0.0
+        return pa + (pb - pa) * f
+
+    def theatre_rect(self, theatre: Theatre | None, margin_miles: float = 30.0) -> QRectF:
+        """The scene rectangle of a theatre's towns with a margin (the whole ground for None)."""
+        if theatre is None:
+            return QRectF(self.ground_rect)
+        box = scene_bounds(self.map, theatre, margin_miles)
+        nw = self.point(box.north, box.west)
+        se = self.point(box.south, box.east)
+        return QRectF(nw, se).normalized()
+
+    def shows_town(self, town: Town, lod: float) -> bool:
+        """Whether a town's sign shows at this scale (villages only close up)."""
+        return town.kind is not TownKind.VILLAGE or town.fortress or lod >= VILLAGES_FROM
+
+    # ---- building the ground, in steps ----
+    def build_step(self) -> bool:
+        """Build the next piece of the ground; False when all is built."""
+        if self.built:
+            return False
+        try:
+            next(self._steps)()
+        except StopIteration:
+            self.built = True
+            self._placed = None
+            return False
+        return True
+
+    def build(self) -> None:
+        """Build whatever of the ground is left, at once."""
+        while self.build_step():
+            pass
+
+    def _build_steps(self) -> Iterator[Callable[[], None]]:
+        yield self._build_land
+        yield self._build_rivers
+        for road_class in (RoadClass.TRACK, RoadClass.MINOR, RoadClass.MAIN):
+            yield lambda rc=road_class: self._build_roads(rc)
+        yield self._build_crossings
+        yield self._build_towns
+        names = sorted(self.towns.values(), key=lambda t: t.name)
+        for i in range(0, len(names), 100):
+            yield lambda chunk=names[i:i + 100]: self._build_town_names(chunk)
+        yield self._build_river_names
+        yield self._build_theatre_names
+
+    def _add_layer(self, draw: Callable[[QPainter, float], None], min_lod: float = 0.0,
+                   z: float = Z_GROUND) -> None:
+        margin = 20.0
+        layer = GroundLayer(self.ground_rect.adjusted(-margin, -margin, margin, margin), draw,
+                            min_lod, z)
+        self.addItem(layer)
+        self.layers.append(layer)
+
+    def _build_land(self) -> None:
+        path = QPainterPath()
+        path.setFillRule(Qt.FillRule.OddEvenFill)
+        for ring in land_rings():
+            path.addPolygon(QPolygonF([self.point(lat, lon) for lat, lon in ring]))
+            path.closeSubpath()
+        sea = QRectF(self.ground_rect)
+        coast = QPen(COAST, 1.1 * self.unit)
+        coast.setCosmetic(True)
+
+        def draw(p: QPainter, lod: float) -> None:
+            p.fillRect(sea.adjusted(-20, -20, 20, 20), SEA)
+            p.fillPath(path, LAND)
+            p.strokePath(path, coast)
+
+        self._add_layer(draw)
+
+    def _build_rivers(self) -> None:
+        great, other = QPainterPath(), QPainterPath()
+        for river in self.map.rivers:
+            target = great if river.name in GREAT_RIVERS else other
+            target.addPolygon(QPolygonF([self.point(lat, lon) for lat, lon in river.points]))
+        pens = river_pen(True, self.unit), river_pen(False, self.unit)
+
+        def draw(p: QPainter, lod: float) -> None:
+            p.strokePath(other, pens[1])
+            p.strokePath(great, pens[0])
+
+        self._add_layer(draw, z=1)
+
+    def _build_roads(self, road_class: RoadClass) -> None:
+        path = QPainterPath()
+        for road in self.map.roads:
+            if road.road_class is road_class:
+                path.moveTo(self._town_points[road.a])
+                path.lineTo(self._town_points[road.b])
+        pen = road_pen(road_class, self.unit)
+        start = {RoadClass.MAIN: 0.0, RoadClass.MINOR: MINOR_ROADS_FROM,
+                 RoadClass.TRACK: TRACKS_FROM}[road_class]
+        self._add_layer(lambda p, lod: p.strokePath(path, pen), start,
+                        Z_ROADS + {RoadClass.TRACK: 0, RoadClass.MINOR: 0.1,
+                                   RoadClass.MAIN: 0.2}[road_class])
+
+    def _build_crossings(self) -> None:
+        meetings: dict[tuple[str, str, str], float] = {}
+        for m in river_meetings(self.map):
+            # the crossing is drawn where the line first meets the declared river
+            meetings.setdefault((m.road_from, m.road_to, m.river), m.miles_from_start)
+        marks: list[tuple[QPointF, QPointF, Crossing]] = []
+        for road in self.map.roads:
+            if road.river is None or road.crossing is None:
+                continue
+            a, b = self.towns[road.a], self.towns[road.b]
+            pa, pb = self._town_points[road.a], self._town_points[road.b]
+            total = math.dist((pa.x(), pa.y()), (pb.x(), pb.y()))
+            if total == 0:
+                continue
+            miles = meetings.get((road.a, road.b, road.river))
+            if miles is None:
+                # the river runs through an end town; mark the crossing just outside it
+                frac = 0.12 if a.river == road.river or b.river != road.river else 0.88
+            else:
+                frac = min(max(miles / total, 0.0), 1.0)
+            marks.append((pa + (pb - pa) * frac, pb - pa, road.crossing))
+        u = self.unit
+
+        def draw(p: QPainter, lod: float) -> None:
+            px = 1.0 / lod
+            for at, direction, crossing in marks:
+                draw_crossing(p, at, direction, crossing, 4.5 * u * px, u * px)
+
+        self._add_layer(draw, CROSSINGS_FROM, Z_ROADS + 0.5)
+
+    def _build_towns(self) -> None:
+        u = self.unit
+        for villages in (True, False):
+            towns = [t for t in self.map.towns
+                     if (t.kind is TownKind.VILLAGE and not t.fortress) == villages]
+            # cities over towns, so a crowded place keeps its biggest sign on top
+            towns.sort(key=lambda t: (t.kind is TownKind.CITY, t.fortress))
+            signs = [(self._town_points[t.name], t.kind, t.fortress,
+                      town_radius(t.kind, t.fortress, u)) for t in towns]
+
+            def draw(p: QPainter, lod: float, signs=signs) -> None:
+                px = 1.0 / lod
+                for at, kind, fortress, r in signs:
+                    draw_town_sign(p, at, kind, fortress, r * px, u * px)
+
+            self._add_layer(draw, VILLAGES_FROM if villages else 0.0,
+                            Z_TOWNS + (0 if villages else 0.1))
+
+    def _build_town_names(self, towns: Iterable[Town]) -> None:
+        size = {TownKind.CITY: 13.5, TownKind.FORTRESS: 12, TownKind.TOWN: 11,
+                TownKind.VILLAGE: 9.5}
+        for town in towns:
+            font = serif(size[town.kind] * self.unit,
+                         bold=town.kind in (TownKind.CITY, TownKind.FORTRESS),
+                         italic=town.kind is TownKind.VILLAGE)
+            item = NameItem(town.name, font, INK, HALO, self.unit)
+            item.setPos(self._town_points[town.name])
+            self.addItem(item)
+            self.town_names[town.name] = item
+
+    def _build_river_names(self) -> None:
+        font = serif(10.5 * self.unit, italic=True)
+        for river in self.map.rivers:
+            pts = [self.point(lat, lon) for lat, lon in river.points]
+            reaches = sorted(zip(pts, pts[1:], strict=False),
+                             key=lambda ab: -math.dist((ab[0].x(), ab[0].y()),
+                                                       (ab[1].x(), ab[1].y())))[:6]
+            item = NameItem(river.name, font, RIVER.darker(125), QColor(243, 236, 214, 200),
+                            self.unit * 0.8)
+            item.great = river.name in GREAT_RIVERS
+            self.addItem(item)
+            self.river_names.append((item, reaches))
+
+    def _build_theatre_names(self) -> None:
+        font = QFont("DejaVu Serif", 1)
+        font.setPointSizeF(26 * self.unit)
+        font.setItalic(True)
+        font.setLetterSpacing(QFont.SpacingType.AbsoluteSpacing, 4 * self.unit)
+        for theatre in Theatre:
+            members = [t for t in self.map.towns if t.theatre == theatre]
+            if not members:
+                continue
+            if theatre in THEATRE_NAME_AT:
+                centre = self.point(*THEATRE_NAME_AT[theatre])
+            else:
+                centre = self.point(sum(t.lat for t in members) / len(members),
+                                    sum(t.lon for t in members) / len(members))
+            lines = _wrap(theatre.value.upper())
+            metrics = QFontMetricsF(font)
+            for i, text in enumerate(lines):
+                item = NameItem(text, font, THEATRE_INK, QColor(0, 0, 0, 0), self.unit)
+                w = metrics.horizontalAdvance(text)
+                dy = (i - len(lines) / 2) * metrics.height()
+                item.set_offset(QPointF(-w / 2, dy))
+                item.setPos(centre)
+                item.setZValue(Z_GROUND + 1.5)
+                self.addItem(item)
+                self.theatre_names.append(item)
+
+    # ---- names placed without overlap ----
+    def place_labels(self, scale: float, frame: QRectF | None = None) -> None:
+        """Show the names that fit at ``scale`` pixels per mile, none over another, over a town
+        sign or over a flag: cities and fortresses first, then towns, then villages.
+
+        ``frame`` (scene units) keeps names inside a picture's frame. Every rectangle is
+        checked in pixels against a bucket grid of those already placed.
+        """
+        if not self.built:
+            return
+        key = (round(scale, 4), None if frame is None else frame.getRect(),
+               tuple((m.spec.place, m.slot, m.spec.label, m.spec.badges) for m in
+                     self.markers.values()), tuple(self.battles))
+        if key == self._placed:
+            return
+        self._placed = key
+        grid = BucketGrid(64.0)
+        bound = None if frame is None else QRectF(frame.left() * scale, frame.top() * scale,
+                                                  frame.width() * scale, frame.height() * scale)
+        u = self.unit
+
+        def px(p: QPointF) -> QPointF:
+            return QPointF(p.x() * scale, p.y() * scale)
+
+        def free(r: QRectF) -> bool:
+            return (bound is None or bound.contains(r)) and not grid.clashes(r)
+
+        for town in self.map.towns:
+            if self.shows_town(town, scale):
+                r = town_radius(town.kind, town.fortress, u)
+                c = px(self._town_points[town.name])
+                grid.add(QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r))
+        clusters = self._flag_clusters(scale, grid)
+        for battle in self.battles.values():
+            grid.add(battle.boundingRect().translated(px(battle.pos())))
+        for item in self.theatre_names:
+            item.setVisible(scale < THEATRE_NAMES_UNTIL)
+        rank = {TownKind.CITY: 0, TownKind.FORTRESS: 1, TownKind.TOWN: 2, TownKind.VILLAGE: 3}
+
+        def wanted(t: Town) -> bool:
+            if t.kind is TownKind.CITY or t.fortress:
+                return True
+            if t.kind is TownKind.VILLAGE:
+                return scale >= VILLAGE_NAMES_FROM
+            return scale >= TOWN_NAMES_FROM
+
+        order = sorted(self.map.towns, key=lambda t: (rank[t.kind] - (1 if t.fortress else 0),
+                                                      t.name))
+        majors = [t for t in order if t.kind is TownKind.CITY or t.fortress]
+        others = [t for t in order if not (t.kind is TownKind.CITY or t.fortress)]
+        # the great places are named first; the flags then stand clear of those names (or
+        # cover them, the name giving way, when a crowd leaves no corner free)
+        for town in majors:
+            self._place_town_name(town, scale, grid, free, wanted(town))
+        for anchor, stack in clusters:
+            self._stand_flags(anchor, stack, scale, grid, bound)
+        self._place_river_names(scale, grid, free)
+        for town in others:
+            self._place_town_name(town, scale, grid, free, wanted(town))
+
+    def _flag_clusters(self, scale: float,
+                       grid: BucketGrid) -> list[tuple[QPointF, list[CommandMarker]]]:
+        """The stacks of flags at this scale: one per place, places within a few pixels of a
+        bigger one joining its stack (each command keeps its own dot at its true place)."""
+        at: dict[tuple, list[CommandMarker]] = defaultdict(list)
+        for marker in self.markers.values():
+            at[marker.spec.place].append(marker)
+        clusters: list[tuple[QPointF, list[CommandMarker]]] = []
+        reach = 14.0 * self.unit
+        for place in sorted(at, key=lambda p: (-len(at[p]), p[0], p[1] or "", p[2])):
+            stack = at[place]
+            c = stack[0].pos() * scale
+            grid.add(QRectF(c.x() - 4, c.y() - 4, 8, 8))
+            for anchor, members in clusters:
+                if abs(anchor.x() - c.x()) < reach and abs(anchor.y() - c.y()) < reach:
+                    members.extend(stack)
+                    break
+            else:
+                clusters.append((c, list(stack)))
+        key = self._stack_order()
+        for _, members in clusters:
+            members.sort(key=key)
+        return clusters
+
+    def _stand_flags(self, anchor: QPointF, stack: list[CommandMarker], scale: float,
+                     grid: BucketGrid, bound: QRectF | None) -> None:
+        """Stand a stack at the first corner of its dot where it covers no sign, dot or flag:
+        up-right, up-left, down-right, down-left; names under it give way."""
+        for slot, m in enumerate(stack):
+            m.set_stack(slot, anchor - m.pos() * scale)
+        best = None
+        for corner in ((1, -1), (-1, -1), (1, 1), (-1, 1)):
+            for m in stack:
+                m.set_corner(corner)
+            rects = [m.flag_rect().translated(m.pos() * scale) for m in stack]
+            hits = [h for r in rects for h in grid.hits(r)]
+            outside = bound is not None and not all(bound.contains(r) for r in rects)
+            hard = sum(1 for h in hits if not isinstance(h, NameItem)) + (100 if outside else 0)
+            score = (hard, len(hits))
+            if best is None or score < best[0]:
+                best = (score, corner, rects, hits)
+            if not hits and not outside:
+                break
+        assert best is not None
+        _, corner, rects, hits = best
+        for m in stack:
+            m.set_corner(corner)
+        for h in hits:
+            if isinstance(h, NameItem):
+                h.setVisible(False)
+        for r in rects:
+            grid.add(r)
+
+    def _place_town_name(self, town: Town, scale: float, grid: BucketGrid,
+                         free: Callable[[QRectF], bool], wanted: bool) -> None:
+        item = self.town_names[town.name]
+        if not wanted:
+            item.setVisible(False)
+            return
+        c = QPointF(self._town_points[town.name].x() * scale,
+                    self._town_points[town.name].y() * scale)
+        w, h = item.size.x(), item.size.y()
+        r = town_radius(town.kind, town.fortress, self.unit) + 2.5 * self.unit
+        for reach in (1.0, 1.9):
+            d = r * reach
+            for dx, dy in ((d, -h / 2), (-d - w, -h / 2), (d * 0.7, -d * 0.7 - h),
+                           (d * 0.7, d * 0.7), (-d * 0.7 - w, -d * 0.7 - h),
+                           (-d * 0.7 - w, d * 0.7), (-w / 2, -d - h), (-w / 2, d)):
+                rect = QRectF(c.x() + dx, c.y() + dy, w, h)
+                if free(rect):
+                    grid.add(rect)
+                    item.set_offset(QPointF(dx, dy))
+                    item.setVisible(True)
+                    return
+        item.setVisible(False)
+
+    def _place_river_names(self, scale: float, grid: BucketGrid,
+                           free: Callable[[QRectF], bool]) -> None:
+        for item, reaches in self.river_names:
+            item.setVisible(False)
+            if not item.great and scale < TRIBUTARY_NAMES_FROM:
+                continue
+            w, h = item.size.x(), item.size.y()
+            for a, b in reaches:
+                pa, pb = QPointF(a.x() * scale, a.y() * scale), QPointF(b.x() * scale,
+                                                                        b.y() * scale)
+                length = math.dist((pa.x(), pa.y()), (pb.x(), pb.y()))
+                if length < w * 1.2:
+                    break  # the reaches are longest first: none after this fits either
+                if pb.x() < pa.x():
+                    pa, pb = pb, pa  # keep the writing upright
+                ux, uy = (pb.x() - pa.x()) / length, (pb.y() - pa.y()) / length
+                mid = (pa + pb) / 2
+                placed = False
+                for side in (-1, 1):
+                    shift = side * (h * 0.6 + 2 * self.unit)
+                    centre = QPointF(mid.x() - uy * shift, mid.y() + ux * shift)
+                    corners = [QPointF(centre.x() + ux * dx - uy * dy,
+                                       centre.y() + uy * dx + ux * dy)
+                               for dx in (-w / 2, w / 2) for dy in (-h / 2, h / 2)]
+                    xs, ys = [p.x() for p in corners], [p.y() for p in corners]
+                    box = QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+                    if not free(box):
+                        continue
+                    grid.add(box)
+                    item.setPos(QPointF(centre.x() / scale, centre.y() / scale))
+                    item.setRotation(math.degrees(math.atan2(uy, ux)))
+                    item.set_offset(QPointF(-w / 2, -h / 2))
+                    item.setVisible(True)
+                    placed = True
+                    break
+                if placed:
+                    break
+
+    # ---- the campaign's pieces ----
+    def set_markers(self, specs: Iterable[MarkerSpec]) -> None:
+        """Show exactly these markers: new ones added, gone ones removed, changed ones redrawn."""
+        specs = list(specs)
+        keep = {s.key for s in specs}
+        touched: set[tuple] = set()
+        for key in [k for k in self.markers if k not in keep]:
+            item = self.markers.pop(key)
+            touched.add(item.spec.place)
+            self.removeItem(item)
+        touched |= self._apply_markers(specs)
+        self._restack(touched)
+
+    def update_markers(self, specs: Iterable[MarkerSpec]) -> None:
+        """Redraw only these markers (a command moved or changed state)."""
+        self._restack(self._apply_markers(list(specs)))
+
+    def remove_markers(self, keys: Iterable[str]) -> None:
+        """Take these markers off the map (a surrendered command, one of another theatre)."""
+        touched = set()
+        for key in keys:
+            item = self.markers.pop(key, None)
+            if item is not None:
+                touched.add(item.spec.place)
+                self.removeItem(item)
+        self._restack(touched)
+
+    def _apply_markers(self, specs: list[MarkerSpec]) -> set[tuple]:
+        touched: set[tuple] = set()
+        for spec in specs:
+            item = self.markers.get(spec.key)
+            if item is None:
+                item = CommandMarker(spec, self.unit)
+                item.setData(0, spec.key)
+                self.addItem(item)
+                self.markers[spec.key] = item
+                touched.add(spec.place)
+            elif item.spec != spec:
+                touched.add(item.spec.place)
+                touched.add(spec.place)
+                item.set_spec(spec)
+            else:
+                continue
+            item.setPos(self.place_point(spec.a, spec.b, spec.miles))
+        return touched
+
+    def _restack(self, places: set[tuple]) -> None:
+        """Number the flags at each of these places: HQs first, then in the order given."""
+        if not places:
+            return
+        at: dict[tuple, list[CommandMarker]] = defaultdict(list)
+        for item in self.markers.values():
+            if item.spec.place in places:
+                at[item.spec.place].append(item)
+        key = self._stack_order()
+        for items in at.values():
+            items.sort(key=key)
+            for slot, item in enumerate(items):
+                item.set_slot(slot)
+
+    def _stack_order(self) -> Callable[[CommandMarker], tuple]:
+        """The order of flags in a stack: the French first, HQs first, then as given."""
+        order = {k: i for i, k in enumerate(self.markers)}
+        return lambda m: (m.spec.side is not Side.FRENCH, not m.spec.hq, order[m.spec.key])
+
+    def marker_at(self, scene_pos: QPointF, view_transform) -> str | None:
+        """The command whose flag or dot is under a point, if any."""
+        for item in self.items(scene_pos, Qt.ItemSelectionMode.IntersectsItemShape,
+                               Qt.SortOrder.DescendingOrder, view_transform):
+            if isinstance(item, CommandMarker):
+                return item.spec.key
+        return None
+
+    def select_marker(self, key: str | None) -> None:
+        """Ring the flag of the selected command (and no other)."""
+        for name, item in self.markers.items():
+            item.set_selected(name == key)
+            if name == key:
+                item.setZValue(Z_MARKERS + 1)
+            else:
+                item.setZValue(Z_MARKERS)
+
+    def set_battles(self, specs: Iterable[BattleSpec]) -> None:
+        """Show exactly these battles."""
+        specs = {s.id: s for s in specs}
+        for bid in [b for b in self.battles if b not in specs or self.battles[b].spec != specs[b]]:
+            self.removeItem(self.battles.pop(bid))
+        for bid, spec in specs.items():
+            if bid not in self.battles and spec.place in self._town_points:
+                item = BattleMarker(spec, self.unit)
+                item.setPos(self._town_points[spec.place])
+                self.addItem(item)
+                self.battles[bid] = item
+
+    def set_order(self, key: str, points: Sequence[QPointF] | None, side: Side) -> None:
+        """Draw (or, for None, take away) a command's order arrow."""
+        item = self.orders.get(key)
+        if not points or len(points) < 2:
+            if item is not None:
+                self.removeItem(self.orders.pop(key))
+            return
+        if item is None:
+            item = OrderArrow(points, side, self.unit)
+            self.addItem(item)
+            self.orders[key] = item
+        else:
+            item.set_points(points)
+
+    def show_preview(self, legs: Sequence[tuple[QPointF, QPointF]], at: str,
+                     lines: Sequence[str], refused: bool) -> None:
+        """Draw a proposed route and its figures (or its refusal) beside the objective."""
+        self.clear_preview()
+        if legs:
+            path = PreviewPath(legs, refused, self.unit)
+            self.addItem(path)
+            self.preview_items.append(path)
+        self.show_note(at, lines, refused)
+
+    def show_note(self, at: str, lines: Sequence[str], refused: bool) -> None:
+        """A short note beside a town (a route's figures, or why an order is refused)."""
+        if self.note is not None:
+            self.removeItem(self.note)
+        self.note = NoteItem(lines, refused, self.unit)
+        self.note.setPos(self._town_points[at])
+        self.addItem(self.note)
+
+    def clear_preview(self) -> None:
+        """Take away the route preview and its note."""
+        for item in self.preview_items:
+            self.removeItem(item)
+        self.preview_items = []
+        if self.note is not None:
+            self.removeItem(self.note)
+            self.note = None
+
+    def town_at(self, scene_pos: QPointF, scale: float, reach_px: float = 12.0) -> str | None:
+        """The nearest town shown within ``reach_px`` pixels of a point."""
+        best, best_d = None, reach_px / scale
+        for name, p in self._town_points.items():
+            d = math.hypot(p.x() - scene_pos.x(), p.y() - scene_pos.y())
+            if d < best_d and self.shows_town(self.towns[name], scale):
+                best, best_d = name, d
+        return best
+
+
+def _wrap(text: str, width: int = 12) -> list[str]:
+    """Split a long name into lines of about ``width`` letters at spaces."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
