@@ -18,13 +18,20 @@ def main() -> int:
     if not modules:
         print("no benchmarks yet")
         return 0
+    failed = []
     for path in modules:
-        print(f"== {path.stem}")
+        print(f"== {path.stem}", flush=True)
         spec = importlib.util.spec_from_file_location(path.stem, path)
         module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        module.main()
-    return 0
+        try:
+            spec.loader.exec_module(module)
+            module.main()
+        except Exception as exc:  # one benchmark that cannot run does not hide the others
+            print(f"{path.stem} could not run: {type(exc).__name__}: {exc}")
+            failed.append(path.stem)
+    if failed:
+        print(f"== not measured: {', '.join(failed)}")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

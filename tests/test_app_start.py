@@ -37,3 +37,63 @@ def test_a_file_named_on_the_command_line_wins(qtbot, tmp_path):
     w2 = make_window(qtbot, tmp_path)
     choose_startup_file(w2, [str(tmp_path / "named.c1813")])
     assert w2.document.path == tmp_path / "named.c1813"
+
+
+def test_opening_a_campaign_waits_neither_for_the_road_planner_nor_the_battle_engine(tmp_path):
+    """The window shows an open campaign without networkx (loaded behind the shown window) or
+    the battle engine (loaded when a battle is fought): a fresh interpreter proves it."""
+    import os
+    import subprocess
+    import sys
+
+    from campaign1813.campaign.store.document import create_campaign
+
+    create_campaign(tmp_path / "war.c1813").close()
+    code = (
+        "import sys\n"
+        "from PySide6.QtCore import QSettings\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "app = QApplication([])\n"
+        "from campaign1813.ui.main_window import MainWindow\n"
+        f"w = MainWindow(QSettings({str(tmp_path / 's.ini')!r}, QSettings.Format.IniFormat))\n"
+        "w.show()\n"
+        f"assert w.open_file({str(tmp_path / 'war.c1813')!r})\n"
+        "app.processEvents()\n"
+        "print(sorted(m for m in ('networkx', 'campaign1813.maps.road_map',\n"
+        "                         'campaign1813.campaign.battle.fight') if m in sys.modules))\n"
+    )
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "[]"
+
+
+def test_background_loading_imports_and_reports_a_failure_without_raising(caplog):
+    import sys
+
+    from campaign1813.ui.app import load_in_background
+
+    sys.modules.pop("colorsys", None)
+    thread = load_in_background(("colorsys", "campaign1813.no_such_module"))
+    thread.join()
+    assert thread.name == "campaign1813-preload" and thread.daemon
+    assert "colorsys" in sys.modules
+    assert [r.getMessage() for r in caplog.records] == [
+        "could not load campaign1813.no_such_module in the background"]
+
+
+def test_work_after_the_first_paint_runs_once_when_the_loop_is_idle(qtbot):
+    from PySide6.QtWidgets import QWidget
+
+    from campaign1813.ui.app import AfterFirstPaint
+
+    widget = QWidget()
+    qtbot.addWidget(widget)
+    done = []
+    AfterFirstPaint(widget, lambda: done.append(True))
+    assert done == []
+    widget.show()
+    qtbot.waitUntil(lambda: done == [True])
+    widget.repaint()
+    qtbot.wait(20)
+    assert done == [True]

@@ -6,6 +6,7 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from campaign1813.campaign.store.document import create_campaign
+from campaign1813.ui.battle_dialogs import PostponeDialog
 from campaign1813.ui.main_window import APP_TITLE, MainWindow
 
 
@@ -153,3 +154,41 @@ def test_the_window_follows_another_program_writing_its_file(window, tmp_path, q
     assert window.undo_action.text() == "&Undo Order: 5 Corps – Hold Magdeburg"
     assert "changed in another window or program" in window.statusBar().currentMessage()
     assert not window.check_for_changes()  # nothing new since
+
+
+def test_an_order_asked_for_on_the_map_goes_through_the_service_and_shows_on_the_pad(
+        window, tmp_path, qtbot):
+    """A town's Move / Attack / Hold here on the map is the pad's order: given through the
+    service (undoable), or refused with the service's reason on the pad, the file unchanged."""
+    from campaign1813.campaign import queries
+
+    window.new_campaign(tmp_path / "war")
+    before = queries.state_json(window.document)
+    assert window.order_here("5 Corps", "Hold", "Burg") is None
+    assert window.orders_panel.message.text() == \
+        "5 Corps cannot hold at Burg: it stands at Magdeburg"
+    assert queries.state_json(window.document) == before
+    with qtbot.waitSignal(window.campaign_changed):
+        assert window.order_here("5 Corps", "Move", "Burg") is not None
+    assert queries.day_state(window.document).orders["5 Corps"].route == ("Burg",)
+    assert window.orders_panel.message.text() == "Order: 5 Corps – Move Burg"
+    assert window.orders_panel.command.currentText() == "5 Corps"
+    assert window.undo_action.text() == "&Undo Order: 5 Corps – Move Burg"
+
+
+def test_the_route_preview_for_the_map_and_the_pad_is_the_campaigns(window, tmp_path):
+    from campaign1813.campaign import queries
+
+    assert window.preview_route("5 Corps", "Move", "Burg").refusal == "no campaign is open"
+    window.new_campaign(tmp_path / "war")
+    preview = window.preview_route("5 Corps", "Move", "Burg")
+    assert preview == queries.route_preview(window.document, "5 Corps", "Move", "Burg")
+    assert (preview.miles, preview.days, preview.arrival) == (16.5, 2, "2 May 1813, 09:12")
+
+
+def test_the_objectives_and_the_battle_overrides_are_in_the_window(window, tmp_path):
+    window.new_campaign(tmp_path / "war")
+    assert [d.windowTitle() for d in window.tabifiedDockWidgets(window.report_dock)] == \
+        ["Objectives"]
+    assert window.objectives_panel.rows()[0] == (0, ("Northern Germany", "", ""))
+    assert window.open_battle_dialog(1, PostponeDialog) is None  # no battle is due

@@ -8,7 +8,7 @@ each town), ``status_json`` its form for other tools (``status --json``).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
@@ -26,7 +26,6 @@ from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store import log
 from campaign1813.campaign.store.codec import read_state
 from campaign1813.campaign.store.document import CampaignDocument
-from campaign1813.campaign.store.fights import FIGHT_STEP
 from campaign1813.maps.types import Theatre
 
 
@@ -245,6 +244,115 @@ def breakouts(doc: CampaignDocument, name: str) -> list[BreakOut]:
 
 
 @dataclass(frozen=True)
+class RouteLeg:
+    """A piece of road the march covers: from ``start`` to ``end`` miles from town ``a`` along
+    the road a–b (``a`` is the end it marches away from, so ``start < end``)."""
+
+    a: str
+    b: str
+    start: float
+    end: float
+
+
+@dataclass(frozen=True)
+class RoutePreview:
+    """What an order would do before it is given: the towns passed, the road to draw, the miles,
+    the marching days and the arrival; or why it would be refused."""
+
+    command: str
+    verb: str
+    objective: str
+    towns: tuple[str, ...]      # towns passed, the objective last
+    legs: tuple[RouteLeg, ...]  # for drawing, from where the command stands
+    miles: float
+    days: int
+    arrival: str                # "16 Aug 1813, 15:00"; "" when the order does not march
+    refusal: str | None         # why the order would be refused, None if it would be given
+    forced: bool = False
+    by_messenger: bool = False  # the order reaches the corps a day late, and so does its march
+
+    @property
+    def text(self) -> str:
+        """The preview in one line, as the order pad shows it."""
+        if self.refusal is not None:
+            return self.refusal
+        if not self.legs:
+            return f"{self.command} stands at {self.objective}: no march"
+        days = f"{self.days} day" + ("" if self.days == 1 else "s")
+        messenger = " (the order goes by messenger)" if self.by_messenger else ""
+        return (f"{self.miles:g} miles, {days} of march; arrives {self.arrival}"
+                f"{messenger}")
+
+
+MARCH_START_HOUR = 8      # his marching day runs 0800–2000 (docs/campaign-day.md)
+MARCH_HOURS = 12
+_MAX_MARCH_DAYS = 10_000  # a march no rate can finish is refused, not waited for
+
+
+def route_preview(doc: CampaignDocument, command: str, verb: str, objective: str,
+                  via: tuple[str, ...] = (), forced: bool = False) -> RoutePreview:
+    """The route, miles, marching days and arrival an order would give, checked and planned as
+    the day would do it (the order's own check, its route, the rate of each road); a refused
+    order carries its reason. Contact with the enemy on the way is not foreseen."""
+    ground = doc.ground()
+    with doc.reading() as con:
+        state = read_state(con)
+    return preview_of(state, ground.adjusted(state.settings), command, verb, objective, via,
+                      forced)
+
+
+def preview_of(state: DayState, ground: Ground, command: str, verb: str, objective: str,
+               via: tuple[str, ...] = (), forced: bool = False) -> RoutePreview:
+    """``route_preview`` on a state in memory."""
+    from campaign1813.campaign.day.movement import advance
+    from campaign1813.campaign.day.orders import build_order
+    from campaign1813.campaign.errors import CampaignError
+
+    try:
+        order = build_order(ground, state, command, verb, objective, tuple(via), forced)
+    except CampaignError as exc:
+        return RoutePreview(command, verb, objective, (), (), 0.0, 0, "", str(exc), forced)
+    c = state.commands[order.command]
+    messenger = order.effective > state.date
+    base = RoutePreview(order.command, order.verb.value, order.objective, (order.objective,),
+                        (), 0.0, 0, "", None, order.forced, messenger)
+    if not order.verb.marches or not order.route:
+        return base
+    legs = _legs(ground, c.position, order.route)
+    miles = round(sum(leg.end - leg.start for leg in legs), 6)  # the roads' own miles
+    pos, route = c.position, order.route
+    for day in range(_MAX_MARCH_DAYS):
+        leg = advance(ground, pos, route, 1.0, c.mounted, order.forced)
+        if not leg.route:
+            spent = leg.passed[-1][1] if leg.passed else 0.0
+            minutes = round(MARCH_HOURS * 60 * spent)
+            when = order.effective.fromordinal(order.effective.toordinal() + day)
+            arrival = (f"{when.day} {when:%b %Y}, "
+                       f"{MARCH_START_HOUR + minutes // 60:02d}:{minutes % 60:02d}")
+            return replace(base, towns=order.route, legs=legs, miles=miles,
+                           days=day + 1, arrival=arrival)
+        pos, route = leg.position.rounded(), leg.route
+    return replace(base, refusal=f"{order.command} could never reach {order.objective}")
+
+
+def _legs(ground: Ground, pos: Position, route: tuple[str, ...]) -> tuple[RouteLeg, ...]:
+    """The pieces of road from a position through the towns of a route."""
+    legs = []
+    for town in route:
+        if pos.b is None:
+            if town != pos.a:
+                legs.append(RouteLeg(pos.a, town, 0.0, ground.miles(pos.a, town)))
+        else:
+            length = ground.miles(pos.a, pos.b)
+            if town == pos.b:
+                legs.append(RouteLeg(pos.a, pos.b, pos.miles, length))
+            else:
+                legs.append(RouteLeg(pos.b, pos.a, length - pos.miles, length))
+        pos = Position(town)
+    return tuple(legs)
+
+
+@dataclass(frozen=True)
 class SettingView:
     """One setting the umpire may change: its value now, what it means, whether the campaign
     changed it from its scenario's."""
@@ -310,6 +418,8 @@ class DiaryEntry:
 
 def diary(doc: CampaignDocument) -> list[DiaryEntry]:
     """Every line of every action still in force, oldest first."""
+    from campaign1813.campaign.store.fights import FIGHT_STEP  # the battle engine, when asked
+
     with doc.reading() as con:
         actions = log.actions_in_force(con)
     return [DiaryEntry(a.day, a.seq, line) for a in actions if a.kind != FIGHT_STEP

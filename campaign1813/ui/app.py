@@ -1,14 +1,22 @@
-"""Starting the application: the window, the default campaign, and errors shown, not dumped."""
+"""Starting the application: the window, the default campaign, and errors shown, not dumped.
+
+The window is shown with its campaign as soon as that is read; what only an order or a march
+needs — the road planner and its graph library — is loaded in the background once the window
+is up, so the first paint does not wait for it and the first order does not either.
+"""
 
 from __future__ import annotations
 
+import importlib
 import logging
 import sys
+import threading
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 
 from platformdirs import user_data_dir, user_log_dir
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QEvent, QObject, QSettings, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -44,6 +52,41 @@ def choose_startup_file(window: MainWindow, argv: list[str]) -> None:
         window.new_campaign(default)
 
 
+# what orders and marches need and the first paint does not: loaded behind the shown window
+DEFERRED_MODULES = ("campaign1813.maps.road_map",)
+
+
+def load_in_background(modules: tuple[str, ...] = DEFERRED_MODULES) -> threading.Thread:
+    """Import modules on a background thread (pure imports: no Qt, no campaign file), so the
+    window stays responsive while they load; a module asked for meanwhile simply waits."""
+    def load() -> None:
+        for name in modules:
+            try:
+                importlib.import_module(name)
+            except Exception:  # an import that fails here fails again, and is reported, in use
+                log.exception("could not load %s in the background", name)
+
+    thread = threading.Thread(target=load, name="campaign1813-preload", daemon=True)
+    thread.start()
+    return thread
+
+
+class AfterFirstPaint(QObject):
+    """Runs some work once, when the event loop is next idle after a widget's first paint."""
+
+    def __init__(self, widget: QObject, work: Callable[[], object]):
+        super().__init__(widget)
+        self._work = work
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        """Wait for the first paint, then hand the work to the idle loop."""
+        if event.type() == QEvent.Type.Paint:
+            watched.removeEventFilter(self)
+            QTimer.singleShot(0, self._work)
+        return False
+
+
 def _install_excepthook(app: QApplication) -> None:
     log_dir = Path(user_log_dir(APPLICATION, appauthor=False))
 
@@ -77,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     window = MainWindow(QSettings())
     window.show()
     choose_startup_file(window, [a for a in argv[1:] if not a.startswith("-")])
+    AfterFirstPaint(window, load_in_background)
     return app.exec()
 
 

@@ -29,7 +29,7 @@ from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.day.settings import shown
 from campaign1813.campaign.errors import CampaignError
-from campaign1813.campaign.queries import BattleView
+from campaign1813.campaign.queries import BattleView, RoutePreview
 from campaign1813.campaign.services import IssueOrder
 from campaign1813.campaign.store.document import (
     SUFFIX,
@@ -39,8 +39,10 @@ from campaign1813.campaign.store.document import (
     open_campaign,
     save_campaign_as,
 )
+from campaign1813.ui.battle_dialogs import BattleDialog, MergeDialog, PostponeDialog, SplitDialog
 from campaign1813.ui.campaign_view import CampaignView
 from campaign1813.ui.day_windows import DiaryWindow, ReportPane
+from campaign1813.ui.objectives_panel import ObjectivesPanel
 from campaign1813.ui.open_campaign import OpenCampaign, Update
 from campaign1813.ui.orders_panel import OrdersPanel
 from campaign1813.ui.settings_dialog import SettingsDialog
@@ -68,6 +70,7 @@ class MainWindow(QMainWindow):
         self.campaign = OpenCampaign(self)
         self._message_box: QMessageBox | None = None
         self.settings_dialog: SettingsDialog | None = None
+        self.battle_dialog: BattleDialog | None = None
         self.history = UndoHistory(self.campaign, self)
         self.diary_window: DiaryWindow | None = None
         self.campaign_view = CampaignView(self.campaign, self)
@@ -77,7 +80,7 @@ class MainWindow(QMainWindow):
         self.campaign_view.theatre_changed.connect(
             lambda text: self._settings.setValue("view/theatre", text))
         self.setCentralWidget(self.campaign_view)
-        self.orders_panel = OrdersPanel(self.campaign, self.campaign_view)
+        self.orders_panel = OrdersPanel(self.campaign, self.campaign_view, self.preview_route)
         self.orders_panel.order_requested.connect(self._on_order_requested)
         self.orders_panel.cancel_requested.connect(self.cancel_order)
         self.orders_dock = self._dock("Orders", self.orders_panel,
@@ -89,7 +92,13 @@ class MainWindow(QMainWindow):
         self.splitDockWidget(self.orders_dock, self.report_dock, Qt.Orientation.Horizontal)
         self.resizeDocks([self.orders_dock, self.report_dock], [380, 700],
                          Qt.Orientation.Horizontal)
-        self.resizeDocks([self.orders_dock], [200], Qt.Orientation.Vertical)
+        self.resizeDocks([self.orders_dock], [250], Qt.Orientation.Vertical)
+        self.objectives_panel = ObjectivesPanel(self.campaign)
+        self.objectives_dock = self._dock("Objectives", self.objectives_panel,
+                                          Qt.DockWidgetArea.BottomDockWidgetArea)
+        # a tab beside the day's report: the report comes forward after End Day
+        self.tabifyDockWidget(self.report_dock, self.objectives_dock)
+        self.report_dock.raise_()
         self._build_menus()
         self.statusBar().showMessage("Ready")
         geometry = self._settings.value("window/geometry")
@@ -145,6 +154,7 @@ class MainWindow(QMainWindow):
         self.campaign_menu.addSeparator()
         self.campaign_menu.addAction(self.orders_dock.toggleViewAction())
         self.campaign_menu.addAction(self.report_dock.toggleViewAction())
+        self.campaign_menu.addAction(self.objectives_dock.toggleViewAction())
         self.campaign_menu.addSeparator()
         self.settings_action = self._action(self.campaign_menu, "&Settings…",
                                             self.show_settings, QKeySequence("Ctrl+,"))
@@ -360,12 +370,35 @@ class MainWindow(QMainWindow):
                 action.setData((battle.id, winner))
                 action.triggered.connect(
                     lambda _checked=False, b=battle.id, w=winner: self.record_result(b, w))
+            menu.addSeparator()
+            for text, kind in (("&Postpone…", PostponeDialog), ("&Merge With…", MergeDialog),
+                               ("&Split…", SplitDialog)):
+                action = menu.addAction(text)
+                action.setData((battle.id, kind.verb))
+                action.triggered.connect(
+                    lambda _checked=False, b=battle.id, k=kind: self.open_battle_dialog(b, k))
         if cut_off:
             self.battle_menu.addSeparator()
             self.battle_menu.addAction("Cut off — the umpire chooses:").setEnabled(False)
         for name in cut_off:
             menu = self.battle_menu.addMenu(name)
             menu.aboutToShow.connect(lambda m=menu, n=name: self._fill_cut_off_menu(m, n))
+
+    def open_battle_dialog(self, battle: int, kind: type[BattleDialog]) -> BattleDialog | None:
+        """Open the dialog that postpones, merges or splits a battle due (one at a time)."""
+        found = next((b for b in self._due() if b.id == battle), None)
+        if found is None or self.document is None:
+            return None
+        if self.battle_dialog is not None:
+            self.battle_dialog.close()
+        dialog: BattleDialog
+        if kind is MergeDialog:
+            dialog = MergeDialog(found, self._due(), self.perform, self)
+        else:
+            dialog = kind(found, self.perform, self)
+        dialog.open()
+        self.battle_dialog = dialog
+        return dialog
 
     def _fill_cut_off_menu(self, menu: QMenu, name: str) -> None:
         """Surrender, or break out towards each town open to the command, weakest enemy first."""
@@ -415,6 +448,21 @@ class MainWindow(QMainWindow):
 
     def _on_order_requested(self, request: IssueOrder) -> None:
         self.give_order(request)
+
+    def order_here(self, command: str, verb: str, town: str) -> Changes | None:
+        """An order asked for on the map (a town's Move / Attack / Hold here): given as from
+        the pad, which shows it (and a refusal's reason)."""
+        self.orders_panel.select_command(command)
+        self.orders_panel.verb.setCurrentText(verb)
+        self.orders_panel.objective.setEditText(town)
+        return self.give_order(IssueOrder(command, verb, town))
+
+    def preview_route(self, command: str, verb: str, town: str, via: tuple[str, ...] = (),
+                      forced: bool = False) -> RoutePreview:
+        """What an order would do, before it is given (for the pad and the map)."""
+        if self.document is None:
+            return RoutePreview(command, verb, town, (), (), 0.0, 0, "", "no campaign is open")
+        return queries.route_preview(self.document, command, verb, town, via, forced)
 
     def cancel_order(self, command: str) -> Changes | None:
         """Withdraw a command's orders."""

@@ -9,15 +9,20 @@ The objective completes town names as the umpire types: the name itself first, t
 begin with what he typed, then names that contain it, each group in alphabetical order; case,
 umlauts and accents do not matter either way (``Kopenick``, ``Koepenick`` and ``Köpenick`` all
 find Köpenick), folded as the campaign folds the names it is given. A command that must retreat
-today is offered only its roads of retreat.
+today is offered only its roads of retreat. The waypoints complete the same way, each name
+after the last comma (or semicolon, or arrow) on its own.
+
+As soon as the objective (and every waypoint) names a town, the pad shows what the order would
+do — its miles, days of march and arrival, or the campaign's reason for refusing it, in red —
+from the campaign's own route preview (``queries.route_preview``), before the order is given.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import QObject, QStringListModel, Qt, Signal
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QStringListModel, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -33,8 +38,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from campaign1813.campaign import queries
 from campaign1813.campaign.day.state import Status, Verb
-from campaign1813.campaign.queries import CommandView
+from campaign1813.campaign.queries import CommandView, RoutePreview
 from campaign1813.campaign.services import IssueOrder
 from campaign1813.maps.names import fold, folded
 from campaign1813.ui.campaign_view import CampaignView
@@ -43,13 +49,32 @@ from campaign1813.ui.open_campaign import OpenCampaign, Update
 REFUSED_STYLE = "color: #b00020;"
 DONE_STYLE = "color: #1b5e20;"
 NOTE_STYLE = "color: #8a5a00;"
+PREVIEW_STYLE = "color: #1a3a6b;"
+
+# command, order, objective, waypoints, forced march -> what the order would do
+Preview = Callable[[str, str, str, tuple[str, ...], bool], RoutePreview]
+SEPARATORS = (",", ";", "→", "->")
 
 
 def split_waypoints(text: str) -> tuple[str, ...]:
     """Waypoints typed as a list: commas, semicolons or arrows between town names."""
-    for mark in (";", "→", "->"):
+    for mark in SEPARATORS[1:]:
         text = text.replace(mark, ",")
     return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
+def last_waypoint(text: str) -> tuple[str, str]:
+    """What comes before the waypoint being typed, and that waypoint.
+
+    >>> last_waypoint("Brunswick, Helm")
+    ('Brunswick, ', 'Helm')
+    >>> last_waypoint("Celle → Bru"), last_waypoint("Celle")
+    (('Celle → ', 'Bru'), ('', 'Celle'))
+    """
+    cut = max(text.rfind(mark) + len(mark) if mark in text else 0 for mark in SEPARATORS)
+    typed = text[cut:]
+    head = text[:cut] + typed[:len(typed) - len(typed.lstrip())]
+    return head, typed.strip()
 
 
 @dataclass(frozen=True)
@@ -58,12 +83,14 @@ class TownName:
 
     name: str
     forms: tuple[str, ...]
+    key: str = ""  # the name folded, for the alphabetical order within a rank
 
     @classmethod
     def of(cls, name: str, spellings: Iterable[str] = ()) -> TownName:
         """A name found by itself and by the other spellings given (a town's aliases)."""
-        forms = (form for spelling in (name, *spellings) for form in folded(spelling))
-        return cls(name, tuple(dict.fromkeys(forms)))
+        forms = tuple(dict.fromkeys(
+            form for spelling in (name, *spellings) for form in folded(spelling)))
+        return cls(name, forms, forms[0])
 
 
 EXACT, BEGINS, CONTAINS = 0, 1, 2
@@ -94,7 +121,7 @@ def completions(text: str, names: Iterable[TownName]) -> list[str]:
     for town in names:
         rank = _closeness(typed, town.forms)
         if rank is not None:
-            ranked.append((rank, fold(town.name), town.name))
+            ranked.append((rank, town.key or fold(town.name), town.name))
     return [name for _, _, name in sorted(ranked)]
 
 
@@ -126,6 +153,22 @@ class TownCompleter(QCompleter):
         return [""]
 
 
+class WaypointCompleter(TownCompleter):
+    """Completes the last of the waypoints typed as a list, ranked as the objective is; the
+    chosen name replaces only that last one."""
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self._head = ""
+
+    def splitPath(self, path: str) -> list[str]:  # noqa: N802 (Qt override)
+        self._head, typed = last_waypoint(path)
+        return super().splitPath(typed)
+
+    def pathFromIndex(self, index: QModelIndex | QPersistentModelIndex) -> str:  # noqa: N802
+        return self._head + super().pathFromIndex(index)
+
+
 class OrdersPanel(QWidget):
     """The umpire's order pad for the commands of the theatre shown."""
 
@@ -133,10 +176,15 @@ class OrdersPanel(QWidget):
     cancel_requested = Signal(str)
 
     def __init__(self, campaign: OpenCampaign, view: CampaignView,
-                 parent: QWidget | None = None):
+                 preview: Preview | None = None, parent: QWidget | None = None):
         super().__init__(parent)
         self.campaign = campaign
         self._view = view
+        self._preview = preview or self._read_preview
+        self.preview: RoutePreview | None = None  # what the order on the pad would do
+        self._filling = False  # a file opened or a theatre chosen: no order is being typed
+        self._town_forms: frozenset[str] = frozenset()
+        self._towns: tuple[object, list[TownName]] | None = None  # by scenario, made once
         self.command = QComboBox()
         self.command.setObjectName("orderCommand")
         self.verb = QComboBox()
@@ -152,10 +200,8 @@ class OrdersPanel(QWidget):
         self.objective.setCompleter(self.towns)
         self.via = QLineEdit()
         self.via.setPlaceholderText("optional waypoints, e.g. Brunswick, Helmstedt")
-        self._waypoints = QStringListModel(self)
-        via_completer = QCompleter(self._waypoints, self.via)
-        via_completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        self.via.setCompleter(via_completer)
+        self.waypoints = WaypointCompleter(self.via)
+        self.via.setCompleter(self.waypoints)
         self.forced = QCheckBox("Forced march")
         self.give_button = QPushButton("&Give Order")
         self.give_button.setDefault(True)
@@ -165,13 +211,23 @@ class OrdersPanel(QWidget):
         self.message.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.message.setObjectName("orderMessage")
+        self.route = QLabel()
+        self.route.setWordWrap(True)
+        self.route.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.route.setObjectName("routePreview")
 
         form = QFormLayout()
         form.addRow("Command:", self.command)
-        form.addRow("Order:", self.verb)
+        order = QHBoxLayout()
+        order.addWidget(self.verb, 1)
+        order.addWidget(self.forced)
+        form.addRow("Order:", order)
         form.addRow("Objective:", self.objective)
         form.addRow("Via:", self.via)
-        form.addRow("", self.forced)
+        form.addRow("March:", self.route)
+        # two lines kept for the preview, so the pad does not jump as the umpire types
+        self.route.setMinimumHeight(2 * self.route.fontMetrics().lineSpacing())
+        self.route.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         buttons = QHBoxLayout()
         buttons.addWidget(self.give_button)
         buttons.addWidget(self.cancel_button)
@@ -183,6 +239,10 @@ class OrdersPanel(QWidget):
         self.give_button.clicked.connect(self._on_give)
         self.cancel_button.clicked.connect(self._on_cancel)
         self.command.currentTextChanged.connect(self._on_command)
+        self.verb.currentTextChanged.connect(self._on_entry)
+        self.objective.editTextChanged.connect(self._on_entry)
+        self.via.textChanged.connect(self._on_entry)
+        self.forced.toggled.connect(self._on_entry)
         view.shown.connect(self._on_shown)
         campaign.changed.connect(self._on_changed)
         view.table.itemDoubleClicked.connect(self._on_double_clicked)
@@ -218,6 +278,40 @@ class OrdersPanel(QWidget):
         self.via.clear()
         self.forced.setChecked(False)
 
+    def show_preview(self) -> None:
+        """Show what the order on the pad would do, once its objective and waypoints name
+        towns: miles, days and arrival, or the reason it would be refused, in red."""
+        if self._filling:
+            return
+        request = self.request()
+        named = request.command and self._names_a_town(request.objective) and all(
+            self._names_a_town(v) for v in request.via)
+        if not named or self.campaign.document is None:
+            self.preview = None
+            self.route.clear()
+            return
+        preview = self._preview(request.command, request.verb, request.objective,
+                                request.via, request.forced)
+        self.preview = preview
+        if preview.refusal is not None:
+            self.route.setStyleSheet(REFUSED_STYLE)
+            self.route.setText(preview.refusal)
+            self.route.setToolTip("")
+            return
+        self.route.setStyleSheet(PREVIEW_STYLE)
+        self.route.setText(preview.text)
+        self.route.setToolTip(" → ".join(preview.towns))
+
+    def _read_preview(self, command: str, verb: str, objective: str, via: tuple[str, ...],
+                      forced: bool) -> RoutePreview:
+        doc = self.campaign.document
+        assert doc is not None  # asked only with a campaign open
+        return queries.route_preview(doc, command, verb, objective, via, forced)
+
+    def _names_a_town(self, text: str) -> bool:
+        """Whether the text is a town's name or one of its other names (any case, accents)."""
+        return any(form in self._town_forms for form in folded(text)) if text else False
+
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
         # Enter anywhere on the pad gives the order; the line edits pass the key up to here
         # (connecting their returnPressed would fire twice for the editable combo)
@@ -238,13 +332,31 @@ class OrdersPanel(QWidget):
             return
         self.order_requested.emit(request)
 
+    def _on_entry(self) -> None:
+        """The order on the pad was changed: a refusal of the one before no longer stands."""
+        if self.message.styleSheet() == REFUSED_STYLE:
+            self.message.clear()
+        self.show_preview()
+
     def _on_cancel(self) -> None:
         name = self.command.currentText()
         if name:
             self.cancel_requested.emit(name)
 
     def _on_shown(self) -> None:
-        """A file opened or another theatre chosen: list its commands and the towns again."""
+        """A file opened or another theatre chosen: list its commands and the towns again.
+
+        No preview is worked out until the umpire works on the pad: opening a campaign does
+        not wait for the route planner."""
+        self._filling = True
+        try:
+            self._show_commands()
+        finally:
+            self._filling = False
+        self.preview = None
+        self.route.clear()
+
+    def _show_commands(self) -> None:
         keep = self.command.currentText()
         self._fill_commands()
         if keep:
@@ -266,9 +378,12 @@ class OrdersPanel(QWidget):
             if self._fill_commands() and keep:
                 self.select_command(keep)
         name = self.command.currentText()
-        if any(c.name == name for c in update.commands):
+        mine = any(c.name == name for c in update.commands)
+        if mine:
             self._fill_towns()
             self._describe(name, from_where_it_stands=False)
+        if mine or update.heading:  # where it stands, or the day, changed: so may its march
+            self.show_preview()
 
     def _fill_commands(self) -> bool:
         """List the commands of the theatre still in the field; whether the list changed."""
@@ -286,8 +401,11 @@ class OrdersPanel(QWidget):
         scenario = self.campaign.scenario
         if scenario is None:
             return []
-        names = {n for town in scenario.map.towns for n in (town.name, *town.aliases)}
-        return [TownName.of(n) for n in sorted(names, key=lambda n: (fold(n), n))]
+        if self._towns is None or self._towns[0] is not scenario:
+            names = {n for town in scenario.map.towns for n in (town.name, *town.aliases)}
+            found = sorted((TownName.of(n) for n in names), key=lambda t: (t.key, t.name))
+            self._towns = (scenario, found)
+        return self._towns[1]
 
     def _objectives(self) -> list[TownName]:
         """The towns the command on the pad may be sent to: its roads of retreat when it must
@@ -312,14 +430,16 @@ class OrdersPanel(QWidget):
 
     def _fill_waypoints(self) -> None:
         """Waypoints may be any town of the map."""
-        names = [n.name for n in self._every_town()]
-        if names != self._waypoints.stringList():
-            self._waypoints.setStringList(names)
+        names = self._every_town()
+        if tuple(names) != self.waypoints.names:
+            self.waypoints.set_names(names)
+            self._town_forms = frozenset(f for n in names for f in n.forms)
 
     def _on_command(self, name: str) -> None:
         """A new command on the pad starts from where it stands, offered its objectives."""
         self._fill_towns()
         self._describe(name, from_where_it_stands=True)
+        self.show_preview()
 
     def _find(self, name: str) -> CommandView | None:
         status = self.campaign.status

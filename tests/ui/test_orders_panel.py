@@ -156,3 +156,73 @@ def test_waypoints_are_split_on_commas_semicolons_and_arrows():
     assert split_waypoints(" Celle → Brunswick; Helmstedt ,") == (
         "Celle", "Brunswick", "Helmstedt")
     assert split_waypoints("") == ()
+
+
+def test_the_pad_previews_the_march_as_a_town_is_typed(window, qtbot):
+    """5 Corps, Magdeburg to Berlin: 99 road miles at 15 a day, 7 days, arriving 7 May at
+    1512 (tests/day/test_route_preview.py works it by hand); nothing while the name is half
+    typed; the forced march's 20 a day, 5 days."""
+    panel = window.orders_panel
+    enter(panel, "5 Corps", "Move", "")
+    qtbot.keyClicks(panel.objective.lineEdit(), "Berli")
+    assert panel.route.text() == "" and panel.preview is None
+    qtbot.keyClicks(panel.objective.lineEdit(), "n")
+    expected = queries.route_preview(window.document, "5 Corps", "Move", "Berlin")
+    assert panel.preview == expected
+    assert (expected.miles, expected.days) == (99.0, 7)
+    assert panel.route.text() == "99 miles, 7 days of march; arrives 7 May 1813, 15:12"
+    assert panel.route.toolTip() == "Burg → Genthin → Brandenburg → Potsdam → Berlin"
+    panel.forced.setChecked(True)
+    assert panel.route.text() == "99 miles, 5 days of march; arrives 5 May 1813, 19:24"
+    assert dump(window)["orders"] == {}  # a preview gives no order
+
+
+def test_the_preview_says_why_an_order_would_be_refused_in_red(window):
+    panel = window.orders_panel
+    enter(panel, "5 Corps", "Hold", "Burg")
+    assert panel.route.text() == refusal_of(window, "5 Corps", "Hold", "Burg") == \
+        "5 Corps cannot hold at Burg: it stands at Magdeburg"
+    assert "b00020" in panel.route.styleSheet()
+    enter(panel, "5 Corps", "Hold", "Magdeburg")
+    assert panel.route.text() == "5 Corps stands at Magdeburg: no march"
+    assert "b00020" not in panel.route.styleSheet()
+
+
+def test_the_preview_follows_the_waypoints_and_the_march_of_the_day(window, qtbot):
+    """Via Brunswick the shortest road goes Helmstedt 31.5, Königslutter 9.5, Brunswick 14.5,
+    back 24, Neuhaldensleben 22, the tracks to Colbitz 12 and Parey 19.5, Genthin 12.5,
+    Brandenburg 18.5, Potsdam 26, Berlin 19.5: 209.5 miles; the 31.5 of track at 10 a day
+    (3.15 days) and 178 at 15 (11.867): 15.017 days, the 16th day at 0800 + 0.2 h."""
+    panel = window.orders_panel
+    enter(panel, "5 Corps", "Move", "Berlin", via="Brunswick")
+    preview = queries.route_preview(window.document, "5 Corps", "Move", "Berlin", ("Brunswick",))
+    assert (preview.miles, preview.days, preview.arrival) == (209.5, 16, "16 May 1813, 08:12")
+    assert panel.route.text() == "209.5 miles, 16 days of march; arrives 16 May 1813, 08:12"
+    panel.via.setText("Brunswick, Helm")  # half a name: no preview yet
+    assert panel.route.text() == ""
+    enter(panel, "5 Corps", "Move", "Burg")
+    panel.give_button.click()
+    window.end_day()  # 15 of the 16.5 miles: the pad now counts from the road
+    enter(panel, "5 Corps", "Move", "Berlin")
+    assert panel.preview.miles == 84.0
+    assert panel.route.text() == "84 miles, 6 days of march; arrives 7 May 1813, 15:12"
+
+
+def test_the_waypoints_complete_the_last_name_ranked_as_the_objective(window):
+    completer = window.orders_panel.waypoints
+    completer.setCompletionPrefix("Helmstedt, burg")
+    assert completer.offered()[:4] == ["Burg", "Burghausen", "Burgos", "Altenburg"]
+    assert completer.currentCompletion() == "Helmstedt, Burg"
+    completer.setCompletionPrefix("Celle → koepen")
+    assert completer.offered() == ["Köpenick"]
+    assert completer.currentCompletion() == "Celle → Köpenick"
+
+
+def test_a_refusal_on_the_pad_goes_once_the_order_is_changed(window):
+    panel = window.orders_panel
+    enter(panel, "5 Corps", "Hold", "Burg")
+    panel.give_button.click()
+    assert panel.message.text() == "5 Corps cannot hold at Burg: it stands at Magdeburg"
+    panel.verb.setCurrentText("Move")
+    assert panel.message.text() == ""
+    assert panel.route.text() == "16.5 miles, 2 days of march; arrives 2 May 1813, 09:12"

@@ -1,0 +1,178 @@
+"""The window against a bare Qt window: cold start, memory, a full repaint of the map and a zoom.
+
+Cold start: a fresh interpreter starts the application as ``campaign1813-gui`` does
+(``campaign1813.ui.app.main``) on the default 1813 campaign, and exits once the window has been
+painted with the campaign open and the event loop has gone idle; against it, a bare
+``QApplication`` + ``QMainWindow`` doing the same. Both run several times in turn; the figures
+are the medians of wall and CPU time (user + system of the child) and their ratios (target at
+most 2×). Memory is the child's own peak resident set (``ru_maxrss`` from ``wait4``), the
+application's counted once the road planner it loads behind the shown window has loaded
+(target at most 2.5× the bare window's).
+
+Map: in one window, on the whole map, the CPU time of a repaint of the map view's whole
+viewport (after the event queue is empty) and of one zoom step (``scale(1.25, 1.25)`` and its
+repaint); the view is found as the largest ``QGraphicsView`` in the campaign view, whatever it
+is called.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+RUNS = 7
+START_TARGET, MEMORY_TARGET = 2.0, 2.5
+
+# Each child notes the wall clock and its own CPU time at the first 0 ms timer after the first
+# paint of its main window (the events queued by the paint handled: the loop is idle), prints
+# them and quits; the application's child first waits for what it loads in the background.
+_WATCH = """
+import sys, threading, time
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication, QMainWindow
+
+def idle():
+    print("idle", time.time(), time.process_time(), flush=True)
+    for thread in threading.enumerate():
+        if thread.name == "campaign1813-preload":
+            thread.join()
+    QApplication.quit()
+
+class Watch(QObject):
+    def eventFilter(self, obj, event):
+        if event.type() == QEvent.Type.Paint and isinstance(obj, QMainWindow) and (
+                not APP or getattr(obj, "document", None) is not None):
+            app.removeEventFilter(self)
+            QTimer.singleShot(0, idle)
+        return False
+
+app = QApplication(sys.argv)
+watch = Watch()
+app.installEventFilter(watch)
+QTimer.singleShot(120_000, lambda: app.exit(3))  # never painted: give up, and say so
+"""
+_BARE = _WATCH.replace("APP", "False") + """
+window = QMainWindow()
+window.resize(1100, 720)
+window.show()
+sys.exit(app.exec())
+"""
+_APP = _WATCH.replace("APP", "True") + """
+from campaign1813.ui.app import main
+sys.exit(main(sys.argv))
+"""
+
+
+def _run(code: str, env: dict[str, str]) -> tuple[float, float, int]:
+    """Wall and CPU seconds to the idle window, and peak resident kilobytes, of one child."""
+    started = time.time()
+    child = subprocess.Popen([sys.executable, "-c", code], env=env, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert child.stdout is not None
+    out = child.stdout.read()
+    _pid, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    line = next((x for x in out.splitlines() if x.startswith("idle ")), None)
+    if child.returncode != 0 or line is None:
+        raise RuntimeError(f"the benchmark's child exited with {child.returncode}")
+    _, when, cpu = line.split()
+    return float(when) - started, float(cpu), usage.ru_maxrss
+
+
+def _environment(home: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.setdefault("QT_QPA_PLATFORM", "offscreen")
+    env.update(HOME=str(home), XDG_DATA_HOME=str(home / "data"),
+               XDG_CONFIG_HOME=str(home / "config"))
+    return env
+
+
+def cold_start() -> None:
+    """Print the start-up and memory figures of the window against a bare one."""
+    package = Path(__file__).resolve().parents[1] / "campaign1813"
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=True)
+    with tempfile.TemporaryDirectory() as folder:
+        env = _environment(Path(folder))
+        _run(_APP, env)  # the first start creates the default campaign; the timed ones open it
+        runs: dict[str, list[tuple[float, float, int]]] = {"bare": [], "app": []}
+        for _ in range(RUNS):  # interleaved, so a burst of load falls on both
+            runs["bare"].append(_run(_BARE, env))
+            runs["app"].append(_run(_APP, env))
+    med = {k: tuple(statistics.median(r[i] for r in v) for i in range(3)) for k, v in runs.items()}
+    (bw, bc, bm), (aw, ac, am) = med["bare"], med["app"]
+    print(f"{'start to a shown, idle window':<34}{'wall ms':>9}{'cpu ms':>9}{'max RSS MB':>12}")
+    print(f"{'bare QApplication + QMainWindow':<34}{bw * 1000:>9.0f}{bc * 1000:>9.0f}"
+          f"{bm / 1024:>12.1f}")
+    print(f"{'the 1813 campaign in the window':<34}{aw * 1000:>9.0f}{ac * 1000:>9.0f}"
+          f"{am / 1024:>12.1f}")
+    print(f"{'ratio':<34}{aw / bw:>8.1f}×{ac / max(bc, 1e-3):>8.1f}×{am / bm:>11.1f}×")
+    print(f"targets: start ≤ {START_TARGET:g}× ({'met' if ac / bc <= START_TARGET else 'MISSED'}"
+          f" on CPU), memory ≤ {MEMORY_TARGET:g}× "
+          f"({'met' if am / bm <= MEMORY_TARGET else 'MISSED'})")
+
+
+def _cpu_ms(fn, runs: int = 15) -> float:
+    """Median CPU milliseconds of a call, the event queue emptied before each."""
+    from PySide6.QtWidgets import QApplication
+
+    times = []
+    for _ in range(runs):
+        QApplication.processEvents()
+        start = time.process_time()
+        fn()
+        times.append(time.process_time() - start)
+    return statistics.median(times) * 1000
+
+
+def map_view_of(window):
+    """The map's view in the window: the largest graphics view of the campaign view."""
+    from PySide6.QtWidgets import QGraphicsView
+
+    views = window.campaign_view.findChildren(QGraphicsView)
+    if not views:
+        raise RuntimeError("the campaign view has no graphics view")
+    return max(views, key=lambda v: v.width() * v.height())
+
+
+def map_paint() -> None:
+    """Print the CPU time of a full repaint of the map view and of a zoom step."""
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from campaign1813.ui.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication([])
+    with tempfile.TemporaryDirectory() as folder:
+        settings = QSettings(str(Path(folder) / "s.ini"), QSettings.Format.IniFormat)
+        window = MainWindow(settings)
+        window.resize(1600, 1000)
+        window.show()
+        window.new_campaign(Path(folder) / "bench")
+        app.processEvents()
+        view = map_view_of(window)
+        repaint = _cpu_ms(lambda: view.viewport().repaint())
+
+        def zoom() -> None:
+            view.scale(1.25, 1.25)
+            view.viewport().repaint()
+
+        zoom_in = _cpu_ms(zoom, runs=8)
+        view.resetTransform()
+        print(f"map view {view.viewport().width()}×{view.viewport().height()} px: full repaint "
+              f"{repaint:.1f} ms, zoom step {zoom_in:.1f} ms (CPU, median)")
+        window.close()
+
+
+def main() -> None:
+    """Measure and print the figures."""
+    cold_start()
+    map_paint()
+
+
+if __name__ == "__main__":
+    main()
