@@ -53,7 +53,7 @@ WINDOW_UNIT = 0.85  # the window's lettering and signs, against the printed map'
 ORDER_VERBS = ("Move", "Attack", "Hold")
 BUILD_BUDGET_MS = 25  # the ground is built in pieces of about this long, between paints
 # A route preview: (document, command, verb, objective) -> queries.RoutePreview
-Preview = Callable[[Any, str, str, str], Any]
+Preview = Callable[[Any, str, str, str], queries.RoutePreview]
 
 
 def state_text(c: CommandView) -> str:
@@ -95,6 +95,21 @@ def flag_names(scenario: Scenario) -> dict[str, tuple[str, str]]:
                                NATION_COLOUR.get(corps.nationality,
                                                  SIDE_COLOUR[army.side]).name())
     return out
+
+
+def preview_lines(preview: queries.RoutePreview) -> list[str]:
+    """A route preview in words for the map: the order, its miles and days, its arrival; or
+    why it would be refused."""
+    title = f"{preview.command} – {preview.verb} {preview.objective}"
+    if preview.refusal:
+        return [f"{title}: refused", preview.refusal]
+    if not preview.arrival:
+        return [title, "no march: it stands there"]
+    days = f"{preview.days} day" + ("" if preview.days == 1 else "s")
+    lines = [title, f"{preview.miles:g} miles, {days} marching", f"arrives {preview.arrival}"]
+    if preview.by_messenger:
+        lines.append("the order goes by messenger")
+    return lines
 
 
 class MapView(QGraphicsView):
@@ -362,8 +377,7 @@ class CampaignView(QWidget):
                  settings: QSettings | None = None, preview: Preview | None = None):
         super().__init__(parent)
         self.campaign = campaign
-        self._preview = preview if preview is not None else getattr(queries, "route_preview",
-                                                                    None)
+        self._preview: Preview = preview if preview is not None else queries.route_preview
         self._scenario: Scenario | None = None
         self._flags: dict[str, tuple[str, str]] = {}
         self.map_scene: MapScene | None = None
@@ -469,21 +483,17 @@ class CampaignView(QWidget):
             self.clear_preview()
         self.order_wanted.emit(command, verb, town)
 
-    def preview_route(self, command: str, verb: str, town: str) -> Any:
+    def preview_route(self, command: str, verb: str,
+                      town: str) -> queries.RoutePreview | None:
         """Draw the route a proposed order would march, with its miles, days and arrival (or
         why it would be refused) beside the town; the preview, or None if none can be had."""
         doc, scene = self.campaign.document, self.map_scene
-        if self._preview is None or doc is None or scene is None:
+        if doc is None or scene is None:
             return None
         preview = self._preview(doc, command, verb, town)
         legs = [(scene.place_point(leg.a, leg.b, leg.start),
                  scene.place_point(leg.a, leg.b, leg.end)) for leg in preview.legs]
-        if preview.refusal:
-            lines = [f"{verb} {town}: refused", preview.refusal]
-        else:
-            days = f"{preview.days} day" + ("" if preview.days == 1 else "s")
-            lines = [f"{command} – {verb} {town}", f"{preview.miles:g} miles, {days}",
-                     f"arrives {preview.arrival}"]
+        lines = preview_lines(preview)
         scene.show_preview(legs, town, lines, preview.refusal is not None)
         return preview
 

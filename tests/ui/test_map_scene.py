@@ -270,3 +270,34 @@ def test_a_refusal_is_written_beside_the_town(qtbot, doc):
     assert note.text == "Order refused\n5 Corps is resting today"
     assert note.pos() == view.map_scene.town_point("Helmstedt")
     assert note.refused
+
+
+def test_the_route_preview_draws_the_road_and_shows_the_services_figures(qtbot, doc):
+    from campaign1813.campaign import queries
+    from campaign1813.ui.map_scene import PreviewPath
+
+    view = view_of(qtbot, doc)
+    shown = view.preview_route("5 Corps", "Move", "Helmstedt")
+    wanted = queries.route_preview(doc, "5 Corps", "Move", "Helmstedt")
+    assert shown == wanted
+    # the one road Magdeburg–Helmstedt, 31.5 miles at the main road's rate: three days' march
+    assert (wanted.miles, wanted.days) == (31.5, 3)
+    note = view.map_scene.note
+    assert note.text == ("5 Corps – Move Helmstedt\n31.5 miles, 3 days marching\n"
+                         f"arrives {wanted.arrival}")
+    assert note.pos() == view.map_scene.town_point("Helmstedt")
+    (path,) = [i for i in view.map_scene.preview_items if isinstance(i, PreviewPath)]
+    assert path.legs == ((view.map_scene.town_point("Magdeburg"),
+                          view.map_scene.town_point("Helmstedt")),)
+    view.clear_preview()
+    assert view.map_scene.note is None and view.map_scene.preview_items == []
+
+
+def test_a_refused_preview_says_why_on_the_map(qtbot, doc):
+    view = view_of(qtbot, doc)
+    shown = view.preview_route("5 Corps", "Hold", "Helmstedt")
+    assert shown.refusal == "5 Corps cannot hold at Helmstedt: it stands at Magdeburg"
+    note = view.map_scene.note
+    assert note.refused and note.pos() == view.map_scene.town_point("Helmstedt")
+    assert note.lines == ("5 Corps – Hold Helmstedt: refused",
+                          "5 Corps cannot hold at Helmstedt: it stands at Magdeburg")
