@@ -408,9 +408,9 @@ class CampaignView(QWidget):
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.map_view)
         split.addWidget(self.table)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        split.setSizes([960, 600])
+        split.setStretchFactor(0, 2)
+        split.setStretchFactor(1, 1)
+        split.setSizes([1040, 520])
         self.splitter = split
         layout = QVBoxLayout(self)
         layout.addLayout(top)

@@ -14,9 +14,11 @@ pictures render it onto an image (:mod:`campaign1813.ui.map_render`): one drawin
 from __future__ import annotations
 
 import math
+import textwrap
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
@@ -63,6 +65,7 @@ NATION_COLOUR = {
 OBJECTIVE = QColor("#d4a017")
 PREVIEW = QColor(230, 150, 20, 150)
 REFUSED = QColor("#a01818")
+NOTE_WIDTH = 46  # letters to a line of a note on the map
 
 # Rivers drawn with a heavier line (and named on the whole map); the rest are tributaries.
 GREAT_RIVERS = frozenset({
@@ -531,7 +534,8 @@ class ControlLayer(QGraphicsItem):
         self._rect = scene.ground_rect
         self.held: dict[str, Side] = {}
         self.objectives: dict[str, Side] = {}  # objective town -> the side that seeks it
-        self.setZValue(Z_CONTROL)
+        # under the town signs, so a star's gold shows round the sign and never hides it
+        self.setZValue(Z_TOWNS - 0.5)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt override)
@@ -560,23 +564,26 @@ class ControlLayer(QGraphicsItem):
             if not exposed.adjusted(-30 * px, -30 * px, 30 * px, 30 * px).contains(at):
                 continue
             r = town_radius(town.kind, town.fortress, u) + 2.6 * u
-            holder = self.held.get(name)
-            if holder is not None:
-                painter.setPen(QPen(SIDE_COLOUR[holder], 2.2 * u * px))
-                painter.setBrush(Qt.BrushStyle.NoBrush)
-                painter.drawEllipse(at, r * px, r * px)
             seeker = self.objectives.get(name)
             if seeker is not None:
+                # a gold star behind the sign, its points reaching past the holder's ring
                 star = []
-                big, small = (r + 5.5 * u) * px, (r + 1.5 * u) * px
+                big, small = (r + 7 * u) * px, (r + 1 * u) * px
                 for i in range(10):
                     ang = -math.pi / 2 + i * math.pi / 5
                     rad = big if i % 2 == 0 else small
                     star.append(QPointF(at.x() + rad * math.cos(ang),
                                         at.y() + rad * math.sin(ang)))
-                painter.setPen(QPen(OBJECTIVE.darker(130), 1.2 * u * px))
-                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.setPen(QPen(OBJECTIVE.darker(160), 1.0 * u * px))
+                fill = QColor(OBJECTIVE)
+                fill.setAlpha(170)
+                painter.setBrush(QBrush(fill))
                 painter.drawPolygon(QPolygonF(star))
+            holder = self.held.get(name)
+            if holder is not None:
+                painter.setPen(QPen(SIDE_COLOUR[holder], 2.2 * u * px))
+                painter.setBrush(QBrush(QColor(255, 255, 255, 200)))
+                painter.drawEllipse(at, r * px, r * px)
 
 
 class OrderArrow(QGraphicsItem):
@@ -691,7 +698,9 @@ class NoteItem(ScreenItem):
 
     def __init__(self, lines: Sequence[str], refused: bool, unit: float):
         super().__init__()
-        self.lines = tuple(lines)
+        # a long reason is folded so the note stays beside its town
+        self.lines = tuple(part for line in lines
+                           for part in (textwrap.wrap(line, NOTE_WIDTH) or [""]))
         self.refused = refused
         self.unit = unit
         self.font = QFont("DejaVu Sans", 1)
@@ -867,12 +876,12 @@ class MapScene(QGraphicsScene):
         yield self._build_land
         yield self._build_rivers
         for road_class in (RoadClass.TRACK, RoadClass.MINOR, RoadClass.MAIN):
-            yield lambda rc=road_class: self._build_roads(rc)
+            yield partial(self._build_roads, road_class)
         yield self._build_crossings
         yield self._build_towns
         names = sorted(self.towns.values(), key=lambda t: t.name)
         for i in range(0, len(names), 100):
-            yield lambda chunk=names[i:i + 100]: self._build_town_names(chunk)
+            yield partial(self._build_town_names, names[i:i + 100])
         yield self._build_river_names
         yield self._build_theatre_names
 
@@ -1284,10 +1293,11 @@ class MapScene(QGraphicsScene):
 
     def set_battles(self, specs: Iterable[BattleSpec]) -> None:
         """Show exactly these battles."""
-        specs = {s.id: s for s in specs}
-        for bid in [b for b in self.battles if b not in specs or self.battles[b].spec != specs[b]]:
+        wanted = {s.id: s for s in specs}
+        for bid in [b for b in self.battles
+                    if b not in wanted or self.battles[b].spec != wanted[b]]:
             self.removeItem(self.battles.pop(bid))
-        for bid, spec in specs.items():
+        for bid, spec in wanted.items():
             if bid not in self.battles and spec.place in self._town_points:
                 item = BattleMarker(spec, self.unit)
                 item.setPos(self._town_points[spec.place])
