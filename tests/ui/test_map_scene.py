@@ -299,5 +299,6 @@ def test_a_refused_preview_says_why_on_the_map(qtbot, doc):
     assert shown.refusal == "5 Corps cannot hold at Helmstedt: it stands at Magdeburg"
     note = view.map_scene.note
     assert note.refused and note.pos() == view.map_scene.town_point("Helmstedt")
+    # the reason, 56 letters, is folded at a word to keep the note beside its town
     assert note.lines == ("5 Corps – Hold Helmstedt: refused",
-                          "5 Corps cannot hold at Helmstedt: it stands at Magdeburg")
+                          "5 Corps cannot hold at Helmstedt: it stands at", "Magdeburg")
