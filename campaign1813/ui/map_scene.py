@@ -274,6 +274,8 @@ class NameItem(ScreenItem):
         self._offset = QPointF()
         self.great = False  # a river name: a great river's shows on the whole map
         self.setZValue(Z_NAMES)
+        # its pixels never change with the zoom: drawn once, then copied at each repaint
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.setVisible(False)
 
@@ -345,6 +347,7 @@ class CommandMarker(ScreenItem):
         self.shift = QPointF()  # pixels from its dot to the foot of its stack
         self.selected = False
         self.setZValue(Z_MARKERS)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setAcceptHoverEvents(True)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.font = QFont("DejaVu Sans", 1)
@@ -536,6 +539,7 @@ class ControlLayer(QGraphicsItem):
         self.objectives: dict[str, Side] = {}  # objective town -> the side that seeks it
         # under the town signs, so a star's gold shows round the sign and never hides it
         self.setZValue(Z_TOWNS - 0.5)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt override)
