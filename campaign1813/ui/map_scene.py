@@ -437,7 +437,7 @@ class CommandMarker(ScreenItem):
                 painter.drawLine(QPointF(0, 0), corner)
             painter.setPen(QPen(QColor("#ffffff"), 1.2 * u))
             painter.setBrush(QBrush(side))
-            painter.drawEllipse(QPointF(0, 0), 3.2 * u, 3.2 * u)
+            painter.drawEllipse(QPointF(0, 0), 4.0 * u, 4.0 * u)
         painter.setPen(QPen(QColor("#ffffff") if not self.selected else QColor("#ffd400"),
                             (1.0 if not self.selected else 2.6) * u))
         painter.setBrush(QBrush(colour))
@@ -503,9 +503,10 @@ class BattleMarker(ScreenItem):
         metrics = QFontMetricsF(self.font)
         w = metrics.horizontalAdvance(self.text) + 8 * unit
         h = metrics.height() + 2 * unit
-        self.box = QRectF(-w - 8 * unit, 8 * unit, w, h)
-        r = 11 * unit
-        self._rect = QRectF(-r, -r, 2 * r, 2 * r).united(self.box).adjusted(-2, -2, 2, 2)
+        self.box = QRectF(-w - 11 * unit, 11 * unit, w, h)
+        r = 17 * unit
+        self.burst = QRectF(-r, -r, 2 * r, 2 * r)
+        self._rect = self.burst.united(self.box).adjusted(-2, -2, 2, 2)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
@@ -515,11 +516,17 @@ class BattleMarker(ScreenItem):
         pts = []
         for i in range(16):
             ang = i * math.pi / 8
-            rad = (11 if i % 2 == 0 else 6.5) * u
+            rad = (17 if i % 2 == 0 else 11.5) * u
             pts.append(QPointF(rad * math.cos(ang), rad * math.sin(ang)))
+        burst = QPainterPath()
+        burst.addPolygon(QPolygonF(pts))
+        burst.closeSubpath()
+        hole = QPainterPath()
+        hole.addEllipse(QPointF(0, 0), 9 * u, 9 * u)
+        # open in the middle, so the town's sign, holder and objective show through
         painter.setPen(QPen(QColor("#ffffff"), 1.0 * u))
-        painter.setBrush(QBrush(QColor(200, 30, 20, 170)))
-        painter.drawPolygon(QPolygonF(pts))
+        painter.setBrush(QBrush(QColor(200, 30, 20, 190)))
+        painter.drawPath(burst.subtracted(hole))
         painter.setPen(QPen(QColor("#ffffff"), 0.8 * u))
         painter.setBrush(QBrush(QColor("#8c1010")))
         painter.drawRoundedRect(self.box, 3 * u, 3 * u)
@@ -1073,7 +1080,9 @@ class MapScene(QGraphicsScene):
                 grid.add(QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r))
         clusters = self._flag_clusters(scale, grid)
         for battle in self.battles.values():
-            grid.add(battle.boundingRect().translated(px(battle.pos())))
+            # the burst's points are thin: names may come closer than its box
+            grid.add(battle.burst.adjusted(4, 4, -4, -4).translated(px(battle.pos())))
+            grid.add(battle.box.translated(px(battle.pos())))
         for item in self.theatre_names:
             item.setVisible(scale < THEATRE_NAMES_UNTIL)
         rank = {TownKind.CITY: 0, TownKind.FORTRESS: 1, TownKind.TOWN: 2, TownKind.VILLAGE: 3}
@@ -1162,7 +1171,7 @@ class MapScene(QGraphicsScene):
                     self._town_points[town.name].y() * scale)
         w, h = item.size.x(), item.size.y()
         r = town_radius(town.kind, town.fortress, self.unit) + 2.5 * self.unit
-        for reach in (1.0, 1.9):
+        for reach in (1.0, 1.9, 2.8):
             d = r * reach
             for dx, dy in ((d, -h / 2), (-d - w, -h / 2), (d * 0.7, -d * 0.7 - h),
                            (d * 0.7, d * 0.7), (-d * 0.7 - w, -d * 0.7 - h),
