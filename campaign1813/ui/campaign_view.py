@@ -36,14 +36,9 @@ from campaign1813.campaign.day.state import Kind, Status
 from campaign1813.campaign.queries import CampaignStatus, CommandView
 from campaign1813.campaign.scenario.types import Scenario
 from campaign1813.maps.types import Theatre
-from campaign1813.ui.map_scene import (
-    NATION_COLOUR,
-    SEA,
-    SIDE_COLOUR,
-    BattleSpec,
-    MapScene,
-    MarkerSpec,
-)
+from campaign1813.ui.map_items import BattleSpec, MarkerSpec
+from campaign1813.ui.map_scene import MapScene
+from campaign1813.ui.map_style import NATION_COLOUR, SEA, SIDE_COLOUR
 from campaign1813.ui.open_campaign import OpenCampaign, Update
 
 WHOLE_MAP = "The whole map"

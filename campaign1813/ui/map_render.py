@@ -27,16 +27,15 @@ from PySide6.QtGui import (
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.maps.geometry import Bounds
 from campaign1813.maps.types import Crossing, MapData, RoadClass, Theatre, TownKind
-from campaign1813.ui.map_scene import (
+from campaign1813.ui.map_items import MarkerSpec
+from campaign1813.ui.map_scene import MapScene, scene_bounds
+from campaign1813.ui.map_style import (
     INK,
     SIDE_COLOUR,
-    MapScene,
-    MarkerSpec,
     draw_crossing,
     draw_town_sign,
     river_pen,
     road_pen,
-    scene_bounds,
     town_radius,
 )
 

@@ -11,12 +11,9 @@ from campaign1813.campaign.store.document import create_campaign
 from campaign1813.maps.tools.map_toml import read_map
 from campaign1813.maps.types import MapData, Road, RoadClass, Theatre, Town, TownKind
 from campaign1813.ui.campaign_view import CampaignView
-from campaign1813.ui.map_scene import (
-    VILLAGE_NAMES_FROM,
-    VILLAGES_FROM,
-    MapScene,
-    MarkerSpec,
-)
+from campaign1813.ui.map_items import MarkerSpec
+from campaign1813.ui.map_scene import MapScene
+from campaign1813.ui.map_style import VILLAGE_NAMES_FROM, VILLAGES_FROM
 from campaign1813.ui.open_campaign import OpenCampaign
 
 
@@ -274,7 +271,7 @@ def test_a_refusal_is_written_beside_the_town(qtbot, doc):
 
 def test_the_route_preview_draws_the_road_and_shows_the_services_figures(qtbot, doc):
     from campaign1813.campaign import queries
-    from campaign1813.ui.map_scene import PreviewPath
+    from campaign1813.ui.map_items import PreviewPath
 
     view = view_of(qtbot, doc)
     shown = view.preview_route("5 Corps", "Move", "Helmstedt")
