@@ -22,6 +22,7 @@ from PySide6.QtGui import (
     QPainter,
     QPainterPath,
     QPen,
+    QPixmap,
     QPolygonF,
 )
 from PySide6.QtWidgets import (
@@ -41,7 +42,6 @@ from campaign1813.ui.map_style import (
     Z_BATTLES,
     Z_GROUND,
     Z_MARKERS,
-    Z_NAMES,
     Z_NOTE,
     Z_ORDERS,
     Z_PREVIEW,
@@ -59,18 +59,24 @@ if TYPE_CHECKING:
 
 
 class GroundLayer(QGraphicsItem):
-    """One static layer of the ground, drawn in scene units, cached in device pixels, shown
-    only from a level of detail up (``min_lod`` pixels per mile)."""
+    """A cached layer of the ground: pieces (sea and land, rivers, a class of roads …) drawn
+    in scene units in the order of their depth, each only from its level of detail up
+    (``min_lod`` pixels per mile). One item for several pieces: one cached picture to copy
+    at each repaint."""
 
-    def __init__(self, rect: QRectF, draw: Callable[[QPainter, float], None],
-                 min_lod: float = 0.0, z: float = Z_GROUND):
+    def __init__(self, rect: QRectF, z: float = Z_GROUND):
         super().__init__()
         self._rect = rect
-        self._draw = draw
-        self.min_lod = min_lod
+        self.pieces: list[tuple[float, float, Callable[[QPainter, float], None]]] = []
         self.setZValue(z)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def add(self, draw: Callable[[QPainter, float], None], min_lod: float, depth: float) -> None:
+        """Add a piece at its depth (lower drawn first)."""
+        self.pieces.append((depth, min_lod, draw))
+        self.pieces.sort(key=lambda piece: piece[0])
+        self.update()
 
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt override)
         """The ground the layer covers."""
@@ -78,12 +84,12 @@ class GroundLayer(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        """Draw the layer if the scale shows it."""
+        """Draw the pieces the scale shows."""
         lod = lod_of(painter)
-        if lod < self.min_lod:
-            return
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        self._draw(painter, lod)
+        for _, min_lod, draw in self.pieces:
+            if lod >= min_lod:
+                draw(painter, lod)
 
 
 class ScreenItem(QGraphicsItem):
@@ -99,12 +105,16 @@ class ScreenItem(QGraphicsItem):
         return self._rect
 
 
-class NameItem(ScreenItem):
-    """A name on the map (a town's or a river's), drawn with a halo, placed by the label
-    placer at an offset in pixels from its point."""
+NAME_MARGIN = 3.0  # pixels round a name's letters for its halo
+
+
+class NameItem:
+    """A name on the map (a town's, a river's, a theatre's) with its halo: a point of the
+    scene, an offset in pixels from it where the label placer put it, and a turn (a river's
+    name follows its reach). The names layer draws all of them; the name itself is no item,
+    so the scene holds one item for hundreds of names."""
 
     def __init__(self, text: str, font: QFont, ink: QColor, halo: QColor, unit: float):
-        super().__init__()
         self.text = text
         self.ink = ink
         self.halo_colour = halo
@@ -112,32 +122,101 @@ class NameItem(ScreenItem):
         metrics = QFontMetricsF(font)
         self.size = QPointF(metrics.horizontalAdvance(text), metrics.ascent() + metrics.descent())
         self._offset = QPointF()
+        self._pos = QPointF()
+        self._rotation = 0.0
+        self._visible = False
+        self._pixmap: QPixmap | None = None
         self.great = False  # a river name: a great river's shows on the whole map
-        self.setZValue(Z_NAMES)
-        # its pixels never change with the zoom: drawn once, then copied at each repaint
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self.setVisible(False)
+
+    def isVisible(self) -> bool:  # noqa: N802 (named as a graphics item's)
+        """Whether the placer found it room."""
+        return self._visible
+
+    def setVisible(self, shown: bool) -> None:  # noqa: N802
+        """Show or hide it (the names layer repaints after a placement)."""
+        self._visible = shown
+
+    def pos(self) -> QPointF:
+        """Its point in the scene."""
+        return self._pos
+
+    def setPos(self, at: QPointF) -> None:  # noqa: N802
+        """Put its point."""
+        self._pos = QPointF(at)
+
+    def setRotation(self, degrees: float) -> None:  # noqa: N802
+        """Turn it, clockwise on the screen, round its point."""
+        self._rotation = degrees
 
     def set_offset(self, offset: QPointF) -> None:
         """Put the name's top-left this many pixels from its point."""
-        if offset == self._offset and not self._rect.isNull():
-            return
-        self.prepareGeometryChange()
-        self._offset = offset
-        self._rect = QRectF(offset.x() - 2, offset.y() - 2, self.size.x() + 4, self.size.y() + 4)
+        self._offset = QPointF(offset)
 
     def text_rect(self) -> QRectF:
-        """The letters' box in pixels round the point (without the halo)."""
+        """The letters' box in pixels round the point (without the halo, before any turn)."""
         return QRectF(self._offset.x(), self._offset.y(), self.size.x(), self.size.y())
+
+    def paint_at(self, painter: QPainter, device: QPointF, ratio: float | None) -> None:
+        """Draw it with its point at ``device`` (pixels), in ink over its halo: from its
+        picture made once at the screen's pixel ratio, or (``ratio`` None, for a printed
+        picture) as letters."""
+        painter.resetTransform()
+        painter.translate(device)
+        if self._rotation:
+            painter.rotate(self._rotation)
+        painter.translate(self._offset)
+        if ratio is None:
+            painter.fillPath(self._halo, self.halo_colour)
+            painter.fillPath(self._path, self.ink)
+            return
+        if self._pixmap is None or self._pixmap.devicePixelRatio() != ratio:
+            self._pixmap = self._picture(ratio)
+        painter.drawPixmap(QPointF(-NAME_MARGIN, -NAME_MARGIN), self._pixmap)
+
+    def _picture(self, ratio: float) -> QPixmap:
+        w = self.size.x() + 2 * NAME_MARGIN
+        h = self.size.y() + 2 * NAME_MARGIN
+        pixmap = QPixmap(math.ceil(w * ratio), math.ceil(h * ratio))
+        pixmap.setDevicePixelRatio(ratio)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        p = QPainter(pixmap)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.translate(NAME_MARGIN, NAME_MARGIN)
+        p.fillPath(self._halo, self.halo_colour)
+        p.fillPath(self._path, self.ink)
+        p.end()
+        return pixmap
+
+
+class NamesLayer(QGraphicsItem):
+    """Every name shown, drawn at its size on screen wherever the zoom, in one cached item."""
+
+    def __init__(self, rect: QRectF, z: float):
+        super().__init__()
+        self._rect = rect
+        self.names: list[NameItem] = []
+        self.setZValue(z)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 (Qt override)
+        """The whole ground."""
+        return self._rect
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        """The name in ink over its halo."""
+        """The names whose point lies in (or near) the part exposed."""
+        transform = painter.worldTransform()
+        px = 1.0 / lod_of(painter)
+        exposed = option.exposedRect.adjusted(-300 * px, -60 * px, 300 * px, 60 * px)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.translate(self._offset)
-        painter.fillPath(self._halo, self.halo_colour)
-        painter.fillPath(self._path, self.ink)
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        # on screen each name is copied from its picture; printed, it is drawn as letters
+        ratio = widget.devicePixelRatioF() if widget is not None else None
+        for name in self.names:
+            if name.isVisible() and exposed.contains(name.pos()):
+                painter.save()
+                name.paint_at(painter, transform.map(name.pos()), ratio)
+                painter.restore()
 
 
 # ---- commands, battles, control --------------------------------------------------------------

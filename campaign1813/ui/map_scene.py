@@ -45,6 +45,7 @@ from campaign1813.ui.map_items import (
     GroundLayer,
     MarkerSpec,
     NameItem,
+    NamesLayer,
     NoteItem,
     OrderArrow,
     PreviewPath,
@@ -69,6 +70,7 @@ from campaign1813.ui.map_style import (
     VILLAGES_FROM,
     Z_GROUND,
     Z_MARKERS,
+    Z_NAMES,
     Z_ROADS,
     Z_TOWNS,
     draw_crossing,
@@ -145,10 +147,15 @@ class MapScene(QGraphicsScene):
                                   self.projection.height * mpu)
         self.setSceneRect(self.ground_rect)
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
-        self.layers: list[GroundLayer] = []
+        rect = self.ground_rect.adjusted(-20, -20, 20, 20)
+        self.layers = [GroundLayer(rect, Z_GROUND), GroundLayer(rect, Z_TOWNS)]
+        for layer in self.layers:
+            self.addItem(layer)
         self.town_names: dict[str, NameItem] = {}
         self.river_names: list[tuple[NameItem, list[tuple[QPointF, QPointF]]]] = []
-        self.theatre_names: list[QGraphicsItem] = []
+        self.theatre_names: list[NameItem] = []
+        self.names_layer = NamesLayer(rect, Z_NAMES)
+        self.theatre_layer = NamesLayer(rect, Z_GROUND + 1.5)
         self.markers: dict[str, CommandMarker] = {}
         self.battles: dict[int, BattleMarker] = {}
         self.orders: dict[str, OrderArrow] = {}
@@ -228,11 +235,9 @@ class MapScene(QGraphicsScene):
 
     def _add_layer(self, draw: Callable[[QPainter, float], None], min_lod: float = 0.0,
                    z: float = Z_GROUND) -> None:
-        margin = 20.0
-        layer = GroundLayer(self.ground_rect.adjusted(-margin, -margin, margin, margin), draw,
-                            min_lod, z)
-        self.addItem(layer)
-        self.layers.append(layer)
+        # two cached layers: the ground under the towns' control marks, and the town signs
+        layer = self.layers[1] if z >= Z_TOWNS else self.layers[0]
+        layer.add(draw, min_lod, z)
 
     def _build_land(self) -> None:
         path = QPainterPath()
@@ -334,7 +339,7 @@ class MapScene(QGraphicsScene):
                          italic=town.kind is TownKind.VILLAGE)
             item = NameItem(town.name, font, INK, HALO, self.unit)
             item.setPos(self._town_points[town.name])
-            self.addItem(item)
+            self.names_layer.names.append(item)
             self.town_names[town.name] = item
 
     def _build_river_names(self) -> None:
@@ -347,8 +352,9 @@ class MapScene(QGraphicsScene):
             item = NameItem(river.name, font, RIVER.darker(125), QColor(243, 236, 214, 200),
                             self.unit * 0.8)
             item.great = river.name in GREAT_RIVERS
-            self.addItem(item)
+            self.names_layer.names.append(item)
             self.river_names.append((item, reaches))
+        self.addItem(self.names_layer)
 
     def _build_theatre_names(self) -> None:
         font = QFont("DejaVu Serif", 1)
@@ -372,9 +378,9 @@ class MapScene(QGraphicsScene):
                 dy = (i - len(lines) / 2) * metrics.height()
                 item.set_offset(QPointF(-w / 2, dy))
                 item.setPos(centre)
-                item.setZValue(Z_GROUND + 1.5)
-                self.addItem(item)
+                self.theatre_layer.names.append(item)
                 self.theatre_names.append(item)
+        self.addItem(self.theatre_layer)
 
     # ---- names placed without overlap ----
     def place_labels(self, scale: float, frame: QRectF | None = None) -> None:
@@ -437,6 +443,8 @@ class MapScene(QGraphicsScene):
         self._place_river_names(scale, grid, free)
         for town in others:
             self._place_town_name(town, scale, grid, free, wanted(town))
+        self.names_layer.update()
+        self.theatre_layer.update()
 
     def _flag_clusters(self, scale: float,
                        grid: BucketGrid) -> list[tuple[QPointF, list[CommandMarker]]]:
