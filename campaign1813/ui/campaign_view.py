@@ -1,26 +1,28 @@
-"""The campaign at a glance: the road map with every command on it, and the commands' table.
+"""The campaign at a glance: the map with every command on it, and the commands' table.
 
 The view takes the open campaign in its constructor and follows its two signals: a file opened
 fills everything; an :class:`~campaign1813.ui.open_campaign.Update` refreshes only the rows of
-the commands it names, the map only when a command moved or changed state, the heading only
-when the date or the day's march changed. Map pictures are kept by theatre and flags, so an
-undone march shows its cached picture again.
+the commands it names and only their items on the map (their flags and order arrows), the
+battles and who holds the towns only when those changed, the heading only when the date or the
+day's march changed. The map's ground is built once per scenario, a piece at a time after the
+window shows.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QPainter, QPixmap, QWheelEvent
+from PySide6.QtCore import QPoint, QPointF, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QContextMenuEvent, QMouseEvent, QPainter, QWheelEvent
 from PySide6.QtWidgets import (
     QComboBox,
-    QGraphicsPixmapItem,
-    QGraphicsScene,
     QGraphicsView,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMenu,
+    QPushButton,
     QSplitter,
     QTreeWidget,
     QTreeWidgetItem,
@@ -28,18 +30,25 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from campaign1813.campaign.day.ground import Position
-from campaign1813.campaign.day.state import Status
-from campaign1813.campaign.queries import CommandView
-from campaign1813.campaign.scenario.types import Scenario, Side
+from campaign1813.campaign import queries
+from campaign1813.campaign.calendar import format_date
+from campaign1813.campaign.day.state import Kind, Status
+from campaign1813.campaign.queries import CampaignStatus, CommandView
+from campaign1813.campaign.scenario.types import Scenario
 from campaign1813.maps.types import Theatre
-from campaign1813.ui.map_render import Marker, render_map
+from campaign1813.ui.map_items import BattleSpec, MarkerSpec
+from campaign1813.ui.map_scene import MapScene
+from campaign1813.ui.map_style import NATION_COLOUR, SEA, SIDE_COLOUR
 from campaign1813.ui.open_campaign import OpenCampaign, Update
 
 WHOLE_MAP = "The whole map"
-MAP_WIDTH = 2400
 STATE = 2  # the commands' table's state column
 STATE_WIDTH, STATE_MAX_WIDTH = 90, 130  # "surrendered"; "retreating, 12 cas."
+WINDOW_UNIT = 0.85  # the window's lettering and signs, against the printed map's
+ORDER_VERBS = ("Move", "Attack", "Hold")
+BUILD_BUDGET_MS = 25  # the ground is built in pieces of about this long, between paints
+# A route preview: (document, command, verb, objective) -> queries.RoutePreview
+Preview = Callable[[Any, str, str, str], queries.RoutePreview]
 
 
 def state_text(c: CommandView) -> str:
@@ -56,74 +65,209 @@ def state_tooltip(c: CommandView) -> str:
     return text
 
 
-def marker_town(position: Position, road_miles: dict[frozenset[str], float]) -> str:
-    """The town a command's flag is drawn at: its town, or the nearer end of its road."""
-    if position.b is None:
-        return position.a
-    a, b = position.a, position.b
-    return a if position.miles <= 0.5 * road_miles[frozenset((a, b))] else b
+def marker_spec(c: CommandView, label: str, colour: str) -> MarkerSpec:
+    """A command's flag: where it truly stands, its short name, its state badges."""
+    badges = [] if c.status is Status.READY else [c.status.value]
+    total = sum(n for _, n in c.casualties)
+    if total:
+        badges.append(f"−{total}")
+    tooltip = f"{c.name}: {c.where}\n{state_tooltip(c)}\n{c.orders_text}"
+    return MarkerSpec(c.name, c.position.a, c.position.b, c.position.miles, label, c.side,
+                      colour, c.kind is Kind.HQ, tuple(badges), tooltip)
 
 
-def road_miles(scenario: Scenario) -> dict[frozenset[str], float]:
-    """Each road's length, by the pair of towns it joins."""
-    return {frozenset((r.a, r.b)): r.miles for r in scenario.map.roads}
+def flag_names(scenario: Scenario) -> dict[str, tuple[str, str]]:
+    """Each command's short name and flag colour: ``5`` for 5 Corps, the CinC's surname for an
+    HQ; its nation's colour (an HQ flies that of its army's first corps)."""
+    out = {}
+    for army in scenario.armies:
+        first = army.corps[0].nationality if army.corps else ""
+        colour = NATION_COLOUR.get(first, SIDE_COLOUR[army.side]).name()
+        out[f"{army.name} HQ"] = (army.cinc.name.split()[-1] if army.cinc.name else "HQ",
+                                  colour)
+        for corps in army.corps:
+            out[corps.name] = (corps.name.removesuffix(" Corps"),
+                               NATION_COLOUR.get(corps.nationality,
+                                                 SIDE_COLOUR[army.side]).name())
+    return out
 
 
-def command_markers(commands: Iterable[CommandView],
-                    miles: dict[frozenset[str], float]) -> list[Marker]:
-    """A flag per command still in the field, one per town and side with the names joined."""
-    at: dict[tuple[str, Side], list[str]] = {}
-    for c in commands:
-        if c.status is Status.SURRENDERED:
-            continue
-        name = c.name.removesuffix(" Corps")
-        if c.position.b is not None:
-            name += " (on the road)"
-        at.setdefault((marker_town(c.position, miles), c.side), []).append(name)
-    return [Marker(town, ", ".join(names), side) for (town, side), names in at.items()]
+def preview_lines(preview: queries.RoutePreview) -> list[str]:
+    """A route preview in words for the map: the order, its miles and days, its arrival; or
+    why it would be refused."""
+    title = f"{preview.command} – {preview.verb} {preview.objective}"
+    if preview.refusal:
+        return [f"{title}: refused", preview.refusal]
+    if not preview.arrival:
+        return [title, "no march: it stands there"]
+    days = f"{preview.days} day" + ("" if preview.days == 1 else "s")
+    lines = [title, f"{preview.miles:g} miles, {days} marching", f"arrives {preview.arrival}"]
+    if preview.by_messenger:
+        lines.append("the order goes by messenger")
+    return lines
 
 
 class MapView(QGraphicsView):
-    """The rendered road map, zoomed with the wheel and dragged with the mouse."""
+    """The map scene in a window: wheel to zoom, drag to pan, click a flag to pick its
+    command, right-click a town for orders. Its zoom and centre are kept for each theatre in
+    the settings given."""
 
-    def __init__(self, parent: QWidget | None = None):
+    command_clicked = Signal(str)
+    town_menu_wanted = Signal(str, QPoint)
+
+    def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None):
         super().__init__(parent)
-        self.setScene(QGraphicsScene(self))
-        self._item = QGraphicsPixmapItem()
-        self._item.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
-        self.scene().addItem(self._item)
+        self.settings = settings
         self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
-        self.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing
+                            | QPainter.RenderHint.TextAntialiasing)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
-        self._fitted = True
-        self._shown = QPixmap()
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setBackgroundBrush(SEA)
+        self.map_scene: MapScene | None = None
+        self.key = WHOLE_MAP
+        self._fit_rect = None  # what to fit again on a resize, until the umpire zooms
+        self._build_timer = QTimer(self)
+        self._build_timer.setSingleShot(True)
+        self._build_timer.timeout.connect(self._build_some)
+        self._label_timer = QTimer(self)
+        self._label_timer.setSingleShot(True)
+        self._label_timer.setInterval(30)
+        self._label_timer.timeout.connect(self.place_labels)
+        self._save_timer = QTimer(self)
+        self._save_timer.setSingleShot(True)
+        self._save_timer.setInterval(400)
+        self._save_timer.timeout.connect(self.save_state)
+        self.horizontalScrollBar().valueChanged.connect(self._on_scrolled)
+        self.verticalScrollBar().valueChanged.connect(self._on_scrolled)
 
-    def picture(self) -> QPixmap:
-        """The picture shown."""
-        return self._shown
+    # ---- the scene ----
+    def set_map_scene(self, scene: MapScene | None) -> None:
+        """Show another scene; its ground is built in pieces once the event loop runs."""
+        self.map_scene = scene
+        self.setScene(scene)
+        if scene is not None and not scene.built:
+            self._build_timer.start(0)
 
-    def show_pixmap(self, pixmap: QPixmap) -> None:
-        """Show a new picture, fitted to the view."""
-        self._shown = pixmap
-        self._item.setPixmap(pixmap)
-        self.scene().setSceneRect(self._item.boundingRect())
-        self._fitted = True
-        self.fit()
+    def _build_some(self) -> None:
+        scene = self.map_scene
+        if scene is None:
+            return
+        from time import perf_counter
 
-    def fit(self) -> None:
-        """Show the whole picture."""
+        end = perf_counter() + BUILD_BUDGET_MS / 1000
+        while perf_counter() < end:
+            if not scene.build_step():
+                self.place_labels()
+                return
+        self._build_timer.start(0)
+
+    def finish_building(self) -> None:
+        """Build the rest of the ground now and place the names (for pictures and tests)."""
+        if self.map_scene is not None:
+            self._build_timer.stop()
+            self.map_scene.build()
+            self.place_labels()
+
+    def scale_now(self) -> float:
+        """Pixels per mile."""
+        return self.transform().m11()
+
+    def place_labels(self) -> None:
+        """Place the names for the scale shown."""
+        if self.map_scene is not None:
+            self.map_scene.place_labels(self.scale_now())
+
+    def labels_later(self) -> None:
+        """Place the names again soon (flags moved, or the scale changed)."""
+        self._label_timer.start()
+
+    # ---- zoom and pan, kept ----
+    def show_area(self, key: str, rect) -> None:
+        """Show a theatre (``key``): as the umpire last left it, or fitted to ``rect``."""
+        self.key = key
+        if not self.restore_state(key):
+            self.fit(rect)
+
+    def fit(self, rect) -> None:
+        """Fit a scene rectangle in the window."""
+        self._fit_rect = rect
         self.resetTransform()
-        self.fitInView(self._item, Qt.AspectRatioMode.KeepAspectRatio)
+        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        self.labels_later()
+        self._save_timer.start()
+
+    def zoom_by(self, factor: float) -> None:
+        """Zoom in (factor above 1) or out, keeping the view between a whole-map look and a
+        close look at a few villages."""
+        now = self.scale_now()
+        factor = min(max(factor, 0.05 / now), 60.0 / now)
+        self._fit_rect = None
+        self.scale(factor, factor)
+        self.labels_later()
+        self._save_timer.start()
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 (Qt override)
+        self.zoom_by(1.25 if event.angleDelta().y() > 0 else 0.8)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)
-        if self._fitted:
-            self.fit()
+        if self._fit_rect is not None:
+            self.resetTransform()
+            self.fitInView(self._fit_rect, Qt.AspectRatioMode.KeepAspectRatio)
+            self.labels_later()
 
-    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 (Qt override)
-        factor = 1.25 if event.angleDelta().y() > 0 else 0.8
-        self._fitted = False
-        self.scale(factor, factor)
+    def _on_scrolled(self) -> None:
+        if self.map_scene is not None:
+            self._save_timer.start()
+
+    def centre(self) -> QPointF:
+        """The scene point at the middle of the window."""
+        return self.mapToScene(self.viewport().rect().center())
+
+    def save_state(self) -> None:
+        """Keep the zoom and centre of the theatre shown in the settings."""
+        if self.settings is None or self.map_scene is None:
+            return
+        c = self.centre()
+        self.settings.setValue(f"map/{self.key}", f"{self.scale_now():.6f} {c.x():.3f} "
+                                                  f"{c.y():.3f}")
+
+    def restore_state(self, key: str) -> bool:
+        """Show a theatre as kept in the settings; False if nothing is kept."""
+        if self.settings is None:
+            return False
+        value = self.settings.value(f"map/{key}")
+        try:
+            scale, x, y = (float(v) for v in str(value).split())
+        except ValueError:
+            return False
+        if not 0.01 < scale < 100:
+            return False
+        self._fit_rect = None
+        self.resetTransform()
+        self.scale(scale, scale)
+        self.centerOn(QPointF(x, y))
+        self.labels_later()
+        return True
+
+    # ---- working on the map ----
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt override)
+        if event.button() == Qt.MouseButton.LeftButton and self.map_scene is not None:
+            name = self.map_scene.marker_at(self.mapToScene(event.position().toPoint()),
+                                            self.viewportTransform())
+            if name is not None:
+                self.command_clicked.emit(name)
+                event.accept()
+                return
+        super().mousePressEvent(event)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 (Qt override)
+        if self.map_scene is None:
+            return
+        town = self.map_scene.town_at(self.mapToScene(event.pos()), self.scale_now())
+        if town is not None:
+            self.town_menu_wanted.emit(town, event.globalPos())
 
 
 class CommandsTable(QTreeWidget):
@@ -146,6 +290,14 @@ class CommandsTable(QTreeWidget):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(column, width)
         self._rows: dict[str, QTreeWidgetItem] = {}
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        # the stretched orders column grows with the table but keeps its width when the table
+        # narrows (the map beside it took the room): stretch it again to what is left
+        header = self.header()
+        header.setStretchLastSection(False)
+        header.setStretchLastSection(True)
 
     def _fit_state(self) -> None:
         """Widen the state column (a little, up to a limit) when a state with casualties needs
@@ -214,36 +366,47 @@ class CampaignView(QWidget):
 
     theatre_changed = Signal(str)
     shown = Signal()  # a file opened or another theatre chosen: everything shown again
+    order_wanted = Signal(str, str, str)  # command, verb, town: an order given on the map
 
-    def __init__(self, campaign: OpenCampaign, parent: QWidget | None = None):
+    def __init__(self, campaign: OpenCampaign, parent: QWidget | None = None,
+                 settings: QSettings | None = None, preview: Preview | None = None):
         super().__init__(parent)
         self.campaign = campaign
-        self._pictures: dict[tuple, QPixmap] = {}
-        self._miles: dict[frozenset[str], float] = {}
+        self._preview: Preview = preview if preview is not None else queries.route_preview
         self._scenario: Scenario | None = None
+        self._flags: dict[str, tuple[str, str]] = {}
+        self.map_scene: MapScene | None = None
         self.theatres = QComboBox()
         self.theatres.addItem(WHOLE_MAP)
         for theatre in Theatre:
             self.theatres.addItem(theatre.value)
         self.theatres.currentTextChanged.connect(self._on_theatre)
+        self.fit_button = QPushButton("Fit theatre")
+        self.fit_button.setToolTip("Show the whole of the theatre chosen")
+        self.fit_button.clicked.connect(self.fit_theatre)
         self.heading = QLabel()
         self.heading.setObjectName("campaignHeading")
         font = self.heading.font()
         font.setPointSize(font.pointSize() + 4)
         font.setBold(True)
         self.heading.setFont(font)
-        self.map_view = MapView()
+        self.map_view = MapView(settings)
+        self.map_view.command_clicked.connect(self.select_command)
+        self.map_view.town_menu_wanted.connect(self._on_town_menu)
         self.table = CommandsTable()
+        self.table.currentItemChanged.connect(self._on_selection)
         top = QHBoxLayout()
         top.addWidget(self.heading, 1)
         top.addWidget(QLabel("Show:"))
         top.addWidget(self.theatres)
+        top.addWidget(self.fit_button)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.map_view)
         split.addWidget(self.table)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 3)
-        split.setSizes([660, 620])
+        split.setStretchFactor(0, 2)
+        split.setStretchFactor(1, 1)
+        split.setSizes([1040, 520])
+        self.splitter = split
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(split, 1)
@@ -262,7 +425,7 @@ class CampaignView(QWidget):
         return () if status is None else status.commands_in(self.theatre())
 
     def select_command(self, name: str) -> None:
-        """Select a command's row in the table, if the theatre shown has it."""
+        """Select a command's row in the table (and its flag), if the theatre shown has it."""
         item = self.table.row(name)
         if item is not None:
             self.table.setCurrentItem(item)
@@ -275,17 +438,88 @@ class CampaignView(QWidget):
             return None
         return item.text(0)
 
+    def fit_theatre(self) -> None:
+        """Show the whole of the theatre chosen."""
+        if self.map_scene is not None:
+            self.map_view.fit(self.map_scene.theatre_rect(self.theatre()))
+
+    # ----- orders on the map --------------------------------------------------------------
+    def town_menu(self, town: str) -> QMenu:
+        """The menu of a town: Move / Attack / Hold here, for the command selected."""
+        command = self.selected_command()
+        menu = QMenu(self)
+        menu.setToolTipsVisible(True)
+        title = menu.addAction(town if command is None else f"{command} to {town}")
+        title.setEnabled(False)
+        menu.addSeparator()
+        for verb in ORDER_VERBS:
+            action = menu.addAction(f"{verb} here")
+            action.setData(verb)
+            action.setEnabled(command is not None)
+            if command is None:
+                action.setToolTip("Select a command first, on the map or in the table")
+            else:
+                action.hovered.connect(
+                    lambda v=verb: self.preview_route(command, v, town))
+        return menu
+
+    def _on_town_menu(self, town: str, at: QPoint) -> None:
+        command = self.selected_command()
+        menu = self.town_menu(town)
+        if command is not None:
+            self.preview_route(command, ORDER_VERBS[0], town)
+        chosen = menu.exec(at)
+        verb = chosen.data() if chosen is not None else None
+        if command is None or verb not in ORDER_VERBS:
+            self.clear_preview()
+            return
+        shown = self.preview_route(command, verb, town)
+        if shown is None or shown.refusal is None:
+            self.clear_preview()
+        self.order_wanted.emit(command, verb, town)
+
+    def preview_route(self, command: str, verb: str,
+                      town: str) -> queries.RoutePreview | None:
+        """Draw the route a proposed order would march, with its miles, days and arrival (or
+        why it would be refused) beside the town; the preview, or None if none can be had."""
+        doc, scene = self.campaign.document, self.map_scene
+        if doc is None or scene is None:
+            return None
+        preview = self._preview(doc, command, verb, town)
+        legs = [(scene.place_point(leg.a, leg.b, leg.start),
+                 scene.place_point(leg.a, leg.b, leg.end)) for leg in preview.legs]
+        lines = preview_lines(preview)
+        scene.show_preview(legs, town, lines, preview.refusal is not None)
+        return preview
+
+    def show_refusal(self, town: str, reason: str) -> None:
+        """Say on the map, beside the town, why an order was refused."""
+        if self.map_scene is not None and town in self.map_scene.towns:
+            self.map_scene.show_note(town, ["Order refused", reason], True)
+
+    def clear_preview(self) -> None:
+        """Take the route preview off the map."""
+        if self.map_scene is not None:
+            self.map_scene.clear_preview()
+
     # ----- slots --------------------------------------------------------------------------
     def _on_opened(self) -> None:
         status, scenario = self.campaign.status, self.campaign.scenario
         if scenario is not self._scenario:
-            self._pictures.clear()
             self._scenario = scenario
-            self._miles = road_miles(scenario) if scenario is not None else {}
+            self._flags = flag_names(scenario) if scenario is not None else {}
+            same_map = (self.map_scene is not None and scenario is not None
+                        and self.map_scene.map == scenario.map)
+            if not same_map:
+                self.map_scene = (MapScene(scenario.map, unit=WINDOW_UNIT, parent=self)
+                                  if scenario is not None else None)
+                self.map_view.set_map_scene(self.map_scene)
+                self._show_area()
         if status is None:
             self.heading.setText("No campaign open — File ▸ New Campaign or Open")
-            self.map_view.show_pixmap(QPixmap())
             self.table.show_commands(None, ())
+            if self.map_scene is not None:
+                self.map_scene.set_markers(())
         else:
             self.heading.setText(status.heading)
             self._show_all()
@@ -293,34 +527,82 @@ class CampaignView(QWidget):
 
     def _on_changed(self, update: Update) -> None:
         self.table.update_commands(update.commands)
-        if update.positions:
-            self._show_map()
-        if update.heading and self.campaign.status is not None:
-            self.heading.setText(self.campaign.status.heading)
+        status, scene = self.campaign.status, self.map_scene
+        if scene is not None and status is not None:
+            theatre = self.theatre()
+            mine = [c for c in update.commands if theatre is None or c.theatre is theatre]
+            self._show_commands(mine, whole=False)
+            if update.battles:
+                scene.set_battles(_battles(status))
+            if update.changes.towns or update.changes.date_changed or update.battles:
+                scene.control.set_state(*_control(status))
+            self.map_view.labels_later()
+        if update.heading and status is not None:
+            self.heading.setText(status.heading)
 
     def _on_theatre(self, text: str) -> None:
         if self.campaign.status is not None:
             self._show_all()
+        self._show_area()
         self.shown.emit()
         self.theatre_changed.emit(text)
 
-    def _show_all(self) -> None:
-        self._show_map()
-        self.table.show_commands(self._scenario, self.commands_shown())
+    def _on_selection(self, *_: object) -> None:
+        if self.map_scene is not None:
+            self.map_scene.select_marker(self.selected_command())
 
-    def _show_map(self) -> None:
-        """Show the theatre's picture with its flags, rendering it only if not kept already."""
-        if self._scenario is None:
+    def _show_area(self) -> None:
+        if self.map_scene is not None:
+            self.map_view.show_area(self.theatres.currentText(),
+                                    self.map_scene.theatre_rect(self.theatre()))
+
+    def _show_all(self) -> None:
+        status, scene = self.campaign.status, self.map_scene
+        self.table.show_commands(self._scenario, self.commands_shown())
+        if scene is None or status is None:
             return
-        theatre = self.theatre()
-        markers = command_markers(self.commands_shown(), self._miles)
-        key = (theatre.value if theatre else WHOLE_MAP, tuple(markers))
-        picture = self._pictures.get(key)
-        if picture is None:
-            if len(self._pictures) > 2 * len(Theatre):
-                self._pictures.clear()
-            image = render_map(self._scenario.map, theatre=theatre, width=MAP_WIDTH,
-                               markers=markers)
-            picture = self._pictures[key] = QPixmap.fromImage(image)
-        if picture is not self.map_view.picture():
-            self.map_view.show_pixmap(picture)
+        self._show_commands(self.commands_shown(), whole=True)
+        scene.set_battles(_battles(status))
+        scene.control.set_state(*_control(status))
+        scene.select_marker(self.selected_command())
+        self.map_view.labels_later()
+
+    def _show_commands(self, commands: Iterable[CommandView], whole: bool) -> None:
+        """Flags and order arrows of these commands: all of the theatre (``whole``), or only
+        those an action changed."""
+        scene, doc = self.map_scene, self.campaign.document
+        if scene is None:
+            return
+        commands = list(commands)
+        live = [c for c in commands if c.status is not Status.SURRENDERED]
+        specs = [marker_spec(c, *self._flags.get(c.name, (c.name, SIDE_COLOUR[c.side].name())))
+                 for c in live]
+        if whole:
+            scene.set_markers(specs)
+        else:
+            scene.update_markers(specs)
+            scene.remove_markers(c.name for c in commands if c not in live)
+        if whole:
+            for key in [k for k in scene.orders if k not in {c.name for c in live}]:
+                scene.set_order(key, None, live[0].side if live else next(iter(SIDE_COLOUR)))
+        if not commands or doc is None:
+            return
+        orders = queries.day_state(doc).orders
+        for c in commands:
+            order = orders.get(c.name)
+            route = order.route if order is not None and c in live else ()
+            points = [scene.place_point(c.position.a, c.position.b, c.position.miles)]
+            points += [scene.town_point(t) for t in route if t in scene.towns]
+            scene.set_order(c.name, points if route else None, c.side)
+
+
+def _battles(status: CampaignStatus) -> list[BattleSpec]:
+    """The battles still to be fought, for the map."""
+    return [BattleSpec(b.id, b.place, format_date(b.date).rsplit(" ", 1)[0], b.title)
+            for b in status.battles_due]
+
+
+def _control(status: CampaignStatus) -> tuple[dict, dict]:
+    """Who holds each town, and which side seeks each objective town."""
+    sought = {t.town: o.objective.side for o in status.objectives for t in o.towns}
+    return dict(status.control), sought

@@ -98,9 +98,10 @@ def main(argv: list[str] | None = None) -> int:
     if len(args) != 1:
         print("usage: python -m campaign1813.ui.map_pictures OUTDIR", file=sys.stderr)
         return 2
-    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtWidgets import QApplication
 
-    _app = QGuiApplication.instance() or QGuiApplication(["map_pictures"])
+    # a scene of graphics items needs the widgets' application, not only the GUI's
+    _app = QApplication.instance() or QApplication(["map_pictures"])
     try:
         map_data, scenario, reason = load_shipped()
         if scenario is None:

@@ -5,19 +5,13 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from campaign1813.campaign import queries, services
-from campaign1813.campaign.day.ground import Position
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.document import create_campaign
 from campaign1813.maps.types import Theatre
-from campaign1813.ui import campaign_view
-from campaign1813.ui.campaign_view import (
-    CampaignView,
-    CommandsTable,
-    command_markers,
-    marker_town,
-    road_miles,
-)
+from campaign1813.ui.campaign_view import CampaignView, CommandsTable
 from campaign1813.ui.main_window import MainWindow
+from campaign1813.ui.map_items import CommandMarker
+from campaign1813.ui.map_scene import MapScene
 from campaign1813.ui.open_campaign import OpenCampaign
 from tests.ui.conftest import find_table_item, table_row
 
@@ -71,20 +65,19 @@ def test_the_changes_of_an_action_update_the_view(qtbot, doc):
     assert view.table.topLevelItem(0).child(2).text(3) == "5 Corps – Move Helmstedt"
 
 
-def test_flags_stand_at_the_nearer_end_of_a_road():
-    miles = {frozenset(("Magdeburg", "Helmstedt")): 30.0}
-    assert marker_town(Position("Magdeburg"), miles) == "Magdeburg"
-    assert marker_town(Position("Helmstedt", "Magdeburg", 14.0), miles) == "Helmstedt"
-    assert marker_town(Position("Helmstedt", "Magdeburg", 16.0), miles) == "Magdeburg"
-
-
-def test_one_flag_per_town_and_side(doc):
-    shown = queries.campaign_status(doc).commands_in(Theatre.NORTHERN_GERMANY)
-    markers = command_markers(shown, road_miles(doc.scenario()))
-    by_town = {(m.town, m.side): m.label for m in markers}
-    assert by_town[("Hamburg", Side.FRENCH)] == "Second French Army HQ, 4"
-    assert by_town[("Berlin", Side.ALLIED)] == "Prussian Army HQ, I Prussian"
-    assert len(markers) == 8
+def test_each_command_has_its_own_flag_stacked_at_its_town(qtbot, doc):
+    view = view_of(qtbot, doc)
+    view.theatres.setCurrentText(Theatre.NORTHERN_GERMANY.value)
+    markers = view.map_scene.markers
+    assert len(markers) == 10  # 2 HQs and 8 corps of the theatre
+    hamburg = [m for m in markers.values() if m.spec.a == "Hamburg"]
+    # the HQ flies its CinC's name and a pennant, above it 4 Corps by its number
+    assert [(m.spec.label, m.spec.hq, m.slot) for m in sorted(hamburg, key=lambda m: m.slot)] \
+        == [("Davout", True, 0), ("4", False, 1)]
+    assert markers["I Prussian Corps"].spec.label == "I Prussian"
+    assert markers["I Prussian Corps"].spec.side is Side.ALLIED
+    assert markers["I Prussian Corps"].spec.colour == "#2b2b33"  # Prussian, not Allied red
+    assert markers["5 Corps"].pos() == view.map_scene.town_point("Magdeburg")
 
 
 def test_the_window_remembers_the_theatre_shown(qtbot, tmp_path):
@@ -154,42 +147,43 @@ def test_an_order_rewrites_only_that_commands_row(window, monkeypatch):
             assert table_row(window, name) == cells
 
 
-def test_an_order_neither_renders_the_map_nor_rebuilds_the_menus_or_title(window,
-                                                                            monkeypatch):
+def test_an_order_redraws_only_that_commands_flag_and_arrow(window, monkeypatch):
     view = window.campaign_view
-    picture = view.map_view.picture()
-    view._pictures.clear()  # so that any look at the map would have to render it again
-    rendered, rebuilt, titled = [], [], []
-    monkeypatch.setattr(campaign_view, "render_map",
-                        lambda *a, **kw: rendered.append(kw) or _blank())
+    view.map_view.finish_building()
+    scene = view.map_scene
+    layers, items = list(scene.layers), dict(scene.markers)
+    redrawn, rebuilt, titled = [], [], []
+    set_spec = CommandMarker.set_spec
+    monkeypatch.setattr(CommandMarker, "set_spec",
+                        lambda self, spec: (redrawn.append(spec.key), set_spec(self, spec)))
+    monkeypatch.setattr(MapScene, "build_step", lambda self: rebuilt.append(1) or False)
     monkeypatch.setattr(window, "_rebuild_battle_menu", lambda: rebuilt.append(1))
     monkeypatch.setattr(window, "_show_title", lambda: titled.append(1))
     heading = view.heading.text()
     give(window, "5 Corps", "Move", "Helmstedt")
+    assert redrawn == ["5 Corps"]  # its tooltip tells the new order
+    assert list(scene.orders) == ["5 Corps"]
+    assert scene.orders["5 Corps"].points[-1] == scene.town_point("Helmstedt")
     window.undo()
+    assert scene.orders == {}
     window.redo()
-    assert rendered == [] and rebuilt == [] and titled == []
-    assert view.map_view.picture() is picture
+    assert set(redrawn) == {"5 Corps"}
+    assert rebuilt == [] and titled == []
+    assert scene.layers == layers and scene.markers == items  # nothing built again
     assert view.heading.text() == heading
 
 
-def test_a_march_renders_the_map_once_and_moves_the_date(window, monkeypatch):
+def test_a_march_moves_the_flags_and_the_date(window):
     view = window.campaign_view
-    view._pictures.clear()
-    rendered = []
-    monkeypatch.setattr(campaign_view, "render_map",
-                        lambda *a, **kw: rendered.append(kw["markers"]) or _blank())
+    scene = view.map_scene
+    items = dict(scene.markers)
     give(window, "5 Corps", "Move", "Helmstedt")
     changes = window.end_day()
     assert "5 Corps" in changes.positions
-    assert len(rendered) == 1
+    c = window.campaign.status.command("5 Corps")
+    assert c.position.b is not None  # on the road after one day's march
+    assert scene.markers["5 Corps"].pos() == scene.place_point(c.position.a, c.position.b,
+                                                               c.position.miles)
+    assert scene.markers == items  # the same flags, moved
     assert "2 May 1813" in view.heading.text() and "2 May 1813" in window.windowTitle()
     assert find_table_item(window, "5 Corps").text(1) != "Magdeburg"
-
-
-def _blank():
-    from PySide6.QtGui import QImage
-
-    image = QImage(4, 4, QImage.Format.Format_RGB32)
-    image.fill(0)
-    return image

@@ -1,0 +1,668 @@
+"""The items of the map scene: the ground's cached layers, names that keep their size on screen,
+commands' flags, battles, who holds the towns, order arrows and the route preview.
+
+Ground layers draw in scene units (miles) with pixel-sized pens and signs; the other items
+ignore the view's transformation and draw in pixels round their point.
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPixmap,
+    QPolygonF,
+)
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
+
+from campaign1813.campaign.scenario.types import Side
+from campaign1813.ui.map_style import (
+    INK,
+    NOTE_WIDTH,
+    OBJECTIVE,
+    PREVIEW,
+    REFUSED,
+    SIDE_COLOUR,
+    Z_BATTLES,
+    Z_GROUND,
+    Z_MARKERS,
+    Z_NOTE,
+    Z_ORDERS,
+    Z_PREVIEW,
+    Z_TOWNS,
+    lod_of,
+    text_path,
+    town_radius,
+)
+
+if TYPE_CHECKING:
+    from campaign1813.ui.map_scene import MapScene
+
+
+# ---- the ground: static layers --------------------------------------------------------------
+
+
+class GroundLayer(QGraphicsItem):
+    """A cached layer of the ground: pieces (sea and land, rivers, a class of roads …) drawn
+    in scene units in the order of their depth, each only from its level of detail up
+    (``min_lod`` pixels per mile). One item for several pieces: one cached picture to copy
+    at each repaint."""
+
+    def __init__(self, rect: QRectF, z: float = Z_GROUND):
+        super().__init__()
+        self._rect = rect
+        self.pieces: list[tuple[float, float, Callable[[QPainter, float], None]]] = []
+        self.setZValue(z)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def add(self, draw: Callable[[QPainter, float], None], min_lod: float, depth: float) -> None:
+        """Add a piece at its depth (lower drawn first)."""
+        self.pieces.append((depth, min_lod, draw))
+        self.pieces.sort(key=lambda piece: piece[0])
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 (Qt override)
+        """The ground the layer covers."""
+        return self._rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        """Draw the pieces the scale shows."""
+        lod = lod_of(painter)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        for _, min_lod, draw in self.pieces:
+            if lod >= min_lod:
+                draw(painter, lod)
+
+
+class ScreenItem(QGraphicsItem):
+    """An item drawn in screen pixels at a point of the map: its size never changes with zoom."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self._rect = QRectF()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 (Qt override)
+        """The pixels it covers round its point."""
+        return self._rect
+
+
+NAME_MARGIN = 3.0  # pixels round a name's letters for its halo
+
+
+class NameItem:
+    """A name on the map (a town's, a river's, a theatre's) with its halo: a point of the
+    scene, an offset in pixels from it where the label placer put it, and a turn (a river's
+    name follows its reach). The names layer draws all of them; the name itself is no item,
+    so the scene holds one item for hundreds of names."""
+
+    def __init__(self, text: str, font: QFont, ink: QColor, halo: QColor, unit: float):
+        self.text = text
+        self.ink = ink
+        self.halo_colour = halo
+        self._path, self._halo = text_path(text, font, 3.2 * unit)
+        metrics = QFontMetricsF(font)
+        self.size = QPointF(metrics.horizontalAdvance(text), metrics.ascent() + metrics.descent())
+        self._offset = QPointF()
+        self._pos = QPointF()
+        self._rotation = 0.0
+        self._visible = False
+        self._pixmap: QPixmap | None = None
+        self.great = False  # a river name: a great river's shows on the whole map
+
+    def isVisible(self) -> bool:  # noqa: N802 (named as a graphics item's)
+        """Whether the placer found it room."""
+        return self._visible
+
+    def setVisible(self, shown: bool) -> None:  # noqa: N802
+        """Show or hide it (the names layer repaints after a placement)."""
+        self._visible = shown
+
+    def pos(self) -> QPointF:
+        """Its point in the scene."""
+        return self._pos
+
+    def setPos(self, at: QPointF) -> None:  # noqa: N802
+        """Put its point."""
+        self._pos = QPointF(at)
+
+    def setRotation(self, degrees: float) -> None:  # noqa: N802
+        """Turn it, clockwise on the screen, round its point."""
+        self._rotation = degrees
+
+    def set_offset(self, offset: QPointF) -> None:
+        """Put the name's top-left this many pixels from its point."""
+        self._offset = QPointF(offset)
+
+    def text_rect(self) -> QRectF:
+        """The letters' box in pixels round the point (without the halo, before any turn)."""
+        return QRectF(self._offset.x(), self._offset.y(), self.size.x(), self.size.y())
+
+    def paint_at(self, painter: QPainter, device: QPointF, ratio: float | None) -> None:
+        """Draw it with its point at ``device`` (pixels), in ink over its halo: from its
+        picture made once at the screen's pixel ratio, or (``ratio`` None, for a printed
+        picture) as letters."""
+        painter.resetTransform()
+        painter.translate(device)
+        if self._rotation:
+            painter.rotate(self._rotation)
+        painter.translate(self._offset)
+        if ratio is None:
+            painter.fillPath(self._halo, self.halo_colour)
+            painter.fillPath(self._path, self.ink)
+            return
+        if self._pixmap is None or self._pixmap.devicePixelRatio() != ratio:
+            self._pixmap = self._picture(ratio)
+        painter.drawPixmap(QPointF(-NAME_MARGIN, -NAME_MARGIN), self._pixmap)
+
+    def _picture(self, ratio: float) -> QPixmap:
+        w = self.size.x() + 2 * NAME_MARGIN
+        h = self.size.y() + 2 * NAME_MARGIN
+        pixmap = QPixmap(math.ceil(w * ratio), math.ceil(h * ratio))
+        pixmap.setDevicePixelRatio(ratio)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        p = QPainter(pixmap)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.translate(NAME_MARGIN, NAME_MARGIN)
+        p.fillPath(self._halo, self.halo_colour)
+        p.fillPath(self._path, self.ink)
+        p.end()
+        return pixmap
+
+
+class NamesLayer(QGraphicsItem):
+    """Every name shown, drawn at its size on screen wherever the zoom, in one cached item."""
+
+    def __init__(self, rect: QRectF, z: float):
+        super().__init__()
+        self._rect = rect
+        self.names: list[NameItem] = []
+        self.setZValue(z)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 (Qt override)
+        """The whole ground."""
+        return self._rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        """The names whose point lies in (or near) the part exposed."""
+        transform = painter.worldTransform()
+        px = 1.0 / lod_of(painter)
+        exposed = option.exposedRect.adjusted(-300 * px, -60 * px, 300 * px, 60 * px)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        # on screen each name is copied from its picture; printed, it is drawn as letters
+        ratio = widget.devicePixelRatioF() if widget is not None else None
+        for name in self.names:
+            if name.isVisible() and exposed.contains(name.pos()):
+                painter.save()
+                name.paint_at(painter, transform.map(name.pos()), ratio)
+                painter.restore()
+
+
+# ---- commands, battles, control --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MarkerSpec:
+    """What a command's marker shows: where (town, or a point along a road), its short name,
+    side and flag colour, whether it is an HQ, its state badges and its full description."""
+
+    key: str
+    a: str
+    b: str | None
+    miles: float
+    label: str
+    side: Side
+    colour: str  # the flag's colour, '#rrggbb'
+    hq: bool = False
+    badges: tuple[str, ...] = ()
+    tooltip: str = ""
+
+    @property
+    def place(self) -> tuple[str, str | None, float]:
+        """The spot several markers may share: a town, or a point of a road to a tenth of a mile."""
+        return (self.a, self.b, round(self.miles, 1) if self.b is not None else 0.0)
+
+
+# The badges a marker may carry, with their colours; "-12" style badges are casualties.
+BADGE_COLOUR = {
+    "resting": QColor("#6d6d6d"), "retreating": QColor("#d0701a"),
+    "in battle": QColor("#8c1010"), "cut off": QColor("#111111"),
+}
+CASUALTY_COLOUR = QColor("#5a3a8a")
+
+
+class CommandMarker(ScreenItem):
+    """A command on the map: a dot at its true place and its flag just beside it, stacked with
+    the other commands at the same place."""
+
+    GAP = 7.0
+
+    def __init__(self, spec: MarkerSpec, unit: float):
+        super().__init__()
+        self.unit = unit
+        self.slot = 0
+        self.corner = (1, -1)
+        self.shift = QPointF()  # pixels from its dot to the foot of its stack
+        self.selected = False
+        self.setZValue(Z_MARKERS)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.setAcceptHoverEvents(True)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.font = QFont("DejaVu Sans", 1)
+        self.font.setPointSizeF(8.5 * unit)
+        self.font.setBold(True)
+        self.small = QFont("DejaVu Sans", 1)
+        self.small.setPointSizeF(7.0 * unit)
+        self.small.setBold(True)
+        self.spec = spec
+        self.set_spec(spec)
+
+    @property
+    def row_height(self) -> float:
+        """The height of one flag in the stack."""
+        return QFontMetricsF(self.font).height() + 3 * self.unit
+
+    def set_spec(self, spec: MarkerSpec) -> None:
+        """Show another state of the command (its place is set by the scene)."""
+        self.spec = spec
+        self.setToolTip(spec.tooltip or spec.label)
+        self._relayout()
+
+    def set_slot(self, slot: int) -> None:
+        """Its row in the stack at its place (0 nearest the dot)."""
+        if slot != self.slot:
+            self.slot = slot
+            self._relayout()
+
+    def set_selected(self, selected: bool) -> None:
+        """Ring the flag when it is the command selected."""
+        if selected != self.selected:
+            self.selected = selected
+            self.update()
+
+    def _widths(self) -> tuple[float, list[float]]:
+        metrics = QFontMetricsF(self.font)
+        small = QFontMetricsF(self.small)
+        text = metrics.horizontalAdvance(self.spec.label)
+        badges = [small.horizontalAdvance(b) + 6 * self.unit for b in self.spec.badges]
+        return text, badges
+
+    def flag_rect(self) -> QRectF:
+        """The flag's box in pixels round the command's point."""
+        text, badges = self._widths()
+        pennant = 7 * self.unit if self.spec.hq else 0.0
+        w = 6 * self.unit + pennant + text + sum(b + 2 * self.unit for b in badges)
+        h = self.row_height
+        gap = self.GAP * self.unit
+        sx, sy = self.corner
+        x = gap if sx > 0 else -gap - w
+        y = -gap - (self.slot + 1) * h if sy < 0 else gap + self.slot * h
+        return QRectF(x + self.shift.x(), y + self.shift.y(), w, h)
+
+    def set_stack(self, slot: int, shift: QPointF) -> None:
+        """Its row in a stack whose foot is ``shift`` pixels from its own dot (a stack shared
+        with commands a few pixels away at this scale)."""
+        if slot != self.slot or shift != self.shift:
+            self.slot, self.shift = slot, shift
+            self._relayout()
+
+    def set_corner(self, corner: tuple[int, int]) -> None:
+        """Which side of its dot the flag stands: (1, -1) up and right, (-1, 1) down and left."""
+        if corner != self.corner:
+            self.corner = corner
+            self._relayout()
+
+    def _relayout(self) -> None:
+        self.prepareGeometryChange()
+        flag = self.flag_rect()
+        dot = 4 * self.unit
+        self._rect = flag.united(QRectF(-dot, -dot, 2 * dot, 2 * dot)).adjusted(-3, -3, 3, 3)
+        self.update()
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        """The dot, a short tick to the flag, and the flag with its badges."""
+        u = self.unit
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        side = SIDE_COLOUR[self.spec.side]
+        colour = QColor(self.spec.colour)
+        flag = self.flag_rect()
+        if self.slot == 0 or not self.shift.isNull():
+            painter.setPen(QPen(side, 1.4 * u))
+            corner = QPointF(flag.left() if self.corner[0] > 0 else flag.right(),
+                             flag.bottom() if self.corner[1] < 0 else flag.top())
+            if self.slot == 0 or self.shift.isNull():
+                painter.drawLine(QPointF(0, 0), corner)
+            painter.setPen(QPen(QColor("#ffffff"), 1.2 * u))
+            painter.setBrush(QBrush(side))
+            painter.drawEllipse(QPointF(0, 0), 4.0 * u, 4.0 * u)
+        painter.setPen(QPen(QColor("#ffffff") if not self.selected else QColor("#ffd400"),
+                            (1.0 if not self.selected else 2.6) * u))
+        painter.setBrush(QBrush(colour))
+        painter.drawRect(flag)
+        x = flag.left() + 3 * u
+        if self.spec.hq:
+            # The HQ's pennant: a small swallow-tail at the flag's head.
+            top, mid = flag.top() + 3 * u, flag.center().y()
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QBrush(QColor("#ffffff")))
+            painter.drawPolygon(QPolygonF([QPointF(x, top), QPointF(x + 6 * u, top),
+                                           QPointF(x + 3.5 * u, mid),
+                                           QPointF(x + 6 * u, flag.bottom() - 3 * u),
+                                           QPointF(x, flag.bottom() - 3 * u)]))
+            x += 7 * u
+        painter.setFont(self.font)
+        painter.setPen(_text_on(colour))
+        text, badges = self._widths()
+        painter.drawText(QRectF(x, flag.top(), text + 1, flag.height()),
+                         Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                         self.spec.label)
+        x += text + 3 * u
+        painter.setFont(self.small)
+        for badge, w in zip(self.spec.badges, badges, strict=True):
+            fill = BADGE_COLOUR.get(badge, CASUALTY_COLOUR)
+            cell = QRectF(x, flag.top() + 2 * u, w, flag.height() - 4 * u)
+            painter.setPen(QPen(QColor("#ffffff"), 0.8 * u))
+            painter.setBrush(QBrush(fill))
+            painter.drawRoundedRect(cell, 3 * u, 3 * u)
+            painter.setPen(QColor("#ffffff"))
+            painter.drawText(cell, Qt.AlignmentFlag.AlignCenter, badge)
+            x += w + 2 * u
+
+
+def _text_on(colour: QColor) -> QColor:
+    """White on a dark flag, ink on a pale one."""
+    return INK if colour.lightnessF() > 0.62 else QColor("#ffffff")
+
+
+@dataclass(frozen=True)
+class BattleSpec:
+    """A battle still to be fought: its number, town, short date and title."""
+
+    id: int
+    place: str
+    when: str
+    title: str
+
+
+class BattleMarker(ScreenItem):
+    """A scheduled battle: a burst at its town and its date, below-left of the town sign."""
+
+    def __init__(self, spec: BattleSpec, unit: float):
+        super().__init__()
+        self.spec = spec
+        self.unit = unit
+        self.font = QFont("DejaVu Sans", 1)
+        self.font.setPointSizeF(8 * unit)
+        self.font.setBold(True)
+        self.setZValue(Z_BATTLES)
+        self.setToolTip(spec.title)
+        self.text = f"Battle {spec.when}"
+        metrics = QFontMetricsF(self.font)
+        w = metrics.horizontalAdvance(self.text) + 8 * unit
+        h = metrics.height() + 2 * unit
+        self.box = QRectF(-w - 11 * unit, 11 * unit, w, h)
+        r = 17 * unit
+        self.burst = QRectF(-r, -r, 2 * r, 2 * r)
+        self._rect = self.burst.united(self.box).adjusted(-2, -2, 2, 2)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        """A red star of eight points round the town, and the battle's date."""
+        u = self.unit
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        pts = []
+        for i in range(16):
+            ang = i * math.pi / 8
+            rad = (17 if i % 2 == 0 else 11.5) * u
+            pts.append(QPointF(rad * math.cos(ang), rad * math.sin(ang)))
+        burst = QPainterPath()
+        burst.addPolygon(QPolygonF(pts))
+        burst.closeSubpath()
+        hole = QPainterPath()
+        hole.addEllipse(QPointF(0, 0), 9 * u, 9 * u)
+        # open in the middle, so the town's sign, holder and objective show through
+        painter.setPen(QPen(QColor("#ffffff"), 1.0 * u))
+        painter.setBrush(QBrush(QColor(200, 30, 20, 190)))
+        painter.drawPath(burst.subtracted(hole))
+        painter.setPen(QPen(QColor("#ffffff"), 0.8 * u))
+        painter.setBrush(QBrush(QColor("#8c1010")))
+        painter.drawRoundedRect(self.box, 3 * u, 3 * u)
+        painter.setFont(self.font)
+        painter.setPen(QColor("#ffffff"))
+        painter.drawText(self.box, Qt.AlignmentFlag.AlignCenter, self.text)
+
+
+class ControlLayer(QGraphicsItem):
+    """Who holds each town (a ring in the holder's colour) and the objectives (a gold star)."""
+
+    def __init__(self, scene: MapScene):
+        super().__init__()
+        self._scene = scene
+        self._rect = scene.ground_rect
+        self.held: dict[str, Side] = {}
+        self.objectives: dict[str, Side] = {}  # objective town -> the side that seeks it
+        # under the town signs, so a star's gold shows round the sign and never hides it
+        self.setZValue(Z_TOWNS - 0.5)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 (Qt override)
+        """The whole ground."""
+        return self._rect
+
+    def set_state(self, held: dict[str, Side], objectives: dict[str, Side]) -> None:
+        """Show these holders and objectives; repaint only if they differ."""
+        if held != self.held or objectives != self.objectives:
+            self.held, self.objectives = dict(held), dict(objectives)
+            self.update()
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        """Rings and stars round the towns the scale shows."""
+        lod = lod_of(painter)
+        px = 1.0 / lod
+        u = self._scene.unit
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        exposed = option.exposedRect
+        for name in set(self.held) | set(self.objectives):
+            town = self._scene.towns.get(name)
+            if town is None or not self._scene.shows_town(town, lod):
+                continue
+            at = self._scene.town_point(name)
+            if not exposed.adjusted(-30 * px, -30 * px, 30 * px, 30 * px).contains(at):
+                continue
+            r = town_radius(town.kind, town.fortress, u) + 2.6 * u
+            seeker = self.objectives.get(name)
+            if seeker is not None:
+                # a gold star behind the sign, its points reaching past the holder's ring
+                star = []
+                big, small = (r + 7 * u) * px, (r + 1 * u) * px
+                for i in range(10):
+                    ang = -math.pi / 2 + i * math.pi / 5
+                    rad = big if i % 2 == 0 else small
+                    star.append(QPointF(at.x() + rad * math.cos(ang),
+                                        at.y() + rad * math.sin(ang)))
+                painter.setPen(QPen(OBJECTIVE.darker(160), 1.0 * u * px))
+                fill = QColor(OBJECTIVE)
+                fill.setAlpha(170)
+                painter.setBrush(QBrush(fill))
+                painter.drawPolygon(QPolygonF(star))
+            holder = self.held.get(name)
+            if holder is not None:
+                painter.setPen(QPen(SIDE_COLOUR[holder], 2.2 * u * px))
+                painter.setBrush(QBrush(QColor(255, 255, 255, 200)))
+                painter.drawEllipse(at, r * px, r * px)
+
+
+class OrderArrow(QGraphicsItem):
+    """Today's order of one command: a dashed line along its route with an arrowhead."""
+
+    def __init__(self, points: Sequence[QPointF], side: Side, unit: float):
+        super().__init__()
+        self.side = side
+        self.unit = unit
+        self.setZValue(Z_ORDERS)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.points: tuple[QPointF, ...] = ()
+        self._rect = QRectF()
+        self.set_points(points)
+
+    def set_points(self, points: Sequence[QPointF]) -> None:
+        """Draw along these scene points (the command's place, then the towns to pass)."""
+        pts = tuple(points)
+        if pts == self.points:
+            return
+        self.prepareGeometryChange()
+        self.points = pts
+        xs = [p.x() for p in pts] or [0.0]
+        ys = [p.y() for p in pts] or [0.0]
+        # a margin for the arrowhead, which is drawn in pixels
+        self._rect = QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)).adjusted(
+            -15, -15, 15, 15)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 (Qt override)
+        """The route's box."""
+        return self._rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        """The dashed route and its head."""
+        if len(self.points) < 2:
+            return
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        colour = QColor(SIDE_COLOUR[self.side])
+        line = QPolygonF(list(self.points))
+        # a pale casing under the dashes, so an order reads over a road of any colour
+        casing = QPen(QColor(255, 255, 255, 220), 5.5 * self.unit)
+        casing.setCosmetic(True)
+        casing.setCapStyle(Qt.PenCapStyle.RoundCap)
+        casing.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+        painter.setPen(casing)
+        painter.drawPolyline(line)
+        pen = QPen(colour, 2.6 * self.unit)
+        pen.setCosmetic(True)
+        pen.setDashPattern([3.0, 1.5])
+        pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+        painter.setPen(pen)
+        painter.drawPolyline(line)
+        _arrowhead(painter, self.points[-2], self.points[-1], colour, 11 * self.unit)
+
+
+def _arrowhead(painter: QPainter, a: QPointF, b: QPointF, colour: QColor, size_px: float) -> None:
+    px = 1.0 / lod_of(painter)
+    dx, dy = b.x() - a.x(), b.y() - a.y()
+    length = math.hypot(dx, dy)
+    if length == 0:
+        return
+    ux, uy = dx / length, dy / length
+    s = size_px * px
+    tip = b
+    left = QPointF(b.x() - ux * s - uy * s * 0.5, b.y() - uy * s + ux * s * 0.5)
+    right = QPointF(b.x() - ux * s + uy * s * 0.5, b.y() - uy * s - ux * s * 0.5)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QBrush(colour))
+    painter.drawPolygon(QPolygonF([tip, left, right]))
+
+
+class PreviewPath(QGraphicsItem):
+    """The road a proposed order would march, drawn broad under the pieces."""
+
+    def __init__(self, legs: Sequence[tuple[QPointF, QPointF]], refused: bool, unit: float):
+        super().__init__()
+        self.legs = tuple(legs)
+        self.refused = refused
+        self.unit = unit
+        self.setZValue(Z_PREVIEW)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        pts = [p for leg in self.legs for p in leg] or [QPointF()]
+        xs, ys = [p.x() for p in pts], [p.y() for p in pts]
+        self._rect = QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)).adjusted(
+            -15, -15, 15, 15)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 (Qt override)
+        """The route's box."""
+        return self._rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        """Each leg broad and translucent, an arrowhead on the last."""
+        if not self.legs:
+            return
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        colour = QColor(REFUSED) if self.refused else QColor(PREVIEW)
+        colour.setAlpha(150)
+        pen = QPen(colour, 7 * self.unit)
+        pen.setCosmetic(True)
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        painter.setPen(pen)
+        for a, b in self.legs:
+            painter.drawLine(a, b)
+        a, b = self.legs[-1]
+        _arrowhead(painter, a, b, colour.darker(140), 14 * self.unit)
+
+
+class NoteItem(ScreenItem):
+    """A few lines of text in a box beside a town: a route's figures, or why it is refused."""
+
+    def __init__(self, lines: Sequence[str], refused: bool, unit: float):
+        super().__init__()
+        # a long reason is folded so the note stays beside its town
+        self.lines = tuple(part for line in lines
+                           for part in (textwrap.wrap(line, NOTE_WIDTH) or [""]))
+        self.refused = refused
+        self.unit = unit
+        self.font = QFont("DejaVu Sans", 1)
+        self.font.setPointSizeF(9 * unit)
+        self.bold = QFont(self.font)
+        self.bold.setBold(True)
+        metrics = QFontMetricsF(self.bold)
+        self.line_height = metrics.height()
+        w = max(metrics.horizontalAdvance(t) for t in self.lines) + 12 * unit
+        h = self.line_height * len(self.lines) + 8 * unit
+        self.box = QRectF(12 * unit, 10 * unit, w, h)
+        self._rect = self.box.adjusted(-2, -2, 2, 2)
+        self.setZValue(Z_NOTE)
+
+    @property
+    def text(self) -> str:
+        """The note's lines joined."""
+        return "\n".join(self.lines)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        """A pale box with a coloured edge, the first line bold."""
+        u = self.unit
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        edge = REFUSED if self.refused else QColor("#a06a10")
+        painter.setPen(QPen(edge, 1.6 * u))
+        painter.setBrush(QBrush(QColor(255, 252, 240, 235)))
+        painter.drawRoundedRect(self.box, 4 * u, 4 * u)
+        painter.setPen(REFUSED if self.refused else INK)
+        y = self.box.top() + 4 * u
+        for i, line in enumerate(self.lines):
+            painter.setFont(self.bold if i == 0 else self.font)
+            painter.drawText(QRectF(self.box.left() + 6 * u, y, self.box.width(),
+                                    self.line_height), Qt.AlignmentFlag.AlignVCenter, line)
+            y += self.line_height

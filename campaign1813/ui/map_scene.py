@@ -1,0 +1,717 @@
+"""The road map as a scene of items: the ground drawn once, the campaign's pieces moved on it.
+
+Scene coordinates are miles east and south of the map's north-west corner (the drawing
+projection of :mod:`campaign1813.maps.geometry` times its miles per unit), so a view's scale is
+its pixels per mile, the level of detail every layer reads.
+
+The ground (sea and land, rivers, roads by class, crossings, towns by kind) is a handful of
+cached layers built once per map; names are items that keep their size on screen and are placed
+again, without overlap, when the scale changes; commands, battles, control, orders and a route
+preview are items changed one by one. The window shows the scene in a view and the printed
+pictures render it onto an image (:mod:`campaign1813.ui.map_render`): one drawing code.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+)
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsScene,
+)
+
+from campaign1813.campaign.scenario.types import Side
+from campaign1813.maps.geometry import Bounds, Projection, river_meetings
+from campaign1813.maps.land import land_rings
+from campaign1813.maps.types import Crossing, MapData, RoadClass, Theatre, Town, TownKind
+from campaign1813.ui.map_items import (
+    BattleMarker,
+    BattleSpec,
+    CommandMarker,
+    ControlLayer,
+    GroundLayer,
+    MarkerSpec,
+    NameItem,
+    NamesLayer,
+    NoteItem,
+    OrderArrow,
+    PreviewPath,
+)
+from campaign1813.ui.map_style import (
+    COAST,
+    CROSSINGS_FROM,
+    GREAT_RIVERS,
+    HALO,
+    INK,
+    LAND,
+    MINOR_ROADS_FROM,
+    RIVER,
+    SEA,
+    THEATRE_INK,
+    THEATRE_NAME_AT,
+    THEATRE_NAMES_UNTIL,
+    TOWN_NAMES_FROM,
+    TRACKS_FROM,
+    TRIBUTARY_NAMES_FROM,
+    VILLAGE_NAMES_FROM,
+    VILLAGES_FROM,
+    Z_GROUND,
+    Z_MARKERS,
+    Z_NAMES,
+    Z_ROADS,
+    Z_TOWNS,
+    draw_crossing,
+    draw_town_sign,
+    river_pen,
+    road_pen,
+    serif,
+    town_radius,
+)
+
+# ---- label placement --------------------------------------------------------------------------
+
+
+class BucketGrid:
+    """Rectangles already taken, bucketed by cells of a fixed size, so a new rectangle is
+    checked only against those in the cells it touches (not against all of them)."""
+
+    def __init__(self, cell: float = 64.0):
+        self.cell = cell
+        self.cells: dict[tuple[int, int], list[tuple[QRectF, object]]] = defaultdict(list)
+
+    def _keys(self, r: QRectF) -> Iterator[tuple[int, int]]:
+        c = self.cell
+        for i in range(math.floor(r.left() / c), math.floor(r.right() / c) + 1):
+            for j in range(math.floor(r.top() / c), math.floor(r.bottom() / c) + 1):
+                yield i, j
+
+    def clashes(self, r: QRectF) -> bool:
+        """Whether ``r`` overlaps a rectangle taken."""
+        return any(r.intersects(o) for k in self._keys(r) for o, _ in self.cells.get(k, ()))
+
+    def hits(self, r: QRectF) -> list[object]:
+        """The owners of the rectangles ``r`` overlaps (None for a town's sign or a dot)."""
+        found: dict[int, object] = {}
+        for k in self._keys(r):
+            for o, owner in self.cells.get(k, ()):
+                if r.intersects(o):
+                    found[id(o)] = owner
+        return list(found.values())
+
+    def add(self, r: QRectF, owner: object = None) -> None:
+        """Take ``r`` (for ``owner``, a name that may yet give way)."""
+        for k in self._keys(r):
+            self.cells[k].append((r, owner))
+
+
+# ---- the scene ---------------------------------------------------------------------------------
+
+
+def scene_bounds(map_data: MapData, theatre: Theatre | None = None,
+                 margin_miles: float = 40.0) -> Bounds:
+    """The box a scene (or a picture of a theatre) covers: the towns widened by a margin."""
+    towns = [t for t in map_data.towns if theatre is None or t.theatre == theatre]
+    if not towns:
+        raise ValueError(f"no towns in theatre {theatre}")
+    return Bounds.around(((t.lat, t.lon) for t in towns), margin_miles)
+
+
+class MapScene(QGraphicsScene):
+    """The road map and the campaign's pieces on it, in miles."""
+
+    def __init__(self, map_data: MapData, bounds: Bounds | None = None, unit: float = 1.0,
+                 parent=None):
+        super().__init__(parent)
+        self.map = map_data
+        self.bounds = bounds or scene_bounds(map_data)
+        self.projection = Projection(self.bounds)
+        self.unit = unit
+        self.towns: dict[str, Town] = {t.name: t for t in map_data.towns}
+        self.road_length = {frozenset((r.a, r.b)): r.miles for r in map_data.roads}
+        self._town_points = {n: self.point(t.lat, t.lon) for n, t in self.towns.items()}
+        mpu = self.projection.miles_per_unit
+        self.ground_rect = QRectF(0, 0, self.projection.width * mpu,
+                                  self.projection.height * mpu)
+        self.setSceneRect(self.ground_rect)
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
+        rect = self.ground_rect.adjusted(-20, -20, 20, 20)
+        self.layers = [GroundLayer(rect, Z_GROUND), GroundLayer(rect, Z_TOWNS)]
+        for layer in self.layers:
+            self.addItem(layer)
+        self.town_names: dict[str, NameItem] = {}
+        self.river_names: list[tuple[NameItem, list[tuple[QPointF, QPointF]]]] = []
+        self.theatre_names: list[NameItem] = []
+        self.names_layer = NamesLayer(rect, Z_NAMES)
+        self.theatre_layer = NamesLayer(rect, Z_GROUND + 1.5)
+        self.markers: dict[str, CommandMarker] = {}
+        self.battles: dict[int, BattleMarker] = {}
+        self.orders: dict[str, OrderArrow] = {}
+        self.control = ControlLayer(self)
+        self.addItem(self.control)
+        self.preview_items: list[QGraphicsItem] = []
+        self.note: NoteItem | None = None
+        self._steps = self._build_steps()
+        self.built = False
+        self._placed: tuple | None = None
+
+    # ---- coordinates ----
+    def point(self, lat: float, lon: float) -> QPointF:
+        """The scene point of (lat, lon), in miles from the north-west corner."""
+        x, y = self.projection.project(lat, lon)
+        mpu = self.projection.miles_per_unit
+        return QPointF(x * mpu, y * mpu)
+
+    def town_point(self, name: str) -> QPointF:
+        """Where a town stands."""
+        return self._town_points[name]
+
+    def place_point(self, a: str, b: str | None, miles: float) -> QPointF:
+        """Where a command stands: at town ``a``, or ``miles`` along the road from ``a`` to
+        ``b`` (the road drawn straight, so that share of its line)."""
+        pa = self._town_points[a]
+        if b is None:
+            return pa
+        pb = self._town_points[b]
+        length = self.road_length[frozenset((a, b))]
+        f = min(max(miles / length, 0.0), 1.0) if length else 0.0
+        return pa + (pb - pa) * f
+
+    def theatre_rect(self, theatre: Theatre | None, margin_miles: float = 30.0) -> QRectF:
+        """The scene rectangle of a theatre's towns with a margin (the whole ground for None)."""
+        if theatre is None:
+            return QRectF(self.ground_rect)
+        box = scene_bounds(self.map, theatre, margin_miles)
+        nw = self.point(box.north, box.west)
+        se = self.point(box.south, box.east)
+        return QRectF(nw, se).normalized()
+
+    def shows_town(self, town: Town, lod: float) -> bool:
+        """Whether a town's sign shows at this scale (villages only close up)."""
+        return town.kind is not TownKind.VILLAGE or town.fortress or lod >= VILLAGES_FROM
+
+    # ---- building the ground, in steps ----
+    def build_step(self) -> bool:
+        """Build the next piece of the ground; False when all is built."""
+        if self.built:
+            return False
+        try:
+            next(self._steps)()
+        except StopIteration:
+            self.built = True
+            self._placed = None
+            return False
+        return True
+
+    def build(self) -> None:
+        """Build whatever of the ground is left, at once."""
+        while self.build_step():
+            pass
+
+    def _build_steps(self) -> Iterator[Callable[[], None]]:
+        yield self._build_land
+        yield self._build_rivers
+        for road_class in (RoadClass.TRACK, RoadClass.MINOR, RoadClass.MAIN):
+            yield partial(self._build_roads, road_class)
+        yield self._build_crossings
+        yield self._build_towns
+        names = sorted(self.towns.values(), key=lambda t: t.name)
+        for i in range(0, len(names), 100):
+            yield partial(self._build_town_names, names[i:i + 100])
+        yield self._build_river_names
+        yield self._build_theatre_names
+
+    def _add_layer(self, draw: Callable[[QPainter, float], None], min_lod: float = 0.0,
+                   z: float = Z_GROUND) -> None:
+        # two cached layers: the ground under the towns' control marks, and the town signs
+        layer = self.layers[1] if z >= Z_TOWNS else self.layers[0]
+        layer.add(draw, min_lod, z)
+
+    def _build_land(self) -> None:
+        path = QPainterPath()
+        path.setFillRule(Qt.FillRule.OddEvenFill)
+        for ring in land_rings():
+            path.addPolygon(QPolygonF([self.point(lat, lon) for lat, lon in ring]))
+            path.closeSubpath()
+        sea = QRectF(self.ground_rect)
+        coast = QPen(COAST, 1.1 * self.unit)
+        coast.setCosmetic(True)
+
+        def draw(p: QPainter, lod: float) -> None:
+            p.fillRect(sea.adjusted(-20, -20, 20, 20), SEA)
+            p.fillPath(path, LAND)
+            p.strokePath(path, coast)
+
+        self._add_layer(draw)
+
+    def _build_rivers(self) -> None:
+        great, other = QPainterPath(), QPainterPath()
+        for river in self.map.rivers:
+            target = great if river.name in GREAT_RIVERS else other
+            target.addPolygon(QPolygonF([self.point(lat, lon) for lat, lon in river.points]))
+        pens = river_pen(True, self.unit), river_pen(False, self.unit)
+
+        def draw(p: QPainter, lod: float) -> None:
+            p.strokePath(other, pens[1])
+            p.strokePath(great, pens[0])
+
+        self._add_layer(draw, z=1)
+
+    def _build_roads(self, road_class: RoadClass) -> None:
+        path = QPainterPath()
+        for road in self.map.roads:
+            if road.road_class is road_class:
+                path.moveTo(self._town_points[road.a])
+                path.lineTo(self._town_points[road.b])
+        pen = road_pen(road_class, self.unit)
+        start = {RoadClass.MAIN: 0.0, RoadClass.MINOR: MINOR_ROADS_FROM,
+                 RoadClass.TRACK: TRACKS_FROM}[road_class]
+        self._add_layer(lambda p, lod: p.strokePath(path, pen), start,
+                        Z_ROADS + {RoadClass.TRACK: 0, RoadClass.MINOR: 0.1,
+                                   RoadClass.MAIN: 0.2}[road_class])
+
+    def _build_crossings(self) -> None:
+        meetings: dict[tuple[str, str, str], float] = {}
+        for m in river_meetings(self.map):
+            # the crossing is drawn where the line first meets the declared river
+            meetings.setdefault((m.road_from, m.road_to, m.river), m.miles_from_start)
+        marks: list[tuple[QPointF, QPointF, Crossing]] = []
+        for road in self.map.roads:
+            if road.river is None or road.crossing is None:
+                continue
+            a, b = self.towns[road.a], self.towns[road.b]
+            pa, pb = self._town_points[road.a], self._town_points[road.b]
+            total = math.dist((pa.x(), pa.y()), (pb.x(), pb.y()))
+            if total == 0:
+                continue
+            miles = meetings.get((road.a, road.b, road.river))
+            if miles is None:
+                # the river runs through an end town; mark the crossing just outside it
+                frac = 0.12 if a.river == road.river or b.river != road.river else 0.88
+            else:
+                frac = min(max(miles / total, 0.0), 1.0)
+            marks.append((pa + (pb - pa) * frac, pb - pa, road.crossing))
+        u = self.unit
+
+        def draw(p: QPainter, lod: float) -> None:
+            px = 1.0 / lod
+            for at, direction, crossing in marks:
+                draw_crossing(p, at, direction, crossing, 4.5 * u * px, u * px)
+
+        self._add_layer(draw, CROSSINGS_FROM, Z_ROADS + 0.5)
+
+    def _build_towns(self) -> None:
+        u = self.unit
+        for villages in (True, False):
+            towns = [t for t in self.map.towns
+                     if (t.kind is TownKind.VILLAGE and not t.fortress) == villages]
+            # cities over towns, so a crowded place keeps its biggest sign on top
+            towns.sort(key=lambda t: (t.kind is TownKind.CITY, t.fortress))
+            signs = [(self._town_points[t.name], t.kind, t.fortress,
+                      town_radius(t.kind, t.fortress, u)) for t in towns]
+
+            def draw(p: QPainter, lod: float, signs=signs) -> None:
+                px = 1.0 / lod
+                for at, kind, fortress, r in signs:
+                    draw_town_sign(p, at, kind, fortress, r * px, u * px)
+
+            self._add_layer(draw, VILLAGES_FROM if villages else 0.0,
+                            Z_TOWNS + (0 if villages else 0.1))
+
+    def _build_town_names(self, towns: Iterable[Town]) -> None:
+        size = {TownKind.CITY: 13.5, TownKind.FORTRESS: 12, TownKind.TOWN: 11,
+                TownKind.VILLAGE: 9.5}
+        for town in towns:
+            font = serif(size[town.kind] * self.unit,
+                         bold=town.kind in (TownKind.CITY, TownKind.FORTRESS),
+                         italic=town.kind is TownKind.VILLAGE)
+            item = NameItem(town.name, font, INK, HALO, self.unit)
+            item.setPos(self._town_points[town.name])
+            self.names_layer.names.append(item)
+            self.town_names[town.name] = item
+
+    def _build_river_names(self) -> None:
+        font = serif(10.5 * self.unit, italic=True)
+        for river in self.map.rivers:
+            pts = [self.point(lat, lon) for lat, lon in river.points]
+            reaches = sorted(zip(pts, pts[1:], strict=False),
+                             key=lambda ab: -math.dist((ab[0].x(), ab[0].y()),
+                                                       (ab[1].x(), ab[1].y())))[:6]
+            item = NameItem(river.name, font, RIVER.darker(125), QColor(243, 236, 214, 200),
+                            self.unit * 0.8)
+            item.great = river.name in GREAT_RIVERS
+            self.names_layer.names.append(item)
+            self.river_names.append((item, reaches))
+        self.addItem(self.names_layer)
+
+    def _build_theatre_names(self) -> None:
+        font = QFont("DejaVu Serif", 1)
+        font.setPointSizeF(26 * self.unit)
+        font.setItalic(True)
+        font.setLetterSpacing(QFont.SpacingType.AbsoluteSpacing, 4 * self.unit)
+        for theatre in Theatre:
+            members = [t for t in self.map.towns if t.theatre == theatre]
+            if not members:
+                continue
+            if theatre in THEATRE_NAME_AT:
+                centre = self.point(*THEATRE_NAME_AT[theatre])
+            else:
+                centre = self.point(sum(t.lat for t in members) / len(members),
+                                    sum(t.lon for t in members) / len(members))
+            lines = _wrap(theatre.value.upper())
+            metrics = QFontMetricsF(font)
+            for i, text in enumerate(lines):
+                item = NameItem(text, font, THEATRE_INK, QColor(0, 0, 0, 0), self.unit)
+                w = metrics.horizontalAdvance(text)
+                dy = (i - len(lines) / 2) * metrics.height()
+                item.set_offset(QPointF(-w / 2, dy))
+                item.setPos(centre)
+                self.theatre_layer.names.append(item)
+                self.theatre_names.append(item)
+        self.addItem(self.theatre_layer)
+
+    # ---- names placed without overlap ----
+    def place_labels(self, scale: float, frame: QRectF | None = None) -> None:
+        """Show the names that fit at ``scale`` pixels per mile, none over another, over a town
+        sign or over a flag: cities and fortresses first, then towns, then villages.
+
+        ``frame`` (scene units) keeps names inside a picture's frame. Every rectangle is
+        checked in pixels against a bucket grid of those already placed.
+        """
+        if not self.built:
+            return
+        key = (round(scale, 4), None if frame is None else frame.getRect(),
+               tuple((m.spec.place, m.slot, m.spec.label, m.spec.badges) for m in
+                     self.markers.values()), tuple(self.battles))
+        if key == self._placed:
+            return
+        self._placed = key
+        grid = BucketGrid(64.0)
+        bound = None if frame is None else QRectF(frame.left() * scale, frame.top() * scale,
+                                                  frame.width() * scale, frame.height() * scale)
+        u = self.unit
+
+        def px(p: QPointF) -> QPointF:
+            return QPointF(p.x() * scale, p.y() * scale)
+
+        def free(r: QRectF) -> bool:
+            return (bound is None or bound.contains(r)) and not grid.clashes(r)
+
+        for town in self.map.towns:
+            if self.shows_town(town, scale):
+                r = town_radius(town.kind, town.fortress, u)
+                c = px(self._town_points[town.name])
+                grid.add(QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r))
+        clusters = self._flag_clusters(scale, grid)
+        for battle in self.battles.values():
+            # the burst's points are thin: names may come closer than its box
+            grid.add(battle.burst.adjusted(4, 4, -4, -4).translated(px(battle.pos())))
+            grid.add(battle.box.translated(px(battle.pos())))
+        for item in self.theatre_names:
+            item.setVisible(scale < THEATRE_NAMES_UNTIL)
+        rank = {TownKind.CITY: 0, TownKind.FORTRESS: 1, TownKind.TOWN: 2, TownKind.VILLAGE: 3}
+
+        def wanted(t: Town) -> bool:
+            if t.kind is TownKind.CITY or t.fortress:
+                return True
+            if t.kind is TownKind.VILLAGE:
+                return scale >= VILLAGE_NAMES_FROM
+            return scale >= TOWN_NAMES_FROM
+
+        order = sorted(self.map.towns, key=lambda t: (rank[t.kind] - (1 if t.fortress else 0),
+                                                      t.name))
+        majors = [t for t in order if t.kind is TownKind.CITY or t.fortress]
+        others = [t for t in order if not (t.kind is TownKind.CITY or t.fortress)]
+        # the great places are named first; the flags then stand clear of those names (or
+        # cover them, the name giving way, when a crowd leaves no corner free)
+        for town in majors:
+            self._place_town_name(town, scale, grid, free, wanted(town))
+        for anchor, stack in clusters:
+            self._stand_flags(anchor, stack, scale, grid, bound)
+        self._place_river_names(scale, grid, free)
+        for town in others:
+            self._place_town_name(town, scale, grid, free, wanted(town))
+        self.names_layer.update()
+        self.theatre_layer.update()
+
+    def _flag_clusters(self, scale: float,
+                       grid: BucketGrid) -> list[tuple[QPointF, list[CommandMarker]]]:
+        """The stacks of flags at this scale: one per place, places within a few pixels of a
+        bigger one joining its stack (each command keeps its own dot at its true place)."""
+        at: dict[tuple, list[CommandMarker]] = defaultdict(list)
+        for marker in self.markers.values():
+            at[marker.spec.place].append(marker)
+        clusters: list[tuple[QPointF, list[CommandMarker]]] = []
+        reach = 14.0 * self.unit
+        for place in sorted(at, key=lambda p: (-len(at[p]), p[0], p[1] or "", p[2])):
+            stack = at[place]
+            c = stack[0].pos() * scale
+            grid.add(QRectF(c.x() - 4, c.y() - 4, 8, 8))
+            for anchor, members in clusters:
+                if abs(anchor.x() - c.x()) < reach and abs(anchor.y() - c.y()) < reach:
+                    members.extend(stack)
+                    break
+            else:
+                clusters.append((c, list(stack)))
+        key = self._stack_order()
+        for _, members in clusters:
+            members.sort(key=key)
+        return clusters
+
+    def _stand_flags(self, anchor: QPointF, stack: list[CommandMarker], scale: float,
+                     grid: BucketGrid, bound: QRectF | None) -> None:
+        """Stand a stack at the first corner of its dot where it covers no sign, dot or flag:
+        up-right, up-left, down-right, down-left; names under it give way."""
+        for slot, m in enumerate(stack):
+            m.set_stack(slot, anchor - m.pos() * scale)
+        best = None
+        for corner in ((1, -1), (-1, -1), (1, 1), (-1, 1)):
+            for m in stack:
+                m.set_corner(corner)
+            rects = [m.flag_rect().translated(m.pos() * scale) for m in stack]
+            hits = [h for r in rects for h in grid.hits(r)]
+            outside = bound is not None and not all(bound.contains(r) for r in rects)
+            hard = sum(1 for h in hits if not isinstance(h, NameItem)) + (100 if outside else 0)
+            score = (hard, len(hits))
+            if best is None or score < best[0]:
+                best = (score, corner, rects, hits)
+            if not hits and not outside:
+                break
+        assert best is not None
+        _, corner, rects, hits = best
+        for m in stack:
+            m.set_corner(corner)
+        for h in hits:
+            if isinstance(h, NameItem):
+                h.setVisible(False)
+        for r in rects:
+            grid.add(r)
+
+    def _place_town_name(self, town: Town, scale: float, grid: BucketGrid,
+                         free: Callable[[QRectF], bool], wanted: bool) -> None:
+        item = self.town_names[town.name]
+        if not wanted:
+            item.setVisible(False)
+            return
+        c = QPointF(self._town_points[town.name].x() * scale,
+                    self._town_points[town.name].y() * scale)
+        w, h = item.size.x(), item.size.y()
+        r = town_radius(town.kind, town.fortress, self.unit) + 2.5 * self.unit
+        for reach in (1.0, 1.9, 2.8):
+            d = r * reach
+            for dx, dy in ((d, -h / 2), (-d - w, -h / 2), (d * 0.7, -d * 0.7 - h),
+                           (d * 0.7, d * 0.7), (-d * 0.7 - w, -d * 0.7 - h),
+                           (-d * 0.7 - w, d * 0.7), (-w / 2, -d - h), (-w / 2, d)):
+                rect = QRectF(c.x() + dx, c.y() + dy, w, h)
+                if free(rect):
+                    grid.add(rect)
+                    item.set_offset(QPointF(dx, dy))
+                    item.setVisible(True)
+                    return
+        item.setVisible(False)
+
+    def _place_river_names(self, scale: float, grid: BucketGrid,
+                           free: Callable[[QRectF], bool]) -> None:
+        for item, reaches in self.river_names:
+            item.setVisible(False)
+            if not item.great and scale < TRIBUTARY_NAMES_FROM:
+                continue
+            w, h = item.size.x(), item.size.y()
+            for a, b in reaches:
+                pa, pb = QPointF(a.x() * scale, a.y() * scale), QPointF(b.x() * scale,
+                                                                        b.y() * scale)
+                length = math.dist((pa.x(), pa.y()), (pb.x(), pb.y()))
+                if length < w * 1.2:
+                    break  # the reaches are longest first: none after this fits either
+                if pb.x() < pa.x():
+                    pa, pb = pb, pa  # keep the writing upright
+                ux, uy = (pb.x() - pa.x()) / length, (pb.y() - pa.y()) / length
+                mid = (pa + pb) / 2
+                placed = False
+                for side in (-1, 1):
+                    shift = side * (h * 0.6 + 2 * self.unit)
+                    centre = QPointF(mid.x() - uy * shift, mid.y() + ux * shift)
+                    corners = [QPointF(centre.x() + ux * dx - uy * dy,
+                                       centre.y() + uy * dx + ux * dy)
+                               for dx in (-w / 2, w / 2) for dy in (-h / 2, h / 2)]
+                    xs, ys = [p.x() for p in corners], [p.y() for p in corners]
+                    box = QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+                    if not free(box):
+                        continue
+                    grid.add(box)
+                    item.setPos(QPointF(centre.x() / scale, centre.y() / scale))
+                    item.setRotation(math.degrees(math.atan2(uy, ux)))
+                    item.set_offset(QPointF(-w / 2, -h / 2))
+                    item.setVisible(True)
+                    placed = True
+                    break
+                if placed:
+                    break
+
+    # ---- the campaign's pieces ----
+    def set_markers(self, specs: Iterable[MarkerSpec]) -> None:
+        """Show exactly these markers: new ones added, gone ones removed, changed ones redrawn."""
+        specs = list(specs)
+        keep = {s.key for s in specs}
+        touched: set[tuple] = set()
+        for key in [k for k in self.markers if k not in keep]:
+            item = self.markers.pop(key)
+            touched.add(item.spec.place)
+            self.removeItem(item)
+        touched |= self._apply_markers(specs)
+        self._restack(touched)
+
+    def update_markers(self, specs: Iterable[MarkerSpec]) -> None:
+        """Redraw only these markers (a command moved or changed state)."""
+        self._restack(self._apply_markers(list(specs)))
+
+    def remove_markers(self, keys: Iterable[str]) -> None:
+        """Take these markers off the map (a surrendered command, one of another theatre)."""
+        touched = set()
+        for key in keys:
+            item = self.markers.pop(key, None)
+            if item is not None:
+                touched.add(item.spec.place)
+                self.removeItem(item)
+        self._restack(touched)
+
+    def _apply_markers(self, specs: list[MarkerSpec]) -> set[tuple]:
+        touched: set[tuple] = set()
+        for spec in specs:
+            item = self.markers.get(spec.key)
+            if item is None:
+                item = CommandMarker(spec, self.unit)
+                item.setData(0, spec.key)
+                self.addItem(item)
+                self.markers[spec.key] = item
+                touched.add(spec.place)
+            elif item.spec != spec:
+                touched.add(item.spec.place)
+                touched.add(spec.place)
+                item.set_spec(spec)
+            else:
+                continue
+            item.setPos(self.place_point(spec.a, spec.b, spec.miles))
+        return touched
+
+    def _restack(self, places: set[tuple]) -> None:
+        """Number the flags at each of these places: HQs first, then in the order given."""
+        if not places:
+            return
+        at: dict[tuple, list[CommandMarker]] = defaultdict(list)
+        for item in self.markers.values():
+            if item.spec.place in places:
+                at[item.spec.place].append(item)
+        key = self._stack_order()
+        for items in at.values():
+            items.sort(key=key)
+            for slot, item in enumerate(items):
+                item.set_slot(slot)
+
+    def _stack_order(self) -> Callable[[CommandMarker], tuple]:
+        """The order of flags in a stack: the French first, HQs first, then as given."""
+        order = {k: i for i, k in enumerate(self.markers)}
+        return lambda m: (m.spec.side is not Side.FRENCH, not m.spec.hq, order[m.spec.key])
+
+    def marker_at(self, scene_pos: QPointF, view_transform) -> str | None:
+        """The command whose flag or dot is under a point, if any."""
+        for item in self.items(scene_pos, Qt.ItemSelectionMode.IntersectsItemShape,
+                               Qt.SortOrder.DescendingOrder, view_transform):
+            if isinstance(item, CommandMarker):
+                return item.spec.key
+        return None
+
+    def select_marker(self, key: str | None) -> None:
+        """Ring the flag of the selected command (and no other)."""
+        for name, item in self.markers.items():
+            item.set_selected(name == key)
+            if name == key:
+                item.setZValue(Z_MARKERS + 1)
+            else:
+                item.setZValue(Z_MARKERS)
+
+    def set_battles(self, specs: Iterable[BattleSpec]) -> None:
+        """Show exactly these battles."""
+        wanted = {s.id: s for s in specs}
+        for bid in [b for b in self.battles
+                    if b not in wanted or self.battles[b].spec != wanted[b]]:
+            self.removeItem(self.battles.pop(bid))
+        for bid, spec in wanted.items():
+            if bid not in self.battles and spec.place in self._town_points:
+                item = BattleMarker(spec, self.unit)
+                item.setPos(self._town_points[spec.place])
+                self.addItem(item)
+                self.battles[bid] = item
+
+    def set_order(self, key: str, points: Sequence[QPointF] | None, side: Side) -> None:
+        """Draw (or, for None, take away) a command's order arrow."""
+        item = self.orders.get(key)
+        if not points or len(points) < 2:
+            if item is not None:
+                self.removeItem(self.orders.pop(key))
+            return
+        if item is None:
+            item = OrderArrow(points, side, self.unit)
+            self.addItem(item)
+            self.orders[key] = item
+        else:
+            item.set_points(points)
+
+    def show_preview(self, legs: Sequence[tuple[QPointF, QPointF]], at: str,
+                     lines: Sequence[str], refused: bool) -> None:
+        """Draw a proposed route and its figures (or its refusal) beside the objective."""
+        self.clear_preview()
+        if legs:
+            path = PreviewPath(legs, refused, self.unit)
+            self.addItem(path)
+            self.preview_items.append(path)
+        self.show_note(at, lines, refused)
+
+    def show_note(self, at: str, lines: Sequence[str], refused: bool) -> None:
+        """A short note beside a town (a route's figures, or why an order is refused)."""
+        if self.note is not None:
+            self.removeItem(self.note)
+        self.note = NoteItem(lines, refused, self.unit)
+        self.note.setPos(self._town_points[at])
+        self.addItem(self.note)
+
+    def clear_preview(self) -> None:
+        """Take away the route preview and its note."""
+        for item in self.preview_items:
+            self.removeItem(item)
+        self.preview_items = []
+        if self.note is not None:
+            self.removeItem(self.note)
+            self.note = None
+
+    def town_at(self, scene_pos: QPointF, scale: float, reach_px: float = 12.0) -> str | None:
+        """The nearest town shown within ``reach_px`` pixels of a point."""
+        best, best_d = None, reach_px / scale
+        for name, p in self._town_points.items():
+            d = math.hypot(p.x() - scene_pos.x(), p.y() - scene_pos.y())
+            if d < best_d and self.shows_town(self.towns[name], scale):
+                best, best_d = name, d
+        return best
+
+
+def _wrap(text: str, width: int = 12) -> list[str]:
+    """Split a long name into lines of about ``width`` letters at spaces."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
