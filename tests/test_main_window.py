@@ -176,6 +176,26 @@ def test_an_order_asked_for_on_the_map_goes_through_the_service_and_shows_on_the
     assert window.undo_action.text() == "&Undo Order: 5 Corps – Move Burg"
 
 
+def test_the_maps_order_signal_reaches_the_service_and_a_refusal_is_written_on_the_map(
+        window, tmp_path, qtbot):
+    """The map's Move / Attack / Hold here (its order_wanted signal) gives the order through
+    the service; a refused one leaves its reason beside the town on the map and on the pad."""
+    from campaign1813.campaign import queries
+
+    window.new_campaign(tmp_path / "war")
+    view = window.campaign_view
+    view.map_view.finish_building()
+    view.order_wanted.emit("5 Corps", "Hold", "Burg")
+    assert " ".join(view.map_scene.note.text.split()) == ("Order refused 5 Corps cannot hold "
+                                                          "at Burg: it stands at Magdeburg")
+    assert window.orders_panel.message.text() == \
+        "5 Corps cannot hold at Burg: it stands at Magdeburg"
+    with qtbot.waitSignal(window.campaign_changed):
+        view.order_wanted.emit("5 Corps", "Move", "Burg")
+    assert queries.day_state(window.document).orders["5 Corps"].route == ("Burg",)
+    assert view.map_scene.note is None
+
+
 def test_the_route_preview_for_the_map_and_the_pad_is_the_campaigns(window, tmp_path):
     from campaign1813.campaign import queries
 

@@ -78,7 +78,8 @@ class MainWindow(QMainWindow):
         self.history = UndoHistory(self.campaign, self)
         self.diary_window: DiaryWindow | None = None
         self.battle_windows: dict[int, BattleWindow] = {}  # the battles open at the table
-        self.campaign_view = CampaignView(self.campaign, self)
+        self.campaign_view = CampaignView(self.campaign, self, settings=self._settings)
+        self.campaign_view.order_wanted.connect(self.order_here)
         shown = self._settings.value("view/theatre")
         if shown:
             self.campaign_view.theatres.setCurrentText(str(shown))
@@ -501,7 +502,9 @@ class MainWindow(QMainWindow):
             changes = self.perform(lambda doc: services.perform(doc, request))
         except CampaignError as exc:
             self._refused_on_pad(exc)
+            self.campaign_view.show_refusal(request.objective, str(exc))
             return None
+        self.campaign_view.clear_preview()
         self.orders_panel.show_done(" ".join(changes.lines) or changes.label)
         self.orders_panel.clear_entry()
         return changes
