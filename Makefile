@@ -36,8 +36,13 @@ test: lint
 bench: $(TEST_STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/run.py
 
+# on a virtual X screen where Xvfb is installed, so the pictures come from the real window
+SHOT := $(shell command -v xvfb-run >/dev/null && echo 'xvfb-run -a -s "-screen 0 1920x1200x24"' \
+          || echo 'env QT_QPA_PLATFORM=offscreen')
+
 screenshot: $(RUN_STAMP)
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m campaign1813.ui.screenshot docs/main-window.png
+	$(SHOT) $(BIN)/python -m campaign1813.ui.screenshot docs
+	$(SHOT) $(BIN)/python -m campaign1813.ui.battle.screenshots docs
 
 pictures: $(RUN_STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m campaign1813.ui.map_pictures docs/maps

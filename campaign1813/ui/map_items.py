@@ -641,7 +641,8 @@ class NoteItem(ScreenItem):
         self.line_height = metrics.height()
         w = max(metrics.horizontalAdvance(t) for t in self.lines) + 12 * unit
         h = self.line_height * len(self.lines) + 8 * unit
-        self.box = QRectF(12 * unit, 10 * unit, w, h)
+        # above and to the left of the town: a menu opened on the town drops down to its right
+        self.box = QRectF(-w - 12 * unit, -h - 10 * unit, w, h)
         self._rect = self.box.adjusted(-2, -2, 2, 2)
         self.setZValue(Z_NOTE)
 

@@ -1,41 +1,111 @@
-"""Save a picture of the main window on a fresh 1813 campaign: ``make screenshot``.
+"""Pictures of the main window for the README and the guide: ``make screenshot``.
 
-Used for the README and the user guide; runs offscreen with a throwaway campaign and settings.
+On a throwaway campaign and settings, the window is shown at 1600 × 1000 on Northern Germany:
+I Prussian Corps attacks Magdeburg, the French win, and the day after, 5 Corps rests in the town
+while the Prussians retreat. Three pictures are written into the folder given (default
+``docs``): ``main-window.png`` (the whole window that day), ``map-magdeburg.png`` (a zoom on
+Magdeburg) and ``route-preview.png`` (a town's right-click menu with the route it would march).
+``make screenshot`` runs it on a virtual X screen (Xvfb) where there is one, so the pictures
+come from the real window; otherwise offscreen.
 """
 
 from __future__ import annotations
 
 import sys
 import tempfile
+import time
 from pathlib import Path
 
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QPoint, QSettings, QTimer
+from PySide6.QtWidgets import QApplication, QMenu, QWidget
 
+from campaign1813.campaign import queries
+from campaign1813.campaign.services import IssueOrder
 from campaign1813.ui.main_window import MainWindow
+
+SIZE = (1600, 1000)
+ORDERS = (("I Prussian Corps", "Attack", "Magdeburg"), ("II Prussian Corps", "Move", "Brandenburg"),
+          ("13 Polish Corps", "Move", "Helmstedt"), ("6 Corps", "Move", "Brunswick"))
+
+
+def _settle(app: QApplication) -> None:
+    """Let the window paint what it was given (and the map finish its layers)."""
+    for _ in range(3):
+        for _ in range(10):
+            app.processEvents()
+        time.sleep(0.05)
+
+
+def _save(app: QApplication, widget: QWidget, path: Path) -> None:
+    _settle(app)
+    widget.grab().save(str(path))
+    print(f"wrote {path}")
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Write the screenshot to the path given (default ``docs/main-window.png``)."""
+    """Write the three pictures into the folder given (default ``docs``)."""
     argv = sys.argv[1:] if argv is None else argv
-    out = Path(argv[0] if argv else "docs/main-window.png")
+    out = Path(argv[0] if argv else "docs")
     app = QApplication.instance() or QApplication([])
+    assert isinstance(app, QApplication)
     with tempfile.TemporaryDirectory() as tmp:
         settings = QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat)
         settings.setValue("view/theatre", "Northern Germany")
         window = MainWindow(settings)
-        window.resize(1280, 800)
-        window.new_campaign(Path(tmp) / "1813.c1813")
+        window.resize(*SIZE)
         window.show()
-        # one order on the pad and in the report, as on a working day
-        window.orders_panel.select_command("5 Corps")
-        window.orders_panel.objective.setEditText("Helmstedt")
-        window.orders_panel.give_button.click()
-        for _ in range(5):
-            app.processEvents()
-        window.grab().save(str(out))
+        window.new_campaign(Path(tmp) / "1813.c1813")
+        view = window.campaign_view
+        view.map_view.finish_building()
+        for command, verb, town in ORDERS:
+            window.give_order(IssueOrder(command, verb, town))
+        for _ in range(8):
+            window.end_day()
+            due = queries.campaign_status(window.document).battles_due
+            if due:
+                break
+        window.record_result(due[0].id, "French")
+        window.end_day()
+        window.report_dock.raise_()
+        view.select_command("5 Corps")
+        _save(app, window, out / "main-window.png")
+
+        # a zoom on Magdeburg: the town, its roads and river, the two commands beside it
+        mv, scene = view.map_view, view.map_scene
+        mv.resetTransform()
+        mv.scale(12, 12)
+        mv.centerOn(scene.town_point("Magdeburg"))
+        mv.place_labels()
+        _save(app, window, out / "map-magdeburg.png")
+
+        # the route preview: 6 Corps chosen, Magdeburg's menu open on the map
+        view.fit_theatre()
+        view.select_command("6 Corps")
+        at = mv.mapFromScene(scene.town_point("Magdeburg"))
+        menu: list[QMenu] = []
+
+        def grab_menu() -> None:
+            shown = QApplication.activePopupWidget()
+            if isinstance(shown, QMenu):
+                menu.append(shown)
+                _settle(app)
+                picture = window.grab()
+                # the menu is a window of its own: paint it over the window where it stands
+                from PySide6.QtGui import QPainter
+
+                painter = QPainter(picture)
+                painter.drawPixmap(window.mapFromGlobal(shown.pos()), shown.grab())
+                painter.end()
+                picture.save(str(out / "route-preview.png"))
+                print(f"wrote {out / 'route-preview.png'}")
+                shown.close()
+
+        QTimer.singleShot(300, grab_menu)
+        view._on_town_menu("Magdeburg", mv.viewport().mapToGlobal(at + QPoint(8, 8)))
+        if not menu:
+            print("the town's menu did not open; no route-preview.png", file=sys.stderr)
+            return 1
         window.close()
-    print(f"wrote {out}")
     return 0
 
 
