@@ -247,3 +247,40 @@ def test_auto_resolve_of_a_battle_on_the_table_keeps_its_ruleset(window):
     assert changes is not None
     assert queries.fights_in_progress(window.document) == {}
     assert changes.lines[-len(expected.report):] == tuple(expected.report)
+
+
+def test_the_keyboard_drives_the_generic_page(window, qtbot):
+    bw = _battle_window(window, "002")
+    bw.tabs.setCurrentIndex(1)
+    bw.show()
+    bw.activateWindow()
+    qtbot.waitUntil(bw.isActiveWindow)
+    g = bw.generic_page
+    g.choose("sides")
+    g.typed.setFocus()
+    qtbot.keyClicks(g.typed, "5")
+    qtbot.keyClick(g.typed, Qt.Key.Key_Return)          # Enter: the typed roll
+    assert g.step_text.text() == "Turn 1 – Movement – Allied (side A)"
+    qtbot.keyClick(bw, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)   # next
+    assert g.step_text.text() == "Turn 1 – Movement – French (side B)"
+    g.choose("next")
+    qtbot.keyClick(bw, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)   # take the action
+    assert g.step_text.text() == "Turn 1 – Artillery shooting – Allied (side A)"
+    qtbot.keyClick(bw, Qt.Key.Key_D, Qt.KeyboardModifier.ControlModifier)   # no chips here
+    assert g.message.text() == ("Ruleset 002 draws no chips: choose the action on the Play "
+                                "page")
+    steps = len(bw.view.steps)
+    qtbot.keyClick(bw, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)   # undo
+    assert len(bw.view.steps) == steps - 1
+    assert g.step_text.text() == "Turn 1 – Movement – French (side B)"
+
+
+def test_closing_and_reopening_resumes_on_the_generic_page(window):
+    bw = _battle_window(window, "004")
+    assert bw.tabs.currentIndex() == 0, "nothing played yet: the setup"
+    _do(bw, "first-move", "2 5")
+    bw.close()
+    bw = window.open_battle_window(1)
+    assert bw.tabs.currentIndex() == 1 and bw.play_stack.currentWidget() is bw.generic_page
+    assert bw.generic_page.step_text.text() == "Turn 1 – movement – the Allied to move"
+    assert bw.setup_page.mapping_rows()[0][0] == "3 Cavalry Brigade"
