@@ -60,6 +60,32 @@ def test_ruleset_002_a_batterys_shot(doc):
         _odds(doc, "shoot", target=F19)
 
 
+def test_ruleset_002_a_cavalry_charge(doc):
+    """The charges step of turn 1 after the shooting of test_ruleset_engines.py."""
+    services.open_battle(doc, 1, ruleset="002")
+    _act(doc, "sides", 5)
+    for step in (("next",), ("next",), ("shoot", 6, AART, F19), ("next",),
+                 ("shoot", 5, "5 Corps/artillery", A3), ("next",),
+                 ("shoot", 6, "I Prussian Corps/2", F19), ("next",), ("next",),
+                 ("shoot", 6, A3, F19), ("shoot", 6, "I Prussian Corps/4", F20),
+                 ("shoot", 6, "I Prussian Corps/1", F20), ("next",),
+                 ("shoot", 4, "5 Corps/17", A3), ("next",), ("next",), ("next",)):
+        if step[0] == "next":
+            _act(doc, "next")
+        else:
+            _act(doc, "shoot", step[1], unit=step[2], target=step[3])
+    cavalry = "I Prussian Corps/1 cavalry"
+    # seed 002: guns with no infantry within 3 inches are eliminated outright, no roll.
+    assert _odds(doc, "charge", unit=cavalry, target="5 Corps/artillery") == (
+        ("the guns are eliminated outright", F(1)),)
+    # 1D6+2 against line infantry in the open: 3 to 8 hits, 1/6 each.
+    assert _odds(doc, "charge", unit=cavalry, target=F20) == tuple(
+        (f"{n} hits", F(1, 6)) for n in range(3, 9))
+    # Doubled against skirmishers (18 Infantry Brigade): 6, 8, … 16.
+    assert _odds(doc, "charge", unit=cavalry, target="5 Corps/18") == tuple(
+        (f"{2 * n} hits", F(1, 6)) for n in range(3, 9))
+
+
 def test_ruleset_004_musketry_canister_and_a_save(doc):
     services.open_battle(doc, 1, ruleset="004")
     _act(doc, "first-move", 2, 5)
@@ -91,3 +117,27 @@ def test_the_1813_rules_odds_are_their_tests_and_pips(doc):
     expected = prepare(v.setup, v.state, "skirmish", "5 Corps/17", "I Prussian Corps/1", {})
     assert _odds(doc, "test", test="skirmish", who="5 Corps/17",
                  target="I Prussian Corps/1") == tuple(expected.odds)
+
+
+def test_ruleset_004_a_melee_of_horse_against_horse(doc):
+    """1 Cavalry Brigade (cuirassiers, 4 steps) charges 3 Cavalry Brigade (heavy horse, 4 steps)
+    in front; nobody fires. Seed 004: each side throws 4 dice hitting horse on 4-6; cuirassiers
+    save on 6. Hits the cuirassiers suffer: Binomial(4, 1/2 x 5/6 = 5/12); the others:
+    Binomial(4, 1/2). The side suffering more retreats, equal hits fight on next turn."""
+    services.open_battle(doc, 1, ruleset="004")
+    _act(doc, "first-move", 2, 5)
+    _act(doc, "move", 3, unit="I Prussian Corps/1 cavalry", charge="5 Corps/3 cavalry",
+         face="front")
+    _act(doc, "done", side="Allied")
+    _act(doc, "done", side="French")
+    _act(doc, "end-fire")
+    a = [F(5, 12) ** k * F(7, 12) ** (4 - k) * (1, 4, 6, 4, 1)[k] for k in range(5)]
+    d = [F(1, 16) * (1, 4, 6, 4, 1)[k] for k in range(5)]
+    assert a[0] == F(2401, 20736)
+    worse = sum(a[i] * d[j] for i in range(5) for j in range(5) if i > j)
+    better = sum(a[i] * d[j] for i in range(5) for j in range(5) if i < j)
+    assert (worse, better) == (F(10165, 36864), F(50575, 110592))
+    assert _odds(doc, "melee", attacker="I Prussian Corps/1 cavalry",
+                 defender="5 Corps/3 cavalry") == (
+        ("attacker retreats", worse), ("defender retreats", better),
+        ("another round next turn", 1 - worse - better))
