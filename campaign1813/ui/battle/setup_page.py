@@ -124,7 +124,8 @@ class SetupPage(QWidget):
         inner = QVBoxLayout(box)
         rules_row = QHBoxLayout()
         rules_row.addWidget(QLabel("&Rules"))
-        rules_row.addWidget(self.ruleset, 1)
+        rules_row.addWidget(self.ruleset)
+        rules_row.addStretch(1)
         rules_row.itemAt(0).widget().setBuddy(self.ruleset)  # type: ignore[union-attr]
         inner.addLayout(rules_row)
         inner.addWidget(self.ruleset_note)
