@@ -146,8 +146,9 @@ class _Field:
             w = box2
         else:  # text, number, list, free
             edit = QLineEdit()
-            edit.setPlaceholderText({"list": "words joined by commas",
-                                     "free": "name=value, name=value, flag"}.get(kind, ""))
+            edit.setPlaceholderText({"list": f"{spec.help}: words joined by commas",
+                                     "free": "name=value, name=value, flag"}.get(kind,
+                                                                                spec.help))
             edit.textChanged.connect(lambda _t: changed())
             w = edit
         if kind not in ("flag", "group"):
