@@ -38,12 +38,14 @@ if TYPE_CHECKING:  # auto-resolve is imported only when a battle is auto-resolve
     from campaign1813.campaign.battle.autoresolve import AutoOdds, AutoResult, BrigadeOutcome
 
 __all__ = ["Engine", "Input", "ActionSpec", "Table", "UnknownRuleset", "engine_for",
-           "casualty_key", "read_inputs", "DEFAULT_RULESET", "markdown_of", "html_of"]
+           "casualty_key", "read_inputs", "DEFAULT_RULESET", "markdown_of", "html_of", "Odds"]
 
 # The ruleset a battle is fought by unless the umpire names another.
 DEFAULT_RULESET = "1813"
 
 Typed = Sequence[int | tuple[int, ...]]
+# The outcomes of an action and the exact chance of each, in the order to show them.
+Odds = tuple[tuple[str, Fraction], ...]
 Progress = Callable[[int, int], bool | None] | None
 
 
@@ -160,6 +162,11 @@ class Engine(Protocol):
                 options: Mapping[str, Any]) -> Any:
         """A test's exact odds before it is rolled (the 1813 rules' ``fight_tests.prepare``)."""
 
+    def odds(self, setup: BattleSetup, steps: Sequence[Step], action: str,
+             inputs: Mapping[str, Any]) -> Odds:
+        """The exact chance of each outcome of an action with these inputs, before it is
+        rolled; empty when the action rolls nothing the engine can give odds for."""
+
     def resolve(self, setup: BattleSetup, seed: int | None = None) -> AutoResult:
         """One abstract battle."""
 
@@ -187,6 +194,10 @@ def casualty_key(b: BrigadeSetup) -> str:
     if b.arm.value == "artillery" or b.number is None:
         return "artillery"
     return f"{b.number} cavalry" if b.arm.value == "cavalry" else str(b.number)
+
+
+def _hits_text(n: int) -> str:
+    return f"{n} hit{'' if n == 1 else 's'}"
 
 
 def _half_up(x: Fraction) -> int:
@@ -580,6 +591,22 @@ class _Rules1813(_Base):
 
         return prepare(setup, state, test, who, target, dict(options))
 
+    def odds(self, setup: BattleSetup, steps: Sequence[Step], action: str,
+             inputs: Mapping[str, Any]) -> Odds:
+        # The 1813 rules' odds are their tests' (fight_tests.prepare) and the pips' average die.
+        from campaign1813.campaign.battle.fight import pips_distribution
+
+        state = self.replay(setup, steps)
+        if action == "test":
+            found = self.prepare(setup, state, str(inputs.get("test", "")),
+                                 str(inputs.get("who", "") or ""),
+                                 str(inputs.get("target", "") or ""), inputs.get("options", {}))
+            return tuple(found.odds)
+        if action == "pips" and state.activation is not None:
+            return tuple((f"{n} pips", p) for n, p in
+                         sorted(pips_distribution(setup, state.activation.commander).items()))
+        return ()
+
     def resolve(self, setup: BattleSetup, seed: int | None = None) -> AutoResult:
         from campaign1813.campaign.battle.autoresolve import resolve
 
@@ -727,6 +754,10 @@ class _Own(_Base):
         raise ActionRefused(f"ruleset {self.ruleset} has no 1813 tests; its odds are "
                             f"'campaign1813 odds --ruleset {self.ruleset} …'")
 
+    def odds(self, setup: BattleSetup, steps: Sequence[Step], action: str,
+             inputs: Mapping[str, Any]) -> Odds:
+        return ()
+
     def resolve(self, setup: BattleSetup, seed: int | None = None) -> AutoResult:
         self._own(setup)
         result: AutoResult = self.package.resolve(setup, seed)
@@ -805,6 +836,37 @@ class _Engine002(_Own):
     def closed(self, setup: BattleSetup, steps: Sequence[Step]) -> bool:
         return any(s.kind == "finish" for s in steps)
 
+    def odds(self, setup: BattleSetup, steps: Sequence[Step], action: str,
+             inputs: Mapping[str, Any]) -> Odds:
+        # A shot or a charge is built from the battle as the package's own step builds it,
+        # then its procedure gives the exact odds (shooting.shot_odds, charges.charge_odds).
+        from campaign1813.campaign.battle.ruleset002 import battle as b002
+        from campaign1813.campaign.battle.ruleset002.charges import Charge, charge_odds
+        from campaign1813.campaign.battle.ruleset002.shooting import Shot, shot_odds
+        from campaign1813.campaign.battle.ruleset002.tables import tables
+
+        if action not in ("shoot", "charge"):
+            return ()
+        self._own(setup)
+        state = self.replay(setup, steps)
+        g = b002._Game(setup, b002.army_of(setup), tables(setup.ruleset), state)
+        key, target = b002._need(inputs, "unit"), b002._need(inputs, "target")
+        now, aim = g.live(key), g.live(target)
+        ground, there = g.t.ground[now.ground], g.t.ground[aim.ground]
+        if action == "shoot":
+            shot = Shot(g.kind(key), g.kind(target), bool(g.commander_of(key)),
+                        ground.best_of_two, there.cover, b002._flag(inputs, "retire"),
+                        b002._inches(inputs, "inches"), now.moved,
+                        ground.all_round_fire or inputs.get("in_arc", True) is not False)
+            return tuple((_hits_text(n), p) for n, p in shot_odds(shot, g.t.name).items())
+        c = Charge(g.kind(target), there.halves_charges, b002._flag(inputs, "flank"),
+                   there.cover, b002._flag(inputs, "infantry_near"), aim.charged,
+                   now.retired, b002._inches(inputs, "inches"), b002._degrees(inputs, "turn"))
+        found = charge_odds(c, g.t.name)
+        if found.overrun:
+            return (("the guns are eliminated outright", Fraction(1)),)
+        return tuple((_hits_text(n), p) for n, p in found.hits.items())
+
     def _lost(self, b: BrigadeSetup, gained: int) -> Fraction:
         from campaign1813.campaign.battle.ruleset002.convert import HITS_PER_CASUALTY
 
@@ -879,6 +941,58 @@ class _Engine004(_Own):
 
     def closed(self, setup: BattleSetup, steps: Sequence[Step]) -> bool:
         return bool(self.replay(setup, steps).finished)
+
+    def odds(self, setup: BattleSetup, steps: Sequence[Step], action: str,
+             inputs: Mapping[str, Any]) -> Odds:
+        # Fire and melee are built from the battle as the package's own step builds them; the
+        # procedures give exact odds (fire.musketry_odds, fire.artillery_odds, melee_odds).
+        from campaign1813.campaign.battle.ruleset004 import battle as b004
+        from campaign1813.campaign.battle.ruleset004 import fire as fire_rules
+        from campaign1813.campaign.battle.ruleset004.melee import melee_odds
+
+        if action not in ("fire", "melee"):
+            return ()
+        self._own(setup)
+        state = self.replay(setup, steps)
+        if action == "fire":
+            u, now = b004._unit(setup, state, b004._need(inputs, "unit"))
+            t, _tnow = b004._unit(setup, state, b004._need(inputs, "target"))
+            shot = str(inputs.get("shot") or ("roundshot" if u.kind.value == "guns"
+                                              else "musketry"))
+            distance = (None if inputs.get("distance_cm") in (None, "")
+                        else b004._fraction(inputs["distance_cm"], "range"))
+            aim = fire_rules.Target(t.kind, bool(inputs.get("cover", False)), t.cuirassiers)
+            standing: dict[int, Fraction]
+            if shot == "musketry":
+                nat = b004._national_of(u)
+                returning = now.moved and not (u.kind.light and now.half_move)
+                volley = fire_rules.Volley(u.kind, now.steps, now.firing_order,
+                                           bool(inputs.get("one_rank", False)), returning,
+                                           nat.foot_musketry if nat and u.kind.foot else 0,
+                                           distance)
+                standing = fire_rules.musketry_odds(volley, aim).standing
+            elif shot in ("canister", "roundshot"):
+                battery = fire_rules.Battery(fire_rules.Shot(shot), now.steps,
+                                             bool(inputs.get("over_heads", False)), distance)
+                standing = fire_rules.artillery_odds(battery, aim).standing
+            else:
+                raise ActionRefused(f"'{shot}' is not a kind of fire (musketry, canister, "
+                                    "roundshot)")
+            return tuple((_hits_text(n) + " stand", p) for n, p in sorted(standing.items()))
+        a, anow = b004._unit(setup, state, b004._need(inputs, "attacker"))
+        d, dnow = b004._unit(setup, state, b004._need(inputs, "defender"))
+        opts: dict[str, Any] = dict(inputs.get("options", {}))
+        made = [f for x, y, f in state.charges if (x, y) == (a.key, d.key)]
+        face = made[0] if made else str(opts.get("face") or "front")
+        fa = b004._fighter(a, anow, extra=bool(opts.get("attacker_extra",
+                                                        face in ("flank", "rear"))),
+                           cover=bool(opts.get("attacker_cover", False)),
+                           in_wood=bool(opts.get("attacker_in_wood", False)))
+        fd = b004._fighter(d, dnow, extra=bool(opts.get("defender_extra", False)),
+                           cover=bool(opts.get("defender_cover", False)),
+                           in_wood=bool(opts.get("defender_in_wood", False)),
+                           frontal=face == "front")
+        return tuple((str(v), p) for v, p in melee_odds(fa, fd).verdict.items() if p)
 
     def _lost(self, b: BrigadeSetup, gained: int) -> Fraction:
         from campaign1813.campaign.battle.ruleset004.units import FULL_STEPS

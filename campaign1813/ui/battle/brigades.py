@@ -44,8 +44,11 @@ def corps_line(view: Any, corps: str) -> str:
 
 
 def army_line(view: Any) -> str:
-    """Both armies' standing: how many corps broken, and whether an army has lost."""
+    """Both armies' standing: how many corps broken, and whether an army has lost (for a
+    ruleset without the 1813 corps morale: each side's units from the units table)."""
     setup = view.setup
+    if not view.engine.chips:
+        return generic_army_line(view)
     parts = []
     for side in (FRENCH, ALLIED):
         corps = [c.key for c in setup.side_corps(side) if view.state.corps[c.key].brigades]
@@ -53,6 +56,20 @@ def army_line(view: Any) -> str:
         text = f"{side}: {len(broken)} of {len(corps)} corps broken"
         if side in view.lost:
             text += " — ARMY BROKEN"
+        parts.append(text)
+    return " · ".join(parts)
+
+
+def generic_army_line(view: Any) -> str:
+    """``French: 7 units · Allied: 7 units — ARMY LOST`` from the units table's Side column."""
+    table = view.units
+    column = table.headers.index("Side") if "Side" in table.headers else None
+    parts = []
+    for side in (FRENCH, ALLIED):
+        count = sum(1 for row in table.rows if column is not None and row[column] == side)
+        text = f"{side}: {count} unit{'' if count == 1 else 's'}"
+        if side in view.lost:
+            text += " — ARMY LOST"
         parts.append(text)
     return " · ".join(parts)
 

@@ -30,8 +30,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from campaign1813.campaign.battle.engines import DEFAULT_RULESET, engine_for
 from campaign1813.campaign.battle.fight import Phase, label_of
 from campaign1813.campaign.battle.fight_tests import known_facts
+from campaign1813.campaign.battle.rules.files import all_ruleset_names
+from campaign1813.campaign.battle.rules.loader import ruleset_info
 from campaign1813.campaign.battle.setup import (
     ALLIED,
     FRENCH,
@@ -41,9 +44,15 @@ from campaign1813.campaign.battle.setup import (
 )
 from campaign1813.campaign.battle.terms import Arm, CorpsOrder
 from campaign1813.campaign.errors import CampaignError
+from campaign1813.ui.battle.generic_page import compact
 from campaign1813.ui.battle.table_diagram import TableDiagram
 
 SPECIALS = [s.value for s in Special if s is not Special.POOR]
+
+
+def ruleset_title(name: str) -> str:
+    """A ruleset's title from its ``ruleset.toml`` (its id if it has none)."""
+    return str(ruleset_info(name).get("title") or name)
 
 
 def enters_text(c: Any) -> str:
@@ -75,7 +84,7 @@ class SetupPage(QWidget):
     autoresolve_requested = Signal()
 
     def __init__(self, act: Callable[[str, dict[str, Any]], Any],
-                 open_fight: Callable[[int | None, list[str]], Any],
+                 open_fight: Callable[[int | None, list[str], str], Any],
                  parent: QWidget | None = None):
         super().__init__(parent)
         self._act = act
@@ -94,6 +103,13 @@ class SetupPage(QWidget):
         self.battle_text = QLabel()
         self.battle_text.setWordWrap(True)
         self.battle_text.setTextFormat(Qt.TextFormat.RichText)
+        self.ruleset = QComboBox()
+        for name in all_ruleset_names():
+            self.ruleset.addItem(f"{name} — {ruleset_title(name)}", name)
+        self.ruleset.setCurrentIndex(self.ruleset.findData(DEFAULT_RULESET))
+        self.ruleset.currentIndexChanged.connect(lambda _i: self._on_ruleset())
+        self.ruleset_note = QLabel()
+        self.ruleset_note.setWordWrap(True)
         self.special_boxes = [QCheckBox(f"Add the {name} chip") for name in SPECIALS]
         self.seed = QSpinBox()
         self.seed.setRange(0, 2_000_000_000)
@@ -106,6 +122,13 @@ class SetupPage(QWidget):
         self.open_message.setWordWrap(True)
         box = QGroupBox("Fight it at the table")
         inner = QVBoxLayout(box)
+        rules_row = QHBoxLayout()
+        rules_row.addWidget(QLabel("&Rules"))
+        rules_row.addWidget(self.ruleset)
+        rules_row.addStretch(1)
+        rules_row.itemAt(0).widget().setBuddy(self.ruleset)  # type: ignore[union-attr]
+        inner.addLayout(rules_row)
+        inner.addWidget(self.ruleset_note)
         for cb in self.special_boxes:
             inner.addWidget(cb)
         seed_row = QHBoxLayout()
@@ -123,7 +146,30 @@ class SetupPage(QWidget):
         layout.addWidget(self.battle_text)
         layout.addWidget(box)
         layout.addStretch(1)
+        self._on_ruleset()
         return page
+
+    def chosen_ruleset(self) -> str:
+        """The ruleset chosen to fight the battle by."""
+        return str(self.ruleset.currentData() or DEFAULT_RULESET)
+
+    def choose_ruleset(self, name: str) -> None:
+        """Choose the ruleset by its id."""
+        index = self.ruleset.findData(name)
+        if index < 0:
+            raise KeyError(name)
+        self.ruleset.setCurrentIndex(index)
+
+    def _on_ruleset(self) -> None:
+        chips = engine_for(self.chosen_ruleset()).chips
+        for cb in self.special_boxes:
+            cb.setVisible(chips)
+            if not chips:
+                cb.setChecked(False)
+        self.ruleset_note.setText(
+            "" if chips else "The campaign's corps become this ruleset's units by its mapping "
+            "(brigades → units, grades → elite, regular or poor), shown once set up; no chips "
+            "are drawn.")
 
     def show_unopened(self, battle: Any) -> None:
         """A scheduled battle not yet on the table: who fights, and the two ways to decide it."""
@@ -156,7 +202,7 @@ class SetupPage(QWidget):
         specials = [name for name, cb in zip(SPECIALS, self.special_boxes, strict=True)
                     if cb.isChecked()]
         try:
-            self._open_fight(self.seed.value() or None, specials)
+            self._open_fight(self.seed.value() or None, specials, self.chosen_ruleset())
         except CampaignError as exc:
             self.open_message.setStyleSheet("color: #a00000")
             self.open_message.setText(f"Refused: {exc}")
@@ -209,15 +255,24 @@ class SetupPage(QWidget):
         self.diagram = TableDiagram()
         self.roads = QLabel()
         self.roads.setWordWrap(True)
+        self.mapping_label = QLabel()
+        self.mapping_label.setWordWrap(True)
+        self.mapping = QTableWidget(0, 0)
+        self.mapping.verticalHeader().hide()
+        self.mapping.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.mapping.setWordWrap(False)
+        compact(self.mapping)
         self.begin_button = QPushButton("&Play ▸")
         self.begin_button.setToolTip("Go to the Play page and draw the first chip")
         self.begin_button.clicked.connect(self.begin_requested.emit)
 
         left = QWidget()
+        self.forces_column = left
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
         ll.addWidget(self.sides, 3)
-        ll.addWidget(QLabel("Chips in the bag"))
+        self.chips_label = QLabel("Chips in the bag")
+        ll.addWidget(self.chips_label)
         ll.addWidget(self.chips, 2)
         middle = QWidget()
         ml = QVBoxLayout(middle)
@@ -225,8 +280,11 @@ class SetupPage(QWidget):
         note = QLabel("Each corps' written orders and objective (free before the first chip; "
                       "afterwards only the CinC changes them)")
         note.setWordWrap(True)
+        self.orders_note = note
         ml.addWidget(note)
         ml.addWidget(self.orders, 1)
+        ml.addWidget(self.mapping_label)
+        ml.addWidget(self.mapping, 1)
         ml.addWidget(self.orders_message)
         ml.addWidget(self.reserve_box)
         ml.addWidget(self.reinforcements)
@@ -243,6 +301,7 @@ class SetupPage(QWidget):
         for w in (left, middle, right):
             split.addWidget(w)
         split.setSizes([470, 450, 420])
+        self.split = split
         layout = QVBoxLayout(page)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.heading)
@@ -258,10 +317,30 @@ class SetupPage(QWidget):
         self.heading.setText(f"{s.title[0].upper()}{s.title[1:]} — rules {s.ruleset}, "
                              f"{s.turns} turns, seed {s.seed}; table {t.feet} × {t.feet} feet, "
                              f"{t.town} ({t.kind}) in the centre")
-        self._fill_sides(view)
-        self._fill_chips(view)
-        self._fill_orders(view)
-        self._fill_reserve(view)
+        chips = view.engine.chips
+        for w in (self.sides, self.chips_label, self.chips, self.orders_note, self.orders,
+                  self.orders_message):
+            w.setVisible(chips)
+        # the mapping names every unit the ruleset fights with: it takes the forces' room
+        if self.forces_column.isVisibleTo(self) != chips:
+            self.forces_column.setVisible(chips)
+            if not chips:
+                self.split.setSizes([0, 820, 520])
+        rows = view.mapping.rows if view.mapping is not None else ()
+        self.mapping_label.setVisible(bool(rows))
+        self.mapping.setVisible(bool(rows))
+        if rows:
+            self._fill_table(self.mapping, view.mapping.headers, rows)
+            self.mapping_label.setText(
+                f"How the campaign's brigades and commanders become the units of ruleset "
+                f"{view.ruleset} ({ruleset_title(view.ruleset)})")
+        if chips:
+            self._fill_sides(view)
+            self._fill_chips(view)
+            self._fill_orders(view)
+            self._fill_reserve(view)
+        else:
+            self.reserve_box.setVisible(False)
         due = [c for c in s.corps if c.turn > 1]
         self.reinforcements.setText(
             "Reinforcements: " + ("; ".join(f"{c.key} ({c.side}) on turn {c.turn} by the "
@@ -271,8 +350,34 @@ class SetupPage(QWidget):
         self.roads.setText("Roads: " + "; ".join(
             f"{r.to} {r.bearing:.0f}° ({r.edge.value} edge"
             + (f", {r.river} {r.crossing}" if r.river else "") + ")" for r in t.roads))
-        self.begin_button.setText("&Play ▸" if st.phase != Phase.SETUP else
-                                  "&Play ▸ (draw the first chip)")
+        if chips:
+            self.begin_button.setText("&Play ▸" if st.phase != Phase.SETUP else
+                                      "&Play ▸ (draw the first chip)")
+        else:
+            self.begin_button.setText("&Play ▸")
+
+    @staticmethod
+    def _fill_table(table: QTableWidget, headers: Any, rows: Any) -> None:
+        table.setColumnCount(len(headers))
+        table.setHorizontalHeaderLabels(list(headers))
+        table.setRowCount(len(rows))
+        for r, row in enumerate(rows):
+            for c, text in enumerate(row):
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                table.setItem(r, c, item)
+        table.resizeColumnsToContents()
+        for c in range(table.columnCount()):
+            table.setColumnWidth(c, min(table.columnWidth(c), 300))
+        table.horizontalHeader().setStretchLastSection(True)
+
+    def mapping_rows(self) -> list[list[str]]:
+        """The mapping shown: a row per brigade or commander (for tests)."""
+        if not self.mapping.isVisibleTo(self):
+            return []
+        return [[item.text() if (item := self.mapping.item(r, c)) is not None else ""
+                 for c in range(self.mapping.columnCount())]
+                for r in range(self.mapping.rowCount())]
 
     def _fill_sides(self, view: Any) -> None:
         s, st = view.setup, view.state

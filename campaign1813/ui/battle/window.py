@@ -23,18 +23,19 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QPushButton,
+    QStackedWidget,
     QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from campaign1813.campaign import queries, services
-from campaign1813.campaign.battle.fight import Phase
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.store.document import CampaignDocument
 from campaign1813.ui.battle.autoresolve_dialog import AutoResolveDialog
 from campaign1813.ui.battle.brigades import army_line
+from campaign1813.ui.battle.generic_page import GenericPlayPage
 from campaign1813.ui.battle.play_page import PlayPage
 from campaign1813.ui.battle.report_view import ReportView
 from campaign1813.ui.battle.setup_page import SetupPage
@@ -77,10 +78,17 @@ class BattleWindow(QMainWindow):
         self.play_page = PlayPage(self._act)
         self.play_page.message_shown.connect(lambda text: self.statusBar().showMessage(
             text.splitlines()[0] if text else ""))
+        # a ruleset without the 1813 chips is played on the generic page, from its engine
+        self.generic_page = GenericPlayPage(self._act, self.finish)
+        self.generic_page.message_shown.connect(lambda text: self.statusBar().showMessage(
+            text.splitlines()[0] if text else ""))
+        self.play_stack = QStackedWidget()
+        self.play_stack.addWidget(self.play_page)
+        self.play_stack.addWidget(self.generic_page)
         self.report = ReportView()
         self.tabs = QTabWidget()
         self.tabs.addTab(self.setup_page, "&1 Setup")
-        self.tabs.addTab(self.play_page, "&2 Play")
+        self.tabs.addTab(self.play_stack, "&2 Play")
         self.tabs.addTab(self.report, "&3 Report")
 
         top = QHBoxLayout()
@@ -109,22 +117,35 @@ class BattleWindow(QMainWindow):
         campaign.changed.connect(self._on_changed)
         campaign.opened.connect(self._on_opened)
         self.refresh()
-        if self.view is not None and self.view.state.phase != Phase.SETUP:
+        if self.view is not None and self._begun(self.view):
             self.tabs.setCurrentIndex(PLAY)
+
+    @staticmethod
+    def _begun(view: Any) -> bool:
+        if view.engine.chips:
+            return bool(view.state.phase != "setup")
+        return bool(view.steps)
+
+    @property
+    def generic(self) -> bool:
+        """Whether the battle is played on the generic page (its ruleset draws no chips)."""
+        return self.view is not None and not self.view.engine.chips
 
     def _menus(self, edit_actions: Sequence[QAction]) -> None:
         if edit_actions:
             edit = self.menuBar().addMenu("&Edit")
             edit.addActions(list(edit_actions))
         menu = self.menuBar().addMenu("&Battle")
-        p = self.play_page
-        for text, slot, keys in (("&Draw Chip", p.draw, "Ctrl+D"),
-                                 ("Roll &Pips", p.roll_pips, "Ctrl+P"),
-                                 ("&Roll the Test", p.form.roll, "Ctrl+R"),
-                                 ("&Next Queued Test", p.open_next, "Ctrl+N"),
-                                 ("&End Turn", p.end_turn, "Ctrl+Shift+E")):
+        p, g = self.play_page, self.generic_page
+        # each shortcut does the 1813 page's step, or the generic page's when it is shown
+        for text, slot, other, keys in (
+                ("&Draw Chip", p.draw, None, "Ctrl+D"),
+                ("Roll &Pips", p.roll_pips, None, "Ctrl+P"),
+                ("&Roll the Test (or Take the Action)", p.form.roll, g.act, "Ctrl+R"),
+                ("&Next Queued Test (or Next Step)", p.open_next, g.next_step, "Ctrl+N"),
+                ("&End Turn", p.end_turn, None, "Ctrl+Shift+E")):
             action = menu.addAction(text)
-            action.triggered.connect(lambda _c=False, s=slot: s())
+            action.triggered.connect(lambda _c=False, s=slot, o=other: self._key(s, o))
             action.setShortcut(QKeySequence(keys))
         menu.addSeparator()
         auto = menu.addAction("&Auto-resolve…")
@@ -136,6 +157,15 @@ class BattleWindow(QMainWindow):
         close = menu.addAction("&Close Window")
         close.setShortcut(QKeySequence.StandardKey.Close)
         close.triggered.connect(self.close)
+
+    def _key(self, chips: Callable[[], Any], generic: Callable[[], Any] | None) -> None:
+        if not self.generic:
+            chips()
+        elif generic is not None:
+            generic()
+        else:
+            self.generic_page.say(f"Ruleset {self.view.ruleset} draws no chips: choose the "
+                                  "action on the Play page")
 
     # ----- reading ------------------------------------------------------------------------
     def _battle_view(self) -> Any:
@@ -169,16 +199,21 @@ class BattleWindow(QMainWindow):
         self.tabs.setTabEnabled(PLAY, True)
         self.tabs.setTabEnabled(REPORT, True)
         self.setup_page.show_view(view)
-        self.play_page.show_view(view)
+        if view.engine.chips:
+            self.play_stack.setCurrentWidget(self.play_page)
+            self.play_page.show_view(view)
+        else:
+            self.play_stack.setCurrentWidget(self.generic_page)
+            self.generic_page.show_view(view)
         self.report.show_lines(view.report)
-        st, d = view.state, view.decision
+        d = view.decision
         broken = ", ".join(view.broken_corps)
         self.standing.setText(army_line(view) + (f" · broken: {broken}" if broken else ""))
-        where = {Phase.SETUP: "being set up", Phase.PLAY: f"turn {st.turn} of {view.setup.turns}",
-                 Phase.NIGHT: "nightfall", Phase.FINISHED: "finished"}.get(st.phase, st.phase)
-        self.result_text.setText(f"<b>{escape(where)}</b> — result: "
-                                 f"<b>{escape(d.winner or 'undecided')}</b> ({escape(d.reason)})")
-        finished = st.phase == Phase.FINISHED
+        where = view.step_now or ""
+        self.result_text.setText(f"Rules {escape(view.ruleset)}: <b>{escape(where)}</b> — "
+                                 f"result: <b>{escape(d.winner or 'undecided')}</b> "
+                                 f"({escape(d.reason)})")
+        finished = view.closed
         self.finish_button.setEnabled(d.final and not finished)
         self.auto_button.setEnabled(not finished and not decided)
 
@@ -204,9 +239,10 @@ class BattleWindow(QMainWindow):
     def _setup_act(self, action: str, inputs: dict[str, Any]) -> Changes:
         return self._act(action, None, inputs)
 
-    def _open_fight(self, seed: int | None, specials: list[str]) -> Changes:
+    def _open_fight(self, seed: int | None, specials: list[str],
+                    ruleset: str | None = None) -> Changes:
         changes = self._perform(lambda doc: services.open_battle(
-            doc, self.battle, seed=seed, specials=specials))
+            doc, self.battle, seed=seed, specials=specials, ruleset=ruleset))
         self.statusBar().showMessage(changes.label)
         return changes
 
@@ -215,7 +251,8 @@ class BattleWindow(QMainWindow):
         try:
             changes = self._perform(lambda doc: services.finish_battle(doc, self.battle))
         except CampaignError as exc:
-            self.play_page.say(f"Refused: {exc}", error=True)
+            (self.generic_page if self.generic else self.play_page).say(f"Refused: {exc}",
+                                                                        error=True)
             self.statusBar().showMessage(f"Refused: {exc}")
             return None
         self.finished.emit(self.battle)
@@ -224,7 +261,7 @@ class BattleWindow(QMainWindow):
 
     def show_autoresolve(self) -> AutoResolveDialog:
         """The Monte Carlo odds, then the seeded run if the umpire commits."""
-        in_progress = self.view is not None and self.view.state.phase != Phase.FINISHED
+        in_progress = self.view is not None and not self.view.closed
         dialog = AutoResolveDialog(self._estimate, self._autoresolve, in_progress, self)
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
         dialog.finished.connect(lambda _r: self._after_autoresolve(dialog))
@@ -236,12 +273,20 @@ class BattleWindow(QMainWindow):
         doc = self.campaign.document
         if doc is None:
             raise CampaignError("no campaign is open")
-        return services.autoresolve_odds(doc, self.battle, runs, progress=progress)
+        return services.autoresolve_odds(doc, self.battle, runs, progress=progress,
+                                         ruleset=self._ruleset())
+
+    def _ruleset(self) -> str:
+        """The ruleset to auto-resolve by: the battle's on the table, else the setup's choice."""
+        return str(self.view.ruleset if self.view is not None
+                   else self.setup_page.chosen_ruleset())
 
     def _autoresolve(self) -> Changes:
-        if self.view is not None and self.view.state.phase != Phase.FINISHED:
+        ruleset = self._ruleset()
+        if self.view is not None and not self.view.closed:
             self._perform(lambda doc: services.abandon_battle(doc, self.battle))
-        return self._perform(lambda doc: services.autoresolve_battle(doc, self.battle))
+        return self._perform(lambda doc: services.autoresolve_battle(doc, self.battle,
+                                                                     ruleset=ruleset))
 
     def _after_autoresolve(self, dialog: AutoResolveDialog) -> None:
         if dialog.committed is not None:
