@@ -11,7 +11,7 @@ import math
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
@@ -52,7 +52,23 @@ from campaign1813.ui.map_style import (
 )
 
 if TYPE_CHECKING:
-    from campaign1813.ui.map_scene import MapScene
+    from campaign1813.maps.types import Town
+
+
+class TownsShown(Protocol):
+    """What the control layer reads of its scene: the ground, the towns, which are shown."""
+
+    unit: float
+    ground_rect: QRectF
+    towns: dict[str, Town]
+
+    def town_point(self, name: str) -> QPointF:
+        """Where a town stands in the scene."""
+        ...
+
+    def shows_town(self, town: Town, lod: float) -> bool:
+        """Whether a town is drawn at this level of detail."""
+        ...
 
 
 # ---- the ground: static layers --------------------------------------------------------------
@@ -457,7 +473,7 @@ class BattleMarker(ScreenItem):
 class ControlLayer(QGraphicsItem):
     """Who holds each town (a ring in the holder's colour) and the objectives (a gold star)."""
 
-    def __init__(self, scene: MapScene):
+    def __init__(self, scene: TownsShown):
         super().__init__()
         self._scene = scene
         self._rect = scene.ground_rect

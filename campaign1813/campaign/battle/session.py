@@ -16,8 +16,8 @@ from typing import Any
 
 from campaign1813.campaign.battle import fight as f
 from campaign1813.campaign.battle.dice import ImpossibleRoll, TypedDice
-from campaign1813.campaign.battle.engines import html_of, markdown_of
 from campaign1813.campaign.battle.fight_tests import take, take_queued
+from campaign1813.campaign.battle.report_forms import html_of, markdown_of
 from campaign1813.campaign.battle.rules.brigade import formation_named
 from campaign1813.campaign.battle.rules.common import ActionRefused
 from campaign1813.campaign.battle.setup import ALLIED, FRENCH, BattleSetup
