@@ -55,13 +55,14 @@ def main(argv: list[str] | None = None) -> int:
         window.resize(*SIZE)
         window.show()
         window.new_campaign(Path(tmp) / "1813.c1813")
-        view = window.campaign_view
+        view, doc = window.campaign_view, window.document
         view.map_view.finish_building()
+        assert doc is not None and view.map_scene is not None, "the new campaign did not open"
         for command, verb, town in ORDERS:
             window.give_order(IssueOrder(command, verb, town))
         for _ in range(8):
             window.end_day()
-            due = queries.campaign_status(window.document).battles_due
+            due = queries.campaign_status(doc).battles_due
             if due:
                 break
         window.record_result(due[0].id, "French")
@@ -72,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
 
         # a zoom on Magdeburg: the town, its roads and river, the two commands beside it
         mv, scene = view.map_view, view.map_scene
+        assert scene is not None
         mv.resetTransform()
         mv.scale(12, 12)
         mv.centerOn(scene.town_point("Magdeburg"))

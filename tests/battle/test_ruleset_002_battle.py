@@ -202,7 +202,7 @@ def test_a_scripted_battle_to_victory():
     g.refused("next", "the battle is finished")
     report = b.report(g.setup, g.steps)
     assert report[0] == "The battle of Helmstedt (2 May 1813)"
-    assert "French: General French CinC; 6 units; commanders: 1 French Corps commander" in report
+    assert "French: French CinC (General); 6 units; commanders: 1 French Corps commander" in report
     assert "  3 Infantry Brigade (1 French Corps) moves 6 inches" in report
     assert ("  The French General rallies 1 Infantry Brigade (1 French Corps): it may move "
             "again") in report

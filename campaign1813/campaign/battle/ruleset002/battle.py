@@ -736,7 +736,8 @@ def report(setup: BattleSetup, steps: Sequence[Step]) -> list[str]:
     for side in SIDES:
         units = army.side_units(side)
         people = [x.name for x in army.commanders(side)]
-        lines.append(f"{side}: General {army.general(side).name}; {len(units)} units; "
+        # the name carries its own rank ("General Yorck", "Marshal Davout")
+        lines.append(f"{side}: {army.general(side).name} (General); {len(units)} units; "
                      f"commanders: {', '.join(people) or 'none'}")
     for step in steps:
         lines.extend(step.lines)
