@@ -113,6 +113,7 @@ class MapView(QGraphicsView):
     the settings given."""
 
     command_clicked = Signal(str)
+    battle_clicked = Signal(int)  # a battle's marker double-clicked
     town_menu_wanted = Signal(str, QPoint)
 
     def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None):
@@ -262,6 +263,16 @@ class MapView(QGraphicsView):
                 return
         super().mousePressEvent(event)
 
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt override)
+        if event.button() == Qt.MouseButton.LeftButton and self.map_scene is not None:
+            battle = self.map_scene.battle_at(self.mapToScene(event.position().toPoint()),
+                                              self.viewportTransform())
+            if battle is not None:
+                self.battle_clicked.emit(battle)
+                event.accept()
+                return
+        super().mouseDoubleClickEvent(event)
+
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 (Qt override)
         if self.map_scene is None:
             return
@@ -367,6 +378,7 @@ class CampaignView(QWidget):
     theatre_changed = Signal(str)
     shown = Signal()  # a file opened or another theatre chosen: everything shown again
     order_wanted = Signal(str, str, str)  # command, verb, town: an order given on the map
+    battle_wanted = Signal(int)  # a battle to fight at the table, from its marker or town menu
 
     def __init__(self, campaign: OpenCampaign, parent: QWidget | None = None,
                  settings: QSettings | None = None, preview: Preview | None = None):
@@ -393,6 +405,7 @@ class CampaignView(QWidget):
         self.map_view = MapView(settings)
         self.map_view.command_clicked.connect(self.select_command)
         self.map_view.town_menu_wanted.connect(self._on_town_menu)
+        self.map_view.battle_clicked.connect(self.battle_wanted)
         self.table = CommandsTable()
         self.table.currentItemChanged.connect(self._on_selection)
         top = QHBoxLayout()
@@ -461,6 +474,12 @@ class CampaignView(QWidget):
             else:
                 action.hovered.connect(
                     lambda v=verb: self.preview_route(command, v, town))
+        battles = self.map_scene.battles_at(town) if self.map_scene is not None else []
+        if battles:
+            menu.addSeparator()
+        for spec in battles:
+            fight = menu.addAction(f"Fight Battle {spec.id} at the Table…")
+            fight.setData(spec.id)
         return menu
 
     def _on_town_menu(self, town: str, at: QPoint) -> None:
@@ -470,6 +489,10 @@ class CampaignView(QWidget):
             self.preview_route(command, ORDER_VERBS[0], town)
         chosen = menu.exec(at)
         verb = chosen.data() if chosen is not None else None
+        if isinstance(verb, int):  # a battle at the town, to fight at the table
+            self.clear_preview()
+            self.battle_wanted.emit(verb)
+            return
         if command is None or verb not in ORDER_VERBS:
             self.clear_preview()
             return

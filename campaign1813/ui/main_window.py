@@ -80,6 +80,7 @@ class MainWindow(QMainWindow):
         self.battle_windows: dict[int, BattleWindow] = {}  # the battles open at the table
         self.campaign_view = CampaignView(self.campaign, self, settings=self._settings)
         self.campaign_view.order_wanted.connect(self.order_here)
+        self.campaign_view.battle_wanted.connect(self.open_battle_window)
         shown = self._settings.value("view/theatre")
         if shown:
             self.campaign_view.theatres.setCurrentText(str(shown))

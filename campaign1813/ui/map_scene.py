@@ -633,6 +633,18 @@ class MapScene(QGraphicsScene):
                 return item.spec.key
         return None
 
+    def battle_at(self, scene_pos: QPointF, view_transform) -> int | None:
+        """The scheduled battle whose burst or box is under a point, if any."""
+        for item in self.items(scene_pos, Qt.ItemSelectionMode.IntersectsItemBoundingRect,
+                               Qt.SortOrder.DescendingOrder, view_transform):
+            if isinstance(item, BattleMarker):
+                return item.spec.id
+        return None
+
+    def battles_at(self, town: str) -> list[BattleSpec]:
+        """The battles scheduled at a town."""
+        return [b.spec for b in self.battles.values() if b.spec.place == town]
+
     def select_marker(self, key: str | None) -> None:
         """Ring the flag of the selected command (and no other)."""
         for name, item in self.markers.items():
