@@ -120,3 +120,15 @@ def test_odds_help_lists_the_kinds(capsys):
         main(["odds", "--ruleset", "004", "--help"])
     out = capsys.readouterr().out
     assert all(kind in out for kind in KINDS)
+
+
+def test_the_text_form_names_each_fact_once(capsys):
+    """seed 004: regular foot in firing order at 75 %: 3 dice hitting on 4-6."""
+    from campaign1813.campaign.cli import main
+
+    assert main(["odds", "--ruleset", "004", "musketry", "--firer", "foot",
+                 "--effectiveness", "75"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("Ruleset 004, MUSKETRY: firer: foot; effectiveness: 75 %; "
+                            "dice: 3 dice; hit on: 4-6")
+

@@ -190,7 +190,7 @@ def _show(args: argparse.Namespace, title: str, facts: Mapping[str, Any],
     if args.json:
         return print_json({"kind": args.odds_kind, "rules": [title], "ruleset": RULESET,
                            **facts, **{k: chances_json(v) for k, v in tables.items()}})
-    print(f"Ruleset 004, {title}: " + ", ".join(f"{k.replace('_', ' ')} {v}"
+    print(f"Ruleset 004, {title}: " + "; ".join(f"{k.replace('_', ' ')}: {v}"
                                                  for k, v in facts.items()))
     for name, odds in tables.items():
         print(f"{name.replace('_', ' ')}:")
