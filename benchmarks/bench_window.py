@@ -5,8 +5,9 @@ Cold start: a fresh interpreter starts the application as ``campaign1813-gui`` d
 painted with the campaign open and the event loop has gone idle; against it, a bare
 ``QApplication`` + ``QMainWindow`` doing the same. Both run several times in turn; the figures
 are the medians of wall and CPU time (user + system of the child) and their ratios (target at
-most 2×). Memory is the child's own peak resident set (``ru_maxrss`` from ``wait4``), the
-application's counted once the road planner it loads behind the shown window has loaded
+most 2×). Memory is the child's own peak resident set (``VmHWM``, which
+starts afresh with the child's program, unlike ``ru_maxrss``, which keeps the forking parent's),
+the application's counted once the road planner it loads behind the shown window has loaded
 (target at most 2.5× the bare window's).
 
 Map: in one window, on the whole map, the CPU time of a repaint of the map view's whole
@@ -41,6 +42,10 @@ def idle():
     for thread in threading.enumerate():
         if thread.name == "campaign1813-preload":
             thread.join()
+    # the peak resident set of this process image: ru_maxrss would keep the forking parent's
+    with open("/proc/self/status") as status:
+        peak = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
+    print("peak", peak, flush=True)
     QApplication.quit()
 
 class Watch(QObject):
@@ -75,13 +80,14 @@ def _run(code: str, env: dict[str, str]) -> tuple[float, float, int]:
                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     assert child.stdout is not None
     out = child.stdout.read()
-    _pid, status, usage = os.wait4(child.pid, 0)
+    _pid, status, _usage = os.wait4(child.pid, 0)
     child.returncode = os.waitstatus_to_exitcode(status)
     line = next((x for x in out.splitlines() if x.startswith("idle ")), None)
-    if child.returncode != 0 or line is None:
+    peak = next((x for x in out.splitlines() if x.startswith("peak ")), None)
+    if child.returncode != 0 or line is None or peak is None:
         raise RuntimeError(f"the benchmark's child exited with {child.returncode}")
     _, when, cpu = line.split()
-    return float(when) - started, float(cpu), usage.ru_maxrss
+    return float(when) - started, float(cpu), int(peak.split()[1])
 
 
 def _environment(home: Path) -> dict[str, str]:

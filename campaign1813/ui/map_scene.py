@@ -221,6 +221,7 @@ class MapScene(QGraphicsScene):
             pass
 
     def _build_steps(self) -> Iterator[Callable[[], None]]:
+        yield land_rings  # reading the outline, its own step: no step holds the window long
         yield self._build_land
         yield self._build_rivers
         for road_class in (RoadClass.TRACK, RoadClass.MINOR, RoadClass.MAIN):
@@ -228,8 +229,8 @@ class MapScene(QGraphicsScene):
         yield self._build_crossings
         yield self._build_towns
         names = sorted(self.towns.values(), key=lambda t: t.name)
-        for i in range(0, len(names), 100):
-            yield partial(self._build_town_names, names[i:i + 100])
+        for i in range(0, len(names), 50):
+            yield partial(self._build_town_names, names[i:i + 50])
         yield self._build_river_names
         yield self._build_theatre_names
 

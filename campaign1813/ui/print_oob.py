@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
 )
 
 from campaign1813.campaign.errors import CampaignError
-from campaign1813.campaign.export import oob_document as oob
 from campaign1813.campaign.export.document import Document
 from campaign1813.campaign.export.output import write_new
 from campaign1813.campaign.export.paper import PAPER_SIZES
@@ -39,6 +38,7 @@ from campaign1813.campaign.export.paper import PAPER_SIZES
 if TYPE_CHECKING:
     from PySide6.QtPrintSupport import QPrintPreviewDialog
 
+    from campaign1813.campaign.export import oob_document as oob
     from campaign1813.campaign.store.document import CampaignDocument
     from campaign1813.ui.open_campaign import OpenCampaign
 
@@ -99,6 +99,10 @@ def choices(window: MainWindow) -> list[tuple[str, Choice]]:
 
 def forces_for(window: MainWindow, choice: Choice) -> oob.Forces:
     """The orders of battle the choice names, read from the open campaign."""
+    from campaign1813.campaign.export import (
+        oob_document as oob,  # the scenario's forces: loaded when asked for
+    )
+
     doc = window.document
     if doc is None:
         raise CampaignError("no campaign is open")
@@ -116,6 +120,10 @@ def forces_for(window: MainWindow, choice: Choice) -> oob.Forces:
 
 def document_for(window: MainWindow, choice: Choice) -> Document:
     """The printable orders of battle of the choice, headed with the campaign and its date."""
+    from campaign1813.campaign.export import (
+        oob_document as oob,  # the scenario's forces: loaded when asked for
+    )
+
     assert window.document is not None
     summary = window.document.summary()
     return oob.oob_document(forces_for(window, choice), summary.name, summary.current_date)
@@ -180,6 +188,10 @@ def preview_dialog(parent: QWidget, document: Document, paper_size: str) -> QPri
 
 def export_bytes(window: MainWindow, choice: Choice, fmt: str, paper_size: str) -> bytes:
     """The orders of battle of the choice as the bytes of a PDF, CSV or JSON file."""
+    from campaign1813.campaign.export import (
+        oob_document as oob,  # the scenario's forces: loaded when asked for
+    )
+
     assert window.document is not None
     summary = window.document.summary()
     forces = forces_for(window, choice)
