@@ -221,7 +221,7 @@ class MapScene(QGraphicsScene):
             pass
 
     def _build_steps(self) -> Iterator[Callable[[], None]]:
-        yield land_rings  # reading the outline, its own step: no step holds the window long
+        yield self._read_land  # reading the outline, its own step: no step holds the window long
         yield self._build_land
         yield self._build_rivers
         for road_class in (RoadClass.TRACK, RoadClass.MINOR, RoadClass.MAIN):
@@ -239,6 +239,9 @@ class MapScene(QGraphicsScene):
         # two cached layers: the ground under the towns' control marks, and the town signs
         layer = self.layers[1] if z >= Z_TOWNS else self.layers[0]
         layer.add(draw, min_lod, z)
+
+    def _read_land(self) -> None:
+        land_rings()  # kept by the function's cache for the step that draws it
 
     def _build_land(self) -> None:
         path = QPainterPath()
