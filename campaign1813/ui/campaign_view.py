@@ -46,7 +46,9 @@ STATE = 2  # the commands' table's state column
 STATE_WIDTH, STATE_MAX_WIDTH = 90, 130  # "surrendered"; "retreating, 12 cas."
 WINDOW_UNIT = 0.85  # the window's lettering and signs, against the printed map's
 ORDER_VERBS = ("Move", "Attack", "Hold")
-BUILD_BUDGET_MS = 25  # the ground is built in pieces of about this long, between paints
+# the ground is built in pieces between paints: steps are taken while the piece is shorter than
+# this, so with the longest step (about 35 ms) no piece holds the window for 50 ms
+BUILD_BUDGET_MS = 12
 # A route preview: (document, command, verb, objective) -> queries.RoutePreview
 Preview = Callable[[Any, str, str, str], queries.RoutePreview]
 
@@ -128,6 +130,7 @@ class MapView(QGraphicsView):
         self.map_scene: MapScene | None = None
         self.key = WHOLE_MAP
         self._fit_rect = None  # what to fit again on a resize, until the umpire zooms
+        self._painted = self._build_pending = False
         self._build_timer = QTimer(self)
         self._build_timer.setSingleShot(True)
         self._build_timer.timeout.connect(self._build_some)
@@ -148,6 +151,16 @@ class MapView(QGraphicsView):
         self.map_scene = scene
         self.setScene(scene)
         if scene is not None and not scene.built:
+            if self._painted:
+                self._build_timer.start(0)
+            else:  # the window is shown first: the ground starts once the map has been painted
+                self._build_pending = True
+
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().paintEvent(event)
+        self._painted = True
+        if self._build_pending:
+            self._build_pending = False
             self._build_timer.start(0)
 
     def _build_some(self) -> None:

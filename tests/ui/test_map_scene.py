@@ -299,3 +299,19 @@ def test_a_refused_preview_says_why_on_the_map(qtbot, doc):
     # the reason, 56 letters, is folded at a word to keep the note beside its town
     assert note.lines == ("5 Corps – Hold Helmstedt: refused",
                           "5 Corps cannot hold at Helmstedt: it stands at", "Magdeburg")
+
+
+def test_the_ground_is_built_only_after_the_map_is_first_painted(qtbot, doc):
+    """The window shows at once: no piece of the ground is built before the map's first paint,
+    then it is built in pieces while the event loop runs."""
+    campaign = OpenCampaign()
+    view = CampaignView(campaign)
+    qtbot.addWidget(view)
+    view.resize(1400, 900)
+    campaign.open(doc)
+    qtbot.wait(50)
+    scene = view.map_scene
+    assert scene is not None and not scene.built
+    assert [layer.pieces for layer in scene.layers] == [[], []]  # not a piece yet
+    view.show()
+    qtbot.waitUntil(lambda: scene.built, timeout=10_000)
