@@ -17,10 +17,10 @@ after the last turn night falls. The tests themselves are in ``fight_tests``.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -203,23 +203,39 @@ class Outcome:
 
 
 _KEYED = ("brigades", "corps")
+_S = TypeVar("_S")  # a battle's state, of whichever ruleset
 
 
 def _plain(state: FightState) -> dict[str, Any]:
     return msgspec.to_builtins(state)  # type: ignore[no-any-return]
 
 
-def _patch(before: FightState, after: FightState) -> dict[str, Any]:
-    old, new = _plain(before), _plain(after)
+def state_patch(old: Mapping[str, Any], new: Mapping[str, Any],
+                keyed: Collection[str]) -> dict[str, Any]:
+    """What changed between two states in their plain form: each changed field whole, and of
+    the ``keyed`` ones (a battle's brigades or units, by key) only the entries that changed."""
     patch: dict[str, Any] = {}
     for key, value in new.items():
-        if key in _KEYED:
+        if key in keyed:
             changed = {k: v for k, v in value.items() if old[key].get(k) != v}
             if changed:
                 patch[key] = changed
         elif old.get(key) != value:
             patch[key] = value
     return patch
+
+
+def patched(plain: dict[str, Any], patches: Iterable[Mapping[str, Any]],
+            keyed: Collection[str], kind: type[_S]) -> _S:
+    """Apply patches to a state in its plain form, then read it back once as ``kind``."""
+    for patch in patches:
+        for key, value in patch.items():
+            plain[key] = plain[key] | value if key in keyed else value
+    return msgspec.convert(plain, kind)
+
+
+def _patch(before: FightState, after: FightState) -> dict[str, Any]:
+    return state_patch(_plain(before), _plain(after), _KEYED)
 
 
 def keep(before: FightState, outcome: Outcome, setup: BattleSetup) -> Step:
@@ -232,13 +248,7 @@ def keep(before: FightState, outcome: Outcome, setup: BattleSetup) -> Step:
 
 def replay_plain(plain: dict[str, Any], patches: Any) -> FightState:
     """Apply patches to a state in its plain form, then read it back once."""
-    for patch in patches:
-        for key, value in patch.items():
-            if key in _KEYED:
-                plain[key] = plain[key] | value
-            else:
-                plain[key] = value
-    return msgspec.convert(plain, FightState)
+    return patched(plain, patches, _KEYED, FightState)
 
 
 def replay(setup: BattleSetup, steps: tuple[Step, ...] | list[Step]) -> FightState:

@@ -29,7 +29,7 @@ import msgspec
 
 from campaign1813.campaign.battle.autoresolve import BrigadeOutcome
 from campaign1813.campaign.battle.dice import DiceSource, ImpossibleRoll, Roll, TypedDice
-from campaign1813.campaign.battle.fight import Decision, Step, seeded
+from campaign1813.campaign.battle.fight import Decision, Step, patched, seeded, state_patch
 from campaign1813.campaign.battle.rules.common import ActionRefused, roll_for
 from campaign1813.campaign.battle.rules.files import rulesets_root
 from campaign1813.campaign.battle.ruleset002.charges import Charge, applying, charge
@@ -137,25 +137,13 @@ def _plain(state: BattleState) -> dict[str, Any]:
 
 
 def _patch(before: BattleState, after: BattleState) -> dict[str, Any]:
-    old, new = _plain(before), _plain(after)
-    patch: dict[str, Any] = {}
-    for key, value in new.items():
-        if key in _KEYED:
-            changed = {k: v for k, v in value.items() if old[key].get(k) != v}
-            if changed:
-                patch[key] = changed
-        elif old.get(key) != value:
-            patch[key] = value
-    return patch
+    return state_patch(_plain(before), _plain(after), _KEYED)
 
 
 def replay(setup: BattleSetup, steps: Sequence[Step]) -> BattleState:
     """The state after these steps."""
-    plain = _plain(BattleState.start(setup, army_of(setup)))
-    for s in steps:
-        for key, value in s.patch.items():
-            plain[key] = plain[key] | value if key in _KEYED else value
-    return msgspec.convert(plain, BattleState)
+    return patched(_plain(BattleState.start(setup, army_of(setup))), (s.patch for s in steps),
+                   _KEYED, BattleState)
 
 
 def act(setup: BattleSetup, steps: Sequence[Step], action: str, *,

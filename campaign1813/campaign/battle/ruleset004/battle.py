@@ -24,7 +24,7 @@ import msgspec
 
 from campaign1813.campaign.battle.autoresolve import BrigadeOutcome
 from campaign1813.campaign.battle.dice import DiceSource, ImpossibleRoll, Roll, TypedDice
-from campaign1813.campaign.battle.fight import Step, seeded
+from campaign1813.campaign.battle.fight import Step, patched, seeded, state_patch
 from campaign1813.campaign.battle.rules.common import ActionRefused
 from campaign1813.campaign.battle.ruleset004 import fire as fire_rules
 from campaign1813.campaign.battle.ruleset004 import melee as melee_rules
@@ -142,30 +142,20 @@ def start(setup: BattleSetup) -> BattleState:
 # -- keeping and replaying steps ----------------------------------------------------------------
 
 
+_KEYED = ("units",)  # kept by unit: a step's patch holds only the units it changed
+
+
 def _plain(state: BattleState) -> dict[str, Any]:
     return msgspec.to_builtins(state)  # type: ignore[no-any-return]
 
 
 def _patch(before: BattleState, after: BattleState) -> dict[str, Any]:
-    old, new = _plain(before), _plain(after)
-    patch: dict[str, Any] = {}
-    for key, value in new.items():
-        if key == "units":
-            changed = {k: v for k, v in value.items() if old[key].get(k) != v}
-            if changed:
-                patch[key] = changed
-        elif old.get(key) != value:
-            patch[key] = value
-    return patch
+    return state_patch(_plain(before), _plain(after), _KEYED)
 
 
 def replay(setup: BattleSetup, steps: Sequence[Step]) -> BattleState:
     """The state after these steps."""
-    plain = _plain(start(setup))
-    for step in steps:
-        for key, value in step.patch.items():
-            plain[key] = plain[key] | value if key == "units" else value
-    return msgspec.convert(plain, BattleState)
+    return patched(_plain(start(setup)), (s.patch for s in steps), _KEYED, BattleState)
 
 
 @dataclass(frozen=True)
