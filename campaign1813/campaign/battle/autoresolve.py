@@ -1004,13 +1004,24 @@ def estimate(setup: BattleSetup, runs: int, seed: int = 0,
     if runs < 1:
         raise ValueError(f"an estimate needs at least one run, not {runs}")
     plan = _plan(setup)
-    counts = {FRENCH: 0, ALLIED: 0, None: 0}
+    return count_results(runs, lambda run: _fight(plan, run_seed(seed, run), False)[0].winner,
+                         progress)
+
+
+def count_results(runs: int, winner_of: Callable[[int], str | None],
+                  progress: Callable[[int, int], bool | None] | None = None) -> AutoOdds:
+    """Fight runs 0, 1, … (``winner_of(run)`` gives a run's winner, None for a draw) and count
+    the results with their 95 % intervals; every ruleset's estimate counts this way.
+
+    ``progress(done, total)`` is called after every hundredth of the runs and at the end; if it
+    returns False the count stops there and says how many runs it made.
+    """
+    counts: dict[str | None, int] = {FRENCH: 0, ALLIED: 0, None: 0}
     step = max(1, runs // 100)
     done = 0
     cancelled = False
     for run in range(runs):
-        battle, _ = _fight(plan, run_seed(seed, run), False)
-        counts[battle.winner] += 1
+        counts[winner_of(run)] += 1
         done = run + 1
         if progress is not None and (done % step == 0 or done == runs):
             if progress(done, runs) is False and done < runs:

@@ -30,9 +30,8 @@ from campaign1813.campaign.battle.autoresolve import (
     AutoOdds,
     AutoResult,
     BrigadeOutcome,
-    Share,
+    count_results,
     run_seed,
-    wilson,
 )
 from campaign1813.campaign.battle.ruleset002.battle import army_of
 from campaign1813.campaign.battle.ruleset002.charges import Charge, charge_hits
@@ -279,23 +278,10 @@ def estimate(setup: BattleSetup, runs: int, seed: int = 0,
     if runs < 1:
         raise ValueError(f"an estimate needs at least one run, not {runs}")
     army, t = _prepare(setup)
-    counts: dict[str | None, int] = {FRENCH: 0, ALLIED: 0, None: 0}
-    step = max(1, runs // 100)
-    done = 0
-    cancelled = False
-    for run in range(runs):
+
+    def winner_of(run: int) -> str | None:
         battle = _Battle(setup, army, t, run_seed(seed, run), False)
         battle.fight()
-        counts[battle.winner] += 1
-        done = run + 1
-        if progress is not None and (done % step == 0 or done == runs):
-            if progress(done, runs) is False and done < runs:
-                cancelled = True
-                break
+        return battle.winner
 
-    def share(outcome: str, count: int) -> Share:
-        low, high = wilson(count, done)
-        return Share(outcome, count, done, low, high)
-
-    return AutoOdds(runs, done, cancelled, share(FRENCH, counts[FRENCH]),
-                    share(ALLIED, counts[ALLIED]), share("draw", counts[None]))
+    return count_results(runs, winner_of, progress)

@@ -21,9 +21,8 @@ from campaign1813.campaign.battle.autoresolve import (
     AutoOdds,
     AutoResult,
     BrigadeOutcome,
-    Share,
+    count_results,
     run_seed,
-    wilson,
 )
 from campaign1813.campaign.battle.dice import DiceSource, SeededDice
 from campaign1813.campaign.battle.rules.common import ActionRefused
@@ -32,7 +31,7 @@ from campaign1813.campaign.battle.ruleset004 import melee as melee_rules
 from campaign1813.campaign.battle.ruleset004.convert import SIDES, Forces, convert
 from campaign1813.campaign.battle.ruleset004.morale import army_lost, morale_test
 from campaign1813.campaign.battle.ruleset004.units import Kind, Unit
-from campaign1813.campaign.battle.setup import ALLIED, FRENCH, BattleSetup
+from campaign1813.campaign.battle.setup import BattleSetup
 from campaign1813.campaign.battle.terms import MoraleState
 
 __all__ = ["resolve", "estimate"]
@@ -226,23 +225,6 @@ def estimate(setup: BattleSetup, runs: int, seed: int = 0,
     if runs < 1:
         raise ValueError(f"an estimate needs at least one run, not {runs}")
     forces = convert(setup)
-    counts: dict[str | None, int] = {SIDES[0]: 0, SIDES[1]: 0, None: 0}
-    step = max(1, runs // 100)
-    done = 0
-    cancelled = False
-    for run in range(runs):
-        f, _turns = _fight(setup, forces, run_seed(seed, run), False)
-        counts[f.winner] += 1
-        done = run + 1
-        if progress is not None and (done % step == 0 or done == runs):
-            if progress(done, runs) is False and done < runs:
-                cancelled = True
-                break
-
-    def share(outcome: str, count: int) -> Share:
-        low, high = wilson(count, done)
-        return Share(outcome, count, done, low, high)
-
-    return AutoOdds(runs, done, cancelled, share(FRENCH, counts[FRENCH]),
-                    share(ALLIED, counts[ALLIED]), share("draw", counts[None]))
+    return count_results(
+        runs, lambda run: _fight(setup, forces, run_seed(seed, run), False)[0].winner, progress)
 
