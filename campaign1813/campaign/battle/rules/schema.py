@@ -791,16 +791,23 @@ MODELS: dict[str, type[Table]] = {
 # --- checking ------------------------------------------------------------------------------
 
 
-def check_table(filename: str, data: Mapping[str, Any], label: str) -> None:
-    """Refuse a ruleset file that does not fit its model, naming the file, entry and reason."""
-    model = MODELS.get(filename)
+def check_against(models: Mapping[str, type[Table]], whose: str, filename: str,
+                  data: Mapping[str, Any], label: str) -> Table:
+    """The file read into its model among ``models`` (the files ``whose`` rulesets have), or a
+    RulesetError naming the file, entry and reason; every ruleset's files are checked so."""
+    model = models.get(filename)
     if model is None:
-        raise RulesetError(f"{label}: not a file a ruleset has "
-                           f"(known: {', '.join(sorted(MODELS))})")
+        raise RulesetError(f"{label}: not a file {whose} "
+                           f"(known: {', '.join(sorted(models))})")
     try:
-        model.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as exc:
         raise RulesetError(f"{label}: {problem(exc, data)}") from None
+
+
+def check_table(filename: str, data: Mapping[str, Any], label: str) -> None:
+    """Refuse a ruleset file that does not fit its model, naming the file, entry and reason."""
+    check_against(MODELS, "a ruleset has", filename, data, label)
 
 
 def problem(exc: ValidationError, data: Mapping[str, Any]) -> str:

@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, StringConstraints, ValidationError
+from pydantic import Field, StringConstraints
 
 from campaign1813.campaign.battle.rules.files import RulesetError, content_hash, rulesets_root
 from campaign1813.campaign.battle.rules.schema import (
@@ -37,7 +37,7 @@ from campaign1813.campaign.battle.rules.schema import (
     RulesetFile,
     Table,
     TomlJsonSchema,
-    problem,
+    check_against,
 )
 
 __all__ = ["MODELS", "SCHEMA_NAME", "check_file", "json_schema", "schema_text", "manifest_text",
@@ -257,14 +257,7 @@ MODELS: dict[str, type[Table]] = {
 
 def check_file(filename: str, data: Mapping[str, Any], label: str) -> None:
     """Refuse a file of ruleset 002 that does not fit its model, naming file, entry and why."""
-    model = MODELS.get(filename)
-    if model is None:
-        raise RulesetError(f"{label}: not a file of ruleset 002 "
-                           f"(known: {', '.join(sorted(MODELS))})")
-    try:
-        model.model_validate(data)
-    except ValidationError as exc:
-        raise RulesetError(f"{label}: {problem(exc, data)}") from None
+    check_against(MODELS, "of ruleset 002", filename, data, label)
 
 
 def json_schema() -> dict[str, Any]:

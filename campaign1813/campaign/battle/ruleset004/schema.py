@@ -27,11 +27,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import ConfigDict, Field, StringConstraints
 
 from campaign1813.campaign.battle.rules import schema as shared
 from campaign1813.campaign.battle.rules.files import RulesetError, content_hash, rulesets_root
-from campaign1813.campaign.battle.rules.schema import PATTERNS, TomlJsonSchema, problem
+from campaign1813.campaign.battle.rules.schema import PATTERNS, TomlJsonSchema
 
 ID = "004"
 MANIFEST = "validated.json"
@@ -284,14 +284,7 @@ MODELS: dict[str, type[shared.Table]] = {
 
 def check_file(filename: str, data: Mapping[str, Any], label: str) -> shared.Table:
     """The file read into its model, or a RulesetError naming the file, entry and reason."""
-    model = MODELS.get(filename)
-    if model is None:
-        raise RulesetError(f"{label}: not a file ruleset {ID} has "
-                           f"(known: {', '.join(sorted(MODELS))})")
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        raise RulesetError(f"{label}: {problem(exc, data)}") from None
+    return shared.check_against(MODELS, f"ruleset {ID} has", filename, data, label)
 
 
 def json_schema() -> dict[str, Any]:
