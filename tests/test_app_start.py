@@ -40,8 +40,10 @@ def test_a_file_named_on_the_command_line_wins(qtbot, tmp_path):
 
 
 def test_opening_a_campaign_waits_neither_for_the_road_planner_nor_the_battle_engine(tmp_path):
-    """The window shows an open campaign without networkx (loaded behind the shown window) or
-    the battle engine (loaded when a battle is fought): a fresh interpreter proves it."""
+    """The window shows an open campaign without networkx or the day's rules (loaded behind
+    the shown window), the map's scene (made once the window is shown), the battle engine
+    (loaded when a battle is fought) or the dialogs of the menus: a fresh interpreter proves
+    it."""
     import os
     import subprocess
     import sys
@@ -55,12 +57,19 @@ def test_opening_a_campaign_waits_neither_for_the_road_planner_nor_the_battle_en
         "from PySide6.QtWidgets import QApplication\n"
         "app = QApplication([])\n"
         "from campaign1813.ui.main_window import MainWindow\n"
-        f"w = MainWindow(QSettings({str(tmp_path / 's.ini')!r}, QSettings.Format.IniFormat))\n"
+        f"w = MainWindow(QSettings({str(tmp_path / 's.ini')!r}, QSettings.Format.IniFormat),\n"
+        "               defer_map=True)\n"
         "w.show()\n"
         f"assert w.open_file({str(tmp_path / 'war.c1813')!r})\n"
         "app.processEvents()\n"
         "print(sorted(m for m in ('networkx', 'campaign1813.maps.road_map',\n"
-        "                         'campaign1813.campaign.battle.fight') if m in sys.modules))\n"
+        "                         'campaign1813.campaign.battle.fight',\n"
+        "                         'campaign1813.campaign.services',\n"
+        "                         'campaign1813.campaign.day.actions',\n"
+        "                         'campaign1813.campaign.day.aftermath',\n"
+        "                         'campaign1813.ui.map_scene', 'campaign1813.ui.map_items',\n"
+        "                         'campaign1813.ui.battle_dialogs', 'campaign1813.ui.print_oob',\n"
+        "                         'campaign1813.ui.settings_dialog') if m in sys.modules))\n"
     )
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
@@ -97,3 +106,32 @@ def test_work_after_the_first_paint_runs_once_when_the_loop_is_idle(qtbot):
     widget.repaint()
     qtbot.wait(20)
     assert done == [True]
+
+
+def test_at_start_the_map_is_made_once_shown_and_the_planner_waits_for_its_ground(qtbot,
+                                                                                  tmp_path):
+    """The application's window (``defer_map``) shows the campaign first: the map's scene, its
+    flags and battles come once the map has been painted, and the work kept for a settled
+    window (loading the road planner) runs only when the map's ground is complete."""
+    from campaign1813.ui.app import when_settled
+
+    w = MainWindow(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
+                   defer_map=True)
+    qtbot.addWidget(w)
+    w.new_campaign(tmp_path / "war")
+    view = w.campaign_view
+    assert view.map_scene is None and not view.map_settled()
+    assert view.table.row("5 Corps") is not None  # the campaign is there before the map
+    done = []
+    when_settled(w, lambda: done.append(view.map_scene is not None and view.map_scene.built))
+    w.show()
+    qtbot.waitUntil(lambda: view.map_scene is not None)
+    assert "5 Corps" in view.map_scene.markers and done == []
+    qtbot.waitUntil(lambda: done == [True], timeout=10_000)
+    assert view.map_settled()
+
+
+def test_without_defer_map_the_map_comes_with_the_campaign(qtbot, tmp_path):
+    w = make_window(qtbot, tmp_path)
+    w.new_campaign(tmp_path / "war")
+    assert "5 Corps" in w.campaign_view.map_scene.markers

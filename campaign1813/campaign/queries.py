@@ -10,23 +10,22 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from campaign1813.campaign.calendar import format_date
-from campaign1813.campaign.day.aftermath import (
-    BreakOut,
-    breakout_options,
-    retreat_destinations,
-    status_reason,
-)
 from campaign1813.campaign.day.ground import Ground, Position, describe
 from campaign1813.campaign.day.objectives import ObjectiveState, objective_states
-from campaign1813.campaign.day.state import Battle, DayState, Kind, Status
+from campaign1813.campaign.day.state import Battle, DayState, Kind, Status, status_reason
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store import log
 from campaign1813.campaign.store.codec import read_state
 from campaign1813.campaign.store.document import CampaignDocument
 from campaign1813.maps.types import Theatre
+
+# The day's rules are read only by what orders and retreats ask (imported there): the campaign
+# at a glance, which the window shows first, does not need them.
+if TYPE_CHECKING:
+    from campaign1813.campaign.day.aftermath import BreakOut
 
 
 @dataclass(frozen=True)
@@ -201,6 +200,8 @@ def command_views(state: DayState, ground: Ground,
         pending = state.pending.get(c.name)
         retreats: tuple[str, ...] = ()
         if c.status is Status.RETREATING and c.status_date == state.date:
+            from campaign1813.campaign.day.aftermath import retreat_destinations
+
             retreats = tuple(sorted(retreat_destinations(ground, state, c.name)))
         out.append(CommandView(
             c.name, c.side, c.army, theatres[c.army], c.kind, c.position,
@@ -240,6 +241,8 @@ def breakouts(doc: CampaignDocument, name: str) -> list[BreakOut]:
     ground = doc.ground()
     with doc.reading() as con:
         state = read_state(con)
+    from campaign1813.campaign.day.aftermath import breakout_options
+
     return breakout_options(ground.adjusted(state.settings), state, name)
 
 

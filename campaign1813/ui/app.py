@@ -2,7 +2,8 @@
 
 The window is shown with its campaign as soon as that is read; what only an order or a march
 needs — the road planner and its graph library — is loaded in the background once the window
-is up, so the first paint does not wait for it and the first order does not either.
+is up and the map's ground is built, so the first paint does not wait for it, nor the map for
+it, and the first order does not either.
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from platformdirs import user_data_dir, user_log_dir
-from PySide6.QtCore import QEvent, QObject, QSettings, QTimer
+from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer
 from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 
 from campaign1813 import __version__
 from campaign1813.campaign.store.document import SUFFIX
@@ -53,7 +54,8 @@ def choose_startup_file(window: MainWindow, argv: list[str]) -> None:
 
 
 # what orders and marches need and the first paint does not: loaded behind the shown window
-DEFERRED_MODULES = ("campaign1813.maps.road_map",)
+# (the day's rules with the services that apply them, and the road planner)
+DEFERRED_MODULES = ("campaign1813.campaign.services", "campaign1813.maps.road_map")
 
 
 def load_in_background(modules: tuple[str, ...] = DEFERRED_MODULES) -> threading.Thread:
@@ -87,10 +89,23 @@ class AfterFirstPaint(QObject):
         return False
 
 
+def when_settled(window: MainWindow, work: Callable[[], object]) -> None:
+    """Run some work once, when the window has been painted and its map is complete (the map
+    is made after its first paint and its ground built in pieces; with no map, once the window
+    has been painted)."""
+    if window.campaign_view.map_settled():
+        AfterFirstPaint(window, work)
+    else:
+        window.campaign_view.map_view.ground_built.connect(
+            work, Qt.ConnectionType.SingleShotConnection)
+
+
 def _install_excepthook(app: QApplication) -> None:
     log_dir = Path(user_log_dir(APPLICATION, appauthor=False))
 
     def hook(exc_type, exc, tb):
+        from PySide6.QtWidgets import QMessageBox
+
         text = "".join(traceback.format_exception(exc_type, exc, tb))
         try:
             log_dir.mkdir(parents=True, exist_ok=True)
@@ -117,10 +132,10 @@ def main(argv: list[str] | None = None) -> int:
     app.setApplicationVersion(__version__)
     app.setWindowIcon(QIcon(str(data_root() / "icons" / "campaign1813.svg")))
     _install_excepthook(app)
-    window = MainWindow(QSettings())
+    window = MainWindow(QSettings(), defer_map=True)
     window.show()
     choose_startup_file(window, [a for a in argv[1:] if not a.startswith("-")])
-    AfterFirstPaint(window, load_in_background)
+    when_settled(window, load_in_background)
     return app.exec()
 
 

@@ -205,3 +205,7 @@ class SplitDialog(BattleDialog):
         """``split_battle`` with the commands ticked and the reason."""
         battle, names, reason = self.battle.id, self.chosen(), self.reason.text()
         return lambda doc: services.split_battle(doc, battle, names, reason)
+
+
+DIALOGS: dict[str, type[BattleDialog]] = {d.verb: d for d in (PostponeDialog, MergeDialog,
+                                                               SplitDialog)}

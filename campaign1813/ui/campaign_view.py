@@ -11,7 +11,7 @@ window shows.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPoint, QPointF, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QContextMenuEvent, QMouseEvent, QPainter, QWheelEvent
@@ -36,10 +36,12 @@ from campaign1813.campaign.day.state import Kind, Status
 from campaign1813.campaign.queries import CampaignStatus, CommandView
 from campaign1813.campaign.scenario.types import Scenario
 from campaign1813.maps.types import Theatre
-from campaign1813.ui.map_items import BattleSpec, MarkerSpec
-from campaign1813.ui.map_scene import MapScene
 from campaign1813.ui.map_style import NATION_COLOUR, SEA, SIDE_COLOUR
 from campaign1813.ui.open_campaign import OpenCampaign, Update
+
+if TYPE_CHECKING:  # the map's scene and items are loaded with the first map (see defer_map)
+    from campaign1813.ui.map_items import BattleSpec, MarkerSpec
+    from campaign1813.ui.map_scene import MapScene
 
 WHOLE_MAP = "The whole map"
 STATE = 2  # the commands' table's state column
@@ -69,6 +71,8 @@ def state_tooltip(c: CommandView) -> str:
 
 def marker_spec(c: CommandView, label: str, colour: str) -> MarkerSpec:
     """A command's flag: where it truly stands, its short name, its state badges."""
+    from campaign1813.ui.map_items import MarkerSpec
+
     badges = [] if c.status is Status.READY else [c.status.value]
     total = sum(n for _, n in c.casualties)
     if total:
@@ -117,6 +121,8 @@ class MapView(QGraphicsView):
     command_clicked = Signal(str)
     battle_clicked = Signal(int)  # a battle's marker double-clicked
     town_menu_wanted = Signal(str, QPoint)
+    ground_built = Signal()  # the scene's ground is complete (built in pieces after a paint)
+    first_painted = Signal()
 
     def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None):
         super().__init__(parent)
@@ -158,7 +164,9 @@ class MapView(QGraphicsView):
 
     def paintEvent(self, event) -> None:  # noqa: N802 (Qt override)
         super().paintEvent(event)
-        self._painted = True
+        if not self._painted:
+            self._painted = True
+            self.first_painted.emit()
         if self._build_pending:
             self._build_pending = False
             self._build_timer.start(0)
@@ -173,6 +181,7 @@ class MapView(QGraphicsView):
         while perf_counter() < end:
             if not scene.build_step():
                 self.place_labels()
+                self.ground_built.emit()
                 return
         self._build_timer.start(0)
 
@@ -394,9 +403,15 @@ class CampaignView(QWidget):
     battle_wanted = Signal(int)  # a battle to fight at the table, from its marker or town menu
 
     def __init__(self, campaign: OpenCampaign, parent: QWidget | None = None,
-                 settings: QSettings | None = None, preview: Preview | None = None):
+                 settings: QSettings | None = None, preview: Preview | None = None,
+                 defer_map: bool = False):
+        """``defer_map``: make the map's scene, with its flags, only once the map has been
+        painted (empty, as the sea) — as the application does at start, so that the window
+        shows the campaign before the map is drawn; otherwise it is made with the campaign."""
         super().__init__(parent)
         self.campaign = campaign
+        self._defer_map = defer_map
+        self._map_pending = False
         self._preview: Preview = preview if preview is not None else queries.route_preview
         self._scenario: Scenario | None = None
         self._flags: dict[str, tuple[str, str]] = {}
@@ -547,10 +562,15 @@ class CampaignView(QWidget):
             same_map = (self.map_scene is not None and scenario is not None
                         and self.map_scene.map == scenario.map)
             if not same_map:
-                self.map_scene = (MapScene(scenario.map, unit=WINDOW_UNIT, parent=self)
-                                  if scenario is not None else None)
-                self.map_view.set_map_scene(self.map_scene)
-                self._show_area()
+                if scenario is not None and self._defer_map and not self.map_view._painted:
+                    self._set_scene(None)
+                    if not self._map_pending:
+                        self._map_pending = True
+                        self.map_view.first_painted.connect(
+                            lambda: QTimer.singleShot(0, self._make_pending_map),
+                            Qt.ConnectionType.SingleShotConnection)
+                else:
+                    self._set_scene(scenario)
         if status is None:
             self.heading.setText("No campaign open — File ▸ New Campaign or Open")
             self.table.show_commands(None, ())
@@ -560,6 +580,32 @@ class CampaignView(QWidget):
             self.heading.setText(status.heading)
             self._show_all()
         self.shown.emit()
+
+    def _set_scene(self, scenario: Scenario | None) -> None:
+        """Show the map of a scenario (a new scene, its ground built in pieces), or none."""
+        self._map_pending = False
+        if scenario is None:
+            self.map_scene = None
+        else:
+            from campaign1813.ui.map_scene import MapScene
+
+            self.map_scene = MapScene(scenario.map, unit=WINDOW_UNIT, parent=self)
+        self.map_view.set_map_scene(self.map_scene)
+        self._show_area()
+
+    def _make_pending_map(self) -> None:
+        """The map put off until the window was shown: its scene now, with the campaign's
+        flags, battles and holders on it."""
+        if not self._map_pending:
+            return
+        self._set_scene(self._scenario)
+        if self.campaign.status is not None:
+            self._show_all()
+
+    def map_settled(self) -> bool:
+        """Whether the map is complete: no scene waiting to be made, its ground built."""
+        scene = self.map_scene
+        return not self._map_pending and (scene is None or scene.built)
 
     def _on_changed(self, update: Update) -> None:
         self.table.update_commands(update.commands)
@@ -634,6 +680,8 @@ class CampaignView(QWidget):
 
 def _battles(status: CampaignStatus) -> list[BattleSpec]:
     """The battles still to be fought, for the map."""
+    from campaign1813.ui.map_items import BattleSpec
+
     return [BattleSpec(b.id, b.place, format_date(b.date).rsplit(" ", 1)[0], b.title)
             for b in status.battles_due]
 

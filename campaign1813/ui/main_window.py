@@ -25,13 +25,12 @@ from PySide6.QtWidgets import (
 )
 
 from campaign1813 import __version__
-from campaign1813.campaign import queries, services
+from campaign1813.campaign import queries
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.day.settings import shown
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.queries import BattleView, RoutePreview
-from campaign1813.campaign.services import IssueOrder
 from campaign1813.campaign.store.document import (
     SUFFIX,
     CampaignDocument,
@@ -40,17 +39,24 @@ from campaign1813.campaign.store.document import (
     open_campaign,
     save_campaign_as,
 )
-from campaign1813.ui.battle_dialogs import BattleDialog, MergeDialog, PostponeDialog, SplitDialog
 from campaign1813.ui.campaign_view import CampaignView
-from campaign1813.ui.day_windows import DiaryWindow, ReportPane
+from campaign1813.ui.day_windows import ReportPane
 from campaign1813.ui.objectives_panel import ObjectivesPanel
 from campaign1813.ui.open_campaign import OpenCampaign, Update
 from campaign1813.ui.orders_panel import OrdersPanel
-from campaign1813.ui.settings_dialog import SettingsDialog
 from campaign1813.ui.undo import UndoHistory
 
-if TYPE_CHECKING:  # the battle window brings the battle engine: loaded when a battle is fought
+# What only a menu command opens is loaded when it is first asked for, not before the window is
+# shown: the battle window (it brings the battle engine), the battle and settings dialogs, the
+# diary window and the orders-of-battle printing.
+# The day's rules, with the campaign services that apply them, come with the first action (or
+# load behind the shown window, ui/app.py): the window shows the campaign without them.
+if TYPE_CHECKING:
+    from campaign1813.campaign.services import IssueOrder
     from campaign1813.ui.battle import BattleWindow
+    from campaign1813.ui.battle_dialogs import BattleDialog
+    from campaign1813.ui.day_windows import DiaryWindow
+    from campaign1813.ui.settings_dialog import SettingsDialog
 
 APP_TITLE = "1813 Campaign Umpire"
 WATCH_MS = 1500  # how often the window looks whether another program changed its file
@@ -68,7 +74,10 @@ class MainWindow(QMainWindow):
     error_reported = Signal(str)
     campaign_changed = Signal(object)  # the Changes of the action, undo or redo
 
-    def __init__(self, settings: QSettings, parent: QWidget | None = None):
+    def __init__(self, settings: QSettings, parent: QWidget | None = None,
+                 defer_map: bool = False):
+        """``defer_map``: draw the map only once the window has been shown (the application's
+        start: see ``CampaignView``)."""
         super().__init__(parent)
         self._settings = settings
         self.campaign = OpenCampaign(self)
@@ -78,7 +87,8 @@ class MainWindow(QMainWindow):
         self.history = UndoHistory(self.campaign, self)
         self.diary_window: DiaryWindow | None = None
         self.battle_windows: dict[int, BattleWindow] = {}  # the battles open at the table
-        self.campaign_view = CampaignView(self.campaign, self, settings=self._settings)
+        self.campaign_view = CampaignView(self.campaign, self, settings=self._settings,
+                                          defer_map=defer_map)
         self.campaign_view.order_wanted.connect(self.order_here)
         self.campaign_view.battle_wanted.connect(self.open_battle_window)
         shown = self._settings.value("view/theatre")
@@ -146,10 +156,11 @@ class MainWindow(QMainWindow):
         self.backup_action = self._action(self.file_menu, "&Back Up…", self._on_backup)
         self.file_menu.addSeparator()
         # File ▸ Print / Export Orders of Battle…: the dialogs and slots are in ui/print_oob.py
-        from campaign1813.ui import print_oob
-
-        self.print_oob_action, self.export_oob_action = print_oob.add_actions(self,
-                                                                              self.file_menu)
+        self.print_oob_action = self._action(self.file_menu, "&Print Orders of Battle…",
+                                             lambda: self._orders_of_battle("on_print"),
+                                             QKeySequence.StandardKey.Print)
+        self.export_oob_action = self._action(self.file_menu, "E&xport Orders of Battle…",
+                                              lambda: self._orders_of_battle("on_export"))
         self.file_menu.addSeparator()
         self._action(self.file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
@@ -178,6 +189,12 @@ class MainWindow(QMainWindow):
 
         self.help_menu = bar.addMenu("&Help")
         self._action(self.help_menu, f"&About {APP_TITLE}", self._on_about)
+
+    def _orders_of_battle(self, slot: str) -> None:
+        """File ▸ Print or Export Orders of Battle…, from ui/print_oob.py loaded when asked."""
+        from campaign1813.ui import print_oob
+
+        getattr(print_oob, slot)(self)
 
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -384,12 +401,12 @@ class MainWindow(QMainWindow):
                 action.triggered.connect(
                     lambda _checked=False, b=battle.id, w=winner: self.record_result(b, w))
             menu.addSeparator()
-            for text, kind in (("&Postpone…", PostponeDialog), ("&Merge With…", MergeDialog),
-                               ("&Split…", SplitDialog)):
+            for text, verb in (("&Postpone…", "Postpone"), ("&Merge With…", "Merge"),
+                               ("&Split…", "Split")):
                 action = menu.addAction(text)
-                action.setData((battle.id, kind.verb))
+                action.setData((battle.id, verb))
                 action.triggered.connect(
-                    lambda _checked=False, b=battle.id, k=kind: self.open_battle_dialog(b, k))
+                    lambda _checked=False, b=battle.id, v=verb: self.open_battle_dialog(b, v))
         # -- the battle window: one entry per battle due (or being fought on the table) --
         if due:
             self.battle_menu.addSeparator()
@@ -426,11 +443,17 @@ class MainWindow(QMainWindow):
         return path
         # -- end of Battle ▸ Setup Sheet --
 
-    def open_battle_dialog(self, battle: int, kind: type[BattleDialog]) -> BattleDialog | None:
-        """Open the dialog that postpones, merges or splits a battle due (one at a time)."""
+    def open_battle_dialog(self, battle: int,
+                           kind: str | type[BattleDialog]) -> BattleDialog | None:
+        """Open the dialog that postpones, merges or splits a battle due (one at a time);
+        ``kind`` is the dialog's class or its verb (Postpone, Merge, Split)."""
+        from campaign1813.ui.battle_dialogs import DIALOGS, MergeDialog
+
         found = next((b for b in self._due() if b.id == battle), None)
         if found is None or self.document is None:
             return None
+        if isinstance(kind, str):
+            kind = DIALOGS[kind]
         if self.battle_dialog is not None:
             self.battle_dialog.close()
         dialog: BattleDialog
@@ -500,6 +523,8 @@ class MainWindow(QMainWindow):
     def give_order(self, request: IssueOrder) -> Changes | None:
         """Give an order from the pad; a refusal is shown on the pad and in the status bar."""
         try:
+            from campaign1813.campaign import services
+
             changes = self.perform(lambda doc: services.perform(doc, request))
         except CampaignError as exc:
             self._refused_on_pad(exc)
@@ -519,6 +544,8 @@ class MainWindow(QMainWindow):
         self.orders_panel.select_command(command)
         self.orders_panel.verb.setCurrentText(verb)
         self.orders_panel.objective.setEditText(town)
+        from campaign1813.campaign.services import IssueOrder
+
         return self.give_order(IssueOrder(command, verb, town))
 
     def preview_route(self, command: str, verb: str, town: str, via: tuple[str, ...] = (),
@@ -531,6 +558,8 @@ class MainWindow(QMainWindow):
     def cancel_order(self, command: str) -> Changes | None:
         """Withdraw a command's orders."""
         try:
+            from campaign1813.campaign import services
+
             changes = self.perform(lambda doc: services.cancel_order(doc, command))
         except CampaignError as exc:
             self._refused_on_pad(exc)
@@ -540,6 +569,8 @@ class MainWindow(QMainWindow):
 
     def end_day(self) -> Changes | None:
         """March the day, or close it once its battles have results; the report is shown."""
+        from campaign1813.campaign import services
+
         changes = self._try(services.end_day)
         if changes is not None:
             self.report_dock.show()
@@ -548,10 +579,14 @@ class MainWindow(QMainWindow):
 
     def record_result(self, battle: int, winner: str) -> Changes | None:
         """Record a battle's result: ``French``, ``Allied`` or ``draw``."""
+        from campaign1813.campaign import services
+
         return self._try(lambda doc: services.record_result(doc, battle, winner))
 
     def choose_retreat(self, command: str, option: str, town: str | None = None):
         """The umpire's choice for a cut-off command: surrender or break out (to a town)."""
+        from campaign1813.campaign import services
+
         return self._try(lambda doc: services.choose_retreat(doc, command, option, town))
 
     def undo(self) -> Changes | None:
@@ -603,6 +638,8 @@ class MainWindow(QMainWindow):
             return
         text = queries.diary_text(self.document)
         if self.diary_window is None:
+            from campaign1813.ui.day_windows import DiaryWindow
+
             self.diary_window = DiaryWindow(self)
         self.diary_window.setWindowTitle(f"Campaign Diary — {self.document.summary().name}")
         self.diary_window.show_text(text)
@@ -615,7 +652,8 @@ class MainWindow(QMainWindow):
         has_doc = self.document is not None
         self._seen_version = self.document.data_version() if self.document else None
         for action in (self.save_as_action, self.backup_action, self.details_action,
-                       self.settings_action, self.end_day_action, self.diary_action):
+                       self.settings_action, self.end_day_action, self.diary_action,
+                       self.print_oob_action, self.export_oob_action):
             action.setEnabled(has_doc)
         self._rebuild_recent_menu()
         self._rebuild_battle_menu()
@@ -672,6 +710,8 @@ class MainWindow(QMainWindow):
         """Campaign ▸ Settings…: the campaign's settings, each change an undoable action."""
         if self.document is None:
             return None
+        from campaign1813.ui.settings_dialog import SettingsDialog
+
         if self.settings_dialog is not None:
             self.settings_dialog.close()
         dialog = SettingsDialog(self.campaign, self.perform, self)

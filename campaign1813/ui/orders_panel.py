@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QStringListModel, Qt, Signal
 from PySide6.QtGui import QKeyEvent
@@ -41,10 +42,12 @@ from PySide6.QtWidgets import (
 from campaign1813.campaign import queries
 from campaign1813.campaign.day.state import Status, Verb
 from campaign1813.campaign.queries import CommandView, RoutePreview
-from campaign1813.campaign.services import IssueOrder
 from campaign1813.maps.names import fold, folded
 from campaign1813.ui.campaign_view import CampaignView
 from campaign1813.ui.open_campaign import OpenCampaign, Update
+
+if TYPE_CHECKING:
+    from campaign1813.campaign.services import IssueOrder
 
 REFUSED_STYLE = "color: #b00020;"
 DONE_STYLE = "color: #1b5e20;"
@@ -252,6 +255,8 @@ class OrdersPanel(QWidget):
     # ----- what the umpire asks for ------------------------------------------------------
     def request(self) -> IssueOrder:
         """The order as entered now, as the campaign's own command."""
+        from campaign1813.campaign.services import IssueOrder  # with the day's rules
+
         return IssueOrder(self.command.currentText(), self.verb.currentText(),
                             self.objective.currentText().strip(),
                             split_waypoints(self.via.text()), self.forced.isChecked())

@@ -16,14 +16,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 
 from PySide6.QtCore import QLocale
-from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
-    QMenu,
     QMessageBox,
     QStatusBar,
     QVBoxLayout,
@@ -274,21 +272,3 @@ def on_export(window: MainWindow) -> None:
     if chosen:
         export_to(window, chosen[0], chooser.choice, chooser.paper_size,
                   replace=True if chosen[1] else None)
-
-
-def add_actions(window: MainWindow, menu: QMenu) -> tuple[QAction, QAction]:
-    """The two File menu actions, enabled while a campaign is open."""
-    print_action = QAction("&Print Orders of Battle…", _widget(window))
-    print_action.setShortcut(QKeySequence.StandardKey.Print)
-    print_action.triggered.connect(lambda: on_print(window))
-    export_action = QAction("E&xport Orders of Battle…", _widget(window))
-    export_action.triggered.connect(lambda: on_export(window))
-    menu.addActions([print_action, export_action])
-
-    def enable() -> None:
-        for action in (print_action, export_action):
-            action.setEnabled(window.document is not None)
-
-    window.campaign.opened.connect(enable)
-    enable()
-    return print_action, export_action

@@ -13,7 +13,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
 
-from campaign1813.campaign import queries, services
+from campaign1813.campaign import queries
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.ui.open_campaign import OpenCampaign
@@ -47,10 +47,14 @@ class UndoHistory(QObject):
 
     def undo(self) -> Changes:
         """Take back the action the menu shows; refused if the log's latest is another."""
+        from campaign1813.campaign import services  # the day's rules: with the first action
+
         return self._step(services.undo, self.undo_label, "undo")
 
     def redo(self) -> Changes:
         """Apply again the action the menu shows; refused if the log's next is another."""
+        from campaign1813.campaign import services
+
         return self._step(services.redo, self.redo_label, "redo")
 
     def _step(self, service, label: str | None, what: str) -> Changes:

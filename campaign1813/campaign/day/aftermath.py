@@ -17,7 +17,14 @@ from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day.contact import PositionIndex
 from campaign1813.campaign.day.ground import EPS, Ground, OrderRefused, Position, describe
 from campaign1813.campaign.day.movement import advance
-from campaign1813.campaign.day.state import Battle, DayState, Order, Status, Verb
+from campaign1813.campaign.day.state import (  # noqa: F401 (status_reason: said here too)
+    Battle,
+    DayState,
+    Order,
+    Status,
+    Verb,
+    status_reason,
+)
 from campaign1813.campaign.scenario.types import Side
 
 DRAW = "draw"
@@ -369,29 +376,6 @@ def _casualties(ground: Ground, state: DayState, battle: Battle, casualties) -> 
 def _names(names) -> str:
     names = list(names)
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def status_reason(state: DayState, name: str) -> str | None:
-    """Why a command cannot take ordinary orders today, or None if it can."""
-    c = state.commands[name]
-    battle = state.battles.get(c.battle) if c.battle else None
-    if c.status is Status.SURRENDERED:
-        return f"{name} has surrendered"
-    if c.status is Status.IN_BATTLE and battle:
-        return f"{name} is in {battle.title}, which has no result yet"
-    if battle and c.status_date == state.date:
-        if c.status is Status.RESTING:
-            return f"{name} is resting on {format_date(state.date)} after winning at {battle.place}"
-        if c.status is Status.RETREATING:
-            return (
-                f"{name} must retreat on {format_date(state.date)} after losing at {battle.place}"
-            )
-    if c.status is Status.CUT_OFF and battle:
-        return (
-            f"{name} is cut off after losing at {battle.place}: "
-            "the umpire must choose surrender or break out"
-        )
-    return None
 
 
 def choose_option(

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from campaign1813.campaign.day.cycle import DayReport
+if TYPE_CHECKING:  # a Changes is read without the day's rules that made its report
+    from campaign1813.campaign.day.cycle import DayReport
 
 
 @dataclass(frozen=True)

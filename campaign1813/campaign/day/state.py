@@ -206,3 +206,26 @@ def find_command(state: DayState, name: str) -> CommandState:
     if found is None:
         raise OrderRefused(index.unknown(name, f"no command called '{name}' in this campaign"))
     return state.commands[found]
+
+
+def status_reason(state: DayState, name: str) -> str | None:
+    """Why a command cannot take ordinary orders today, or None if it can."""
+    c = state.commands[name]
+    battle = state.battles.get(c.battle) if c.battle else None
+    if c.status is Status.SURRENDERED:
+        return f"{name} has surrendered"
+    if c.status is Status.IN_BATTLE and battle:
+        return f"{name} is in {battle.title}, which has no result yet"
+    if battle and c.status_date == state.date:
+        if c.status is Status.RESTING:
+            return f"{name} is resting on {format_date(state.date)} after winning at {battle.place}"
+        if c.status is Status.RETREATING:
+            return (
+                f"{name} must retreat on {format_date(state.date)} after losing at {battle.place}"
+            )
+    if c.status is Status.CUT_OFF and battle:
+        return (
+            f"{name} is cut off after losing at {battle.place}: "
+            "the umpire must choose surrender or break out"
+        )
+    return None

@@ -13,11 +13,9 @@ import json
 import sqlite3
 from dataclasses import asdict, dataclass, is_dataclass
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from campaign1813.campaign.day.actions import Action
 from campaign1813.campaign.day.changes import Changes
-from campaign1813.campaign.day.cycle import DayReport
 from campaign1813.campaign.day.ground import Ground, OrderRefused
 from campaign1813.campaign.store.codec import (
     Json,
@@ -27,6 +25,10 @@ from campaign1813.campaign.store.codec import (
     state_to_json,
     write_changes,
 )
+
+if TYPE_CHECKING:  # the day's rules come with the actions that are applied, not with the log
+    from campaign1813.campaign.day.actions import Action
+    from campaign1813.campaign.day.cycle import DayReport
 
 
 @dataclass(frozen=True)
