@@ -128,13 +128,16 @@ class NameItem:
     """A name on the map (a town's, a river's, a theatre's) with its halo: a point of the
     scene, an offset in pixels from it where the label placer put it, and a turn (a river's
     name follows its reach). The names layer draws all of them; the name itself is no item,
-    so the scene holds one item for hundreds of names."""
+    so the scene holds one item for hundreds of names. Its letters' outlines (and the halo's,
+    a large path) are made only to draw it — into its picture once, or onto a printed page —
+    and not kept: most names of a map are never shown at once."""
 
     def __init__(self, text: str, font: QFont, ink: QColor, halo: QColor, unit: float):
         self.text = text
         self.ink = ink
         self.halo_colour = halo
-        self._path, self._halo = text_path(text, font, 3.2 * unit)
+        self.font = QFont(font)
+        self._halo_width = 3.2 * unit
         metrics = QFontMetricsF(font)
         self.size = QPointF(metrics.horizontalAdvance(text), metrics.ascent() + metrics.descent())
         self._offset = QPointF()
@@ -182,8 +185,7 @@ class NameItem:
             painter.rotate(self._rotation)
         painter.translate(self._offset)
         if ratio is None:
-            painter.fillPath(self._halo, self.halo_colour)
-            painter.fillPath(self._path, self.ink)
+            self._draw_letters(painter)
             return
         if self._pixmap is None or self._pixmap.devicePixelRatio() != ratio:
             self._pixmap = self._picture(ratio)
@@ -198,10 +200,15 @@ class NameItem:
         p = QPainter(pixmap)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.translate(NAME_MARGIN, NAME_MARGIN)
-        p.fillPath(self._halo, self.halo_colour)
-        p.fillPath(self._path, self.ink)
+        self._draw_letters(p)
         p.end()
         return pixmap
+
+    def _draw_letters(self, painter: QPainter) -> None:
+        """The name in ink over its halo, its top-left at the painter's origin."""
+        letters, halo = text_path(self.text, self.font, self._halo_width)
+        painter.fillPath(halo, self.halo_colour)
+        painter.fillPath(letters, self.ink)
 
 
 class NamesLayer(QGraphicsItem):
