@@ -9,7 +9,6 @@ work on the file's event log (:class:`~campaign1813.ui.undo.UndoHistory`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,7 +27,6 @@ from campaign1813 import __version__
 from campaign1813.campaign import queries
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day.changes import Changes
-from campaign1813.campaign.day.settings import shown
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.queries import BattleView, RoutePreview
 from campaign1813.campaign.store.document import (
@@ -116,6 +114,8 @@ class MainWindow(QMainWindow):
         # a tab beside the day's report: the report comes forward after End Day
         self.tabifyDockWidget(self.report_dock, self.objectives_dock)
         self.report_dock.raise_()
+        self.objectives_panel.set_seen(False)  # filled when its tab comes forward
+        self.objectives_dock.visibilityChanged.connect(self.objectives_panel.set_seen)
         self._build_menus()
         self.statusBar().showMessage("Ready")
         geometry = self._settings.value("window/geometry")
@@ -729,6 +729,10 @@ class MainWindow(QMainWindow):
             return ""
         s = doc.summary()
         stored = doc.settings().get("campaign", {})
+        from html import escape
+
+        from campaign1813.campaign.day.settings import shown
+
         lines = [f"<b>{escape(s.name)}</b>", f"Today: {format_date(s.current_date)}",
                  f"Began: {format_date(s.start_date)}", f"File: {escape(str(doc.path))}"]
         lines += [f"{k.replace('_', ' ')}: {escape(str(v))}" for k, v in stored.items()

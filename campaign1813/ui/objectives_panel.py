@@ -39,7 +39,9 @@ def objective_row(o: ObjectiveState) -> tuple[str, str, str]:
 
 
 class ObjectivesPanel(QWidget):
-    """The objectives by theatre, with their towns' holders; refreshed when they change."""
+    """The objectives by theatre, with their towns' holders; refreshed when they change, or,
+    while the panel is not seen (a tab behind the day's report: :meth:`set_seen`), when it is
+    next seen."""
 
     def __init__(self, campaign: OpenCampaign, parent: QWidget | None = None):
         super().__init__(parent)
@@ -59,12 +61,26 @@ class ObjectivesPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.tree)
         self._shown: tuple[ObjectiveState, ...] | None = None
-        campaign.opened.connect(self.refresh)
+        self._seen = True
+        campaign.opened.connect(self._later)
         campaign.changed.connect(self._on_changed)
-        self.refresh()
+        self._later()
+
+    def _later(self) -> None:
+        """Refresh now if the panel is seen, else when it is next seen."""
+        self._stale = True
+        if self._seen:
+            self.refresh()
+
+    def set_seen(self, seen: bool) -> None:
+        """Whether the umpire can see the panel now (its dock's tab is in front)."""
+        self._seen = seen
+        if seen and self._stale:
+            self.refresh()
 
     def refresh(self) -> None:
         """Show the objectives as the campaign now has them (nothing is redrawn if the same)."""
+        self._stale = False
         status = self.campaign.status
         objectives = status.objectives if status is not None else ()
         if objectives == self._shown:
@@ -94,7 +110,10 @@ class ObjectivesPanel(QWidget):
         self.tree.expandAll()
 
     def rows(self) -> list[tuple[int, tuple[str, str, str]]]:
-        """Every row shown, with its depth (0 theatre, 1 objective, 2 town), top to bottom."""
+        """Every row shown, with its depth (0 theatre, 1 objective, 2 town), top to bottom
+        (brought up to date first, if the panel was hidden)."""
+        if self._stale:
+            self.refresh()
         out: list[tuple[int, tuple[str, str, str]]] = []
 
         def walk(item: QTreeWidgetItem | None, depth: int) -> None:
@@ -109,4 +128,4 @@ class ObjectivesPanel(QWidget):
         return out
 
     def _on_changed(self, _update: Update) -> None:
-        self.refresh()
+        self._later()

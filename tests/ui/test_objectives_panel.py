@@ -54,3 +54,15 @@ def test_a_town_taken_shows_its_new_holder_and_the_day_and_undo_takes_it_back(wi
     assert (2, ("Leipzig", "French", "2 May 1813")) in rows_of(window, "Central Germany")
     window.undo()
     assert (2, ("Leipzig", "nobody", "")) in rows_of(window, "Central Germany")
+
+
+def test_the_dock_behind_the_report_fills_when_it_is_shown(window, qtbot):
+    """The Objectives tab sits behind the Day's Report: its tree is filled when the tab is
+    brought forward, not while the window opens the campaign."""
+    panel = window.objectives_panel
+    window.show()
+    qtbot.waitExposed(window)
+    assert panel.tree.topLevelItemCount() == 0
+    window.objectives_dock.raise_()
+    qtbot.waitUntil(lambda: panel.tree.topLevelItemCount() > 0)
+    assert panel.tree.topLevelItem(0).text(0) == "Northern Germany"

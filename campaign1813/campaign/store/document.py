@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -387,6 +386,8 @@ def _check_destination(path: Path, overwrite: bool) -> None:
 def _build(path: Path, loaded: Scenario, *, name: str, start: date, scenario: str,
            files: dict[str, str] | None) -> None:
     """Lay out a ``.part`` file, write the new campaign into it, and move it into place."""
+    import tomllib  # the scenario's settings file: read only when a campaign is made
+
     from campaign1813.campaign.day.state import initial_state
     from campaign1813.campaign.store.codec import write_state
     from campaign1813.campaign.store.migrate import create_layout
