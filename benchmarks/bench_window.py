@@ -7,10 +7,10 @@ event loop has gone idle; against it, a bare ``QApplication`` + ``QMainWindow`` 
 The map is drawn after that first paint, in pieces: the time until it is complete and the road
 planner has loaded is printed too. Both run several times in turn; the figures are the medians
 of wall and CPU time (user + system of the child) and their ratios (target at most 2×), with
-the spread of the ratio over the pairs of runs. Memory is the child's own peak resident set (``VmHWM``, which
-starts afresh with the child's program, unlike ``ru_maxrss``, which keeps the forking parent's),
-the application's counted once the map's ground is built and the road planner it loads behind
-the shown window has loaded (target at most 2.5× the bare window's).
+the spread of the ratio over the pairs of runs. Memory is the child's own peak resident set
+(``VmHWM``, which starts afresh with the child's program, unlike ``ru_maxrss``, which keeps the
+forking parent's), the application's counted once the map's ground is built and the road
+planner it loads behind the shown window has loaded (target at most 2.5× the bare window's).
 
 Map: in one window, on the whole map, the CPU time of a repaint of the map view's whole
 viewport (after the event queue is empty) and of one zoom step (``scale(1.25, 1.25)`` and its
