@@ -47,6 +47,7 @@ WHOLE_MAP = "The whole map"
 STATE = 2  # the commands' table's state column
 STATE_WIDTH, STATE_MAX_WIDTH = 90, 130  # "surrendered"; "retreating, 12 cas."
 WINDOW_UNIT = 0.85  # the window's lettering and signs, against the printed map's
+THEATRE_MARGIN_MILES = 60.0  # how far past a theatre's towns its map reaches
 ORDER_VERBS = ("Move", "Attack", "Hold")
 # the ground is built in pieces between paints: steps are taken while the piece is shorter than
 # this, so with the longest step (about 35 ms) no piece holds the window for 50 ms
@@ -253,14 +254,14 @@ class MapView(QGraphicsView):
         if self.settings is None or self.map_scene is None:
             return
         c = self.centre()
-        self.settings.setValue(f"map/{self.key}", f"{self.scale_now():.6f} {c.x():.3f} "
+        self.settings.setValue(f"zoom/{self.key}", f"{self.scale_now():.6f} {c.x():.3f} "
                                                   f"{c.y():.3f}")
 
     def restore_state(self, key: str) -> bool:
         """Show a theatre as kept in the settings; False if nothing is kept."""
         if self.settings is None:
             return False
-        value = self.settings.value(f"map/{key}")
+        value = self.settings.value(f"zoom/{key}")
         try:
             scale, x, y = (float(v) for v in str(value).split())
         except ValueError:
@@ -412,6 +413,7 @@ class CampaignView(QWidget):
         self.campaign = campaign
         self._defer_map = defer_map
         self._map_pending = False
+        self._scenes: dict[str, MapScene] = {}  # each theatre's, made when first shown
         self._preview: Preview = preview if preview is not None else queries.route_preview
         self._scenario: Scenario | None = None
         self._flags: dict[str, tuple[str, str]] = {}
@@ -571,6 +573,8 @@ class CampaignView(QWidget):
                             Qt.ConnectionType.SingleShotConnection)
                 else:
                     self._set_scene(scenario)
+            else:  # the same map: the scenes made are kept
+                self._map_pending = False
         if status is None:
             self.heading.setText("No campaign open — File ▸ New Campaign or Open")
             self.table.show_commands(None, ())
@@ -582,15 +586,40 @@ class CampaignView(QWidget):
         self.shown.emit()
 
     def _set_scene(self, scenario: Scenario | None) -> None:
-        """Show the map of a scenario (a new scene, its ground built in pieces), or none."""
+        """Show the map of a scenario, or none: the scenes of another map are let go."""
         self._map_pending = False
+        for scene in self._scenes.values():
+            scene.deleteLater()
+        self._scenes = {}
         if scenario is None:
             self.map_scene = None
+            self.map_view.set_map_scene(None)
         else:
-            from campaign1813.ui.map_scene import MapScene
+            self._show_scene()
 
-            self.map_scene = MapScene(scenario.map, unit=WINDOW_UNIT, parent=self)
-        self.map_view.set_map_scene(self.map_scene)
+    def _show_scene(self) -> None:
+        """Show the scene of the theatre chosen, made when it is first shown (its ground then
+        built in pieces). Each theatre is drawn in its own projection, true east–west at its
+        own latitude, as its printed map is, with its neighbours' towns greyed; the whole map
+        in the whole map's."""
+        from campaign1813.ui.map_scene import MapScene, scene_bounds
+
+        scenario = self._scenario
+        if scenario is None:
+            return
+        key, theatre = self.theatres.currentText(), self.theatre()
+        scene = self._scenes.get(key)
+        if scene is None:
+            bounds = (None if theatre is None
+                      else scene_bounds(scenario.map, theatre, THEATRE_MARGIN_MILES))
+            scene = MapScene(scenario.map, bounds, unit=WINDOW_UNIT, parent=self,
+                             theatre=theatre)
+            self._scenes[key] = scene
+        if scene is not self.map_scene:
+            if self.map_scene is not None:
+                self.map_scene.clear_preview()
+            self.map_scene = scene
+            self.map_view.set_map_scene(scene)
         self._show_area()
 
     def _make_pending_map(self) -> None:
@@ -623,9 +652,10 @@ class CampaignView(QWidget):
             self.heading.setText(status.heading)
 
     def _on_theatre(self, text: str) -> None:
+        if self.map_scene is not None:  # (a map put off until the window is shown waits)
+            self._show_scene()
         if self.campaign.status is not None:
             self._show_all()
-        self._show_area()
         self.shown.emit()
         self.theatre_changed.emit(text)
 

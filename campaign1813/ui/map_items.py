@@ -145,7 +145,9 @@ class NameItem:
         self._rotation = 0.0
         self._visible = False
         self._pixmap: QPixmap | None = None
-        self.great = False  # a river name: a great river's shows on the whole map
+        # a great river's name shows on the whole map; a great place's (a city's, a fortress')
+        # is named first and flags stand clear of it where they can
+        self.great = False
 
     def isVisible(self) -> bool:  # noqa: N802 (named as a graphics item's)
         """Whether the placer found it room."""
@@ -166,6 +168,10 @@ class NameItem:
     def setRotation(self, degrees: float) -> None:  # noqa: N802
         """Turn it, clockwise on the screen, round its point."""
         self._rotation = degrees
+
+    def offset(self) -> QPointF:
+        """Where the name's top-left is, in pixels from its point."""
+        return QPointF(self._offset)
 
     def set_offset(self, offset: QPointF) -> None:
         """Put the name's top-left this many pixels from its point."""

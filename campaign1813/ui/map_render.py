@@ -81,7 +81,7 @@ def render_map(
         margin_miles = 40.0 if theatre is None else 30.0
     bounds = theatre_bounds(map_data, theatre, margin_miles)
     unit = max(width / 2400.0, 0.5)  # line widths and fonts grow with the picture
-    scene = MapScene(map_data, bounds, unit=unit)
+    scene = MapScene(map_data, bounds, unit=unit, theatre=theatre)
     scene.build()
     scene.set_markers(_flags(markers))
     pad = round(width * 0.025)

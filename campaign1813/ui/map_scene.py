@@ -58,6 +58,8 @@ from campaign1813.ui.map_style import (
     INK,
     LAND,
     MINOR_ROADS_FROM,
+    OTHER_INK,
+    OTHER_OPACITY,
     RIVER,
     SEA,
     THEATRE_INK,
@@ -84,6 +86,14 @@ from campaign1813.ui.map_style import (
 # ---- label placement --------------------------------------------------------------------------
 
 
+# how far from its sign a name is tried, in its sign's radius (a great place's name, put again
+# when flags crowded it, farther too)
+FAR_REACHES = (1.0, 1.9, 2.8, 3.7, 4.6)
+# the owners of a lesser town's sign, a city's or fortress' sign, and a command's dot in the
+# placer's grid
+SIGN, GREAT_SIGN, DOT = "town sign", "great town sign", "dot"
+
+
 class BucketGrid:
     """Rectangles already taken, bucketed by cells of a fixed size, so a new rectangle is
     checked only against those in the cells it touches (not against all of them)."""
@@ -103,7 +113,8 @@ class BucketGrid:
         return any(r.intersects(o) for k in self._keys(r) for o, _ in self.cells.get(k, ()))
 
     def hits(self, r: QRectF) -> list[object]:
-        """The owners of the rectangles ``r`` overlaps (None for a town's sign or a dot)."""
+        """The owners of the rectangles ``r`` overlaps (a name, ``SIGN`` or ``GREAT_SIGN`` for a
+        town's sign, ``DOT`` for a command's dot, None for a flag or a battle)."""
         found: dict[int, object] = {}
         for k in self._keys(r):
             for o, owner in self.cells.get(k, ()):
@@ -115,6 +126,11 @@ class BucketGrid:
         """Take ``r`` (for ``owner``, a name that may yet give way)."""
         for k in self._keys(r):
             self.cells[k].append((r, owner))
+
+    def remove(self, r: QRectF, owner: object) -> None:
+        """Give back ``r``, taken for ``owner`` (a name that gave way)."""
+        for k in self._keys(r):
+            self.cells[k] = [(o, who) for o, who in self.cells.get(k, ()) if who is not owner]
 
 
 # ---- the scene ---------------------------------------------------------------------------------
@@ -133,9 +149,12 @@ class MapScene(QGraphicsScene):
     """The road map and the campaign's pieces on it, in miles."""
 
     def __init__(self, map_data: MapData, bounds: Bounds | None = None, unit: float = 1.0,
-                 parent=None):
+                 parent=None, theatre: Theatre | None = None):
+        """``bounds``: the box drawn and its projection (the whole map's by default);
+        ``theatre``: the theatre the scene is the map of, whose neighbours' towns are greyed."""
         super().__init__(parent)
         self.map = map_data
+        self.theatre = theatre
         self.bounds = bounds or scene_bounds(map_data)
         self.projection = Projection(self.bounds)
         self.unit = unit
@@ -166,6 +185,7 @@ class MapScene(QGraphicsScene):
         self._steps = self._build_steps()
         self.built = False
         self._placed: tuple | None = None
+        self._flagged: set[str] = set()  # the towns where flags stand, as names are placed
 
     # ---- coordinates ----
     def point(self, lat: float, lon: float) -> QPointF:
@@ -316,20 +336,27 @@ class MapScene(QGraphicsScene):
 
         self._add_layer(draw, CROSSINGS_FROM, Z_ROADS + 0.5)
 
+    def muted(self, town: Town) -> bool:
+        """Whether a town belongs to a neighbouring theatre of the theatre drawn (greyed)."""
+        return self.theatre is not None and town.theatre != self.theatre
+
     def _build_towns(self) -> None:
         u = self.unit
         for villages in (True, False):
             towns = [t for t in self.map.towns
                      if (t.kind is TownKind.VILLAGE and not t.fortress) == villages]
-            # cities over towns, so a crowded place keeps its biggest sign on top
-            towns.sort(key=lambda t: (t.kind is TownKind.CITY, t.fortress))
+            # the neighbours' first, greyed; cities over towns, so a crowded place keeps its
+            # biggest sign on top
+            towns.sort(key=lambda t: (not self.muted(t), t.kind is TownKind.CITY, t.fortress))
             signs = [(self._town_points[t.name], t.kind, t.fortress,
-                      town_radius(t.kind, t.fortress, u)) for t in towns]
+                      town_radius(t.kind, t.fortress, u), self.muted(t)) for t in towns]
 
             def draw(p: QPainter, lod: float, signs=signs) -> None:
                 px = 1.0 / lod
-                for at, kind, fortress, r in signs:
+                for at, kind, fortress, r, muted in signs:
+                    p.setOpacity(OTHER_OPACITY if muted else 1.0)
                     draw_town_sign(p, at, kind, fortress, r * px, u * px)
+                p.setOpacity(1.0)
 
             self._add_layer(draw, VILLAGES_FROM if villages else 0.0,
                             Z_TOWNS + (0 if villages else 0.1))
@@ -341,7 +368,9 @@ class MapScene(QGraphicsScene):
             font = serif(size[town.kind] * self.unit,
                          bold=town.kind in (TownKind.CITY, TownKind.FORTRESS),
                          italic=town.kind is TownKind.VILLAGE)
-            item = NameItem(town.name, font, INK, HALO, self.unit)
+            item = NameItem(town.name, font, OTHER_INK if self.muted(town) else INK, HALO,
+                            self.unit)
+            item.great = town.kind is TownKind.CITY or town.fortress
             item.setPos(self._town_points[town.name])
             self.names_layer.names.append(item)
             self.town_names[town.name] = item
@@ -413,11 +442,19 @@ class MapScene(QGraphicsScene):
         def free(r: QRectF) -> bool:
             return (bound is None or bound.contains(r)) and not grid.clashes(r)
 
+        def over_signs(r: QRectF) -> bool:  # covering at most lesser towns' signs
+            return (bound is None or bound.contains(r)) and all(h is SIGN for h in grid.hits(r))
+
+        def over_dots(r: QRectF) -> bool:  # and commands' dots (their flags stay clear)
+            return ((bound is None or bound.contains(r))
+                    and all(h is SIGN or h is DOT for h in grid.hits(r)))
+
         for town in self.map.towns:
             if self.shows_town(town, scale):
                 r = town_radius(town.kind, town.fortress, u)
                 c = px(self._town_points[town.name])
-                grid.add(QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r))
+                great = town.kind is TownKind.CITY or town.fortress
+                grid.add(QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r), GREAT_SIGN if great else SIGN)
         clusters = self._flag_clusters(scale, grid)
         for battle in self.battles.values():
             # the burst's points are thin: names may come closer than its box
@@ -439,14 +476,35 @@ class MapScene(QGraphicsScene):
         majors = [t for t in order if t.kind is TownKind.CITY or t.fortress]
         others = [t for t in order if not (t.kind is TownKind.CITY or t.fortress)]
         # the great places are named first; the flags then stand clear of those names (or
-        # cover them, the name giving way, when a crowd leaves no corner free)
-        for town in majors:
-            self._place_town_name(town, scale, grid, free, wanted(town))
+        # cover them when a crowd leaves no corner free: the name gives way, and is put
+        # again where it finds room beside its town, now that the flags stand)
+        taken: dict[int, QRectF] = {}
+        self._flagged = {m.spec.place[0] for m in self.markers.values() if m.spec.place[1] is None}
+        for town in majors:  # where lesser towns crowd round, over their signs
+            self._place_town_name(town, scale, grid, free, wanted(town), taken)
+            if not self.town_names[town.name].isVisible():
+                self._place_town_name(town, scale, grid, over_signs, wanted(town), taken)
+        by_item = {id(self.town_names[t.name]): t for t in majors}
+
+        def rename(item: NameItem) -> bool:
+            """Put a great place's name that gave way again: where it is free, else over
+            lesser signs farther out, else over dots at last; whether it found room."""
+            town = by_item[id(item)]
+            self._place_town_name(town, scale, grid, free, True, taken)
+            for fits in (over_signs, over_dots):
+                if not item.isVisible():
+                    self._place_town_name(town, scale, grid, fits, True, taken, FAR_REACHES)
+            return item.isVisible()
+
+        gave_way: list[NameItem] = []
         for anchor, stack in clusters:
-            self._stand_flags(anchor, stack, scale, grid, bound)
+            self._stand_flags(anchor, stack, scale, grid, bound, taken, gave_way, rename)
+        for item in gave_way:  # names a crowd covered wherever it stood: room now, maybe
+            if id(item) in by_item and not item.isVisible():
+                rename(item)
         self._place_river_names(scale, grid, free)
         for town in others:
-            self._place_town_name(town, scale, grid, free, wanted(town))
+            self._place_town_name(town, scale, grid, free, wanted(town), taken)
         self.names_layer.update()
         self.theatre_layer.update()
 
@@ -462,7 +520,7 @@ class MapScene(QGraphicsScene):
         for place in sorted(at, key=lambda p: (-len(at[p]), p[0], p[1] or "", p[2])):
             stack = at[place]
             c = stack[0].pos() * scale
-            grid.add(QRectF(c.x() - 4, c.y() - 4, 8, 8))
+            grid.add(QRectF(c.x() - 4, c.y() - 4, 8, 8), DOT)
             for anchor, members in clusters:
                 if abs(anchor.x() - c.x()) < reach and abs(anchor.y() - c.y()) < reach:
                     members.extend(stack)
@@ -475,36 +533,84 @@ class MapScene(QGraphicsScene):
         return clusters
 
     def _stand_flags(self, anchor: QPointF, stack: list[CommandMarker], scale: float,
-                     grid: BucketGrid, bound: QRectF | None) -> None:
-        """Stand a stack at the first corner of its dot where it covers no sign, dot or flag:
-        up-right, up-left, down-right, down-left; names under it give way."""
+                     grid: BucketGrid, bound: QRectF | None, taken: dict[int, QRectF],
+                     gave_way: list[NameItem], rename: Callable[[NameItem], bool]) -> None:
+        """Stand a stack at the first corner of its dot where it covers nothing (up-right,
+        up-left, down-right, down-left), else where it covers least: no flag, dot or city's
+        sign if it can, then no great place's name, then no lesser town's sign. A great
+        place's name under it is put elsewhere (``rename``); if it finds no room, the next
+        corner is tried, and at the worst the name gives way. Names under it give way (and
+        are listed in ``gave_way``, their room given back)."""
         for slot, m in enumerate(stack):
             m.set_stack(slot, anchor - m.pos() * scale)
-        best = None
+        candidates = []
         for corner in ((1, -1), (-1, -1), (1, 1), (-1, 1)):
             for m in stack:
                 m.set_corner(corner)
             rects = [m.flag_rect().translated(m.pos() * scale) for m in stack]
             hits = [h for r in rects for h in grid.hits(r)]
             outside = bound is not None and not all(bound.contains(r) for r in rects)
-            hard = sum(1 for h in hits if not isinstance(h, NameItem)) + (100 if outside else 0)
-            score = (hard, len(hits))
-            if best is None or score < best[0]:
-                best = (score, corner, rects, hits)
+            # worst to cover: another flag, a dot, a city's sign (or to leave the frame); then
+            # a great place's name; then a lesser town's sign; then any name
+            hard = sum(1 for h in hits if not isinstance(h, NameItem) and h is not SIGN)
+            great = sum(1 for h in hits if isinstance(h, NameItem) and h.great)
+            lesser = sum(1 for h in hits if h is SIGN)
+            score = (hard + (100 if outside else 0), great, lesser, len(hits))
+            candidates.append((score, len(candidates), corner, rects, hits))
             if not hits and not outside:
                 break
-        assert best is not None
-        _, corner, rects, hits = best
+        candidates.sort(key=lambda c: c[:2])
+        best = candidates[0]
+        for score, _, corner, rects, hits in candidates:
+            if score[0] > best[0][0]:
+                break  # never onto another flag, dot or city to spare a name
+            token = object()  # these flags' room in the grid, while the names are tried
+            for r in rects:
+                grid.add(r, token)
+            moved = []
+            for h in dict.fromkeys(h for h in hits if isinstance(h, NameItem) and h.great
+                                   and h.isVisible()):
+                moved.append((h, taken.pop(id(h)), h.offset()))
+                grid.remove(moved[-1][1], h)
+                h.setVisible(False)
+                if not rename(h):
+                    break
+            else:
+                for m in stack:
+                    m.set_corner(corner)
+                renamed = {id(h) for h, _, _ in moved}
+                self._give_way([h for h in hits if id(h) not in renamed], grid, taken, gave_way)
+                return
+            for h, old, offset in moved:  # no room for a name: put things back, try the next
+                if h.isVisible():
+                    grid.remove(taken.pop(id(h)), h)
+                grid.add(old, h)
+                taken[id(h)] = old
+                h.set_offset(offset)
+                h.setVisible(True)
+            for r in rects:
+                grid.remove(r, token)
+        _, _, corner, rects, hits = best
         for m in stack:
             m.set_corner(corner)
-        for h in hits:
-            if isinstance(h, NameItem):
-                h.setVisible(False)
+        self._give_way(hits, grid, taken, gave_way)
         for r in rects:
             grid.add(r)
 
+    @staticmethod
+    def _give_way(hits: list[object], grid: BucketGrid, taken: dict[int, QRectF],
+                  gave_way: list[NameItem]) -> None:
+        """The names under flags just stood give way: hidden, their room given back."""
+        for h in hits:
+            if isinstance(h, NameItem) and h.isVisible():
+                h.setVisible(False)
+                grid.remove(taken.pop(id(h)), h)
+                gave_way.append(h)
+
     def _place_town_name(self, town: Town, scale: float, grid: BucketGrid,
-                         free: Callable[[QRectF], bool], wanted: bool) -> None:
+                         free: Callable[[QRectF], bool], wanted: bool,
+                         taken: dict[int, QRectF],
+                         reaches: tuple[float, ...] = (1.0, 1.9, 2.8)) -> None:
         item = self.town_names[town.name]
         if not wanted:
             item.setVisible(False)
@@ -513,14 +619,22 @@ class MapScene(QGraphicsScene):
                     self._town_points[town.name].y() * scale)
         w, h = item.size.x(), item.size.y()
         r = town_radius(town.kind, town.fortress, self.unit) + 2.5 * self.unit
-        for reach in (1.0, 1.9, 2.8):
+        # right, left, the corners, above, below; where flags stand at the town (up-right
+        # first), its name looks left and below first, so that both find room
+        flagged = town.name in self._flagged
+        for reach in reaches:
             d = r * reach
-            for dx, dy in ((d, -h / 2), (-d - w, -h / 2), (d * 0.7, -d * 0.7 - h),
-                           (d * 0.7, d * 0.7), (-d * 0.7 - w, -d * 0.7 - h),
-                           (-d * 0.7 - w, d * 0.7), (-w / 2, -d - h), (-w / 2, d)):
+            spots = ((d, -h / 2), (-d - w, -h / 2), (d * 0.7, -d * 0.7 - h),
+                     (d * 0.7, d * 0.7), (-d * 0.7 - w, -d * 0.7 - h),
+                     (-d * 0.7 - w, d * 0.7), (-w / 2, -d - h), (-w / 2, d))
+            if flagged:
+                spots = (spots[1], spots[5], spots[7], spots[3], spots[0], spots[4],
+                         spots[6], spots[2])
+            for dx, dy in spots:
                 rect = QRectF(c.x() + dx, c.y() + dy, w, h)
                 if free(rect):
-                    grid.add(rect)
+                    grid.add(rect, item)
+                    taken[id(item)] = rect
                     item.set_offset(QPointF(dx, dy))
                     item.setVisible(True)
                     return

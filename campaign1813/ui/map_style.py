@@ -34,6 +34,8 @@ MINOR_ROAD = QColor("#5c4a38")
 INK = QColor("#221c16")
 THEATRE_INK = QColor(122, 98, 70, 150)
 HALO = QColor(251, 248, 240, 215)
+OTHER_INK = QColor("#8a8378")  # a neighbouring theatre's town names, on a theatre's map
+OTHER_OPACITY = 0.4  # and its town signs
 SIDE_COLOUR = {Side.FRENCH: QColor("#1f4fbf"), Side.ALLIED: QColor("#c0282d")}
 # A corps' flag in its nation's colour; a nation not named flies its side's.
 NATION_COLOUR = {

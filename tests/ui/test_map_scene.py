@@ -315,3 +315,70 @@ def test_the_ground_is_built_only_after_the_map_is_first_painted(qtbot, doc):
     assert [layer.pieces for layer in scene.layers] == [[], []]  # not a piece yet
     view.show()
     qtbot.waitUntil(lambda: scene.built, timeout=10_000)
+
+
+def _east_west_miles(scene, a, b):
+    """How many miles apart east–west two towns are drawn, against the true distance along
+    their middle parallel."""
+    import math
+
+    from campaign1813.maps.geometry import MILES_PER_DEGREE
+
+    ta, tb = scene.towns[a], scene.towns[b]
+    drawn = abs(scene.town_point(b).x() - scene.town_point(a).x())
+    true = (abs(tb.lon - ta.lon) * math.cos(math.radians((ta.lat + tb.lat) / 2))
+            * MILES_PER_DEGREE)
+    return drawn, true
+
+
+def test_each_theatre_is_drawn_in_its_own_projection_true_east_west(qtbot, doc):
+    """Magdeburg to Berlin (about 52.3° N): the whole map (its middle near 46° N) draws it
+    some 14 % too wide; Northern Germany's own map draws it true, to within 1 %."""
+    view = view_of(qtbot, doc)
+    whole, true = _east_west_miles(view.map_scene, "Magdeburg", "Berlin")
+    assert whole / true > 1.1
+    view.theatres.setCurrentText(Theatre.NORTHERN_GERMANY.value)
+    north, _ = _east_west_miles(view.map_scene, "Magdeburg", "Berlin")
+    assert north / true == pytest.approx(1.0, abs=0.01)
+    assert "5 Corps" in view.map_scene.markers  # the flags come with the theatre's map
+    view.theatres.setCurrentText(Theatre.EASTERN_SPAIN.value)
+    spain = view.map_scene
+    view.theatres.setCurrentText(Theatre.NORTHERN_GERMANY.value)
+    view.theatres.setCurrentText(Theatre.EASTERN_SPAIN.value)
+    assert view.map_scene is spain  # each theatre's map is made once
+
+
+def test_a_theatres_map_greys_its_neighbours_towns(qtbot, doc):
+    from campaign1813.ui.map_style import INK, OTHER_INK
+
+    view = view_of(qtbot, doc)
+    assert not any(view.map_scene.muted(t) for t in view.map_scene.towns.values())
+    view.theatres.setCurrentText(Theatre.NORTHERN_GERMANY.value)
+    view.map_view.finish_building()
+    scene = view.map_scene
+    assert scene.muted(scene.towns["Leipzig"]) and not scene.muted(scene.towns["Magdeburg"])
+    assert scene.town_names["Leipzig"].ink == OTHER_INK
+    assert scene.town_names["Magdeburg"].ink == INK
+
+
+def test_no_name_lies_under_a_flag_and_the_great_places_keep_theirs(qtbot, doc):
+    """Northern Germany fitted in a map of about 1050 × 650 pixels (the window on a 1600 ×
+    1000 screen): the corps at Brunswick and the four Prussian corps round Berlin crowd their
+    cities, yet Brunswick, Magdeburg and Berlin are named, and no name shown lies under a
+    flag."""
+    view = view_of(qtbot, doc)
+    view.resize(1600, 700)
+    view.show()
+    qtbot.waitExposed(view)
+    view.theatres.setCurrentText(Theatre.NORTHERN_GERMANY.value)
+    view.map_view.finish_building()
+    view.fit_theatre()
+    view.map_view.place_labels()
+    scene, scale = view.map_scene, view.map_view.scale_now()
+    flags = [m.flag_rect().translated(m.pos() * scale) for m in scene.markers.values()
+             if m.isVisible()]
+    shown = {name: item.text_rect().translated(item.pos() * scale)
+             for name, item in scene.town_names.items() if item.isVisible()}
+    assert {"Brunswick", "Magdeburg", "Berlin"} <= set(shown)
+    assert [(name, i) for name, r in shown.items() for i, f in enumerate(flags)
+            if r.intersects(f)] == []
