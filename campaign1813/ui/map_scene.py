@@ -543,7 +543,8 @@ class MapScene(QGraphicsScene):
         are listed in ``gave_way``, their room given back)."""
         for slot, m in enumerate(stack):
             m.set_stack(slot, anchor - m.pos() * scale)
-        candidates = []
+        candidates: list[tuple[tuple[int, ...], int, tuple[int, int], list[QRectF],
+                               list[object]]] = []
         for corner in ((1, -1), (-1, -1), (1, 1), (-1, 1)):
             for m in stack:
                 m.set_corner(corner)
@@ -555,7 +556,7 @@ class MapScene(QGraphicsScene):
             hard = sum(1 for h in hits if not isinstance(h, NameItem) and h is not SIGN)
             great = sum(1 for h in hits if isinstance(h, NameItem) and h.great)
             lesser = sum(1 for h in hits if h is SIGN)
-            score = (hard + (100 if outside else 0), great, lesser, len(hits))
+            score: tuple[int, ...] = (hard + (100 if outside else 0), great, lesser, len(hits))
             candidates.append((score, len(candidates), corner, rects, hits))
             if not hits and not outside:
                 break
