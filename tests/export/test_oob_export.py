@@ -317,3 +317,23 @@ def test_the_orders_of_battle_render_as_markdown_and_html_too():
     page = document_html(doc)
     assert page.count('<section class="unit') == 4  # a unit per corps
     assert "General Dąbrowski, Poor +1" in page
+
+
+def test_the_command_line_writes_the_orders_of_battle_as_html_and_markdown(campaign, tmp_path,
+                                                                           capsys):
+    """``export oob --html`` / ``--md``: the same document as the PDF, a section per corps
+    kept on one printed page, every brigade of Davout's army in its table."""
+    page, text = tmp_path / "davout.html", tmp_path / "davout.md"
+    assert run(capsys, "export", "oob", campaign, "--army", "Second French Army",
+               "--html", str(page))[0] == 0
+    assert run(capsys, "export", "oob", campaign, "--army", "Second French Army",
+               "--md", str(text))[0] == 0
+    html = page.read_text(encoding="utf-8")
+    assert html.startswith("<!DOCTYPE html>") and html.count('<section class="unit') == 4
+    assert "page-break-inside: avoid" in html
+    lines = text.read_text(encoding="utf-8").splitlines()
+    rows = [line for line in lines if line.startswith("| ") and "Brigade" in line
+            and not line.startswith("| No.")]
+    assert len(rows) == 4 * 5  # four corps of four infantry and one cavalry brigade
+    assert "| 13 | Infantry Brigade | A | B | A |  |" in rows
+    assert run(capsys, "export", "oob", campaign, "--md", str(text))[0] == 1  # kept, no --force

@@ -66,14 +66,16 @@ def register_export(kinds: Any) -> None:
     p = kinds.add_parser(
         "oob", help="the orders of battle: an army group, a theatre or a battle",
         description="The orders of battle of the campaign's army groups (all of them, or one "
-                    "army group, one theatre, or the commands in one battle) as PDF, CSV or "
-                    "JSON.")
+                    "army group, one theatre, or the commands in one battle) as PDF, HTML, "
+                    "Markdown, CSV or JSON.")
     p.add_argument("file", help="the campaign file")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--army", metavar="NAME", help="one army group, e.g. 'Second French Army'")
     which.add_argument("--theatre", metavar="NAME", help="one theatre, e.g. 'Northern Germany'")
     which.add_argument("--battle", metavar="ID", type=int, help="the commands in one battle")
-    add_output(p, {"pdf": "write a PDF", "csv": "write CSV, a row per commander and unit",
+    add_output(p, {"pdf": "write a PDF",
+                   "html": "write one HTML page (each corps kept on one printed page)",
+                   "md": "write Markdown", "csv": "write CSV, a row per commander and unit",
                    "json": "write JSON (docs/schemas/oob.schema.json)"})
     p.add_argument("--paper", choices=("a4", "letter"), default="a4",
                    type=str.lower, help="the PDF's paper size (default a4)")
@@ -101,9 +103,16 @@ def _oob(args: argparse.Namespace) -> int:
         forces = oob.battle_forces(armies, oob.find_battle(battles, args.battle))
     else:
         forces = oob.all_forces(armies)
-    if fmt == "pdf":
-        data = paper.pdf(oob.oob_document(forces, summary.name, summary.current_date),
-                         args.paper)
+    if fmt in ("pdf", "html", "md"):
+        from campaign1813.campaign.export.render import document_html, document_markdown
+
+        document = oob.oob_document(forces, summary.name, summary.current_date)
+        if fmt == "pdf":
+            data = paper.pdf(document, args.paper)
+        elif fmt == "html":
+            data = document_html(document).encode("utf-8")
+        else:
+            data = document_markdown(document).encode("utf-8")
     elif fmt == "csv":
         data = oob.oob_csv(forces).encode("utf-8")
     else:
