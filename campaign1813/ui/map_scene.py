@@ -478,27 +478,33 @@ class MapScene(QGraphicsScene):
         # the great places are named first; the flags then stand clear of those names (or
         # cover them when a crowd leaves no corner free: the name gives way, and is put
         # again where it finds room beside its town, now that the flags stand)
+        # on the whole map (below town names' scale) only the great places are named and
+        # they crowd each other: a name looks only for a free spot near its town, and flags do
+        # not try other corners to spare one
         taken: dict[int, QRectF] = {}
         self._flagged = {m.spec.place[0] for m in self.markers.values() if m.spec.place[1] is None}
+        thorough = scale >= TOWN_NAMES_FROM
         for town in majors:  # where lesser towns crowd round, over their signs
             self._place_town_name(town, scale, grid, free, wanted(town), taken)
-            if not self.town_names[town.name].isVisible():
+            if thorough and not self.town_names[town.name].isVisible():
                 self._place_town_name(town, scale, grid, over_signs, wanted(town), taken)
         by_item = {id(self.town_names[t.name]): t for t in majors}
+
 
         def rename(item: NameItem) -> bool:
             """Put a great place's name that gave way again: where it is free, else over
             lesser signs farther out, else over dots at last; whether it found room."""
             town = by_item[id(item)]
             self._place_town_name(town, scale, grid, free, True, taken)
-            for fits in (over_signs, over_dots):
+            for fits in (over_signs, over_dots) if thorough else ():
                 if not item.isVisible():
                     self._place_town_name(town, scale, grid, fits, True, taken, FAR_REACHES)
             return item.isVisible()
 
         gave_way: list[NameItem] = []
         for anchor, stack in clusters:
-            self._stand_flags(anchor, stack, scale, grid, bound, taken, gave_way, rename)
+            self._stand_flags(anchor, stack, scale, grid, bound, taken, gave_way, rename,
+                              thorough)
         for item in gave_way:  # names a crowd covered wherever it stood: room now, maybe
             if id(item) in by_item and not item.isVisible():
                 rename(item)
@@ -534,13 +540,14 @@ class MapScene(QGraphicsScene):
 
     def _stand_flags(self, anchor: QPointF, stack: list[CommandMarker], scale: float,
                      grid: BucketGrid, bound: QRectF | None, taken: dict[int, QRectF],
-                     gave_way: list[NameItem], rename: Callable[[NameItem], bool]) -> None:
+                     gave_way: list[NameItem], rename: Callable[[NameItem], bool],
+                     other_corners: bool = True) -> None:
         """Stand a stack at the first corner of its dot where it covers nothing (up-right,
         up-left, down-right, down-left), else where it covers least: no flag, dot or city's
         sign if it can, then no great place's name, then no lesser town's sign. A great
         place's name under it is put elsewhere (``rename``); if it finds no room, the next
-        corner is tried, and at the worst the name gives way. Names under it give way (and
-        are listed in ``gave_way``, their room given back)."""
+        corner is tried (unless not ``other_corners``), and at the worst the name gives way.
+        Names under it give way (and are listed in ``gave_way``, their room given back)."""
         for slot, m in enumerate(stack):
             m.set_stack(slot, anchor - m.pos() * scale)
         candidates: list[tuple[tuple[int, ...], int, tuple[int, int], list[QRectF],
@@ -562,7 +569,7 @@ class MapScene(QGraphicsScene):
                 break
         candidates.sort(key=lambda c: c[:2])
         best = candidates[0]
-        for score, _, corner, rects, hits in candidates:
+        for score, _, corner, rects, hits in candidates if other_corners else candidates[:1]:
             if score[0] > best[0][0]:
                 break  # never onto another flag, dot or city to spare a name
             token = object()  # these flags' room in the grid, while the names are tried
