@@ -46,6 +46,7 @@ from campaign1813.ui.map_style import (
     Z_ORDERS,
     Z_PREVIEW,
     Z_TOWNS,
+    draw_haloed_text,
     lod_of,
     text_path,
     town_radius,
@@ -205,8 +206,9 @@ class NameItem:
         pixmap.fill(Qt.GlobalColor.transparent)
         p = QPainter(pixmap)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         p.translate(NAME_MARGIN, NAME_MARGIN)
-        self._draw_letters(p)
+        draw_haloed_text(p, self.text, self.font, self.ink, self.halo_colour, self._halo_width)
         p.end()
         return pixmap
 
