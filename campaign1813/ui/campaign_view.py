@@ -181,7 +181,7 @@ class MapView(QGraphicsView):
         end = perf_counter() + BUILD_BUDGET_MS / 1000
         while perf_counter() < end:
             if not scene.build_step():
-                self.place_labels()
+                self.labels_later()  # in a step of its own: no step holds the window long
                 self.ground_built.emit()
                 return
         self._build_timer.start(0)
