@@ -312,3 +312,22 @@ def test_the_json_and_the_diary_in_markdown_need_no_qt(campaign_files, tmp_path)
         out = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True,
                              text=True, check=True)
         assert out.stdout.splitlines()[-1] == "False 0"
+
+
+@pytest.mark.parametrize("ruleset", ["002", "004"])
+def test_a_battle_set_up_under_another_ruleset_is_refused_with_the_reason(
+        campaign_files, tmp_path, capsys, ruleset):
+    """The sheet is the 1813 rules' (chips, brigades, rout points): a battle on the table
+    under seed 002's or 004's rules is refused with a one-line reason, nothing written —
+    not an internal error from the 1813 rules reading the other ruleset's files."""
+    copy = tmp_path / "other.c1813"
+    shutil.copy(campaign_files["scheduled"], copy)
+    with open_campaign(copy) as doc:
+        services.open_battle(doc, 1, ruleset=ruleset)
+    out = tmp_path / "setup.json"
+    assert bare_main(["export", "setup", str(copy), "--battle", "1", "--json", str(out)]) == 1
+    assert capsys.readouterr().err == (
+        f"campaign1813: error: battle 1, the battle of Magdeburg (5 May 1813), is set up under "
+        f"ruleset {ruleset}: its setup sheet is drawn for the 1813 rules only, so far; the "
+        f"battle window's Setup page shows the {ruleset} units and how the corps become them\n")
+    assert not out.exists()

@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from campaign1813.campaign.battle.rules.files import OWN_ENGINES
 from campaign1813.campaign.battle.setup import (
     FRENCH,
     REINFORCEMENT_TURN,
@@ -39,6 +40,7 @@ from campaign1813.campaign.battle.setup import (
 )
 from campaign1813.campaign.battle.terms import Arm
 from campaign1813.campaign.calendar import format_date
+from campaign1813.campaign.errors import CampaignError
 
 __all__ = ["SetupSheet", "TableSheet", "SquareSheet", "RoadSheet", "EntrySheet", "CorpsSheet",
            "BrigadeSheet", "ChipSheet", "ReserveSheet", "Figures", "setup_sheet", "sheet_json",
@@ -500,7 +502,15 @@ def setup_sheet(setup: BattleSetup, *, campaign: str = "",
                 entry_roads: Mapping[str, str] | None = None) -> SetupSheet:
     """The setup sheet of a battle. ``river_course`` is the table's river as points in miles
     east and north of the battle town, from the map, when it has one; ``entry_roads`` names,
-    by corps, the town whose road a corps that enters comes in on."""
+    by corps, the town whose road a corps that enters comes in on.
+
+    The sheet is the 1813 rules' (chips, brigades and their rout points): a battle set up under
+    a ruleset with units of its own (seeds 002 and 004) is refused, with the reason."""
+    if setup.ruleset in OWN_ENGINES:
+        raise CampaignError(
+            f"battle {setup.battle}, {setup.title}, is set up under ruleset {setup.ruleset}: "
+            "its setup sheet is drawn for the 1813 rules only, so far; the battle window's "
+            f"Setup page shows the {setup.ruleset} units and how the corps become them")
     chips = {c.commander: c.label for c in setup.chips if c.commander is not None}
     corps = tuple(_corps(setup, c, chips, entry_roads or {}) for c in setup.corps)
     day = _date(setup.date)

@@ -464,6 +464,7 @@ def save_setup_sheet(parent: Any, doc: Any, battle: int, folder: str) -> Path | 
     from campaign1813.campaign.export.output import write_new
     from campaign1813.campaign.queries import battle_setup_view
 
+    sheet = battle_setup_view(doc, battle)  # a sheet that cannot be drawn is refused first
     name, chosen = QFileDialog.getSaveFileName(
         parent, f"Setup Sheet of Battle {battle}", str(Path(folder) / f"battle-{battle}.pdf"),
         f"{_PDF_FILTER};;{_SVG_FILTER}")
@@ -472,7 +473,6 @@ def save_setup_sheet(parent: Any, doc: Any, battle: int, folder: str) -> Path | 
     path = Path(name)
     if path.suffix.lower() not in (".pdf", ".svg"):
         path = path.with_name(path.name + (".svg" if chosen == _SVG_FILTER else ".pdf"))
-    sheet = battle_setup_view(doc, battle)
     if path.suffix.lower() == ".svg":
         from campaign1813.ui.paper.table_diagram import table_svg
 
