@@ -152,6 +152,11 @@ class MapView(QGraphicsView):
         self.horizontalScrollBar().valueChanged.connect(self._on_scrolled)
         self.verticalScrollBar().valueChanged.connect(self._on_scrolled)
 
+    @property
+    def painted(self) -> bool:
+        """Whether the view has been painted once."""
+        return self._painted
+
     # ---- the scene ----
     def set_map_scene(self, scene: MapScene | None) -> None:
         """Show another scene; its ground is built in pieces once the event loop runs."""
@@ -564,7 +569,7 @@ class CampaignView(QWidget):
             same_map = (self.map_scene is not None and scenario is not None
                         and self.map_scene.map == scenario.map)
             if not same_map:
-                if scenario is not None and self._defer_map and not self.map_view._painted:
+                if scenario is not None and self._defer_map and not self.map_view.painted:
                     self._set_scene(None)
                     if not self._map_pending:
                         self._map_pending = True
@@ -573,8 +578,6 @@ class CampaignView(QWidget):
                             Qt.ConnectionType.SingleShotConnection)
                 else:
                     self._set_scene(scenario)
-            else:  # the same map: the scenes made are kept
-                self._map_pending = False
         if status is None:
             self.heading.setText("No campaign open — File ▸ New Campaign or Open")
             self.table.show_commands(None, ())

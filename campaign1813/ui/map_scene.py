@@ -475,12 +475,11 @@ class MapScene(QGraphicsScene):
                                                       t.name))
         majors = [t for t in order if t.kind is TownKind.CITY or t.fortress]
         others = [t for t in order if not (t.kind is TownKind.CITY or t.fortress)]
-        # the great places are named first; the flags then stand clear of those names (or
-        # cover them when a crowd leaves no corner free: the name gives way, and is put
-        # again where it finds room beside its town, now that the flags stand)
-        # on the whole map (below town names' scale) only the great places are named and
-        # they crowd each other: a name looks only for a free spot near its town, and flags do
-        # not try other corners to spare one
+        # The great places are named first; the flags then stand clear of those names, or,
+        # when a crowd leaves no corner free, the name is put again where it finds room (see
+        # _stand_flags). On the whole map (below town names' scale) only the great places are
+        # named and they crowd each other: a name looks only for a free spot near its town,
+        # and flags try no other corner to spare one.
         taken: dict[int, QRectF] = {}
         self._flagged = {m.spec.place[0] for m in self.markers.values() if m.spec.place[1] is None}
         thorough = scale >= TOWN_NAMES_FROM
@@ -489,7 +488,6 @@ class MapScene(QGraphicsScene):
             if thorough and not self.town_names[town.name].isVisible():
                 self._place_town_name(town, scale, grid, over_signs, wanted(town), taken)
         by_item = {id(self.town_names[t.name]): t for t in majors}
-
 
         def rename(item: NameItem) -> bool:
             """Put a great place's name that gave way again: where it is free, else over
