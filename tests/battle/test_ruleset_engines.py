@@ -377,3 +377,42 @@ def test_every_action_of_a_ruleset_has_its_inputs_listed(ruleset):
     names = [a.name for a in engine.actions]
     assert names[-1] == "finish" and set(names) == {*engine.package.ACTIONS, "finish"}
     assert len(names) == len(set(names))
+
+
+def _setup_and_steps(doc):
+    from campaign1813.campaign.store import fights
+
+    with doc.reading() as con:
+        setup, steps = fights.read(con, 1)
+    return setup, steps
+
+
+def test_seed_002_sides_die_odds_before_it_is_rolled(campaign):
+    """Seed 002, sequence of play: "Roll the dice or flip a coin before each turn to determine
+    who is Side A and B" — one d6, the French side A on 1–3 (data/rulesets/002/play.toml):
+    P(French side A) = 3/6 = 1/2. A side the umpire names (the coin) rolls nothing."""
+    from fractions import Fraction
+
+    with open_campaign(campaign) as doc:
+        services.open_battle(doc, 1, ruleset="002")
+        setup, steps = _setup_and_steps(doc)
+    engine = engine_for("002")
+    assert engine.odds(setup, steps, "sides", {}) == (
+        ("French are side A", Fraction(1, 2)), ("Allied are side A", Fraction(1, 2)))
+    assert engine.odds(setup, steps, "sides", {"side_a": "Allied"}) == ()
+
+
+def test_seed_004_first_move_odds_before_the_dice(campaign):
+    """Seed 004, turn sequence: "Dice for the right to move first" — a d6 each, the higher
+    moving first and a tie thrown again: of the 30 untied throws of 36 each side wins 15,
+    P(French first) = 15/30 = 1/2."""
+    from fractions import Fraction
+
+    with open_campaign(campaign) as doc:
+        services.open_battle(doc, 1, ruleset="004")
+        setup, steps = _setup_and_steps(doc)
+    wins = sum(1 for a in range(1, 7) for b in range(1, 7) if a > b)
+    untied = sum(1 for a in range(1, 7) for b in range(1, 7) if a != b)
+    assert Fraction(wins, untied) == Fraction(1, 2)
+    assert engine_for("004").odds(setup, steps, "first-move", {}) == (
+        ("French move first", Fraction(1, 2)), ("Allied move first", Fraction(1, 2)))

@@ -791,6 +791,13 @@ class _Engine002(_Own):
         from campaign1813.campaign.battle.ruleset002.shooting import Shot, shot_odds
         from campaign1813.campaign.battle.ruleset002.tables import tables
 
+        if action == "sides":  # one die for side A, unless the umpire names it (a coin)
+            if inputs.get("side_a"):
+                return ()
+            t = tables(setup.ruleset)
+            faces = t.sides_die.faces
+            french = Fraction(sum(1 for f in faces if f in t.french_a_on), len(faces))
+            return (("French are side A", french), ("Allied are side A", 1 - french))
         if action not in ("shoot", "charge"):
             return ()
         self._own(setup)
@@ -895,7 +902,11 @@ class _Engine004(_Own):
         from campaign1813.campaign.battle.ruleset004 import battle as b004
         from campaign1813.campaign.battle.ruleset004 import fire as fire_rules
         from campaign1813.campaign.battle.ruleset004.melee import melee_odds
+        from campaign1813.campaign.battle.ruleset004.movement import first_move_odds
 
+        if action == "first-move":  # a die each, ties rolled again
+            odds = first_move_odds()
+            return (("French move first", odds["first"]), ("Allied move first", odds["second"]))
         if action not in ("fire", "melee"):
             return ()
         self._own(setup)

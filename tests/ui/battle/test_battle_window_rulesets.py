@@ -99,7 +99,10 @@ def test_a_ruleset_002_battle_played_in_the_window(window, qtbot):
     assert g.units.rowCount() == len(bw.view.units.keys)
     assert bw.standing.text() == "French: 6 units · Allied: 6 units"
 
-    # seed 002: 1-3 the French are side A, 4-6 the Allies: a typed 5
+    # seed 002: 1-3 the French are side A, 4-6 the Allies (3/6 each, shown before the die);
+    # a typed 5
+    g.choose("sides")
+    assert g.odds_rows() == [("French are side A", "1/2"), ("Allied are side A", "1/2")]
     _do(bw, "sides", "5")
     assert g.step_text.text() == "Turn 1 – Movement – Allied (side A)"
     _do(bw, "next")
@@ -154,7 +157,10 @@ def test_a_ruleset_004_battle_played_in_the_window(window, qtbot):
     bw.tabs.setCurrentIndex(1)
     g = bw.generic_page
     assert g.step_text.text() == "Turn 1 – dice for the first move"
-    # "Dice for the first move": French 2, Allied 5: the Allied move first
+    # "Dice for the first move": French 2, Allied 5: the Allied move first; before the dice
+    # the form shows the even chance (a die each, ties thrown again)
+    g.choose("first-move")
+    assert g.odds_rows() == [("French move first", "1/2"), ("Allied move first", "1/2")]
     _do(bw, "first-move", "2 5")
     assert g.step_text.text() == "Turn 1 – movement – the Allied to move"
     _do(bw, "done", side="Allied")
