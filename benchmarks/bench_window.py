@@ -16,10 +16,10 @@ which keeps the forking parent's), the application's counted once the map's grou
 the road planner it loads behind the shown window has loaded (target at most 2.5× the bare
 window's).
 
-Map: in one window, on the whole map, the CPU time of a repaint of the map view's whole
-viewport (after the event queue is empty) and of one zoom step (``scale(1.25, 1.25)`` and its
-repaint); the view is found as the largest ``QGraphicsView`` in the campaign view, whatever it
-is called.
+Map: in one window, on the whole map with its ground built, the CPU time of a repaint of the map
+view's whole viewport (after the event queue is empty) and of one zoom step (``scale(1.25,
+1.25)`` and its repaint); the view is found as the largest ``QGraphicsView`` in the campaign
+view, whatever it is called.
 """
 
 from __future__ import annotations
@@ -197,6 +197,12 @@ def map_paint() -> None:
         window.new_campaign(Path(folder) / "bench")
         app.processEvents()
         view = map_view_of(window)
+        # the map as the umpire zooms it: its ground built (in the window, in pieces after the
+        # first paint, which these timings would otherwise catch half-way) and painted once
+        finish = getattr(view, "finish_building", None)
+        if finish is not None:
+            finish()
+        view.viewport().repaint()
         repaint = _cpu_ms(lambda: view.viewport().repaint())
 
         def zoom() -> None:

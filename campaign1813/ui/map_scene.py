@@ -353,8 +353,11 @@ class MapScene(QGraphicsScene):
 
             def draw(p: QPainter, lod: float, signs=signs) -> None:
                 px = 1.0 / lod
-                for at, kind, fortress, r, muted in signs:
-                    p.setOpacity(OTHER_OPACITY if muted else 1.0)
+                greyed = False
+                for at, kind, fortress, r, muted in signs:  # the greyed ones come first
+                    if muted != greyed:
+                        greyed = muted
+                        p.setOpacity(OTHER_OPACITY if muted else 1.0)
                     draw_town_sign(p, at, kind, fortress, r * px, u * px)
                 p.setOpacity(1.0)
 
