@@ -416,3 +416,25 @@ def test_seed_004_first_move_odds_before_the_dice(campaign):
     assert Fraction(wins, untied) == Fraction(1, 2)
     assert engine_for("004").odds(setup, steps, "first-move", {}) == (
         ("French move first", Fraction(1, 2)), ("Allied move first", Fraction(1, 2)))
+
+
+def test_seed_004_the_variation_odds_of_a_move(campaign):
+    """Seed 004, The Variation: "Roll a die for a unit moving its full distance, or within 25
+    per cent of its full distance. 6 add 25 %, 2-5 no change, 1 subtract 25 %". 1 Infantry
+    Brigade (light foot, a full move of 7.5 cm) moving its full distance covers 5.625 cm
+    with 1/6, 7.5 cm with 4/6 = 2/3, 9.375 cm with 1/6; asked for 5.5 cm (under 75 % of 7.5 =
+    5.625) it rolls no die."""
+    from fractions import Fraction
+
+    with open_campaign(campaign) as doc:
+        services.open_battle(doc, 1, ruleset="004")
+        _fight(doc, "first-move", 2, 5)  # the Allied move first
+        setup, steps = _setup_and_steps(doc)
+    engine = engine_for("004")
+    assert engine.odds(setup, steps, "move", {"unit": A1}) == (
+        ("covers 5.625 cm", Fraction(1, 6)), ("covers 7.5 cm", Fraction(2, 3)),
+        ("covers 9.375 cm", Fraction(1, 6)))
+    assert engine.odds(setup, steps, "move", {"unit": A1, "distance_cm": "5.5"}) == (
+        ("moves 5.5 cm: no variation die", Fraction(1)),)
+    assert engine.odds(setup, steps, "move", {"unit": A1, "no_variation": "a river bank"}) \
+        == (("moves 7.5 cm: no variation die", Fraction(1)),)

@@ -199,6 +199,11 @@ def _hits_text(n: int) -> str:
     return f"{n} hit{'' if n == 1 else 's'}"
 
 
+def _cm(x: Fraction) -> str:
+    """A distance on the table: ``7.5 cm``, ``5.625 cm``."""
+    return f"{float(x):g} cm"
+
+
 def _half_up(x: Fraction) -> int:
     return int(x + Fraction(1, 2))
 
@@ -907,10 +912,12 @@ class _Engine004(_Own):
         if action == "first-move":  # a die each, ties rolled again
             odds = first_move_odds()
             return (("French move first", odds["first"]), ("Allied move first", odds["second"]))
-        if action not in ("fire", "melee"):
+        if action not in ("fire", "melee", "move"):
             return ()
         self._own(setup)
         state = self.replay(setup, steps)
+        if action == "move":
+            return self._move_odds(setup, state, inputs)
         if action == "fire":
             u, now = b004._unit(setup, state, b004._need(inputs, "unit"))
             t, _tnow = b004._unit(setup, state, b004._need(inputs, "target"))
@@ -950,6 +957,39 @@ class _Engine004(_Own):
                            in_wood=bool(opts.get("defender_in_wood", False)),
                            frontal=face == "front")
         return tuple((str(v), p) for v, p in melee_odds(fa, fd).verdict.items() if p)
+
+    @staticmethod
+    def _move_odds(setup: BattleSetup, state: Any, inputs: Mapping[str, Any]) -> Odds:
+        """The Variation: the distance a move covers, when it is diced for. The move is built
+        as the package's own step builds it (its allowance, firing order, the distance asked
+        or the full move)."""
+        from campaign1813.campaign.battle.ruleset004 import battle as b004
+        from campaign1813.campaign.battle.ruleset004.movement import (
+            allowance,
+            full_move,
+            needs_variation,
+            variation_odds,
+        )
+        from campaign1813.campaign.battle.ruleset004.units import Kind
+
+        u, now = b004._unit(setup, state, b004._need(inputs, "unit"))
+        changes = str(inputs.get("changes", ""))
+        firing_order = now.firing_order
+        if changes == "leave firing order" and u.kind is Kind.FOOT and firing_order:
+            firing_order, changes = False, ""
+        allowed = allowance(u.kind, firing_order=firing_order and u.kind is Kind.FOOT,
+                            wheel_degrees=b004._whole(inputs, "wheel_degrees"),
+                            about_turns=b004._whole(inputs, "about_turns"), changes=changes,
+                            fires=bool(inputs.get("fires", False)),
+                            national=b004._national_of(u))
+        if changes == "firing order":
+            firing_order = True
+        wanted = (allowed.distance_cm if inputs.get("distance_cm") in (None, "")
+                  else b004._fraction(inputs["distance_cm"], "distance"))
+        full = full_move(u.kind, firing_order and u.kind is Kind.FOOT)
+        if not wanted or not needs_variation(wanted, full) or inputs.get("no_variation"):
+            return ((f"moves {_cm(wanted)}: no variation die", Fraction(1)),)
+        return tuple((f"covers {_cm(d)}", p) for d, p in variation_odds(wanted).items())
 
     def _lost(self, b: BrigadeSetup, gained: int) -> Fraction:
         from campaign1813.campaign.battle.ruleset004.units import FULL_STEPS
