@@ -314,20 +314,71 @@ def test_the_json_and_the_diary_in_markdown_need_no_qt(campaign_files, tmp_path)
         assert out.stdout.splitlines()[-1] == "False 0"
 
 
-@pytest.mark.parametrize("ruleset", ["002", "004"])
-def test_a_battle_set_up_under_another_ruleset_is_refused_with_the_reason(
-        campaign_files, tmp_path, capsys, ruleset):
-    """The sheet is the 1813 rules' (chips, brigades, rout points): a battle on the table
-    under seed 002's or 004's rules is refused with a one-line reason, nothing written —
-    not an internal error from the 1813 rules reading the other ruleset's files."""
-    copy = tmp_path / "other.c1813"
-    shutil.copy(campaign_files["scheduled"], copy)
-    with open_campaign(copy) as doc:
-        services.open_battle(doc, 1, ruleset=ruleset)
+def _magdeburg_brigades(path):
+    """The campaign's brigades of I Prussian Corps at Magdeburg, with the casualties they
+    bring (as the 1813 rules count them)."""
+    from campaign1813.campaign.store import fights
+
+    with open_campaign(path) as doc, doc.reading() as con:
+        setup, _steps = fights.read(con, 1)
+    return setup.corps_brigades("I Prussian Corps")
+
+
+@pytest.fixture(scope="module", name="other_rulesets")
+def other_rulesets_fixture(campaign_files, tmp_path_factory):
+    """The battle of Magdeburg on the table under seed 002's rules and, in a copy, 004's."""
+    out = {}
+    for ruleset in ("002", "004"):
+        path = tmp_path_factory.mktemp(f"r{ruleset}") / "other.c1813"
+        shutil.copy(campaign_files["scheduled"], path)
+        with open_campaign(path) as doc:
+            services.open_battle(doc, 1, ruleset=ruleset)
+        out[ruleset] = path
+    return out
+
+
+def test_a_seed_002_sheet_tallies_hits_and_has_no_chips(other_rulesets, tmp_path, capsys):
+    """Seed 002: a brigade is a unit that takes hits and is eliminated with the first over its
+    type's limit (data/rulesets/002/units.toml: line infantry 12, elite 18): 13 or 19 boxes.
+    Casualties brought in are crossed as hits, 2 for each (HITS_PER_CASUALTY): I Prussian
+    Corps' forced march. No chips, no reserve to allocate."""
     out = tmp_path / "setup.json"
-    assert bare_main(["export", "setup", str(copy), "--battle", "1", "--json", str(out)]) == 1
-    assert capsys.readouterr().err == (
-        f"campaign1813: error: battle 1, the battle of Magdeburg (5 May 1813), is set up under "
-        f"ruleset {ruleset}: its setup sheet is drawn for the 1813 rules only, so far; the "
-        f"battle window's Setup page shows the {ruleset} units and how the corps become them\n")
-    assert not out.exists()
+    assert bare_main(["export", "setup", str(other_rulesets["002"]), "--battle", "1",
+                      "--json", str(out)]) == 0
+    value = json.loads(out.read_text(encoding="utf-8"))
+    jsonschema.validate(value, SCHEMA)
+    assert value["ruleset"] == "002" and value["chips"] == [] and value["reserves"] == []
+    assert not any(c["reserve"] for c in value["corps"])
+    french = next(c for c in value["corps"] if c["key"] == "5 Corps")
+    rows = [(b["name"], b["unit"], b["rout_point"], b["casualties"], b["tally"])
+            for b in french["brigades"]]
+    assert rows[1] == ("17 Infantry Brigade", "elite", 19, 0, "hits; eliminated over 18")
+    assert rows[3] == ("19 Infantry Brigade", "infantry", 13, 0, "hits; eliminated over 12")
+    prussians = next(c for c in value["corps"] if c["key"] == "I Prussian Corps")
+    marched = {b["name"]: b["casualties"] for b in prussians["brigades"]}
+    brought = {b.name: b.casualties for b in _magdeburg_brigades(other_rulesets["002"])}
+    assert any(brought.values()) and marched == {name: 2 * n for name, n in brought.items()}
+
+
+def test_a_seed_004_sheet_tallies_steps_and_its_pdf_says_so(other_rulesets, tmp_path, qapp):
+    """Seed 004: a brigade is a unit of four 25 % steps (the fourth lost, it is gone); its
+    kind and quality are the conversion's ("light foot, elite" for class A skirmish A
+    infantry). The PDF has no chips in the bag but the ruleset's own sequence."""
+    from pypdf import PdfReader
+
+    from campaign1813.ui.paper import QtPaper
+
+    with open_campaign(other_rulesets["004"]) as doc:
+        sheet = queries.battle_setup_view(doc, 1)
+    prussians = next(c for c in sheet.corps if c.key == "I Prussian Corps")
+    assert [(b.name, b.unit, b.rout_point, b.casualties, b.tally_note)
+            for b in prussians.brigades][:2] == [
+        ("1 Cavalry Brigade", "heavy horse (cuirassiers), elite", 4, 0,
+         "25 % steps; gone at 0 %"),
+        ("1 Infantry Brigade", "light foot, elite", 4, 0, "25 % steps; gone at 0 %")]
+    assert sheet.chips == () and sheet.reserves == ()
+    pdf = tmp_path / "setup.pdf"
+    pdf.write_bytes(QtPaper().setup_sheet_pdf(sheet, "a4"))
+    text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(pdf).pages)
+    assert "Sequence of play" in text and "Chips in the bag" not in text
+    assert "light foot, elite" in text and "Tally (⊠ brought in; red: out)" in text

@@ -88,6 +88,19 @@ class Table:
     keys: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class Tally:
+    """A brigade's tally on the setup sheet, in its ruleset's measure: ``boxes`` marks, the last
+    of which puts it out of the battle (the 1813 rout point, 002's elimination, 004's 0 %),
+    ``marked`` of them already (what it brings in); ``unit`` what it is in the ruleset (empty
+    for the 1813 rules, which fight the brigade as it is) and ``note`` the tally in words."""
+
+    boxes: int
+    marked: int
+    unit: str
+    note: str
+
+
 class Engine(Protocol):
     """What a battle service, a read model and the command line need of a ruleset's battle."""
 
@@ -144,6 +157,9 @@ class Engine(Protocol):
 
     def mapping(self, setup: BattleSetup) -> Table:
         """How the campaign's brigades and commanders become the ruleset's units."""
+
+    def tallies(self, setup: BattleSetup) -> Mapping[str, Tally]:
+        """Each brigade's casualty tally at the start, by brigade key (the setup sheet's)."""
 
     def broken(self, setup: BattleSetup, state: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The corps broken and the armies lost now."""
@@ -471,6 +487,13 @@ class _Rules1813(_Base):
         # The 1813 rules fight the campaign's brigades as they are: nothing is converted.
         return Table(("Brigade", "Becomes"), ())
 
+    def tallies(self, setup: BattleSetup) -> Mapping[str, Tally]:
+        out = {}
+        for b in setup.brigades:
+            point = rout_point(b.arm, setup.ruleset)
+            out[b.key] = Tally(point, b.casualties, "", f"routs at {point}")
+        return out
+
     def broken(self, setup: BattleSetup, state: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
         from campaign1813.campaign.battle.fight import broken_now
 
@@ -659,6 +682,9 @@ class _Own(_Base):
     def mapping(self, setup: BattleSetup) -> Table:
         raise NotImplementedError
 
+    def tallies(self, setup: BattleSetup) -> Mapping[str, Tally]:
+        raise NotImplementedError
+
     def units_table(self, setup: BattleSetup, state: Any) -> Table:
         rows = tuple(tuple(r) for r in self.package.units_table(setup, state))
         return Table(self.unit_headers, rows, self._unit_keys(setup, state))
@@ -835,6 +861,20 @@ class _Engine002(_Own):
 
         return tuple(u.key for u in army_of(setup).units)
 
+    def tallies(self, setup: BattleSetup) -> Mapping[str, Tally]:
+        # A hit a box; the unit is eliminated with the first hit over its type's limit.
+        from campaign1813.campaign.battle.ruleset002.battle import army_of
+        from campaign1813.campaign.battle.ruleset002.tables import tables
+
+        self._own(setup)
+        t = tables(setup.ruleset)
+        out = {}
+        for u in army_of(setup).units:
+            limit = t.units[u.kind].eliminated_over
+            out[u.key] = Tally(limit + 1, u.hits, u.kind.value,
+                               f"hits; eliminated over {limit}")
+        return out
+
     def mapping(self, setup: BattleSetup) -> Table:
         from campaign1813.campaign.battle.ruleset002.convert import mapping_rows
 
@@ -1000,6 +1040,19 @@ class _Engine004(_Own):
         from campaign1813.campaign.battle.ruleset004.battle import forces
 
         return tuple(u.key for u in forces(setup, state).units)
+
+    def tallies(self, setup: BattleSetup) -> Mapping[str, Tally]:
+        # A box a 25 % step lost; the unit is gone with the last.
+        from campaign1813.campaign.battle.ruleset004.battle import forces
+        from campaign1813.campaign.battle.ruleset004.units import FULL_STEPS, STEP_PERCENT
+
+        self._own(setup)
+        out = {}
+        for u in forces(setup).units:
+            kind = u.kind.value + (" (cuirassiers)" if u.cuirassiers else "")
+            out[u.key] = Tally(FULL_STEPS, FULL_STEPS - u.steps, f"{kind}, {u.quality.value}",
+                               f"{STEP_PERCENT} % steps; gone at 0 %")
+        return out
 
     def mapping(self, setup: BattleSetup) -> Table:
         from campaign1813.campaign.battle.ruleset004.convert import MAPPING_HEADERS, mapping_rows

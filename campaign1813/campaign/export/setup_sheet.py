@@ -24,9 +24,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from campaign1813.campaign.battle.rules.files import OWN_ENGINES
 from campaign1813.campaign.battle.setup import (
     FRENCH,
     REINFORCEMENT_TURN,
@@ -36,11 +35,12 @@ from campaign1813.campaign.battle.setup import (
     Edge,
     Special,
     TableRoad,
-    rout_point,
 )
 from campaign1813.campaign.battle.terms import Arm
 from campaign1813.campaign.calendar import format_date
-from campaign1813.campaign.errors import CampaignError
+
+if TYPE_CHECKING:
+    from campaign1813.campaign.battle.engines import Tally
 
 __all__ = ["SetupSheet", "TableSheet", "SquareSheet", "RoadSheet", "EntrySheet", "CorpsSheet",
            "BrigadeSheet", "ChipSheet", "ReserveSheet", "Figures", "setup_sheet", "sheet_json",
@@ -127,7 +127,11 @@ class TableSheet:
 
 @dataclass(frozen=True)
 class BrigadeSheet:
-    """One brigade or battery: its ratings, figures, rout point and casualties brought in."""
+    """One brigade or battery: its ratings, figures, and its casualty tally in the battle's
+    ruleset: ``rout_point`` marks, the last of which puts it out of the battle (the 1813 rout
+    point; seed 002's elimination, the hit over its limit; seed 004's 0 %), ``casualties`` of
+    them brought in; ``unit`` what it is in a ruleset that converts it (empty for the 1813
+    rules) and ``tally_note`` the tally in words."""
 
     key: str
     name: str
@@ -139,6 +143,8 @@ class BrigadeSheet:
     figures: str
     rout_point: int
     casualties: int
+    unit: str = ""
+    tally_note: str = ""
 
     @property
     def short(self) -> str:
@@ -421,12 +427,12 @@ def _kind(b: BrigadeSetup) -> str:
     return "Infantry"
 
 
-def _brigade(b: BrigadeSetup, ruleset: str) -> BrigadeSheet:
+def _brigade(b: BrigadeSetup, tally: Tally) -> BrigadeSheet:
     infantry = b.arm is Arm.INFANTRY
     return BrigadeSheet(b.key, b.name, b.arm, b.rating.value,
                         b.firepower.value if infantry else None,
                         b.skirmish.value if infantry else None, _kind(b), figures_text(b.arm),
-                        rout_point(b.arm, ruleset), b.casualties)
+                        tally.boxes, tally.marked, tally.unit, tally.note)
 
 
 def _figures(brigades: Sequence[BrigadeSheet]) -> Figures:
@@ -437,9 +443,9 @@ def _figures(brigades: Sequence[BrigadeSheet]) -> Figures:
 
 
 def _corps(setup: BattleSetup, c: CorpsSetup, chips: dict[str, str],
-           roads: Mapping[str, str]) -> CorpsSheet:
+           roads: Mapping[str, str], tallies: Mapping[str, Tally]) -> CorpsSheet:
     commander = setup.commander(c.commander)
-    brigades = tuple(_brigade(b, setup.ruleset) for b in setup.corps_brigades(c.key))
+    brigades = tuple(_brigade(b, tallies[b.key]) for b in setup.corps_brigades(c.key))
     # A road is named only when it reaches the edge the setup gives, so the two never disagree.
     road = roads.get(c.key)
     if road is not None and all(r.to != road or r.edge is not c.edge for r in setup.table.roads):
@@ -504,19 +510,21 @@ def setup_sheet(setup: BattleSetup, *, campaign: str = "",
     east and north of the battle town, from the map, when it has one; ``entry_roads`` names,
     by corps, the town whose road a corps that enters comes in on.
 
-    The sheet is the 1813 rules' (chips, brigades and their rout points): a battle set up under
-    a ruleset with units of its own (seeds 002 and 004) is refused, with the reason."""
-    if setup.ruleset in OWN_ENGINES:
-        raise CampaignError(
-            f"battle {setup.battle}, {setup.title}, is set up under ruleset {setup.ruleset}: "
-            "its setup sheet is drawn for the 1813 rules only, so far; the battle window's "
-            f"Setup page shows the {setup.ruleset} units and how the corps become them")
+    Each brigade's tally is its ruleset's (the engine's ``tallies``). A ruleset that draws no
+    chips (seeds 002 and 004) has no chips in the bag and no reserve to allocate either: its
+    conversion leaves the reserve commanders off the table."""
+    from campaign1813.campaign.battle.engines import engine_for
+
+    engine = engine_for(setup.ruleset)
+    tallies = engine.tallies(setup)
     chips = {c.commander: c.label for c in setup.chips if c.commander is not None}
-    corps = tuple(_corps(setup, c, chips, entry_roads or {}) for c in setup.corps)
+    corps = tuple(_corps(setup, c, chips, entry_roads or {}, tallies) for c in setup.corps
+                  if engine.chips or not c.reserve)
     day = _date(setup.date)
     return SetupSheet(setup.battle, setup.title, setup.place, setup.date, day, campaign,
                       setup.ruleset, setup.seed, setup.turns, _table(setup, river_course),
-                      corps, _entries(corps), _chips(setup), _reserves(setup, corps, chips))
+                      corps, _entries(corps), _chips(setup) if engine.chips else (),
+                      _reserves(setup, corps, chips) if engine.chips else ())
 
 
 def _date(iso: str) -> str:
@@ -558,7 +566,8 @@ def sheet_paper() -> SheetPaper:
 def _brigade_json(b: BrigadeSheet) -> dict[str, Any]:
     return {"key": b.key, "name": b.name, "arm": b.arm.value, "class": b.klass,
             "firepower": b.firepower, "skirmish": b.skirmish, "kind": b.kind,
-            "figures": b.figures, "rout_point": b.rout_point, "casualties": b.casualties}
+            "figures": b.figures, "rout_point": b.rout_point, "casualties": b.casualties,
+            "unit": b.unit, "tally": b.tally_note}
 
 
 def _corps_json(c: CorpsSheet) -> dict[str, Any]:

@@ -156,8 +156,9 @@ def _corps_block(s: _Painter, sheet: SetupSheet, corps: CorpsSheet) -> _Block:
         title = f"{corps.key}"
         s.text(QRectF(2.8 * s.mm, top, w, head), "h2", title)
         tw = s.metrics["h2"].horizontalAdvance(title)
-        s.text(QRectF(2.8 * s.mm + tw + 3 * s.mm, top, w, head), "body",
-               f"{corps.side} · {corps.army} · {corps.blind} · {chip}", colour=_GREY)
+        about = [corps.side, corps.army, corps.blind] + ([chip] if sheet.chips else [])
+        s.text(QRectF(2.8 * s.mm + tw + 3 * s.mm, top, w, head), "body", " · ".join(about),
+               colour=_GREY)
         y = top + head
         s.text(QRectF(0, y, w, line), "body",
                f"Commander: {corps.commander}, {corps.grade} +{corps.bonus}")
@@ -195,7 +196,10 @@ def _brigade_table(s: _Painter, brigades: tuple[BrigadeSheet, ...], top: float,
                    row: float) -> None:
     w = s.width
     cols = (0.0, 44 * s.mm, 94 * s.mm, 119 * s.mm)  # brigade, ratings, figures, tally
-    heads = ("Brigade", "Ratings", "Figures", "Casualties (⊠ brought in)")
+    converted = any(b.unit for b in brigades)  # the ruleset's units, their hits or steps
+    heads = ("Brigade", "As a unit" if converted else "Ratings", "Figures",
+             "Tally (⊠ brought in; red: out)" if converted
+             else "Casualties (⊠ brought in)")
     s.p.fillRect(QRectF(0, top, w, row), _SHADE)
     for x, text in zip(cols, heads, strict=True):
         s.text(QRectF(x + 1 * s.mm, top, w - x, row), "small_b", text)
@@ -216,10 +220,14 @@ def _brigade_table(s: _Painter, brigades: tuple[BrigadeSheet, ...], top: float,
         if s.metrics["bold"].horizontalAdvance(b.name) > cols[1] - cols[0] - 2 * s.mm:
             style = "small_b"  # "IV Prussian Corps Artillery" keeps its whole name
         s.text(QRectF(cols[0] + 1 * s.mm, y, cols[1] - cols[0], row), style, b.name)
-        s.text(QRectF(cols[1] + 1 * s.mm, y, cols[2] - cols[1], row), "body", b.ratings)
+        s.text(QRectF(cols[1] + 1 * s.mm, y, cols[2] - cols[1], row), "body",
+               b.unit or b.ratings)
         s.text(QRectF(cols[2] + 1 * s.mm, y, cols[3] - cols[2], row), "small",
                b.figures.removesuffix(" figures").replace(" and ", ", "))
         x = cols[3] + 1 * s.mm
+        # seed 002's hits (up to 19 boxes) in smaller boxes, so that a row holds them
+        box, space = (2.4 * s.mm, 0.3 * s.mm) if b.rout_point > 10 else (4.2 * s.mm,
+                                                                         0.9 * s.mm)
         for n in range(1, b.rout_point + 1):
             cell = QRectF(x, y + (row - box) / 2, box, box)
             if n <= b.casualties:
@@ -227,13 +235,14 @@ def _brigade_table(s: _Painter, brigades: tuple[BrigadeSheet, ...], top: float,
             else:
                 s.box(cell, width=0.45 if n == b.rout_point else 0.25,
                       fill=QColor("#f6dcd5") if n == b.rout_point else None)
-            if n == b.rout_point and n > b.casualties:
+            if n == b.rout_point and n > b.casualties and box > 3 * s.mm:  # room to number
                 s.text(cell, "small_b", str(n), colour=QColor("#8a2a1f"),
                        flags=int(Qt.AlignmentFlag.AlignCenter))
-            x += box + 0.9 * s.mm
-        note = f"routs at {b.rout_point}"
-        if b.casualties:
-            note += f", {b.casualties} in"
+            x += box + space
+        if b.unit:  # the tally's words are in its heading and its last box
+            note = f"{b.casualties} in" if b.casualties else ""
+        else:
+            note = f"routs at {b.rout_point}" + (f", {b.casualties} in" if b.casualties else "")
         s.text(QRectF(x + 1 * s.mm, y, w - x, row), "small", note, colour=_GREY)
         s.rule(y + row, 0, w, width=0.15)
         y += row
@@ -247,6 +256,15 @@ def _chips(s: _Painter, sheet: SetupSheet, top: float, *, paint: bool) -> float:
     col = (w - 2 * gap) / 3
     line = s.line("small")
     head = s.line("h2")
+    if not sheet.chips:  # a ruleset of its own sequence: no bag to draw from
+        text = (f"No chips: ruleset {sheet.ruleset} has a sequence of play of its own, which "
+                "the battle window leads turn by turn. Each brigade below is the unit it "
+                "becomes, with its tally in the ruleset's measure.")
+        h = head + s.wrapped_height("body", text, w)
+        if paint:
+            s.text(QRectF(0, top, w, head), "h2", "Sequence of play")
+            s.text(QRectF(0, top + head, w, h - head), "body", text, flags=_WRAP)
+        return h
     if paint:
         s.text(QRectF(0, top, w, head), "h2", "Chips in the bag")
     bottom = top + head
