@@ -84,6 +84,10 @@ class Ground:
         self.road_class: dict[tuple[str, str], RoadClass] = {}
         for road in scenario.map.roads:
             a, b = sorted((road.a, road.b))
+            for end in (a, b):  # a scenario read back from a damaged file, not from its loader
+                if end not in self.adj:
+                    raise CampaignError(f"the map's road {road.a} – {road.b} leads to "
+                                        f"{end!r}, which is not a town of the map")
             self.adj[a].append((b, road.miles))
             self.adj[b].append((a, road.miles))
             self.length[(a, b)] = road.miles
