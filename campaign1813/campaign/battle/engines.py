@@ -1000,36 +1000,15 @@ class _Engine004(_Own):
 
     @staticmethod
     def _move_odds(setup: BattleSetup, state: Any, inputs: Mapping[str, Any]) -> Odds:
-        """The Variation: the distance a move covers, when it is diced for. The move is built
-        as the package's own step builds it (its allowance, firing order, the distance asked
-        or the full move)."""
+        """The Variation: the distance a move covers, when it is diced for, reckoned by the
+        package's own ``move_plan``, which its move step takes too."""
         from campaign1813.campaign.battle.ruleset004 import battle as b004
-        from campaign1813.campaign.battle.ruleset004.movement import (
-            allowance,
-            full_move,
-            needs_variation,
-            variation_odds,
-        )
-        from campaign1813.campaign.battle.ruleset004.units import Kind
+        from campaign1813.campaign.battle.ruleset004.movement import variation_odds
 
-        u, now = b004._unit(setup, state, b004._need(inputs, "unit"))
-        changes = str(inputs.get("changes", ""))
-        firing_order = now.firing_order
-        if changes == "leave firing order" and u.kind is Kind.FOOT and firing_order:
-            firing_order, changes = False, ""
-        allowed = allowance(u.kind, firing_order=firing_order and u.kind is Kind.FOOT,
-                            wheel_degrees=b004._whole(inputs, "wheel_degrees"),
-                            about_turns=b004._whole(inputs, "about_turns"), changes=changes,
-                            fires=bool(inputs.get("fires", False)),
-                            national=b004._national_of(u))
-        if changes == "firing order":
-            firing_order = True
-        wanted = (allowed.distance_cm if inputs.get("distance_cm") in (None, "")
-                  else b004._fraction(inputs["distance_cm"], "distance"))
-        full = full_move(u.kind, firing_order and u.kind is Kind.FOOT)
-        if not wanted or not needs_variation(wanted, full) or inputs.get("no_variation"):
-            return ((f"moves {_cm(wanted)}: no variation die", Fraction(1)),)
-        return tuple((f"covers {_cm(d)}", p) for d, p in variation_odds(wanted).items())
+        plan = b004.move_plan(*b004._unit(setup, state, b004._need(inputs, "unit")), inputs)
+        if not plan.diced:
+            return ((f"moves {_cm(plan.wanted)}: no variation die", Fraction(1)),)
+        return tuple((f"covers {_cm(d)}", p) for d, p in variation_odds(plan.wanted).items())
 
     def _lost(self, b: BrigadeSetup, gained: int) -> Fraction:
         from campaign1813.campaign.battle.ruleset004.units import FULL_STEPS

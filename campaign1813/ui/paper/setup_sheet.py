@@ -239,10 +239,10 @@ def _brigade_table(s: _Painter, brigades: tuple[BrigadeSheet, ...], top: float,
                 s.text(cell, "small_b", str(n), colour=QColor("#8a2a1f"),
                        flags=int(Qt.AlignmentFlag.AlignCenter))
             x += box + space
-        if b.unit:  # the tally's words are in its heading and its last box
-            note = f"{b.casualties} in" if b.casualties else ""
-        else:
-            note = f"routs at {b.rout_point}" + (f", {b.casualties} in" if b.casualties else "")
+        # a converted unit's tally is in words in its heading and its last box
+        note = "" if b.unit else b.tally_note
+        if b.casualties:
+            note += (", " if note else "") + f"{b.casualties} in"
         s.text(QRectF(x + 1 * s.mm, y, w - x, row), "small", note, colour=_GREY)
         s.rule(y + row, 0, w, width=0.15)
         y += row

@@ -38,6 +38,7 @@ from campaign1813.campaign.battle.ruleset004.morale import (
     retreat_blocked,
 )
 from campaign1813.campaign.battle.ruleset004.movement import (
+    Allowance,
     allowance,
     full_move,
     needs_variation,
@@ -318,6 +319,41 @@ def _fraction(value: Any, what: str) -> Fraction:
 FACES = ("front", "flank", "rear")
 
 
+@dataclass(frozen=True)
+class MovePlan:
+    """A move as the move step reckons it before any die: what the unit may cover this turn,
+    the distance asked (its full allowance unless given), the firing order it ends in, the
+    change still to make, and whether the variation die is rolled for it."""
+
+    allowed: Allowance
+    wanted: Fraction
+    firing_order: bool
+    changes: str
+    diced: bool
+
+
+def move_plan(u: Unit, now: UnitNow, i: Mapping[str, Any]) -> MovePlan:
+    """Reckon a unit's move from its inputs (refusing a change it cannot make): the move step
+    takes it, and the odds of the variation die are worked from it."""
+    changes = str(i.get("changes", ""))
+    firing_order = now.firing_order
+    if changes == "leave firing order":
+        if u.kind is not Kind.FOOT or not firing_order:
+            raise ActionRefused(f"{u.name} is not foot in firing order")
+        firing_order, changes = False, ""
+    allowed = allowance(u.kind, firing_order=firing_order and u.kind is Kind.FOOT,
+                        wheel_degrees=_whole(i, "wheel_degrees"),
+                        about_turns=_whole(i, "about_turns"), changes=changes,
+                        fires=bool(i.get("fires", False)), national=_national_of(u))
+    if changes == "firing order":
+        firing_order = True
+    wanted = allowed.distance_cm if "distance_cm" not in i else _fraction(
+        i["distance_cm"], "distance")
+    full = full_move(u.kind, firing_order and u.kind is Kind.FOOT)
+    diced = bool(wanted and needs_variation(wanted, full) and not str(i.get("no_variation", "")))
+    return MovePlan(allowed, wanted, firing_order, changes, diced)
+
+
 def _move(setup: BattleSetup, state: BattleState, dice: DiceSource,
           i: Mapping[str, Any]) -> _Outcome:
     _stage(state, Stage.MOVEMENT, "a move")
@@ -326,26 +362,18 @@ def _move(setup: BattleSetup, state: BattleState, dice: DiceSource,
         raise ActionRefused(f"it is the {state.to_move}'s move, not the {u.side}'s")
     if now.moved:
         raise ActionRefused(f"{u.name} has already moved this turn")
-    changes = str(i.get("changes", ""))
-    firing_order, limbered = now.firing_order, now.limbered
+    plan = move_plan(u, now, i)
+    allowed, wanted, firing_order, changes = (plan.allowed, plan.wanted, plan.firing_order,
+                                              plan.changes)
+    limbered = now.limbered
     lines = []
-    if changes == "leave firing order":
-        if u.kind is not Kind.FOOT or not firing_order:
-            raise ActionRefused(f"{u.name} is not foot in firing order")
-        firing_order, changes = False, ""
+    if str(i.get("changes", "")) == "leave firing order":
         lines.append(f"  {u.name} leaves firing order")
-    allowed = allowance(u.kind, firing_order=firing_order and u.kind is Kind.FOOT,
-                        wheel_degrees=_whole(i, "wheel_degrees"),
-                        about_turns=_whole(i, "about_turns"), changes=changes,
-                        fires=bool(i.get("fires", False)), national=_national_of(u))
     if changes == "firing order":
-        firing_order = True
         lines.append(f"  {u.name} forms into firing order (the turn)")
     if changes == "limber":
         limbered = not limbered
         lines.append(f"  {u.name} {'limber' if limbered else 'unlimber'} (the turn)")
-    wanted = allowed.distance_cm if "distance_cm" not in i else _fraction(
-        i["distance_cm"], "distance")
     if u.kind is Kind.GUNS and not limbered and wanted:
         raise ActionRefused(f"{u.name} must limber before moving (it takes a turn)")
     if wanted > allowed.distance_cm:
@@ -374,9 +402,8 @@ def _move(setup: BattleSetup, state: BattleState, dice: DiceSource,
     # The variation is rolled once the move is known to be allowed.
     rolls: list[Roll] = []
     covered = wanted
-    full = full_move(u.kind, firing_order and u.kind is Kind.FOOT)
     ignored = str(i.get("no_variation", ""))
-    if wanted and needs_variation(wanted, full) and not ignored:
+    if plan.diced:
         covered, roll = roll_variation(u.name, wanted, dice)
         rolls.append(roll)
     text = (f"  {u.name} moves {covered} cm" + (f" (variation {rolls[0].total}: {wanted} cm "
