@@ -8,9 +8,11 @@ each town), ``status_json`` its form for other tools (``status --json``).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
+
+import msgspec
+from msgspec.structs import replace
 
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day.ground import Ground, Position, describe
@@ -28,8 +30,7 @@ if TYPE_CHECKING:
     from campaign1813.campaign.day.aftermath import BreakOut
 
 
-@dataclass(frozen=True)
-class CommandView:
+class CommandView(msgspec.Struct, frozen=True):
     """One HQ or corps as the umpire sees it: where, in what state and why, under what orders."""
 
     name: str
@@ -109,8 +110,7 @@ def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-@dataclass(frozen=True)
-class BattleView:
+class BattleView(msgspec.Struct, frozen=True):
     """A battle scheduled or fought: where, when, who on each side, the result."""
 
     id: int
@@ -131,8 +131,7 @@ class BattleView:
         return self.result is None
 
 
-@dataclass(frozen=True)
-class CampaignStatus:
+class CampaignStatus(msgspec.Struct, frozen=True):
     """The campaign at a glance on its current day."""
 
     name: str
@@ -140,7 +139,7 @@ class CampaignStatus:
     marched: bool
     commands: tuple[CommandView, ...]
     battles: tuple[BattleView, ...]
-    control: dict[str, Side] = field(default_factory=dict)
+    control: dict[str, Side] = msgspec.field(default_factory=dict)
     objectives: tuple[ObjectiveState, ...] = ()
 
     def command(self, name: str) -> CommandView:
@@ -246,8 +245,7 @@ def breakouts(doc: CampaignDocument, name: str) -> list[BreakOut]:
     return breakout_options(ground.adjusted(state.settings), state, name)
 
 
-@dataclass(frozen=True)
-class RouteLeg:
+class RouteLeg(msgspec.Struct, frozen=True):
     """A piece of road the march covers: from ``start`` to ``end`` miles from town ``a`` along
     the road a–b (``a`` is the end it marches away from, so ``start < end``)."""
 
@@ -257,8 +255,7 @@ class RouteLeg:
     end: float
 
 
-@dataclass(frozen=True)
-class RoutePreview:
+class RoutePreview(msgspec.Struct, frozen=True):
     """What an order would do before it is given: the towns passed, the road to draw, the miles,
     the marching days and the arrival; or why it would be refused."""
 
@@ -355,8 +352,7 @@ def _legs(ground: Ground, pos: Position, route: tuple[str, ...]) -> tuple[RouteL
     return tuple(legs)
 
 
-@dataclass(frozen=True)
-class SettingView:
+class SettingView(msgspec.Struct, frozen=True):
     """One setting the umpire may change: its value now, what it means, whether the campaign
     changed it from its scenario's."""
 
@@ -407,8 +403,7 @@ def next_redo(doc: CampaignDocument) -> str | None:
 # -- the diary ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class DiaryEntry:
+class DiaryEntry(msgspec.Struct, frozen=True):
     """One line of the diary: the campaign date, the action it came from, the text."""
 
     day: date
@@ -490,8 +485,7 @@ def battle_json(b: BattleView) -> dict[str, Any]:
 # -- battles fought on the table ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class FightView:
+class FightView(msgspec.Struct, frozen=True):
     """A battle in progress: its setup, the steps taken, the state now and what it gives.
 
     ``state`` is the ruleset's own (the 1813 ``FightState``, or the state of ruleset 002 or

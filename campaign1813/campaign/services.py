@@ -203,7 +203,7 @@ def battle_action(doc: CampaignDocument, battle: int, action: str, *,
 
 
 def _with_lines(changes: Changes, lines: Sequence[str]) -> Changes:
-    from dataclasses import replace
+    from msgspec.structs import replace
 
     return replace(changes, lines=tuple(lines))
 

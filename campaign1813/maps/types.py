@@ -6,8 +6,9 @@ TOML files, and the road network, the geometry and the drawing code read them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+
+import msgspec
 
 
 class Theatre(StrEnum):
@@ -46,8 +47,7 @@ class Crossing(StrEnum):
     FERRY = "ferry"
 
 
-@dataclass(frozen=True)
-class Town:
+class Town(msgspec.Struct, frozen=True):
     """A place on the road map."""
 
     name: str
@@ -61,8 +61,7 @@ class Town:
     aliases: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Road:
+class Road(msgspec.Struct, frozen=True):
     """A road between two towns; ``river``/``crossing`` are set where it crosses a river."""
 
     a: str
@@ -73,16 +72,14 @@ class Road:
     crossing: Crossing | None = None
 
 
-@dataclass(frozen=True)
-class River:
+class River(msgspec.Struct, frozen=True):
     """A river as a polyline of (lat, lon) points, for drawing."""
 
     name: str
     points: tuple[tuple[float, float], ...]
 
 
-@dataclass(frozen=True)
-class MapData:
+class MapData(msgspec.Struct, frozen=True):
     """The whole road map."""
 
     towns: tuple[Town, ...]

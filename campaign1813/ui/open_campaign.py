@@ -11,8 +11,8 @@ or a command's state did.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
+import msgspec
+from msgspec.structs import replace
 from PySide6.QtCore import QObject, Signal
 
 from campaign1813.campaign import queries
@@ -22,8 +22,7 @@ from campaign1813.campaign.scenario.types import Scenario
 from campaign1813.campaign.store.document import CampaignDocument
 
 
-@dataclass(frozen=True)
-class Update:
+class Update(msgspec.Struct, frozen=True):
     """What an action, undo or redo changed, as the views need it."""
 
     changes: Changes

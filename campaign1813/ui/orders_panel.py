@@ -20,9 +20,9 @@ from the campaign's own route preview (``queries.route_preview``), before the or
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import msgspec
 from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QStringListModel, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
@@ -80,8 +80,7 @@ def last_waypoint(text: str) -> tuple[str, str]:
     return head, typed.strip()
 
 
-@dataclass(frozen=True)
-class TownName:
+class TownName(msgspec.Struct, frozen=True):
     """A name the pad offers, with the folded forms of the spellings it is found by."""
 
     name: str

@@ -7,10 +7,10 @@ edges and squares, each worked by hand from the towns' coordinates.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import date
 
 import pytest
+from msgspec.structs import replace
 
 from campaign1813.campaign.battle.rules.brigade import CavalryWeight
 from campaign1813.campaign.battle.rules.command import Role

@@ -1,8 +1,9 @@
 """Objectives tracked: met while their side holds every town they name, since the last of them
 passed to it; diary lines when one is met or lost, and when a theatre's are all met."""
 
-from dataclasses import replace
 from datetime import date
+
+from msgspec.structs import replace
 
 from campaign1813.campaign.day.objectives import changes_of_hands, objective_states
 from campaign1813.campaign.day.state import initial_state

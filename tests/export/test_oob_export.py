@@ -10,12 +10,12 @@ import io
 import json
 import re
 import unicodedata
-from dataclasses import replace
 from pathlib import Path
 
 import jsonschema
 import pypdf
 import pytest
+from msgspec.structs import replace
 
 from campaign1813.campaign.cli import main as bare_main
 from campaign1813.campaign.export.oob_document import army_forces, oob_document

@@ -1,9 +1,8 @@
 """The pad's objective: towns completed best match first whatever the umlauts, and a beaten
 command offered only the towns it may retreat to."""
 
-from dataclasses import replace
-
 import pytest
+from msgspec.structs import replace
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication

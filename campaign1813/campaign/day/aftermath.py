@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import heapq
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date, timedelta
+
+from msgspec.structs import replace
 
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day.contact import PositionIndex

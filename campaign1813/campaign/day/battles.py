@@ -9,8 +9,9 @@ within ``reinforce_miles`` march to the sound of the guns and reach the table on
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from datetime import date, timedelta
+
+from msgspec.structs import replace
 
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day.contact import Contact, PositionIndex

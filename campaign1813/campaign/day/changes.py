@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+import msgspec
 
 if TYPE_CHECKING:  # a Changes is read without the day's rules that made its report
     from campaign1813.campaign.day.cycle import DayReport
 
 
-@dataclass(frozen=True)
-class Changes:
+class Changes(msgspec.Struct, frozen=True):
     """The action's label and diary lines, and the commands, battles and towns it touched."""
 
     label: str

@@ -12,9 +12,11 @@ import copy
 import heapq
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
+
+import msgspec
+from msgspec.structs import replace
 
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.types import Scenario
@@ -31,8 +33,7 @@ class OrderRefused(CampaignError):
     """An order or an umpire's action cannot be carried out; the message names who and why."""
 
 
-@dataclass(frozen=True, order=True)
-class Position:
+class Position(msgspec.Struct, frozen=True, order=True):
     """At town ``a`` (``b`` is None), or on the road a–b at ``miles`` from ``a`` (a < b)."""
 
     a: str

@@ -12,7 +12,9 @@ the step until the moment is known to a fraction of a second.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+
+from msgspec.structs import replace
 
 from campaign1813.campaign.day.contact import find_contacts
 from campaign1813.campaign.day.ground import EPS, Ground, Position

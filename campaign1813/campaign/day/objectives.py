@@ -8,8 +8,9 @@ every one of them, since the day the last of them passed to it (or from the star
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date
+
+import msgspec
 
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day.state import DayState
@@ -17,8 +18,7 @@ from campaign1813.campaign.scenario.types import Objective, Scenario, Side
 from campaign1813.maps.types import Theatre
 
 
-@dataclass(frozen=True)
-class TownHeld:
+class TownHeld(msgspec.Struct, frozen=True):
     """One town of an objective: who holds it (None: nobody yet), and since when (None: from
     the start of the campaign)."""
 
@@ -27,8 +27,7 @@ class TownHeld:
     since: date | None
 
 
-@dataclass(frozen=True)
-class ObjectiveState:
+class ObjectiveState(msgspec.Struct, frozen=True):
     """An objective and where it stands today."""
 
     number: int

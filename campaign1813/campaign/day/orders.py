@@ -7,7 +7,7 @@ whose CinC's HQ is more than ``messenger_miles`` away by road takes effect a day
 
 from __future__ import annotations
 
-from dataclasses import replace
+from msgspec.structs import replace
 
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day.aftermath import (

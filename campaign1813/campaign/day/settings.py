@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
 from typing import Any
+
+import msgspec
+from msgspec.structs import replace
 
 from campaign1813.campaign.day.ground import OrderRefused
 from campaign1813.campaign.scenario.types import Settings
 
 
-@dataclass(frozen=True)
-class Setting:
+class Setting(msgspec.Struct, frozen=True):
     """One setting the umpire may change: its name, what it means, and how a value is read."""
 
     name: str

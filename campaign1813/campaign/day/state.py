@@ -6,10 +6,12 @@ writes it back, in one transaction per umpire action.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
 from datetime import date
 from enum import StrEnum
 from typing import Any
+
+import msgspec
+from msgspec.structs import replace
 
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day.ground import OrderRefused, Position
@@ -53,8 +55,7 @@ class Kind(StrEnum):
     CORPS = "corps"
 
 
-@dataclass(frozen=True)
-class CommandState:
+class CommandState(msgspec.Struct, frozen=True):
     """One HQ or corps: where it is and what state it is in."""
 
     name: str
@@ -77,8 +78,7 @@ class CommandState:
         return self.status is not Status.SURRENDERED
 
 
-@dataclass(frozen=True)
-class Order:
+class Order(msgspec.Struct, frozen=True):
     """An order for one command, with the towns its march will pass through."""
 
     command: str
@@ -98,8 +98,7 @@ class Order:
         return f"{self.command} – {self.verb.value} {self.objective}{via}{forced}"
 
 
-@dataclass(frozen=True)
-class Battle:
+class Battle(msgspec.Struct, frozen=True):
     """A battle: where, when, who fights on each side, who marches to the guns, the result."""
 
     id: int
@@ -132,22 +131,21 @@ class Battle:
         return f"the battle of {self.place} ({format_date(self.date)})"
 
 
-@dataclass
-class DayState:
+class DayState(msgspec.Struct):
     """The whole mutable state of the campaign day, as one value."""
 
     date: date
     marched: bool
     next_battle: int
     commands: dict[str, CommandState]
-    orders: dict[str, Order] = field(default_factory=dict)
-    pending: dict[str, Order] = field(default_factory=dict)
-    battles: dict[int, Battle] = field(default_factory=dict)
-    control: dict[str, Side] = field(default_factory=dict)
+    orders: dict[str, Order] = msgspec.field(default_factory=dict)
+    pending: dict[str, Order] = msgspec.field(default_factory=dict)
+    battles: dict[int, Battle] = msgspec.field(default_factory=dict)
+    control: dict[str, Side] = msgspec.field(default_factory=dict)
     # the day each town passed to its holder (towns held from the start have none)
-    control_since: dict[str, Day] = field(default_factory=dict)
+    control_since: dict[str, Day] = msgspec.field(default_factory=dict)
     # the campaign's changes to its scenario's settings (day/settings.py), by name
-    settings: dict[str, Any] = field(default_factory=dict)
+    settings: dict[str, Any] = msgspec.field(default_factory=dict)
 
     def ordered(self) -> list[CommandState]:
         """Commands in their stable order (army group order, HQ first)."""

@@ -6,9 +6,10 @@ The loader builds these from the TOML files and the campaign file stores them; e
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
+
+import msgspec
 
 from campaign1813.campaign.battle.terms import Grade, Rating
 from campaign1813.maps.types import MapData, Theatre
@@ -34,16 +35,14 @@ class CavalryType(StrEnum):
     LIGHT = "light"
 
 
-@dataclass(frozen=True)
-class Commander:
+class Commander(msgspec.Struct, frozen=True):
     """A general and his grade."""
 
     name: str
     grade: Grade
 
 
-@dataclass(frozen=True)
-class InfantryBrigade:
+class InfantryBrigade(msgspec.Struct, frozen=True):
     """An infantry brigade: class, firepower and skirmish grades."""
 
     number: int
@@ -53,8 +52,7 @@ class InfantryBrigade:
     name: str = ""
 
 
-@dataclass(frozen=True)
-class CavalryBrigade:
+class CavalryBrigade(msgspec.Struct, frozen=True):
     """A cavalry brigade: class and type; lancers flagged."""
 
     number: int
@@ -64,8 +62,7 @@ class CavalryBrigade:
     name: str = ""
 
 
-@dataclass(frozen=True)
-class Artillery:
+class Artillery(msgspec.Struct, frozen=True):
     """A corps artillery battery: class and calibre in pounds; horse artillery flagged."""
 
     klass: Rating
@@ -82,8 +79,7 @@ class Artillery:
         return "4-6"
 
 
-@dataclass(frozen=True)
-class Corps:
+class Corps(msgspec.Struct, frozen=True):
     """A corps: commander, four infantry brigades, a cavalry brigade and the corps artillery."""
 
     name: str
@@ -96,8 +92,7 @@ class Corps:
     artillery: Artillery
 
 
-@dataclass(frozen=True)
-class ArmyGroup:
+class ArmyGroup(msgspec.Struct, frozen=True):
     """An army group: its CinC and HQ town, its corps and its reserve commander."""
 
     name: str
@@ -109,8 +104,7 @@ class ArmyGroup:
     corps: tuple[Corps, ...]
 
 
-@dataclass(frozen=True)
-class Objective:
+class Objective(msgspec.Struct, frozen=True):
     """A campaign objective of one side in one theatre."""
 
     theatre: Theatre
@@ -119,8 +113,7 @@ class Objective:
     towns: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class MarchRates:
+class MarchRates(msgspec.Struct, frozen=True):
     """Miles a day on roads, off roads and in difficult country."""
 
     road: float
@@ -128,8 +121,7 @@ class MarchRates:
     difficult: float
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(msgspec.Struct, frozen=True):
     """The campaign's settings; the umpire may change them per campaign."""
 
     name: str = "The 1813 Campaign"
@@ -147,12 +139,11 @@ class Settings:
     battle_turns: int = 12  # turns of a battle day before night falls (seed 000: twelve)
 
 
-@dataclass(frozen=True)
-class Scenario:
+class Scenario(msgspec.Struct, frozen=True):
     """A whole scenario: map, army groups, objectives and settings."""
 
     name: str
     map: MapData
     armies: tuple[ArmyGroup, ...]
     objectives: tuple[Objective, ...] = ()
-    settings: Settings = field(default_factory=Settings)
+    settings: Settings = msgspec.field(default_factory=Settings)

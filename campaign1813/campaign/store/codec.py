@@ -1,6 +1,6 @@
 """The campaign day's state to and from the file, through msgspec.
 
-One mechanism for every entity: a row is validated into its frozen dataclass (``CommandState``,
+One mechanism for every entity: a row is validated into its frozen struct (``CommandState``,
 ``Order``, ``Battle``) by ``msgspec.convert``, and an entity is encoded into plain JSON values,
 which are also what the event log keeps. A column holds its field's value, or the field's JSON
 under ``<field>_json``; a position keeps its compact form (``[town]`` or ``[a, b, miles]``).

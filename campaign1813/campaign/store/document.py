@@ -14,11 +14,12 @@ import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
+
+import msgspec
 
 from campaign1813 import __version__
 from campaign1813.campaign.errors import CampaignError, CampaignFileError
@@ -38,8 +39,7 @@ class CampaignBusy(CampaignError):
     """Another window or process is writing the campaign; the action can be tried again."""
 
 
-@dataclass(frozen=True)
-class CampaignSummary:
+class CampaignSummary(msgspec.Struct, frozen=True):
     """What the window title and ``status`` show: name and dates."""
 
     name: str

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import asdict, dataclass, is_dataclass
+from dataclasses import asdict, is_dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.day.ground import Ground, OrderRefused
@@ -31,8 +33,7 @@ if TYPE_CHECKING:  # the day's rules come with the actions that are applied, not
     from campaign1813.campaign.day.cycle import DayReport
 
 
-@dataclass(frozen=True)
-class LoggedAction:
+class LoggedAction(msgspec.Struct, frozen=True):
     """One line of the log: its place, the date it was taken, its label and diary lines."""
 
     seq: int
@@ -42,8 +43,7 @@ class LoggedAction:
     kind: str = ""
 
 
-@dataclass(frozen=True)
-class Applied:
+class Applied(msgspec.Struct, frozen=True):
     """An action applied to the state read from the file, not yet written: its label, diary
     lines and report, the day it was taken, and the state's difference (before, after)."""
 
