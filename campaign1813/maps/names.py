@@ -36,6 +36,8 @@ def folded(text: str) -> tuple[str, ...]:
     >>> folded("Meißen")
     ('meissen',)
     """
+    if text.isascii():  # most names: nothing to compose, decompose or spell again
+        return (" ".join(text.casefold().split()),)
     base = " ".join(unicodedata.normalize("NFC", text).casefold().split())
     forms = [_plain(base), _plain(base.translate(_UMLAUTS))]
     return tuple(dict.fromkeys(forms))

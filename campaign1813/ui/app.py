@@ -16,11 +16,11 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from platformdirs import user_data_dir, user_log_dir
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
+import campaign1813.ui.pyside_imports  # noqa: F401 (first: the modules after it load quicker)
 from campaign1813 import __version__
 from campaign1813.campaign.store.document import SUFFIX
 from campaign1813.data import data_root
@@ -34,6 +34,8 @@ log = logging.getLogger("campaign1813")
 
 def default_campaign_path() -> Path:
     """Where the built-in 1813 campaign lives in the user's data folder."""
+    from platformdirs import user_data_dir  # a first start's: later ones open the last file
+
     return Path(user_data_dir(APPLICATION, appauthor=False)) / f"1813{SUFFIX}"
 
 
@@ -100,12 +102,18 @@ def when_settled(window: MainWindow, work: Callable[[], object]) -> None:
             work, Qt.ConnectionType.SingleShotConnection)
 
 
-def _install_excepthook(app: QApplication) -> None:
-    log_dir = Path(user_log_dir(APPLICATION, appauthor=False))
+def error_log_dir() -> Path:
+    """The user's log folder, where unexpected errors are written."""
+    from platformdirs import user_log_dir  # needed only when something has gone wrong
 
+    return Path(user_log_dir(APPLICATION, appauthor=False))
+
+
+def _install_excepthook(app: QApplication) -> None:
     def hook(exc_type, exc, tb):
         from PySide6.QtWidgets import QMessageBox
 
+        log_dir = error_log_dir()
         text = "".join(traceback.format_exception(exc_type, exc, tb))
         try:
             log_dir.mkdir(parents=True, exist_ok=True)

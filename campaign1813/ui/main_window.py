@@ -14,14 +14,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import (
-    QDockWidget,
-    QFileDialog,
-    QMainWindow,
-    QMenu,
-    QMessageBox,
-    QWidget,
-)
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
 
 from campaign1813 import __version__
 from campaign1813.campaign import queries
@@ -46,10 +39,13 @@ from campaign1813.ui.undo import UndoHistory
 
 # What only a menu command opens is loaded when it is first asked for, not before the window is
 # shown: the battle window (it brings the battle engine), the battle and settings dialogs, the
-# diary window and the orders-of-battle printing.
+# diary window and the orders-of-battle printing; even Qt's message box and file dialog, whose
+# Python types (with their enums) are made when first imported.
 # The day's rules, with the campaign services that apply them, come with the first action (or
 # load behind the shown window, ui/app.py): the window shows the campaign without them.
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QMessageBox
+
     from campaign1813.campaign.services import IssueOrder
     from campaign1813.ui.battle import BattleWindow
     from campaign1813.ui.battle_dialogs import BattleDialog
@@ -280,6 +276,8 @@ class MainWindow(QMainWindow):
         if not path.exists():
             return True
         if replace is None:
+            from PySide6.QtWidgets import QMessageBox
+
             answer = QMessageBox.question(
                 self, APP_TITLE, f"{path.name} already exists in {path.parent}.\n"
                                  "Do you want to replace it?",
@@ -324,6 +322,8 @@ class MainWindow(QMainWindow):
         """Tell the umpire what went wrong, in a window-modal box that does not block."""
         self.statusBar().showMessage(message)
         self.error_reported.emit(message)
+        from PySide6.QtWidgets import QMessageBox
+
         box = QMessageBox(QMessageBox.Icon.Warning, APP_TITLE, message,
                           QMessageBox.StandardButton.Ok, self)
         box.setWindowModality(Qt.WindowModality.WindowModal)
@@ -676,6 +676,8 @@ class MainWindow(QMainWindow):
     def _save_dialog(self, title: str) -> tuple[str, bool] | None:
         """A file name from a save dialog that adds the suffix itself, so that it asks before
         replacing the very file that will be written; and whether it asked."""
+        from PySide6.QtWidgets import QFileDialog
+
         dialog = QFileDialog(self, title, self._start_folder(), FILE_FILTER)
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.setDefaultSuffix(SUFFIX.lstrip("."))
@@ -691,6 +693,8 @@ class MainWindow(QMainWindow):
             self.new_campaign(chosen[0], replace=True if chosen[1] else None)
 
     def _on_open(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         path, _ = QFileDialog.getOpenFileName(self, "Open Campaign", self._start_folder(),
                                               FILE_FILTER)
         if path:
@@ -752,9 +756,13 @@ class MainWindow(QMainWindow):
     def _on_details(self) -> None:
         if self.document is None:
             return
+        from PySide6.QtWidgets import QMessageBox
+
         QMessageBox.information(self, "Campaign Details", self.details_text())
 
     def _on_about(self) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
         QMessageBox.about(
             self,
             f"About {APP_TITLE}",

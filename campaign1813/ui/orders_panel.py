@@ -119,6 +119,8 @@ def completions(text: str, names: Iterable[TownName]) -> list[str]:
     (['Köpenick'], ['Köpenick'])
     """
     typed = folded(text)
+    if typed == ("",):  # nothing typed: every name begins with it, in alphabetical order
+        return [t.name for t in sorted(names, key=lambda t: (t.key or fold(t.name), t.name))]
     ranked = []
     for town in names:
         rank = _closeness(typed, town.forms)
