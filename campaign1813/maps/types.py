@@ -4,7 +4,8 @@ The map knows nothing of the campaign that uses it: the scenario loader builds t
 TOML files, and the road network, the geometry and the drawing code read them.
 """
 
-from __future__ import annotations
+# no ``from __future__ import annotations`` here: msgspec reads these classes' annotations when
+# a campaign is opened, and would compile each written as text
 
 from enum import StrEnum
 

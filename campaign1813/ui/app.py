@@ -8,13 +8,10 @@ it, and the first order does not either.
 
 from __future__ import annotations
 
-import importlib
-import logging
 import sys
-import threading
-import traceback
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer
 from PySide6.QtGui import QIcon
@@ -26,10 +23,11 @@ from campaign1813.campaign.store.document import SUFFIX
 from campaign1813.data import data_root
 from campaign1813.ui.main_window import APP_TITLE, MainWindow
 
+if TYPE_CHECKING:
+    import threading
+
 ORGANISATION = "campaign1813"
 APPLICATION = "campaign1813"
-
-log = logging.getLogger("campaign1813")
 
 
 def default_campaign_path() -> Path:
@@ -63,12 +61,17 @@ DEFERRED_MODULES = ("campaign1813.campaign.services", "campaign1813.maps.road_ma
 def load_in_background(modules: tuple[str, ...] = DEFERRED_MODULES) -> threading.Thread:
     """Import modules on a background thread (pure imports: no Qt, no campaign file), so the
     window stays responsive while they load; a module asked for meanwhile simply waits."""
+    import importlib
+    import logging
+    import threading
+
     def load() -> None:
         for name in modules:
             try:
                 importlib.import_module(name)
             except Exception:  # an import that fails here fails again, and is reported, in use
-                log.exception("could not load %s in the background", name)
+                logging.getLogger("campaign1813").exception(
+                    "could not load %s in the background", name)
 
     thread = threading.Thread(target=load, name="campaign1813-preload", daemon=True)
     thread.start()
@@ -111,6 +114,8 @@ def error_log_dir() -> Path:
 
 def _install_excepthook(app: QApplication) -> None:
     def hook(exc_type, exc, tb):
+        import traceback
+
         from PySide6.QtWidgets import QMessageBox
 
         log_dir = error_log_dir()

@@ -6,7 +6,8 @@ module keeps a plain adjacency table and runs small bounded searches over it; ro
 towns come from the road map itself.
 """
 
-from __future__ import annotations
+# no ``from __future__ import annotations`` here: msgspec reads these classes' annotations when
+# a campaign is opened, and would compile each written as text
 
 import copy
 import heapq
@@ -49,7 +50,7 @@ class Position(msgspec.Struct, frozen=True, order=True):
         """The towns this position touches: its town, or both ends of its road."""
         return (self.a,) if self.b is None else (self.a, self.b)
 
-    def rounded(self) -> Position:
+    def rounded(self) -> "Position":
         """The same place with its miles to six decimals, as the day's end records it."""
         return self if self.b is None else Position(self.a, self.b, round(self.miles, 6))
 
@@ -58,7 +59,7 @@ class Position(msgspec.Struct, frozen=True, order=True):
         return [self.a] if self.b is None else [self.a, self.b, self.miles]
 
     @staticmethod
-    def from_json(data: list) -> Position:
+    def from_json(data: list) -> "Position":
         """The inverse of ``to_json``."""
         return Position(data[0]) if len(data) == 1 else Position(data[0], data[1], data[2])
 
@@ -96,7 +97,7 @@ class Ground:
         for links in self.adj.values():
             links.sort()
 
-    def adjusted(self, overrides: Mapping[str, Any]) -> Ground:
+    def adjusted(self, overrides: Mapping[str, Any]) -> "Ground":
         """The same ground under the campaign's own settings (checked by day/settings.py)."""
         if not overrides:
             return self
@@ -105,7 +106,7 @@ class Ground:
         return other
 
     @cached_property
-    def road_map(self) -> RoadMap:
+    def road_map(self) -> "RoadMap":
         """The road network (networkx), built on first use: reading positions never needs it."""
         from campaign1813.maps.road_map import RoadMap
 

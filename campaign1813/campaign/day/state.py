@@ -4,7 +4,8 @@ The day's rules work on a ``DayState`` in memory; the store reads it from the ca
 writes it back, in one transaction per umpire action.
 """
 
-from __future__ import annotations
+# no ``from __future__ import annotations`` here: msgspec reads these classes' annotations when
+# a campaign is opened, and would compile each written as text
 
 from datetime import date
 from enum import StrEnum

@@ -4,7 +4,8 @@ The loader builds these from the TOML files and the campaign file stores them; e
 (the road map, the campaign day, the battle setup, the printed orders of battle) reads them.
 """
 
-from __future__ import annotations
+# no ``from __future__ import annotations`` here: msgspec reads these classes' annotations when
+# a campaign is opened, and would compile each written as text
 
 from datetime import date
 from enum import StrEnum
@@ -22,7 +23,7 @@ class Side(StrEnum):
     ALLIED = "Allied"
 
     @property
-    def enemy(self) -> Side:
+    def enemy(self) -> "Side":
         """The other side."""
         return Side.ALLIED if self is Side.FRENCH else Side.FRENCH
 
