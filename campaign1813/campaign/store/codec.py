@@ -17,7 +17,7 @@ import json
 import math
 import sqlite3
 from datetime import date
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -87,7 +87,8 @@ def _json_value(text: Any) -> Any:
     """A column's JSON; a lone surrogate escaped in it is no text, and is refused like bad JSON
     (a ValueError), and so is JSON nested past Python's limit (a RecursionError)."""
     value = json.loads(text)
-    json.dumps(value, ensure_ascii=False).encode()
+    if not isinstance(text, str) or "\\u" in text:  # only an escape can make a surrogate
+        json.dumps(value, ensure_ascii=False).encode()
     return value
 
 
@@ -222,28 +223,66 @@ def read_campaign(con: sqlite3.Connection) -> tuple[str, date, date]:
 
 
 def read_state(con: sqlite3.Connection) -> DayState:
-    """The campaign day's state as the file holds it."""
-    return state_from_json(read_json(con), "the campaign day in the file")
+    """The campaign day's state as the file holds it (the same state as ``state_from_json``
+    makes of ``read_json``, without going through the JSON values)."""
+    rows = _read_rows(con)
+    state = DayState(date.fromisoformat(rows.date), rows.marched, rows.next_battle,
+                     rows.commands)
+    state.settings = rows.settings
+    for _key, (order, pending) in sorted(rows.orders.items()):
+        (state.pending if pending else state.orders)[order.command] = order
+    state.battles = {b.id: b for b in rows.battles}
+    state.control = {t: Side(s) for t, s in rows.control.items()}
+    state.control_since = {t: date.fromisoformat(d) for t, d in rows.since.items()}
+    return state
 
 
 def read_json(con: sqlite3.Connection) -> Json:
     """The state's rows as the JSON values the event log keeps (every row validated)."""
+    rows = _read_rows(con)
+    orders = {key: _dump(order) | {"pending": pending}
+              for key, (order, pending) in rows.orders.items()}
+    return {
+        "date": rows.date,
+        "marched": rows.marched,
+        "next_battle": rows.next_battle,
+        "settings": rows.settings,
+        "commands": {name: _dump(c) for name, c in rows.commands.items()},
+        "orders": dict(sorted(orders.items())),
+        "battles": {str(b.id): _dump(b) for b in rows.battles},
+        "control": rows.control,
+        "control_since": rows.since,
+    }
+
+
+class _Rows(NamedTuple):
+    """The state's rows, each validated into its entity."""
+
+    date: str
+    marched: bool
+    next_battle: int
+    settings: dict[str, Any]
+    commands: dict[str, CommandState]
+    orders: dict[str, tuple[Order, bool]]  # by order key: the order, and whether pending
+    battles: list[Battle]
+    control: dict[str, str]
+    since: dict[str, str]
+
+
+def _read_rows(con: sqlite3.Connection) -> _Rows:
     con.row_factory = sqlite3.Row
     info = con.execute('SELECT "current_date" FROM campaign').fetchone()
     day = con.execute("SELECT marched, next_battle, settings_json FROM day_info").fetchone()
     commands = {}
     for r in con.execute('SELECT * FROM day_command ORDER BY "key"'):
         c = _entity(CommandState, _from_row(r), f"day_command row {r['name']!r}")
-        commands[c.name] = _dump(c)
+        commands[c.name] = c
     orders = {}
     for r in con.execute("SELECT * FROM day_order ORDER BY id"):
         o = _entity(Order, _from_row(r, ("id", "pending")), f"day_order row {r['id']}")
-        orders[_order_key(o.command, bool(r["pending"]))] = _dump(o) | {
-            "pending": bool(r["pending"])}
-    battles = {}
-    for r in con.execute("SELECT * FROM day_battle ORDER BY id"):
-        b = _entity(Battle, _from_row(r), f"day_battle row {r['id']}")
-        battles[str(b.id)] = _dump(b)
+        orders[_order_key(o.command, bool(r["pending"]))] = (o, bool(r["pending"]))
+    battles = [_entity(Battle, _from_row(r), f"day_battle row {r['id']}")
+               for r in con.execute("SELECT * FROM day_battle ORDER BY id")]
     control = {}
     since = {}
     for r in con.execute("SELECT town, side, since FROM town_control ORDER BY town"):
@@ -255,18 +294,11 @@ def read_json(con: sqlite3.Connection) -> Json:
             since[r["town"]] = iso_date(r["since"], f"town_control row {r['town']!r}: since"
                                         ).isoformat()
     marched, next_battle = _day_info(day)
-    return {
-        "date": iso_date(info["current_date"], "the campaign's current date").isoformat(),
-        "marched": marched,
-        "next_battle": next_battle,
-        "settings": _settings(_json_or_none(day["settings_json"]) if day else {},
-                              "day_info row 1"),
-        "commands": commands,
-        "orders": dict(sorted(orders.items())),
-        "battles": battles,
-        "control": control,
-        "control_since": since,
-    }
+    return _Rows(
+        iso_date(info["current_date"], "the campaign's current date").isoformat(),
+        marched, next_battle,
+        _settings(_json_or_none(day["settings_json"]) if day else {}, "day_info row 1"),
+        commands, orders, battles, control, since)
 
 
 def write_state(con: sqlite3.Connection, state: DayState) -> None:
