@@ -41,9 +41,9 @@ def test_a_file_named_on_the_command_line_wins(qtbot, tmp_path):
 
 def test_opening_a_campaign_waits_neither_for_the_road_planner_nor_the_battle_engine(tmp_path):
     """The window shows an open campaign without networkx or the day's rules (loaded behind
-    the shown window), the map's scene (made once the window is shown), the battle engine
-    (loaded when a battle is fought) or the dialogs of the menus: a fresh interpreter proves
-    it."""
+    the shown window), the map's scene and style (made once the window is shown), the battle
+    engine (loaded when a battle is fought) or the dialogs of the menus: a fresh interpreter
+    proves it."""
     import os
     import subprocess
     import sys
@@ -68,6 +68,7 @@ def test_opening_a_campaign_waits_neither_for_the_road_planner_nor_the_battle_en
         "                         'campaign1813.campaign.day.actions',\n"
         "                         'campaign1813.campaign.day.aftermath',\n"
         "                         'campaign1813.ui.map_scene', 'campaign1813.ui.map_items',\n"
+        "                         'campaign1813.ui.map_style',\n"
         "                         'campaign1813.ui.battle_dialogs', 'campaign1813.ui.print_oob',\n"
         "                         'campaign1813.ui.settings_dialog') if m in sys.modules))\n"
     )

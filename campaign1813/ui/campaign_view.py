@@ -36,8 +36,8 @@ from campaign1813.campaign.day.state import Kind, Status
 from campaign1813.campaign.queries import CampaignStatus, CommandView
 from campaign1813.campaign.scenario.types import Scenario
 from campaign1813.maps.types import Theatre
-from campaign1813.ui.map_style import NATION_COLOUR, SEA, SIDE_COLOUR
 from campaign1813.ui.open_campaign import OpenCampaign, Update
+from campaign1813.ui.palette import NATION_COLOUR, SEA, SIDE_COLOUR
 
 if TYPE_CHECKING:  # the map's scene and items are loaded with the first map (see defer_map)
     from campaign1813.ui.map_items import BattleSpec, MarkerSpec

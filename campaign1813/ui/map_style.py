@@ -22,10 +22,9 @@ from PySide6.QtWidgets import (
     QStyleOptionGraphicsItem,
 )
 
-from campaign1813.campaign.scenario.types import Side
 from campaign1813.maps.types import Crossing, RoadClass, Theatre, TownKind
+from campaign1813.ui.palette import NATION_COLOUR, SEA, SIDE_COLOUR  # noqa: F401 (the style's too)
 
-SEA = QColor("#c5d8e0")
 LAND = QColor("#f3ecd6")
 COAST = QColor("#6f8fa0")
 RIVER = QColor("#2f6db5")
@@ -36,15 +35,6 @@ THEATRE_INK = QColor(122, 98, 70, 150)
 HALO = QColor(251, 248, 240, 215)
 OTHER_INK = QColor("#8a8378")  # a neighbouring theatre's town names, on a theatre's map
 OTHER_OPACITY = 0.4  # and its town signs
-SIDE_COLOUR = {Side.FRENCH: QColor("#1f4fbf"), Side.ALLIED: QColor("#c0282d")}
-# A corps' flag in its nation's colour; a nation not named flies its side's.
-NATION_COLOUR = {
-    "French": QColor("#1f4fbf"), "Italian": QColor("#2e7d4f"), "Polish": QColor("#8e2b5e"),
-    "Westphalian": QColor("#4a5d8c"), "Prussian": QColor("#2b2b33"),
-    "Russian": QColor("#2f6b3a"), "Austrian": QColor("#b8a23a"), "British": QColor("#c0282d"),
-    "Spanish": QColor("#c46a12"), "Portuguese": QColor("#7a4b1e"),
-    "Swedish": QColor("#2f74b5"),
-}
 OBJECTIVE = QColor("#d4a017")
 PREVIEW = QColor(230, 150, 20, 150)
 REFUSED = QColor("#a01818")

@@ -1,0 +1,20 @@
+"""The colours the window shows before its map is drawn: the sea behind the map, and each
+side's and nation's flag. The map's own style (``map_style``) takes them from here, so the
+window's first paint does not wait for the map's pens, signs and lettering."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QColor
+
+from campaign1813.campaign.scenario.types import Side
+
+SEA = QColor("#c5d8e0")
+SIDE_COLOUR = {Side.FRENCH: QColor("#1f4fbf"), Side.ALLIED: QColor("#c0282d")}
+# A corps' flag in its nation's colour; a nation not named flies its side's.
+NATION_COLOUR = {
+    "French": QColor("#1f4fbf"), "Italian": QColor("#2e7d4f"), "Polish": QColor("#8e2b5e"),
+    "Westphalian": QColor("#4a5d8c"), "Prussian": QColor("#2b2b33"),
+    "Russian": QColor("#2f6b3a"), "Austrian": QColor("#b8a23a"), "British": QColor("#c0282d"),
+    "Spanish": QColor("#c46a12"), "Portuguese": QColor("#7a4b1e"),
+    "Swedish": QColor("#2f74b5"),
+}
