@@ -9,6 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+# the grades an order of battle gives, which the scenario reads without the rest of the engine
+from campaign1813.campaign.battle.ratings import Grade as Grade
+from campaign1813.campaign.battle.ratings import Rating as Rating
+
 
 class Arm(StrEnum):
     """Infantry, cavalry or artillery."""
@@ -16,27 +20,6 @@ class Arm(StrEnum):
     INFANTRY = "infantry"
     CAVALRY = "cavalry"
     ARTILLERY = "artillery"
-
-
-class Rating(StrEnum):
-    """Class, firepower or skirmish grade: A best, B average, C worst."""
-
-    A = "A"
-    B = "B"
-    C = "C"
-
-
-class Grade(StrEnum):
-    """A commander's grade: Gifted, Average or Poor."""
-
-    GIFTED = "Gifted"
-    AVERAGE = "Average"
-    POOR = "Poor"
-
-    @property
-    def bonus(self) -> int:
-        """The grade score an order of battle prints beside it: Gifted +3, Average +2, Poor +1."""
-        return {"Gifted": 3, "Average": 2, "Poor": 1}[self.value]
 
 
 class MoraleState(StrEnum):

@@ -12,7 +12,7 @@ from enum import StrEnum
 
 import msgspec
 
-from campaign1813.campaign.battle.terms import Grade, Rating
+from campaign1813.campaign.battle.ratings import Grade, Rating
 from campaign1813.maps.types import MapData, Theatre
 
 
