@@ -38,7 +38,6 @@ from campaign1813.ui.map_style import (
     OBJECTIVE,
     PREVIEW,
     REFUSED,
-    SIDE_COLOUR,
     Z_BATTLES,
     Z_GROUND,
     Z_MARKERS,
@@ -51,6 +50,7 @@ from campaign1813.ui.map_style import (
     text_path,
     town_radius,
 )
+from campaign1813.ui.palette import SIDE_COLOUR
 
 if TYPE_CHECKING:
     from campaign1813.maps.types import Town

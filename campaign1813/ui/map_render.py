@@ -31,13 +31,13 @@ from campaign1813.ui.map_items import MarkerSpec
 from campaign1813.ui.map_scene import MapScene, scene_bounds
 from campaign1813.ui.map_style import (
     INK,
-    SIDE_COLOUR,
     draw_crossing,
     draw_town_sign,
     river_pen,
     road_pen,
     town_radius,
 )
+from campaign1813.ui.palette import SIDE_COLOUR
 
 FRAME = QColor("#3b3127")
 PAPER = QColor("#fbf8f0")

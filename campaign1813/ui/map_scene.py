@@ -61,7 +61,6 @@ from campaign1813.ui.map_style import (
     OTHER_INK,
     OTHER_OPACITY,
     RIVER,
-    SEA,
     THEATRE_INK,
     THEATRE_NAME_AT,
     THEATRE_NAMES_UNTIL,
@@ -82,6 +81,7 @@ from campaign1813.ui.map_style import (
     serif,
     town_radius,
 )
+from campaign1813.ui.palette import SEA
 
 # ---- label placement --------------------------------------------------------------------------
 

@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
 )
 
 from campaign1813.maps.types import Crossing, RoadClass, Theatre, TownKind
-from campaign1813.ui.palette import NATION_COLOUR, SEA, SIDE_COLOUR  # noqa: F401 (the style's too)
 
 LAND = QColor("#f3ecd6")
 COAST = QColor("#6f8fa0")
