@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
+from collections.abc import Iterable
 from datetime import date
 from typing import Any, NamedTuple
 
@@ -155,10 +156,11 @@ def state_from_json(data: Json, where: str = "the campaign day") -> DayState:
     state = DayState(date.fromisoformat(data["date"]), bool(data["marched"]),
                      int(data["next_battle"]), commands)
     state.settings = _settings(data.get("settings", {}), where)
+    orders = []
     for key, d in data["orders"].items():
         fields = {k: v for k, v in d.items() if k != "pending"}
-        order = _entity(Order, fields, f"{where}: order {key!r}")
-        (state.pending if d["pending"] else state.orders)[order.command] = order
+        orders.append((_entity(Order, fields, f"{where}: order {key!r}"), bool(d["pending"])))
+    _place_orders(state, orders)
     for key, d in data["battles"].items():
         battle = _entity(Battle, d, f"{where}: battle {key}")
         state.battles[battle.id] = battle
@@ -169,6 +171,12 @@ def state_from_json(data: Json, where: str = "the campaign day") -> DayState:
     except (ValueError, TypeError) as exc:
         raise DamagedState(f"{where}: town control: {exc}") from None
     return state
+
+
+def _place_orders(state: DayState, orders: Iterable[tuple[Order, bool]]) -> None:
+    """Put each order with its command's standing orders, or with its messengers' (pending)."""
+    for order, pending in orders:
+        (state.pending if pending else state.orders)[order.command] = order
 
 
 def _settings(data: Any, where: str) -> dict[str, Any]:
@@ -229,8 +237,7 @@ def read_state(con: sqlite3.Connection) -> DayState:
     state = DayState(date.fromisoformat(rows.date), rows.marched, rows.next_battle,
                      rows.commands)
     state.settings = rows.settings
-    for _key, (order, pending) in sorted(rows.orders.items()):
-        (state.pending if pending else state.orders)[order.command] = order
+    _place_orders(state, rows.orders.values())
     state.battles = {b.id: b for b in rows.battles}
     state.control = {t: Side(s) for t, s in rows.control.items()}
     state.control_since = {t: date.fromisoformat(d) for t, d in rows.since.items()}
@@ -248,7 +255,7 @@ def read_json(con: sqlite3.Connection) -> Json:
         "next_battle": rows.next_battle,
         "settings": rows.settings,
         "commands": {name: _dump(c) for name, c in rows.commands.items()},
-        "orders": dict(sorted(orders.items())),
+        "orders": orders,
         "battles": {str(b.id): _dump(b) for b in rows.battles},
         "control": rows.control,
         "control_since": rows.since,
@@ -263,7 +270,7 @@ class _Rows(NamedTuple):
     next_battle: int
     settings: dict[str, Any]
     commands: dict[str, CommandState]
-    orders: dict[str, tuple[Order, bool]]  # by order key: the order, and whether pending
+    orders: dict[str, tuple[Order, bool]]  # in order-key order: the order, and whether pending
     battles: list[Battle]
     control: dict[str, str]
     since: dict[str, str]
@@ -298,7 +305,7 @@ def _read_rows(con: sqlite3.Connection) -> _Rows:
         iso_date(info["current_date"], "the campaign's current date").isoformat(),
         marched, next_battle,
         _settings(_json_or_none(day["settings_json"]) if day else {}, "day_info row 1"),
-        commands, orders, battles, control, since)
+        commands, dict(sorted(orders.items())), battles, control, since)
 
 
 def write_state(con: sqlite3.Connection, state: DayState) -> None:
