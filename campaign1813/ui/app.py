@@ -17,7 +17,6 @@ from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
-import campaign1813.ui.pyside_imports  # noqa: F401 (first: the modules after it load quicker)
 from campaign1813 import __version__
 from campaign1813.campaign.store.document import SUFFIX
 from campaign1813.data import data_root

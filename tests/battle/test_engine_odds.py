@@ -13,16 +13,17 @@ import pytest
 from campaign1813.campaign import queries, services
 from campaign1813.campaign.battle.fight_tests import prepare
 from campaign1813.campaign.battle.rules.common import ActionRefused
-from campaign1813.campaign.store.document import create_campaign, open_campaign
+from campaign1813.campaign.store.document import open_campaign
 
 A3, AART, F19, F20 = ("I Prussian Corps/3", "I Prussian Corps/artillery", "5 Corps/19",
                       "5 Corps/20")
 
 
 @pytest.fixture(scope="module")
-def scheduled(tmp_path_factory):
+def scheduled(tmp_path_factory, campaign_template):
     path = tmp_path_factory.mktemp("odds") / "scheduled.c1813"
-    with create_campaign(path) as doc:
+    shutil.copyfile(campaign_template, path)
+    with open_campaign(path) as doc:
         services.issue_order(doc, "I Prussian Corps", "Attack", "Magdeburg")
         for _ in range(6):
             services.end_day(doc)

@@ -16,7 +16,7 @@ from campaign1813.campaign.cli import main
 from campaign1813.campaign.day.ground import OrderRefused
 from campaign1813.campaign.day.state import Status
 from campaign1813.campaign.store.codec import read_state
-from campaign1813.campaign.store.document import create_campaign, open_campaign
+from campaign1813.campaign.store.document import open_campaign
 from campaign1813.errors import CampaignError
 
 RULESETS = ("1813", "1813-revised", "002", "004")
@@ -27,11 +27,12 @@ ACAV, AART = "I Prussian Corps/1 cavalry", "I Prussian Corps/artillery"
 
 
 @pytest.fixture(scope="module")
-def scheduled(tmp_path_factory):
+def scheduled(tmp_path_factory, campaign_template):
     """The shipped campaign: I Prussian Corps ordered to attack Magdeburg; six days later the
     battle of Magdeburg (battle 1) is due, against 5 Corps; casualties carried forward."""
     path = tmp_path_factory.mktemp("magdeburg") / "scheduled.c1813"
-    with create_campaign(path) as doc:
+    shutil.copyfile(campaign_template, path)
+    with open_campaign(path) as doc:
         services.change_setting(doc, "carry_casualties_forward", "on")
         services.issue_order(doc, "I Prussian Corps", "Attack", "Magdeburg")
         for _ in range(6):

@@ -10,12 +10,12 @@ from campaign1813.campaign.day.aftermath import retreat_destinations
 from campaign1813.campaign.day.ground import Position
 from campaign1813.campaign.day.state import Status
 from campaign1813.campaign.scenario.types import Side
-from campaign1813.campaign.store.document import create_campaign
+from campaign1813.campaign.store.document import open_campaign
 
 
 @pytest.fixture
-def doc(tmp_path):
-    with create_campaign(tmp_path / "spain.c1813") as d:
+def doc(tmp_path, fresh_campaign):
+    with open_campaign(fresh_campaign(tmp_path / "spain.c1813")) as d:
         yield d
 
 

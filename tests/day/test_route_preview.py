@@ -7,14 +7,14 @@ import pytest
 
 from campaign1813.campaign import queries, services
 from campaign1813.campaign.queries import RouteLeg, route_preview
-from campaign1813.campaign.store.document import create_campaign
+from campaign1813.campaign.store.document import open_campaign
 
 from .test_scenarios import battle_setup
 
 
 @pytest.fixture
-def doc(tmp_path):
-    d = create_campaign(tmp_path / "war.c1813")
+def doc(tmp_path, fresh_campaign):
+    d = open_campaign(fresh_campaign(tmp_path / "war.c1813"))
     yield d
     d.close()
 

@@ -32,7 +32,7 @@ from campaign1813.campaign.export.setup_sheet import (
     sheet_json,
 )
 from campaign1813.campaign.scenario.loader import load_scenario
-from campaign1813.campaign.store.document import create_campaign, open_campaign
+from campaign1813.campaign.store.document import open_campaign
 
 SCHEMA = json.loads((Path(__file__).parents[2] / "docs" / "schemas"
                      / "battle-setup.schema.json").read_text(encoding="utf-8"))
@@ -60,13 +60,14 @@ LAURISTON = [
 # The fixtures carry their names in the decorator, so the other test modules can import them
 # under names of their own.
 @pytest.fixture(scope="session", name="campaign_files")
-def campaign_files_fixture(tmp_path_factory) -> dict[str, Path]:
+def campaign_files_fixture(tmp_path_factory, campaign_template) -> dict[str, Path]:
     """The campaign on 5 May with the battle of Magdeburg scheduled (``scheduled``), and a copy
     in which it has been auto-resolved (``fought``). 1 Corps marches on Erfurt in Central
     Germany from 3 May, so the diary has two theatres."""
     folder = tmp_path_factory.mktemp("magdeburg")
     scheduled = folder / "scheduled.c1813"
-    with create_campaign(scheduled) as doc:
+    shutil.copyfile(campaign_template, scheduled)
+    with open_campaign(scheduled) as doc:
         services.issue_order(doc, "I Prussian Corps", "Attack", "Magdeburg", forced=True)
         services.end_day(doc)
         services.end_day(doc)

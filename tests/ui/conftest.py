@@ -7,11 +7,11 @@ from campaign1813.ui.main_window import MainWindow
 
 
 @pytest.fixture
-def window(qtbot, tmp_path):
+def window(qtbot, tmp_path, fresh_campaign):
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     w = MainWindow(settings)
     qtbot.addWidget(w)
-    assert w.new_campaign(tmp_path / "war")
+    assert w.open_file(fresh_campaign())
     yield w
     if w.document is not None:
         w.document.close()

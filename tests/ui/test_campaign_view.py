@@ -6,7 +6,7 @@ from PySide6.QtCore import QSettings
 
 from campaign1813.campaign import queries, services
 from campaign1813.campaign.scenario.types import Side
-from campaign1813.campaign.store.document import create_campaign
+from campaign1813.campaign.store.document import open_campaign
 from campaign1813.maps.types import Theatre
 from campaign1813.ui.campaign_view import CampaignView, CommandsTable
 from campaign1813.ui.main_window import MainWindow
@@ -17,8 +17,8 @@ from tests.ui.conftest import find_table_item, table_row
 
 
 @pytest.fixture
-def doc(tmp_path):
-    d = create_campaign(tmp_path / "c.c1813")
+def doc(tmp_path, fresh_campaign):
+    d = open_campaign(fresh_campaign(tmp_path / "c.c1813"))
     yield d
     d.close()
 

@@ -7,7 +7,7 @@ from PySide6.QtGui import QContextMenuEvent, QImage, QPainter
 from PySide6.QtWidgets import QApplication
 
 from campaign1813.campaign.scenario.types import Side
-from campaign1813.campaign.store.document import create_campaign
+from campaign1813.campaign.store.document import open_campaign
 from campaign1813.maps.tools.map_toml import read_map
 from campaign1813.maps.types import MapData, Road, RoadClass, Theatre, Town, TownKind
 from campaign1813.ui.campaign_view import CampaignView
@@ -160,8 +160,8 @@ def test_a_villages_sign_is_drawn_only_from_its_level_of_detail(small):
 
 
 @pytest.fixture
-def doc(tmp_path):
-    d = create_campaign(tmp_path / "c.c1813")
+def doc(tmp_path, fresh_campaign):
+    d = open_campaign(fresh_campaign(tmp_path / "c.c1813"))
     yield d
     d.close()
 

@@ -4,15 +4,15 @@ import pytest
 
 from campaign1813.campaign import queries, services
 from campaign1813.campaign.day.ground import OrderRefused
-from campaign1813.campaign.store.document import create_campaign, open_campaign
+from campaign1813.campaign.store.document import open_campaign
 from campaign1813.ui.open_campaign import OpenCampaign
 from campaign1813.ui.undo import UndoHistory
 from tests.ui.conftest import table_row
 
 
 @pytest.fixture
-def doc(tmp_path):
-    d = create_campaign(tmp_path / "c.c1813")
+def doc(tmp_path, fresh_campaign):
+    d = open_campaign(fresh_campaign(tmp_path / "c.c1813"))
     yield d
     d.close()
 

@@ -11,16 +11,12 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Mapping
+from hashlib import sha256
 
 import msgspec
 
 from campaign1813.campaign.scenario.errors import ScenarioError
 from campaign1813.campaign.scenario.types import Scenario
-
-try:  # CPython's own SHA-256: hashlib would load OpenSSL for it, some 4 ms of every open
-    from _sha256 import sha256  # type: ignore[import-not-found]  # Python 3.11's name
-except ImportError:
-    from hashlib import sha256
 
 MEMORY = "in memory"  # the files_sha256 of a campaign whose scenario has no files
 
