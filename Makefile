@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test bench lint clean screenshot pictures
+.PHONY: run test bench fuzz lint clean screenshot pictures
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,10 @@ lint: $(TEST_STAMP)
 test: lint
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest \
 		--cov=campaign1813.campaign.battle --cov-report=term:skip-covered --cov-fail-under=95
+
+# the fuzzers at length (make test runs each with a bounded number of examples)
+fuzz: $(TEST_STAMP)
+	QT_QPA_PLATFORM=offscreen FUZZ_EXAMPLES=1000 $(BIN)/python -m pytest tests/fuzz
 
 bench: $(TEST_STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/run.py

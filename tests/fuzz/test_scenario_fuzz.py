@@ -24,7 +24,7 @@ NAMES = tuple(sorted(SHIPPED))
 PARSED = {name: tomllib.loads(text) for name, text in SHIPPED.items()}
 
 # CI runs a bounded number of examples; set FUZZ_EXAMPLES for a longer hunt.
-FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", 150)),
+FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", 60)),
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 

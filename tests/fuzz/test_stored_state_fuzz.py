@@ -33,7 +33,7 @@ RARE_TABLES = ("scenario_file", "event_log")
 GOLDEN = Path(__file__).parents[1] / "fixtures" / "golden-v1.c1813"
 
 # CI runs a bounded number of examples; set FUZZ_EXAMPLES for a longer hunt.
-FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", 200)),
+FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", 100)),
                 suppress_health_check=[HealthCheck.too_slow])
 
 
