@@ -259,10 +259,12 @@ def finish_battle(store: CampaignStore, battle: int) -> Changes:
     with store.unit_of_work() as work:
         setup, steps = _fight(work, battle)
         engine = _engine(setup)
-        winner = engine.decision(setup, engine.replay(setup, steps)).winner
+        # The battle is replayed once: the closing step changes no unit of any ruleset (it
+        # only marks the battle finished), so the casualties are those of the state before it.
+        fought = engine.replay(setup, steps)
+        winner = engine.decision(setup, fought).winner
         step = engine.finish(setup, steps)
-        final = engine.replay(setup, [*steps, step])
-        action = RecordResult(battle, winner, engine.casualties(setup, final))
+        action = RecordResult(battle, winner, engine.casualties(setup, fought))
         state = work.state()
         day = state.date
         label, lines, _report = _apply(ground, state, action)
