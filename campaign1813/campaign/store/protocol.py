@@ -1,13 +1,14 @@
 """The campaign store behind one protocol: what services and queries ask of a campaign.
 
 A store is opened by its own function (``store.document.open_campaign`` for a file) and closed
-with ``close``. It gives the scenario's ground, a read transaction (``read``: the state, the
-log, the battles in progress, as one consistent view) and a unit of work (``unit_of_work``: one
-write transaction for one umpire action). The unit of work reads inside the transaction, takes
-back the state the action changed and the battle steps it took, and records the action's
-log entry with them; it works out itself what the action changed (the entries before and
-after) from the state it read and the state it is given back, so undo and redo need nothing
-more. The services call the day's rules and the battle engine; the store calls neither.
+with ``close`` (or at the end of a ``with`` block). It gives the scenario's ground, a read
+transaction (``read``: the state, the log, the battles in progress, as one consistent view) and
+a unit of work (``unit_of_work``: one write transaction for one umpire action). The unit of
+work reads inside the transaction, takes back the state the action changed and the battle
+steps it took, and records the action's log entry with them; it works out itself what the
+action changed (the entries before and after) from the state it read and the state it is given
+back, so undo and redo need nothing more. The services call the day's rules and the battle
+engine; the store calls neither.
 
 Nothing here is SQLite's: a PostgreSQL store implements the same protocol beside the file.
 """
@@ -194,4 +195,12 @@ class CampaignStore(Protocol):
 
     def close(self) -> None:
         """Release the campaign."""
+        ...
+
+    def __enter__(self) -> CampaignStore:
+        """The open store, closed when the block ends."""
+        ...
+
+    def __exit__(self, *exc: object) -> None:
+        """Close the store."""
         ...
