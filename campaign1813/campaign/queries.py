@@ -19,9 +19,7 @@ from campaign1813.campaign.day.ground import Ground, Position, describe
 from campaign1813.campaign.day.objectives import ObjectiveState, objective_states
 from campaign1813.campaign.day.state import Battle, DayState, Kind, Status, status_reason
 from campaign1813.campaign.scenario.types import Side
-from campaign1813.campaign.store import log
-from campaign1813.campaign.store.codec import read_state
-from campaign1813.campaign.store.document import CampaignDocument
+from campaign1813.campaign.store.protocol import FIGHT_STEP, CampaignStore
 from campaign1813.maps.types import Theatre
 
 # The day's rules are read only by what orders and retreats ask (imported there): the campaign
@@ -218,28 +216,28 @@ def status_of(state: DayState, ground: Ground, name: str) -> CampaignStatus:
         dict(sorted(state.control.items())), objective_states(ground.scenario, state))
 
 
-def campaign_status(doc: CampaignDocument) -> CampaignStatus:
+def campaign_status(doc: CampaignStore) -> CampaignStatus:
     """The campaign at a glance, read in one transaction."""
     ground = doc.ground()
-    with doc.reading() as con:
-        state = read_state(con)
-        name = doc.summary().name
+    with doc.read() as reader:
+        state = reader.state()
+        name = reader.summary().name
     return status_of(state, ground.adjusted(state.settings), name)
 
 
-def commands(doc: CampaignDocument, names: Iterable[str]) -> tuple[CommandView, ...]:
+def commands(doc: CampaignStore, names: Iterable[str]) -> tuple[CommandView, ...]:
     """The read models of some commands only (those an action changed)."""
     ground = doc.ground()
-    with doc.reading() as con:
-        state = read_state(con)
+    with doc.read() as reader:
+        state = reader.state()
     return command_views(state, ground.adjusted(state.settings), names)
 
 
-def breakouts(doc: CampaignDocument, name: str) -> list[BreakOut]:
+def breakouts(doc: CampaignStore, name: str) -> list[BreakOut]:
     """The ways out for a cut-off command, the weakest enemy first."""
     ground = doc.ground()
-    with doc.reading() as con:
-        state = read_state(con)
+    with doc.read() as reader:
+        state = reader.state()
     from campaign1813.campaign.day.aftermath import breakout_options
 
     return breakout_options(ground.adjusted(state.settings), state, name)
@@ -289,14 +287,14 @@ MARCH_HOURS = 12
 _MAX_MARCH_DAYS = 10_000  # a march no rate can finish is refused, not waited for
 
 
-def route_preview(doc: CampaignDocument, command: str, verb: str, objective: str,
+def route_preview(doc: CampaignStore, command: str, verb: str, objective: str,
                   via: tuple[str, ...] = (), forced: bool = False) -> RoutePreview:
     """The route, miles, marching days and arrival an order would give, checked and planned as
     the day would do it (the order's own check, its route, the rate of each road); a refused
     order carries its reason. Contact with the enemy on the way is not foreseen."""
     ground = doc.ground()
-    with doc.reading() as con:
-        state = read_state(con)
+    with doc.read() as reader:
+        state = reader.state()
     return preview_of(state, ground.adjusted(state.settings), command, verb, objective, via,
                       forced)
 
@@ -362,42 +360,40 @@ class SettingView(msgspec.Struct, frozen=True):
     changed: bool
 
 
-def campaign_settings(doc: CampaignDocument) -> tuple[SettingView, ...]:
+def campaign_settings(doc: CampaignStore) -> tuple[SettingView, ...]:
     """The settings the umpire may change, with their values in this campaign."""
     from campaign1813.campaign.day.settings import SETTINGS, shown
 
     ground = doc.ground()
-    with doc.reading() as con:
-        state = read_state(con)
+    with doc.read() as reader:
+        state = reader.state()
     now = ground.adjusted(state.settings).settings
     return tuple(SettingView(s.name, shown(getattr(now, s.name)), s.meaning,
                              s.name in state.settings) for s in SETTINGS)
 
 
-def day_state(doc: CampaignDocument) -> DayState:
+def day_state(doc: CampaignStore) -> DayState:
     """The whole state of the campaign day, for tests and tools that work on it."""
-    with doc.reading() as con:
-        return read_state(con)
+    with doc.read() as reader:
+        return reader.state()
 
 
-def state_json(doc: CampaignDocument) -> dict[str, Any]:
+def state_json(doc: CampaignStore) -> dict[str, Any]:
     """The state of the campaign day as the JSON values the event log keeps."""
-    from campaign1813.campaign.store.codec import read_json
-
-    with doc.reading() as con:
-        return read_json(con)
+    with doc.read() as reader:
+        return reader.state_values()
 
 
-def next_undo(doc: CampaignDocument) -> str | None:
+def next_undo(doc: CampaignStore) -> str | None:
     """The label of the action Undo would take back."""
-    with doc.reading() as con:
-        return log.next_undo(con)
+    with doc.read() as reader:
+        return reader.next_undo()
 
 
-def next_redo(doc: CampaignDocument) -> str | None:
+def next_redo(doc: CampaignStore) -> str | None:
     """The label of the action Redo would apply again."""
-    with doc.reading() as con:
-        return log.next_redo(con)
+    with doc.read() as reader:
+        return reader.next_redo()
 
 
 # -- the diary ---------------------------------------------------------------------------------
@@ -414,17 +410,15 @@ class DiaryEntry(msgspec.Struct, frozen=True):
         return f"{format_date(self.day)}: {self.text}"
 
 
-def diary(doc: CampaignDocument) -> list[DiaryEntry]:
+def diary(doc: CampaignStore) -> list[DiaryEntry]:
     """Every line of every action still in force, oldest first."""
-    from campaign1813.campaign.store.fights import FIGHT_STEP  # the battle engine, when asked
-
-    with doc.reading() as con:
-        actions = log.actions_in_force(con)
+    with doc.read() as reader:
+        actions = reader.log()
     return [DiaryEntry(a.day, a.seq, line) for a in actions if a.kind != FIGHT_STEP
             for line in (a.lines or (a.label,))]
 
 
-def diary_text(doc: CampaignDocument) -> str:
+def diary_text(doc: CampaignStore) -> str:
     """The diary as plain text, one dated line each."""
     return "\n".join(str(e) for e in diary(doc))
 
@@ -522,13 +516,12 @@ class FightView(msgspec.Struct, frozen=True):
         return self.engine.report(self.setup, self.steps)  # type: ignore[no-any-return]
 
 
-def fight_view(doc: CampaignDocument, battle: int) -> FightView | None:
+def fight_view(doc: CampaignStore, battle: int) -> FightView | None:
     """A battle being fought on the table, or None if it has not been set up."""
     from campaign1813.campaign.battle.engines import engine_for
-    from campaign1813.campaign.store import fights
 
-    with doc.reading() as con:
-        found = fights.read(con, battle)
+    with doc.read() as reader:
+        found = reader.fight(battle)
     if found is None:
         return None
     setup, steps = found
@@ -541,18 +534,16 @@ def fight_view(doc: CampaignDocument, battle: int) -> FightView | None:
                      engine.actions, engine.mapping(setup), engine.closed(setup, steps))
 
 
-def fights_in_progress(doc: CampaignDocument) -> dict[int, int]:
+def fights_in_progress(doc: CampaignStore) -> dict[int, int]:
     """The battles set up on the table and how many steps each has taken."""
-    from campaign1813.campaign.store import fights
-
-    with doc.reading() as con:
-        return fights.fought(con)
+    with doc.read() as reader:
+        return reader.fights()
 
 
 # -- a battle's setup sheet for the table ------------------------------------------------------
 
 
-def battle_setup_view(doc: CampaignDocument, battle: int) -> Any:
+def battle_setup_view(doc: CampaignStore, battle: int) -> Any:
     """The setup sheet of a battle (``export.setup_sheet.SetupSheet``): the setup on the table
     if it is being fought, else the one the scheduled battle gives now, with the river's course
     across the table taken from the map."""
@@ -560,13 +551,12 @@ def battle_setup_view(doc: CampaignDocument, battle: int) -> Any:
 
     from campaign1813.campaign.day.fight_setup import battle_setup
     from campaign1813.campaign.export.setup_sheet import setup_sheet
-    from campaign1813.campaign.store import fights
     from campaign1813.maps.geometry import MILES_PER_DEGREE
 
-    with doc.reading() as con:
-        found = fights.read(con, battle)
-        state = read_state(con)
-        name = doc.summary().name
+    with doc.read() as reader:
+        found = reader.fight(battle)
+        state = reader.state()
+        name = reader.summary().name
     ground = doc.ground().adjusted(state.settings)
     setup = found[0] if found is not None else battle_setup(ground, state, battle)
     map_data = ground.scenario.map

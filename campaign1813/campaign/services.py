@@ -1,19 +1,23 @@
-"""Every umpire action, taking the open campaign and returning what changed.
+"""Every umpire action, taking the open campaign store and returning what changed.
 
-Each service runs one action from ``day.actions`` inside one write transaction of the campaign
-file (``BEGIN IMMEDIATE``): the state is read, changed, written back and logged together, so a
-second window or process waits or is told the campaign is busy, and never interleaves. A refused
-action raises ``OrderRefused`` with the reason and leaves the file as it was. The window and the
-command line call these and nothing else to change a campaign.
+Each service runs one action inside one unit of work of the store (``store.protocol``; for a
+campaign file, one write transaction, ``BEGIN IMMEDIATE``): the state is read, every check that
+decides the action is made on it, the action is applied (``day.actions``, the battle engine) and
+the changed state is given back with the action's log entry, all together, so a second window
+or process waits or is told the campaign is busy, and never interleaves. A refused action raises
+``OrderRefused`` with the reason and leaves the campaign as it was. The window and the command
+line call these and nothing else to change a campaign.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import asdict, is_dataclass
+from typing import TYPE_CHECKING, Any
 
 from campaign1813.campaign.day.actions import (
     Action,
+    Applied,
     CancelOrder,
     ChangeSetting,
     ChooseRetreat,
@@ -26,9 +30,22 @@ from campaign1813.campaign.day.actions import (
     SplitBattle,
 )
 from campaign1813.campaign.day.changes import Changes
-from campaign1813.campaign.day.ground import OrderRefused
-from campaign1813.campaign.store import log
-from campaign1813.campaign.store.document import CampaignDocument
+from campaign1813.campaign.day.ground import Ground, OrderRefused
+from campaign1813.campaign.store.protocol import (
+    ABANDON_FIGHT,
+    AUTO_RESOLVE,
+    FIGHT_STEP,
+    FINISH_FIGHT,
+    OPEN_FIGHT,
+    CampaignReader,
+    CampaignStore,
+    Fight,
+    LogEntry,
+    UnitOfWork,
+)
+
+if TYPE_CHECKING:
+    from campaign1813.campaign.day.state import DayState
 
 __all__ = [
     "Changes", "IssueOrder", "cancel_order", "change_setting", "choose_retreat", "end_day",
@@ -38,96 +55,126 @@ __all__ = [
 ]
 
 
-def perform(doc: CampaignDocument, action: Action) -> Changes:
-    """Apply one umpire action to the campaign and log it, in one write transaction."""
-    ground = doc.ground()
-    with doc.writing() as con:
-        return log.perform(con, ground, action)
+def perform(store: CampaignStore, action: Action) -> Changes:
+    """Apply one umpire action to the campaign and log it, in one unit of work."""
+    ground = store.ground()
+    with store.unit_of_work() as work:
+        return _perform(work, ground, action)
 
 
-def issue_order(doc: CampaignDocument, command: str, verb: str, objective: str, *,
+def _perform(work: UnitOfWork, ground: Ground, action: Action) -> Changes:
+    """Apply an action to the state read in the unit of work, give it back and log it."""
+    state = work.state()
+    day = state.date
+    label, lines, report = _apply(ground, state, action)
+    work.put_state(state)
+    payload: dict[str, Any] = {}
+    if is_dataclass(action) and not isinstance(action, type):
+        payload = asdict(action)
+    return work.record(LogEntry(type(action).__name__, label, day, tuple(lines), payload),
+                       report)
+
+
+def _apply(ground: Ground, state: DayState, action: Action) -> Applied:
+    """An action applied to a state under the campaign's settings: its label, diary lines and
+    the day's report, if it made one."""
+    try:
+        return action.apply(ground.adjusted(state.settings), state)
+    except OverflowError:
+        raise OrderRefused("the campaign's calendar cannot go past 31 December 9999") from None
+
+
+def _perform_unless_fighting(store: CampaignStore, action: Action, battles: Sequence[int],
+                             what: str) -> Changes:
+    """An action on battles, refused while any is being fought on the table (checked in the
+    action's own unit of work, so no fight can be set up between the check and the action)."""
+    ground = store.ground()
+    with store.unit_of_work() as work:
+        for battle in battles:
+            _refuse_if_fighting(work, battle, what)
+        return _perform(work, ground, action)
+
+
+def issue_order(store: CampaignStore, command: str, verb: str, objective: str, *,
                 via: Sequence[str] = (), forced: bool = False) -> Changes:
     """Give a command an order (refused with the reason if it breaks the rules)."""
-    return perform(doc, IssueOrder(command, verb, objective, tuple(via), forced))
+    return perform(store, IssueOrder(command, verb, objective, tuple(via), forced))
 
 
-def issue_orders(doc: CampaignDocument, orders: Sequence[IssueOrder]) -> Changes:
+def issue_orders(store: CampaignStore, orders: Sequence[IssueOrder]) -> Changes:
     """Give several orders as one action (one undo step); refused whole if any is refused."""
-    return perform(doc, IssueOrders(tuple(orders)))
+    return perform(store, IssueOrders(tuple(orders)))
 
 
-def cancel_order(doc: CampaignDocument, command: str) -> Changes:
+def cancel_order(store: CampaignStore, command: str) -> Changes:
     """Withdraw a command's orders."""
-    return perform(doc, CancelOrder(command))
+    return perform(store, CancelOrder(command))
 
 
-def end_day(doc: CampaignDocument) -> Changes:
+def end_day(store: CampaignStore) -> Changes:
     """March the day, find contacts and schedule battles; close it once its battles have
     results."""
-    return perform(doc, EndDay())
+    return perform(store, EndDay())
 
 
-def record_result(doc: CampaignDocument, battle: int, winner: str | None, *,
+def record_result(store: CampaignStore, battle: int, winner: str | None, *,
                   casualties: dict[str, Any] | None = None) -> Changes:
     """Record a battle's result (a Side or its name, ``draw`` or None) and its aftermath."""
     text = "draw" if winner is None else str(winner)
-    _refuse_if_fighting(doc, battle, "record a typed result")
-    return perform(doc, RecordResult(battle, text, casualties or {}))
+    return _perform_unless_fighting(store, RecordResult(battle, text, casualties or {}),
+                                    (battle,), "record a typed result")
 
 
-def merge_battles(doc: CampaignDocument, battle: int, other: int, reason: str,
+def merge_battles(store: CampaignStore, battle: int, other: int, reason: str,
                   force: bool = False) -> Changes:
     """Fight two battles of a day as one, with the umpire's reason kept; battles far apart by
     road are refused unless ``force`` says they are one fight."""
-    for b in (battle, other):
-        _refuse_if_fighting(doc, b, "merge it")
-    return perform(doc, MergeBattles(battle, other, reason, force))
+    return _perform_unless_fighting(store, MergeBattles(battle, other, reason, force),
+                                    (battle, other), "merge it")
 
 
-def split_battle(doc: CampaignDocument, battle: int, commands: Sequence[str],
+def split_battle(store: CampaignStore, battle: int, commands: Sequence[str],
                  reason: str) -> Changes:
     """Fight the named commands of a battle as a separate battle."""
-    _refuse_if_fighting(doc, battle, "split it")
-    return perform(doc, SplitBattle(battle, tuple(commands), reason))
+    return _perform_unless_fighting(store, SplitBattle(battle, tuple(commands), reason),
+                                    (battle,), "split it")
 
 
-def postpone_battle(doc: CampaignDocument, battle: int, reason: str, days: int = 1) -> Changes:
+def postpone_battle(store: CampaignStore, battle: int, reason: str, days: int = 1) -> Changes:
     """Put a battle off by some days."""
-    _refuse_if_fighting(doc, battle, "postpone it")
-    return perform(doc, PostponeBattle(battle, reason, days))
+    return _perform_unless_fighting(store, PostponeBattle(battle, reason, days), (battle,),
+                                    "postpone it")
 
 
-def choose_retreat(doc: CampaignDocument, command: str, option: str,
+def choose_retreat(store: CampaignStore, command: str, option: str,
                    town: str | None = None) -> Changes:
     """Surrender or break out for a command with no road of retreat."""
-    return perform(doc, ChooseRetreat(command, option, town))
+    return perform(store, ChooseRetreat(command, option, town))
 
 
-def change_setting(doc: CampaignDocument, name: str, value: str) -> Changes:
+def change_setting(store: CampaignStore, name: str, value: str) -> Changes:
     """Change one of the campaign's settings (refused with the reason if the value is not
     one it can take); logged and undone like any action."""
-    return perform(doc, ChangeSetting(name, value))
+    return perform(store, ChangeSetting(name, value))
 
 
-def undo(doc: CampaignDocument, expected: str | None = None) -> Changes:
+def undo(store: CampaignStore, expected: str | None = None) -> Changes:
     """Take back the latest action in force; with ``expected``, only if it is that one."""
-    with doc.writing() as con:
-        return log.undo(con, expected)
+    with store.unit_of_work() as work:
+        return work.undo(expected)
 
 
-def redo(doc: CampaignDocument, expected: str | None = None) -> Changes:
+def redo(store: CampaignStore, expected: str | None = None) -> Changes:
     """Apply again the earliest action taken back; with ``expected``, only if it is that one."""
-    with doc.writing() as con:
-        return log.redo(con, expected)
+    with store.unit_of_work() as work:
+        return work.redo(expected)
 
 
 # -- battles fought on the table ---------------------------------------------------------------
 
 
-def _fight(con: Any, battle: int) -> tuple[Any, list[Any]]:
-    from campaign1813.campaign.store import fights
-
-    found = fights.read(con, battle)
+def _fight(work: CampaignReader, battle: int) -> Fight:
+    found = work.fight(battle)
     if found is None:
         raise OrderRefused(f"battle {battle} is not being fought: open it first "
                            f"(campaign1813 battle FILE {battle} setup)")
@@ -141,17 +188,15 @@ def _engine(setup: Any) -> Any:
     return engine_for(setup.ruleset)
 
 
-def _refuse_if_fighting(doc: CampaignDocument, battle: int, what: str) -> None:
-    from campaign1813.campaign.store import fights
-
-    with doc.reading() as con:
-        found = fights.read(con, battle)
-    if found is not None and not _engine(found[0]).closed(*found):
+def _refuse_if_fighting(work: UnitOfWork, battle: int, what: str) -> None:
+    """Refuse an action on a battle that is on the table and not finished there."""
+    found = work.fight(battle)
+    if found is not None and not _engine(found.setup).closed(*found):
         raise OrderRefused(f"battle {battle} is being fought on the table; finish it there, or "
                            f"abandon the fight, before you {what}")
 
 
-def open_battle(doc: CampaignDocument, battle: int, *, seed: int | None = None,
+def open_battle(store: CampaignStore, battle: int, *, seed: int | None = None,
                 specials: Sequence[str] = (), ruleset: str | None = None) -> Changes:
     """Set a scheduled battle up for the table by the ruleset the umpire chooses (the 1813
     rules unless he names another): its forces, table, chips and orders, or the campaign's
@@ -159,8 +204,6 @@ def open_battle(doc: CampaignDocument, battle: int, *, seed: int | None = None,
     from campaign1813.campaign.battle.engines import DEFAULT_RULESET, engine_for
     from campaign1813.campaign.battle.setup import Special
     from campaign1813.campaign.day.fight_setup import battle_setup
-    from campaign1813.campaign.store import fights
-    from campaign1813.campaign.store.codec import read_state
 
     ruleset = ruleset or DEFAULT_RULESET
     engine = engine_for(ruleset)
@@ -174,31 +217,32 @@ def open_battle(doc: CampaignDocument, battle: int, *, seed: int | None = None,
             raise OrderRefused(f"'{name}' is not an optional chip (chips: "
                                f"{', '.join(s.value for s in known.values())})")
         chosen.append(known[name.lower()])
-    ground = doc.ground()
-    with doc.writing() as con:
-        if fights.read(con, battle) is not None:
+    ground = store.ground()
+    with store.unit_of_work() as work:
+        if work.fight(battle) is not None:
             raise OrderRefused(f"battle {battle} is already set up on the table")
-        state = read_state(con)
+        state = work.state()
         setup = battle_setup(ground.adjusted(state.settings), state, battle, seed=seed,
                              specials=tuple(chosen), ruleset=ruleset)
         engine.replay(setup, [])  # a setup the ruleset cannot convert is refused now
-        return fights.open_fight(con, setup, state.date.isoformat())
+        work.open_fight(setup)
+        return work.record(LogEntry(OPEN_FIGHT, f"Open {setup.title} on the table", state.date,
+                                    (), {"battle": setup.battle}))
 
 
-def battle_action(doc: CampaignDocument, battle: int, action: str, *,
+def battle_action(store: CampaignStore, battle: int, action: str, *,
                   typed: Sequence[Any] | None = None, **inputs: Any) -> Changes:
     """Take one step of a battle in progress (see the actions of its ruleset's engine,
     ``battle.engines``); the step is logged, so undo takes it back. ``finish`` goes through
     :func:`finish_battle`."""
-    from campaign1813.campaign.store import fights
-
     if action == "finish":
-        return finish_battle(doc, battle)
-    with doc.writing() as con:
-        setup, steps = _fight(con, battle)
+        return finish_battle(store, battle)
+    with store.unit_of_work() as work:
+        setup, steps = _fight(work, battle)
         step = _engine(setup).act(setup, steps, action, typed=typed, **inputs)
-        day = con.execute('SELECT "current_date" FROM campaign').fetchone()[0]
-        changes = fights.add_step(con, battle, len(steps), step, day)
+        work.add_step(battle, step)
+        changes = work.record(LogEntry(FIGHT_STEP, f"Battle {battle}: {step.label}",
+                                       work.summary().current_date, (), {"battle": battle}))
     return _with_lines(changes, step.lines)
 
 
@@ -208,42 +252,42 @@ def _with_lines(changes: Changes, lines: Sequence[str]) -> Changes:
     return replace(changes, lines=tuple(lines))
 
 
-def finish_battle(doc: CampaignDocument, battle: int) -> Changes:
+def finish_battle(store: CampaignStore, battle: int) -> Changes:
     """Close a battle fought on the table and give its result to the campaign, once: the
     winner rests, the loser retreats, the town changes hands, the casualties are recorded."""
-    ground = doc.ground()
-    with doc.writing() as con:
-        setup, steps = _fight(con, battle)
+    ground = store.ground()
+    with store.unit_of_work() as work:
+        setup, steps = _fight(work, battle)
         engine = _engine(setup)
-        winner = engine.decision(setup, engine.replay(setup, steps)).winner
+        # The battle is replayed once: the closing step changes no unit of any ruleset (it
+        # only marks the battle finished), so the casualties are those of the state before it.
+        fought = engine.replay(setup, steps)
+        winner = engine.decision(setup, fought).winner
         step = engine.finish(setup, steps)
-        final = engine.replay(setup, [*steps, step])
-        action = RecordResult(battle, winner, engine.casualties(setup, final))
-        return _finish(con, ground, battle, len(steps), step, action,
-                       engine.report(setup, [*steps, step]))
+        action = RecordResult(battle, winner, engine.casualties(setup, fought))
+        state = work.state()
+        day = state.date
+        label, lines, _report = _apply(ground, state, action)
+        work.put_state(state)
+        work.add_step(battle, step)
+        report = engine.report(setup, [*steps, step])
+        return work.record(LogEntry(FINISH_FIGHT, label, day,
+                                    (*lines, "Battle report:", *report), {"battle": battle}))
 
 
-def _finish(con: Any, ground: Any, battle: int, seq: int, step: Any, action: RecordResult,
-            lines: list[str]) -> Changes:
-    from campaign1813.campaign.store import fights
-
-    done = log.apply(con, ground, action)
-    return fights.add_step(con, battle, seq, step, done.day, done.old, done.new,
-                           [*done.lines, "Battle report:", *lines], kind="FinishFight",
-                           label=done.label)
-
-
-def abandon_battle(doc: CampaignDocument, battle: int) -> Changes:
+def abandon_battle(store: CampaignStore, battle: int) -> Changes:
     """Give up fighting a battle on the table; its result is then still to be given."""
-    from campaign1813.campaign.store import fights
+    with store.unit_of_work() as work:
+        setup, steps = _fight(work, battle)
+        work.remove_fight(battle)
+        taken = f"{len(steps)} step{'s' if len(steps) != 1 else ''}"
+        return work.record(LogEntry(
+            ABANDON_FIGHT, f"Abandon the fight of {setup.title}", work.summary().current_date,
+            (f"The fight of {setup.title} was abandoned after {taken}; its result is still to "
+             "be given",), {"battle": battle}))
 
-    with doc.writing() as con:
-        _fight(con, battle)
-        day = con.execute('SELECT "current_date" FROM campaign').fetchone()[0]
-        return fights.remove(con, battle, day)
 
-
-def _setup_for(doc: CampaignDocument, battle: int, seed: int | None,
+def _setup_for(store: CampaignStore, reader: CampaignReader, battle: int, seed: int | None,
                ruleset: str | None = None) -> Any:
     """The setup of a battle: the one on the table if it is there, else a fresh one for the
     ruleset named (the 1813 rules unless another is)."""
@@ -251,17 +295,14 @@ def _setup_for(doc: CampaignDocument, battle: int, seed: int | None,
 
     from campaign1813.campaign.battle.engines import DEFAULT_RULESET, engine_for
     from campaign1813.campaign.day.fight_setup import battle_setup
-    from campaign1813.campaign.store import fights
-    from campaign1813.campaign.store.codec import read_state
 
     if ruleset is not None:
         engine_for(ruleset)  # an unknown ruleset is refused before anything is read
-    ground = doc.ground()
-    with doc.reading() as con:
-        found = fights.read(con, battle)
-        state = read_state(con)
+    ground = store.ground()
+    found = reader.fight(battle)
+    state = reader.state()
     if found is not None:
-        setup = found[0]
+        setup = found.setup
         if ruleset is not None and ruleset != setup.ruleset:
             raise OrderRefused(f"battle {battle} is on the table by ruleset {setup.ruleset}, "
                                f"not {ruleset}; abandon it there to use another")
@@ -270,14 +311,15 @@ def _setup_for(doc: CampaignDocument, battle: int, seed: int | None,
                         ruleset=ruleset or DEFAULT_RULESET)
 
 
-def autoresolve_odds(doc: CampaignDocument, battle: int, runs: int, *,
+def autoresolve_odds(store: CampaignStore, battle: int, runs: int, *,
                      seed: int | None = None, progress: Any = None,
                      ruleset: str | None = None) -> list[str]:
     """Win, draw and loss of a battle over ``runs`` abstract runs, with their 95 % intervals;
     nothing is recorded."""
     if runs < 1:
         raise OrderRefused(f"--odds needs at least one run, not {runs}")
-    setup = _setup_for(doc, battle, seed, ruleset)
+    with store.read() as reader:
+        setup = _setup_for(store, reader, battle, seed, ruleset)
     odds = _engine(setup).estimate(setup, runs, seed=setup.seed, progress=progress)
     lines = [f"{setup.title[0].upper()}{setup.title[1:]}: {odds.runs} auto-resolved runs"
              + (f" by ruleset {setup.ruleset}" if setup.ruleset != "1813" else "")
@@ -288,20 +330,25 @@ def autoresolve_odds(doc: CampaignDocument, battle: int, runs: int, *,
     return lines
 
 
-def autoresolve_battle(doc: CampaignDocument, battle: int, *,
+def autoresolve_battle(store: CampaignStore, battle: int, *,
                        seed: int | None = None, ruleset: str | None = None) -> Changes:
     """Fight a battle abstractly (seeded) by its ruleset, and give its result to the campaign:
-    the winner rests, the loser retreats; its report goes into the diary."""
-    _refuse_if_fighting(doc, battle, "auto-resolve it")
-    setup = _setup_for(doc, battle, seed, ruleset)
-    engine = _engine(setup)
-    result = engine.resolve(setup, setup.seed)
-    action = RecordResult(battle, result.winner or "draw",
-                          engine.auto_casualties(setup, result))
-    ground = doc.ground()
-    with doc.writing() as con:
-        done = log.apply(con, ground, action)
-        lines = [f"Auto-resolved (seed {setup.seed}): {result.reason}", *done.lines,
-                 "Battle report:", *result.report]
-        return log.record(con, "AutoResolve", f"Auto-resolve: {done.label}", done.day, lines,
-                          {"battle": battle, "seed": setup.seed}, done.old, done.new)
+    the winner rests, the loser retreats; its report goes into the diary. The battle is read,
+    checked, fought and recorded in one unit of work, so it cannot be set up on the table by
+    another window meanwhile."""
+    ground = store.ground()
+    with store.unit_of_work() as work:
+        _refuse_if_fighting(work, battle, "auto-resolve it")
+        setup = _setup_for(store, work, battle, seed, ruleset)
+        engine = _engine(setup)
+        result = engine.resolve(setup, setup.seed)
+        action = RecordResult(battle, result.winner or "draw",
+                              engine.auto_casualties(setup, result))
+        state = work.state()
+        day = state.date
+        label, lines, _report = _apply(ground, state, action)
+        work.put_state(state)
+        return work.record(LogEntry(
+            AUTO_RESOLVE, f"Auto-resolve: {label}", day,
+            (f"Auto-resolved (seed {setup.seed}): {result.reason}", *lines, "Battle report:",
+             *result.report), {"battle": battle, "seed": setup.seed}))

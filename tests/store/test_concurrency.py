@@ -1,12 +1,12 @@
 """Two processes on one file never lose an acknowledged action.
 
 Two forked processes each open the same campaign, wait at a barrier, and take one action at
-the same moment: orders, End Day, Undo, a result, in the combinations below (each raced
-twice, so 18 races). Each reports whether its action was acknowledged or refused (busy, or
-refused by the rules) with the label or the reason. The file must then hold exactly what one
-of the two serial orders gives (A then B, or B then A, run on copies made before the race,
-a busy refusal left out), with the same acknowledgements and refusals, and every acknowledged
-action's effect must be there.
+the same moment: orders, End Day, Undo, a result, an auto-resolve and a battle set up on the
+table, in the combinations below (each raced twice, so 20 races). Each reports whether its
+action was acknowledged or refused (busy, or refused by the rules) with the label or the
+reason. The file must then hold exactly what one of the two serial orders gives (A then B, or
+B then A, run on copies made before the race, a busy refusal left out), with the same
+acknowledgements and refusals, and every acknowledged action's effect must be there.
 
 A direct test holds the file from another connection, as a writer (``BEGIN IMMEDIATE``), as a
 writer in its commit (``BEGIN EXCLUSIVE``) and as a reader the commit must wait for: every
@@ -60,6 +60,14 @@ def undo_shown(doc: CampaignDocument) -> services.Changes:
 
 def french_win(doc: CampaignDocument) -> services.Changes:
     return services.record_result(doc, 1, "French")
+
+
+def autoresolve(doc: CampaignDocument) -> services.Changes:
+    return services.autoresolve_battle(doc, 1, seed=3)
+
+
+def set_up(doc: CampaignDocument) -> services.Changes:
+    return services.open_battle(doc, 1, seed=5)
 
 
 SHOWN_UNDO = "Order: 2 Corps – Move Elford"
@@ -254,6 +262,24 @@ def check_result_and_end_day(base, final, outcomes) -> None:
         assert outcomes["B"][1].endswith("has no result yet") and days(final[0], base[0]) == 0
 
 
+def check_autoresolve_and_setup(base, final, outcomes) -> None:
+    """The battle is either auto-resolved or on the table, never both: the one taken second
+    is refused with the reason the first gives it."""
+    (a_kind, a_text), (b_kind, b_text) = outcomes["A"], outcomes["B"]
+    assert sorted((a_kind, b_kind)) == ["acknowledged", "refused"]
+    fights = [r for r in in_force(final[1]) if r[1] == "OpenFight"]
+    if a_kind == "acknowledged":  # auto-resolved first: the battle has its result
+        assert a_text.startswith("Auto-resolve: Result: the battle of Fenwick")
+        assert b_text.startswith("the battle of Fenwick (3 May 1813) has been fought already")
+        assert b_text.endswith("it cannot be set up again")
+        assert final[0]["battles"]["1"]["result"] is not None and fights == []
+    else:  # on the table first: no result may be given behind the table's back
+        assert b_text == "Open the battle of Fenwick (3 May 1813) on the table"
+        assert a_text == ("battle 1 is being fought on the table; finish it there, or abandon "
+                          "the fight, before you auto-resolve it")
+        assert final[0]["battles"]["1"]["result"] is None and len(fights) == 1
+
+
 RACES = [
     ("order || end day", plain, order("1 Corps", "Move", "Elford"), end_day,
      check_order_and_end_day),
@@ -267,6 +293,7 @@ RACES = [
     ("undo shown || undo shown", plain, undo_shown, undo_shown, check_one_undo_shown),
     ("end day || end day, a battle found", battle_day, end_day, end_day, check_battle_day),
     ("result || end day", battle_found, french_win, end_day, check_result_and_end_day),
+    ("auto-resolve || setup", battle_found, autoresolve, set_up, check_autoresolve_and_setup),
 ]
 
 

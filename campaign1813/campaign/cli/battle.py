@@ -19,9 +19,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from campaign1813.errors import CampaignError
+
+if TYPE_CHECKING:
+    from campaign1813.campaign.store.protocol import CampaignStore
 
 ACTIONS = {
     "setup": "set the battle up for the table (or show its setup)",
@@ -196,7 +199,7 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
-def _open(args: argparse.Namespace) -> Any:
+def _open(args: argparse.Namespace) -> CampaignStore:
     from campaign1813.campaign.store.document import open_campaign
 
     return open_campaign(args.file)

@@ -11,7 +11,7 @@ from campaign1813.campaign.calendar import format_date
 
 if TYPE_CHECKING:
     from campaign1813.campaign.day.changes import Changes
-    from campaign1813.campaign.store.document import CampaignDocument
+    from campaign1813.campaign.store.protocol import CampaignStore
 
 
 def register(sub: Any, argv: list[str] | None = None) -> None:
@@ -110,7 +110,7 @@ def register(sub: Any, argv: list[str] | None = None) -> None:
     p.set_defaults(func=_diary)
 
 
-def _open(args: argparse.Namespace) -> CampaignDocument:
+def _open(args: argparse.Namespace) -> CampaignStore:
     from campaign1813.campaign.store.document import open_campaign
 
     return open_campaign(args.file)

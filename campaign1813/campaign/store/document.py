@@ -19,32 +19,29 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-import msgspec
-
 from campaign1813 import __version__
 from campaign1813.campaign.errors import CampaignError, CampaignFileError
+from campaign1813.campaign.store.protocol import (
+    CampaignBusy,
+    CampaignReader,
+    CampaignStore,
+    CampaignSummary,
+    UnitOfWork,
+)
 from campaign1813.campaign.store.version import APPLICATION, SCHEMA_VERSION
 
 if TYPE_CHECKING:
     from campaign1813.campaign.day.ground import Ground
     from campaign1813.campaign.scenario.types import Scenario
 
+__all__ = ["SUFFIX", "CampaignBusy", "CampaignDocument", "CampaignSummary", "backup_campaign",
+           "campaign_from_scenario", "check_campaign_file", "connect", "create_campaign",
+           "open_campaign", "save_campaign_as"]
+
 SUFFIX = ".c1813"
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _JOURNAL_MAGIC = bytes.fromhex("d9d505f920a163d7")  # the header of a rollback journal
 BUSY_SECONDS = 5.0
-
-
-class CampaignBusy(CampaignError):
-    """Another window or process is writing the campaign; the action can be tried again."""
-
-
-class CampaignSummary(msgspec.Struct, frozen=True):
-    """What the window title and ``status`` show: name and dates."""
-
-    name: str
-    start_date: date
-    current_date: date
 
 
 def _address(path: Path, mode: str) -> str:
@@ -169,8 +166,9 @@ def _busy(path: Path) -> CampaignBusy:
                         "try again")
 
 
-class CampaignDocument:
-    """An open campaign file: one connection, transactions over it, and its scenario.
+class CampaignDocument(CampaignStore):
+    """An open campaign file: one connection, transactions over it, and its scenario; the
+    SQLite implementation of the ``CampaignStore`` protocol.
 
     A file the user may not write (or in a folder he may not write) is opened read-only: it can
     be viewed, and every change is refused with that reason.
@@ -214,6 +212,24 @@ class CampaignDocument:
         finally:
             if self.con.in_transaction:
                 self.con.execute("ROLLBACK")
+
+    @contextmanager
+    def read(self) -> Iterator[CampaignReader]:
+        """One read transaction, as the store's protocol reads it."""
+        from campaign1813.campaign.store.work import FileReader
+
+        with self.reading() as con:
+            yield FileReader(con)
+
+    @contextmanager
+    def unit_of_work(self) -> Iterator[UnitOfWork]:
+        """One write transaction for one action, as the store's protocol writes it."""
+        from campaign1813.campaign.store.work import FileWork
+
+        with self.writing() as con:
+            work = FileWork(con)
+            yield work
+            work.close()
 
     def _begin(self, statement: str) -> None:
         try:

@@ -3,7 +3,8 @@
 The setup and each step are kept as JSON (msgspec, from the battle's frozen values). Each step
 is logged like any umpire action, with the step itself on one side of the difference and
 nothing on the other, so undo drops the step and redo puts it back. The state of a battle is
-never stored: it is the steps replayed on the setup, so it cannot disagree with them.
+never stored: it is the steps replayed on the setup, so it cannot disagree with them. This
+module reads the rows and makes the differences; the unit of work (``store.work``) logs them.
 """
 
 from __future__ import annotations
@@ -15,12 +16,11 @@ import msgspec
 
 from campaign1813.campaign.battle.fight import Step
 from campaign1813.campaign.battle.setup import BattleSetup
-from campaign1813.campaign.day.changes import Changes
-from campaign1813.campaign.store import log
 from campaign1813.campaign.store.codec import DamagedState, Json
+from campaign1813.campaign.store.protocol import FIGHT_STEP, OPEN_FIGHT, Fight
 
-FIGHT_STEP = "FightStep"
-OPEN_FIGHT = "OpenFight"
+__all__ = ["FIGHT_STEP", "OPEN_FIGHT", "fought", "opened", "read", "removed", "step_key",
+           "stepped"]
 
 
 def step_key(battle: int, seq: int) -> str:
@@ -49,7 +49,7 @@ def fought(con: sqlite3.Connection) -> dict[int, int]:
     return {int(b): int(n) for b, n in rows}
 
 
-def read(con: sqlite3.Connection, battle: int) -> tuple[BattleSetup, list[Step]] | None:
+def read(con: sqlite3.Connection, battle: int) -> Fight | None:
     """A battle's setup and its steps in order, or None if it has not been opened."""
     row = con.execute("SELECT setup_json FROM fight WHERE battle = ?", (battle,)).fetchone()
     if row is None:
@@ -60,47 +60,32 @@ def read(con: sqlite3.Connection, battle: int) -> tuple[BattleSetup, list[Step]]
         if seq != i:
             raise DamagedState(f"fight_step of battle {battle} is damaged: step {i} is missing")
         steps.append(_step(text, battle, seq))
-    return _setup(row[0], battle), steps
+    return Fight(_setup(row[0], battle), steps)
 
 
 def _plain(value: Any) -> Json:
     return msgspec.to_builtins(value)  # type: ignore[no-any-return]
 
 
-def open_fight(con: sqlite3.Connection, setup: BattleSetup, day: str) -> Changes:
-    """Keep a new battle's setup (logged, so undo closes it again)."""
+def opened(setup: BattleSetup) -> tuple[Json, Json]:
+    """The difference a new battle on the table makes: its setup, where there was none."""
     key = str(setup.battle)
-    return log.record(con, OPEN_FIGHT, f"Open {setup.title} on the table", day, [],
-                      {"battle": setup.battle}, {"fights": {key: None}},
-                      {"fights": {key: _plain(setup)}})
+    return {"fights": {key: None}}, {"fights": {key: _plain(setup)}}
 
 
-def add_step(con: sqlite3.Connection, battle: int, seq: int, step: Step, day: str,
-             extra_old: Json | None = None, extra_new: Json | None = None,
-             lines: list[str] | None = None, kind: str = FIGHT_STEP,
-             label: str = "") -> Changes:
-    """Keep one step of a battle (logged with anything else the same action changed)."""
+def stepped(battle: int, seq: int, step: Step) -> tuple[Json, Json]:
+    """The difference one more step of a battle makes: the step, where there was none."""
     key = step_key(battle, seq)
-    old: Json = dict(extra_old or {})
-    new: Json = dict(extra_new or {})
-    old["fight_steps"] = {key: None}
-    new["fight_steps"] = {key: _plain(step)}
-    label = label or f"Battle {battle}: {step.label}"
-    return log.record(con, kind, label, day, lines or [], {"battle": battle}, old, new)
+    return {"fight_steps": {key: None}}, {"fight_steps": {key: _plain(step)}}
 
 
-def remove(con: sqlite3.Connection, battle: int, day: str) -> Changes:
-    """Abandon a battle in progress: its setup and steps go (logged, so undo brings them back)."""
-    found = read(con, battle)
-    if found is None:
-        raise DamagedState(f"battle {battle} is not being fought")
-    setup, steps = found
+def removed(fight: Fight) -> tuple[Json, Json]:
+    """The difference a battle taken off the table makes: its setup and steps gone."""
+    battle = fight.setup.battle
     key = str(battle)
-    old: Json = {"fights": {key: _plain(setup)},
-                 "fight_steps": {step_key(battle, i): _plain(s) for i, s in enumerate(steps)}}
+    old: Json = {"fights": {key: _plain(fight.setup)},
+                 "fight_steps": {step_key(battle, i): _plain(s)
+                                 for i, s in enumerate(fight.steps)}}
     new: Json = {"fights": {key: None},
-                 "fight_steps": {step_key(battle, i): None for i in range(len(steps))}}
-    taken = f"{len(steps)} step{'s' if len(steps) != 1 else ''}"
-    return log.record(con, "AbandonFight", f"Abandon the fight of {setup.title}", day,
-                      [f"The fight of {setup.title} was abandoned after {taken}; "
-                       "its result is still to be given"], {"battle": battle}, old, new)
+                 "fight_steps": {step_key(battle, i): None for i in range(len(fight.steps))}}
+    return old, new

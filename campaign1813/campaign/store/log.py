@@ -1,96 +1,44 @@
-"""The event log: every umpire action applied, logged with the state before and after it, and
-undone or redone over the log.
+"""The event log of the campaign file: every umpire action logged with the entries it changed,
+before and after, and undone or redone over the log.
 
-Each action is applied to the state read from the file, written back, and appended to the log
-with the entries it changed, before and after, all in the caller's one write transaction. Undo
-puts back the state before the latest action still in force; redo the state after the earliest
-one undone. A new action after an undo drops the actions that could have been redone.
+An action's changed entries are written and appended to the log, with its entry, in the
+caller's one write transaction (the unit of work of ``store.work``). Undo puts back the state
+before the latest action still in force; redo the state after the earliest one undone. A new
+action after an undo drops the actions that could have been redone.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import asdict, is_dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-import msgspec
-
 from campaign1813.campaign.day.changes import Changes
-from campaign1813.campaign.day.ground import Ground, OrderRefused
-from campaign1813.campaign.store.codec import (
-    Json,
-    read_json,
-    state_diff,
-    state_from_json,
-    state_to_json,
-    write_changes,
-)
+from campaign1813.campaign.day.ground import OrderRefused
+from campaign1813.campaign.store.codec import Json, write_changes
+from campaign1813.campaign.store.protocol import LogEntry, LoggedAction
 
-if TYPE_CHECKING:  # the day's rules come with the actions that are applied, not with the log
-    from campaign1813.campaign.day.actions import Action
+if TYPE_CHECKING:  # a day's report is handed on, never read here
     from campaign1813.campaign.day.cycle import DayReport
 
-
-class LoggedAction(msgspec.Struct, frozen=True):
-    """One line of the log: its place, the date it was taken, its label and diary lines."""
-
-    seq: int
-    day: date
-    label: str
-    lines: tuple[str, ...]
-    kind: str = ""
+__all__ = ["LoggedAction", "actions_in_force", "next_redo", "next_undo", "record", "redo",
+           "undo"]
 
 
-class Applied(msgspec.Struct, frozen=True):
-    """An action applied to the state read from the file, not yet written: its label, diary
-    lines and report, the day it was taken, and the state's difference (before, after)."""
-
-    label: str
-    lines: list[str]
-    report: DayReport | None
-    day: str
-    old: Json
-    new: Json
-
-
-def apply(con: sqlite3.Connection, ground: Ground, action: Action) -> Applied:
-    """Apply one umpire action to the state as the file holds it, and say what it changes."""
-    before = read_json(con)
-    state = state_from_json(before)
-    ground = ground.adjusted(state.settings)
-    try:
-        label, lines, report = action.apply(ground, state)
-    except OverflowError:
-        raise OrderRefused("the campaign's calendar cannot go past 31 December 9999") from None
-    old, new = state_diff(before, state_to_json(state))
-    return Applied(label, lines, report, before["date"], old, new)
-
-
-def perform(con: sqlite3.Connection, ground: Ground, action: Action) -> Changes:
-    """Apply one umpire action in the connection's transaction and log it."""
-    done = apply(con, ground, action)
-    payload: dict[str, Any] = {}
-    if is_dataclass(action) and not isinstance(action, type):
-        payload = asdict(action)
-    return record(con, type(action).__name__, done.label, done.day, done.lines, payload,
-                  done.old, done.new, done.report)
-
-
-def record(con: sqlite3.Connection, kind: str, label: str, day: str, lines: list[str],
-           payload: dict[str, Any], old: Json, new: Json,
+def record(con: sqlite3.Connection, entry: LogEntry, old: Json, new: Json,
            report: DayReport | None = None) -> Changes:
-    """Write a change (one side of a difference) and log it with the other side, for undo."""
+    """Write a change (the after side of a difference) and log it with its before side and
+    its entry, for undo."""
     write_changes(con, new)
     con.execute("DELETE FROM event_log WHERE undone")
     con.execute(
         "INSERT INTO event_log (kind, label, date, lines_json, payload_json, before_json, "
         "after_json, undone) VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
-        (kind, label, day, json.dumps(lines), json.dumps(payload, default=str),
-         json.dumps(old), json.dumps(new)),
+        (entry.kind, entry.label, entry.day.isoformat(), json.dumps(list(entry.lines)),
+         json.dumps(dict(entry.payload), default=str), json.dumps(old), json.dumps(new)),
     )
-    return _changes(label, tuple(lines), old, new, report)
+    return _changes(entry.label, tuple(entry.lines), old, new, report)
 
 
 def _latest(con: sqlite3.Connection, undone: bool) -> sqlite3.Row | None:

@@ -1,0 +1,206 @@
+"""The campaign store behind one protocol: what services and queries ask of a campaign.
+
+A store is opened by its own function (``store.document.open_campaign`` for a file) and closed
+with ``close`` (or at the end of a ``with`` block). It gives the scenario's ground, a read
+transaction (``read``: the state, the log, the battles in progress, as one consistent view) and
+a unit of work (``unit_of_work``: one write transaction for one umpire action). The unit of
+work reads inside the transaction, takes back the state the action changed and the battle
+steps it took, and records the action's log entry with them; it works out itself what the
+action changed (the entries before and after) from the state it read and the state it is given
+back, so undo and redo need nothing more. The services call the day's rules and the battle
+engine; the store calls neither.
+
+Nothing here is SQLite's: a PostgreSQL store implements the same protocol beside the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from contextlib import AbstractContextManager
+from datetime import date
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+
+import msgspec
+
+from campaign1813.campaign.errors import CampaignError
+
+if TYPE_CHECKING:  # the battle's types come with the battles asked for, not with the store
+    from campaign1813.campaign.battle.fight import Step
+    from campaign1813.campaign.battle.setup import BattleSetup
+    from campaign1813.campaign.day.changes import Changes
+    from campaign1813.campaign.day.cycle import DayReport
+    from campaign1813.campaign.day.ground import Ground
+    from campaign1813.campaign.day.state import DayState
+    from campaign1813.campaign.scenario.types import Scenario
+
+# The kinds of log entry that battles on the table make (an action's kind is its class's name).
+OPEN_FIGHT = "OpenFight"
+FIGHT_STEP = "FightStep"
+FINISH_FIGHT = "FinishFight"
+ABANDON_FIGHT = "AbandonFight"
+AUTO_RESOLVE = "AutoResolve"
+
+
+class CampaignBusy(CampaignError):
+    """Another window or process is writing the campaign; the action can be tried again."""
+
+
+class CampaignSummary(msgspec.Struct, frozen=True):
+    """What the window title and ``status`` show: name and dates."""
+
+    name: str
+    start_date: date
+    current_date: date
+
+
+class LogEntry(msgspec.Struct, frozen=True):
+    """What the log keeps of one umpire action beside the entries it changed: its kind (the
+    action's name), its label (the Undo menu's text), the campaign day it was taken on, its
+    diary lines and its inputs (``payload``, plain values)."""
+
+    kind: str
+    label: str
+    day: date
+    lines: tuple[str, ...] = ()
+    payload: Mapping[str, Any] = msgspec.field(default_factory=dict)
+
+
+class LoggedAction(msgspec.Struct, frozen=True):
+    """One line of the log: its place, the date it was taken, its label and diary lines."""
+
+    seq: int
+    day: date
+    label: str
+    lines: tuple[str, ...]
+    kind: str = ""
+
+
+class Fight(NamedTuple):
+    """A battle on the table: its setup and the steps taken since, in order."""
+
+    setup: BattleSetup
+    steps: list[Step]
+
+
+class CampaignReader(Protocol):
+    """One read transaction: everything read from it is one consistent campaign."""
+
+    def summary(self) -> CampaignSummary:
+        """The campaign's name and dates."""
+        ...
+
+    def state(self) -> DayState:
+        """The campaign day's state."""
+        ...
+
+    def state_values(self) -> dict[str, Any]:
+        """The state as the plain values the log keeps, for tools and checks."""
+        ...
+
+    def log(self) -> list[LoggedAction]:
+        """Every action still in force, oldest first."""
+        ...
+
+    def next_undo(self) -> str | None:
+        """The label of the action undo would take back, if any."""
+        ...
+
+    def next_redo(self) -> str | None:
+        """The label of the action redo would apply again, if any."""
+        ...
+
+    def fight(self, battle: int) -> Fight | None:
+        """A battle on the table, or None if it has not been set up."""
+        ...
+
+    def fights(self) -> dict[int, int]:
+        """The battles on the table and the number of steps each has taken."""
+        ...
+
+
+class UnitOfWork(CampaignReader, Protocol):
+    """One write transaction for one umpire action: read, changed, logged, all or nothing.
+
+    What it reads is read inside the transaction, so a check made on it holds when the action
+    is written. It is committed when the block it opens ends without an error and rolled back
+    otherwise; ``record`` (or ``undo``/``redo``) is called once, last. ``state`` gives the same
+    object each time it is asked, and that object (changed by the action) is what ``put_state``
+    takes back.
+    """
+
+    def put_state(self, state: DayState) -> None:
+        """Take back the state the action changed, to be written with its log entry."""
+        ...
+
+    def open_fight(self, setup: BattleSetup) -> None:
+        """Put a battle on the table with its setup."""
+        ...
+
+    def add_step(self, battle: int, step: Step) -> None:
+        """Keep one step of a battle on the table, after those it has."""
+        ...
+
+    def remove_fight(self, battle: int) -> None:
+        """Take a battle off the table, with its setup and steps."""
+        ...
+
+    def record(self, entry: LogEntry, report: DayReport | None = None) -> Changes:
+        """Write what the action changed and log it with its entry; say what changed (with the
+        day's report, if the action made one)."""
+        ...
+
+    def undo(self, expected: str | None = None) -> Changes:
+        """Put back the state before the latest action in force (refused if it is not the one
+        the umpire was shown, ``expected``, because another window acted since)."""
+        ...
+
+    def redo(self, expected: str | None = None) -> Changes:
+        """Apply again the earliest action taken back (refused likewise)."""
+        ...
+
+
+class CampaignStore(Protocol):
+    """An open campaign: its scenario and ground, read transactions and units of work."""
+
+    readonly: bool
+
+    def scenario(self) -> Scenario:
+        """The campaign's scenario."""
+        ...
+
+    def ground(self) -> Ground:
+        """The road ground of the campaign's scenario (before the campaign's settings)."""
+        ...
+
+    def summary(self) -> CampaignSummary:
+        """The campaign's name and dates."""
+        ...
+
+    def settings(self) -> dict[str, Any]:
+        """The campaign's settings as stored."""
+        ...
+
+    def read(self) -> AbstractContextManager[CampaignReader]:
+        """One read transaction."""
+        ...
+
+    def unit_of_work(self) -> AbstractContextManager[UnitOfWork]:
+        """One write transaction for one action (refused as busy when another writer holds the
+        campaign past a short wait, and refused when the store is read-only)."""
+        ...
+
+    def data_version(self) -> int:
+        """A number that changes when another window or process commits."""
+        ...
+
+    def close(self) -> None:
+        """Release the campaign."""
+        ...
+
+    def __enter__(self) -> CampaignStore:
+        """The open store, closed when the block ends."""
+        ...
+
+    def __exit__(self, *exc: object) -> None:
+        """Close the store."""
+        ...

@@ -1,0 +1,190 @@
+"""The campaign file's read transactions and units of work (``store.protocol``) over its one
+sqlite3 connection.
+
+A unit of work reads the state as the file holds it, keeps those values, and when the action's
+entry is recorded writes only the entries that differ from them, logging both sides; the steps
+of battles on the table go into the same difference. The file's transactions themselves
+(``BEGIN IMMEDIATE``, commit, rollback, busy) are the document's. The battles' rows
+(``store.fights``) are read with the battle engine's types, imported when a battle is asked for:
+the campaign at a glance needs neither.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import TYPE_CHECKING, Any
+
+from campaign1813.campaign.store import log
+from campaign1813.campaign.store.codec import (
+    DamagedState,
+    Json,
+    read_campaign,
+    read_json,
+    read_state,
+    state_diff,
+    state_from_json,
+    state_to_json,
+)
+from campaign1813.campaign.store.protocol import (
+    CampaignReader,
+    CampaignSummary,
+    Fight,
+    LogEntry,
+    LoggedAction,
+    UnitOfWork,
+)
+
+if TYPE_CHECKING:
+    from campaign1813.campaign.battle.fight import Step
+    from campaign1813.campaign.battle.setup import BattleSetup
+    from campaign1813.campaign.day.changes import Changes
+    from campaign1813.campaign.day.cycle import DayReport
+    from campaign1813.campaign.day.state import DayState
+
+
+class FileReader(CampaignReader):
+    """A read transaction of the campaign file."""
+
+    def __init__(self, con: sqlite3.Connection) -> None:
+        self._con = con
+
+    def summary(self) -> CampaignSummary:
+        return CampaignSummary(*read_campaign(self._con))
+
+    def state(self) -> DayState:
+        return read_state(self._con)
+
+    def state_values(self) -> dict[str, Any]:
+        return read_json(self._con)
+
+    def log(self) -> list[LoggedAction]:
+        return log.actions_in_force(self._con)
+
+    def next_undo(self) -> str | None:
+        return log.next_undo(self._con)
+
+    def next_redo(self) -> str | None:
+        return log.next_redo(self._con)
+
+    def fight(self, battle: int) -> Fight | None:
+        from campaign1813.campaign.store import fights
+
+        return fights.read(self._con, battle)
+
+    def fights(self) -> dict[int, int]:
+        from campaign1813.campaign.store import fights
+
+        return fights.fought(self._con)
+
+
+class UnrecordedChange(RuntimeError):
+    """A unit of work was given changes and ended without logging them (a fault of the code
+    that used it, never of the umpire's action)."""
+
+
+class FileWork(FileReader, UnitOfWork):
+    """A unit of work in the campaign file's write transaction (the document opens and commits
+    it): what the action changed is written only by ``record``, with its log entry."""
+
+    def __init__(self, con: sqlite3.Connection) -> None:
+        super().__init__(con)
+        self._before: Json | None = None
+        self._state: DayState | None = None
+        self._put: DayState | None = None
+        self._fights: dict[int, Fight | None] = {}
+        self._old: Json = {}
+        self._new: Json = {}
+        self._done = False
+
+    # -- what the action reads -----------------------------------------------------------------
+    def state(self) -> DayState:
+        if self._state is None:
+            self._before = read_json(self._con)
+            self._state = state_from_json(self._before)
+        return self._state
+
+    def state_values(self) -> dict[str, Any]:
+        self.state()
+        assert self._before is not None
+        return self._before
+
+    def fight(self, battle: int) -> Fight | None:
+        if battle not in self._fights:
+            self._fights[battle] = super().fight(battle)
+        return self._fights[battle]
+
+    # -- what it changes -----------------------------------------------------------------------
+    def put_state(self, state: DayState) -> None:
+        self._open()
+        self.state()  # the values it is compared with are those read in this transaction
+        self._put = state
+
+    def open_fight(self, setup: BattleSetup) -> None:
+        from campaign1813.campaign.store import fights
+
+        self._open()
+        if self.fight(setup.battle) is not None:
+            raise DamagedState(f"battle {setup.battle} is already on the table")
+        self._merge(*fights.opened(setup))
+        self._fights[setup.battle] = Fight(setup, [])
+
+    def add_step(self, battle: int, step: Step) -> None:
+        from campaign1813.campaign.store import fights
+
+        self._open()
+        fight = self.fight(battle)
+        if fight is None:
+            raise DamagedState(f"battle {battle} is not being fought")
+        self._merge(*fights.stepped(battle, len(fight.steps), step))
+        self._fights[battle] = Fight(fight.setup, [*fight.steps, step])
+
+    def remove_fight(self, battle: int) -> None:
+        from campaign1813.campaign.store import fights
+
+        self._open()
+        fight = self.fight(battle)
+        if fight is None:
+            raise DamagedState(f"battle {battle} is not being fought")
+        self._merge(*fights.removed(fight))
+        self._fights[battle] = None
+
+    def record(self, entry: LogEntry, report: DayReport | None = None) -> Changes:
+        self._open()
+        old: Json = {}
+        new: Json = {}
+        if self._put is not None:
+            assert self._before is not None
+            old, new = state_diff(self._before, state_to_json(self._put))
+        old.update(self._old)
+        new.update(self._new)
+        self._done = True
+        return log.record(self._con, entry, old, new, report)
+
+    def undo(self, expected: str | None = None) -> Changes:
+        self._open()
+        self._done = True
+        return log.undo(self._con, expected)
+
+    def redo(self, expected: str | None = None) -> Changes:
+        self._open()
+        self._done = True
+        return log.redo(self._con, expected)
+
+    def close(self) -> None:
+        """Refuse to end a unit of work whose changes were never logged (the caller's
+        transaction is then rolled back)."""
+        if not self._done and (self._put is not None or self._new):
+            raise UnrecordedChange("an action's changes were not logged; nothing was written")
+
+    def _open(self) -> None:
+        if self._done:
+            raise UnrecordedChange("this unit of work has logged its action already")
+
+    def _merge(self, old: Json, new: Json) -> None:
+        # An entry changed twice in one action was, before it, what it was before the first.
+        for section, entries in old.items():
+            kept = self._old.setdefault(section, {})
+            for key, value in entries.items():
+                kept.setdefault(key, value)
+        for section, entries in new.items():
+            self._new.setdefault(section, {}).update(entries)
