@@ -107,8 +107,11 @@ def ready_for(tmp_path: Path, which: str) -> Path:
     return tmp_path / "c.c1813"
 
 
+@pytest.mark.parametrize("by", ["name", "link"])
 @pytest.mark.parametrize(("which", "action"), [("end day", end_day), ("result", french_win)])
-def test_a_crash_at_any_statement_leaves_the_state_before_or_after(tmp_path, which, action):
+def test_a_crash_at_any_statement_leaves_the_state_before_or_after(tmp_path, which, action, by):
+    """By name, and through a symbolic link in another folder (SQLite keeps the journal beside
+    the file the link leads to, and the open must look for it there)."""
     (tmp_path / "setup").mkdir()
     pristine = ready_for(tmp_path / "setup", which)
     before, undo_before = state_of(pristine)
@@ -130,7 +133,12 @@ def test_a_crash_at_any_statement_leaves_the_state_before_or_after(tmp_path, whi
     for k in range(1, n + 2):
         path = tmp_path / f"k{k}.c1813"
         shutil.copy(pristine, path)
-        child = ctx.Process(target=_child, args=(path, action, k))
+        opened = path
+        if by == "link":
+            (tmp_path / "links").mkdir(exist_ok=True)
+            opened = tmp_path / "links" / path.name
+            opened.symlink_to(path)
+        child = ctx.Process(target=_child, args=(opened, action, k))
         child.start()
         child.join(60)
         assert child.exitcode == KILLED, f"k={k}: the child ended with {child.exitcode}"
@@ -141,7 +149,7 @@ def test_a_crash_at_any_statement_leaves_the_state_before_or_after(tmp_path, whi
             changed += touched
         elif journal.exists():  # a journal whose header was never written: the file untouched
             assert journal_head(journal).strip(b"\0") == b"" and not touched, f"k={k}"
-        doc = open_campaign(path)  # never refused, whatever the moment of the crash
+        doc = open_campaign(opened)  # never refused, whatever the moment of the crash
         try:
             state, label = queries.state_json(doc), queries.next_undo(doc)
             assert doc.con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"

@@ -73,8 +73,9 @@ def check_campaign_file(path: str | Path) -> int:
         raise CampaignFileError(path, "is a folder, not a campaign file")
     if not path.is_file():
         raise CampaignFileError(path, "is not a regular file, not a campaign file")
-    if _hot_journal(path):
-        if not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK):
+    real = real_path(path)
+    if _hot_journal(real):
+        if not os.access(real, os.W_OK) or not os.access(real.parent, os.W_OK):
             raise CampaignFileError(path, "was left mid-commit by a program that stopped, and "
                                           "is read-only, so its last commit cannot be restored")
         try:
@@ -138,6 +139,14 @@ def check_campaign_file(path: str | Path) -> int:
             f"this version reads up to {SCHEMA_VERSION})",
         )
     return version
+
+
+def real_path(path: Path) -> Path:
+    """The file a name means once symbolic links are followed: SQLite keeps a file's journal
+    beside the file itself, not beside a link to it. A name with no link in it is kept as
+    given."""
+    real = Path(os.path.realpath(path))
+    return path if real == Path(os.path.abspath(path)) else real
 
 
 def _hot_journal(path: Path) -> bool:
@@ -303,14 +312,15 @@ def open_campaign(path: str | Path) -> CampaignDocument:
     state and scenario are checked before the campaign is handed over."""
     path = Path(path)
     version = check_campaign_file(path)
-    readonly = not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK)
+    real = real_path(path)  # an upgrade's copy is made beside the file, and replaces the file
+    readonly = not os.access(real, os.W_OK) or not os.access(real.parent, os.W_OK)
     if version < SCHEMA_VERSION:
         if readonly:
             raise CampaignFileError(path, f"was written by an earlier version (schema {version})"
                                           " and is read-only, so it cannot be upgraded")
         from campaign1813.campaign.store.migrate import upgrade_file
 
-        upgrade_file(path, version, check=_check_upgraded)
+        upgrade_file(real, version, check=_check_upgraded)
     try:
         con = connect(path, "ro" if readonly else "rw")
     except sqlite3.Error as exc:
