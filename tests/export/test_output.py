@@ -72,3 +72,65 @@ def test_the_file_gets_the_ordinary_permissions_not_the_temporary_files(tmp_path
     finally:
         os.umask(mask)
     assert (tmp_path / "a.csv").stat().st_mode & 0o777 == 0o644
+
+
+# -- nothing written lands on a campaign or its journal -----------------------------------------
+
+
+def test_an_export_never_replaces_a_campaign_even_with_force(tmp_path, fresh_campaign, capsys,
+                                                            monkeypatch):
+    from campaign1813.campaign.cli import main
+    from campaign1813.campaign.store.document import open_campaign
+
+    campaign = fresh_campaign(tmp_path / "F.c1813")
+    before = campaign.read_bytes()
+    monkeypatch.chdir(tmp_path)
+    for spelling in ("F.c1813", "./F.c1813", str(campaign)):
+        assert main(["export", "oob", str(campaign), "--json", spelling, "--force"]) == 1
+        err = capsys.readouterr().err
+        assert "is a campaign file (an SQLite database); an export never replaces one" in err
+    assert campaign.read_bytes() == before
+    open_campaign(campaign).close()
+
+
+def test_an_export_never_goes_where_a_campaign_keeps_its_journal(tmp_path, fresh_campaign,
+                                                                  capsys):
+    from campaign1813.campaign.cli import main
+    from campaign1813.campaign.store.document import open_campaign
+
+    campaign = fresh_campaign(tmp_path / "F.c1813")
+    journal = tmp_path / "F.c1813-journal"
+    assert main(["export", "oob", str(campaign), "--json", str(journal)]) == 1
+    assert (f"{journal}: is where SQLite keeps the journal of F.c1813; an export never goes "
+            "there") in capsys.readouterr().err
+    assert not journal.exists()
+    open_campaign(campaign).close()
+    # an ordinary name that happens to end so, with no file beside it, is just a name
+    write_new(tmp_path / "notes-journal", b"x", force=False)
+
+
+def test_a_backup_never_goes_over_an_open_campaign_nor_a_journal(tmp_path, fresh_campaign):
+    from campaign1813.campaign.store.document import backup_campaign, open_campaign
+
+    a = open_campaign(fresh_campaign(tmp_path / "a.c1813"))
+    b = open_campaign(fresh_campaign(tmp_path / "b.c1813"))
+    b_bytes = b.path.read_bytes()
+    try:
+        with pytest.raises(CampaignError, match="is a campaign open now; a copy never replaces"):
+            backup_campaign(a, b.path, overwrite=True)
+        (tmp_path / "link.c1813").symlink_to(a.path)
+        with pytest.raises(CampaignError, match="is the campaign itself"):
+            backup_campaign(a, tmp_path / "link.c1813", overwrite=True)
+        with pytest.raises(CampaignError, match="keeps the journal of a.c1813; a copy never"):
+            backup_campaign(a, tmp_path / "a.c1813-journal")
+        assert b.path.read_bytes() == b_bytes
+        assert not (tmp_path / "a.c1813-journal").exists()
+    finally:
+        a.close()
+        b.close()
+    # once closed, a campaign may be replaced by a copy the umpire asks for
+    again = open_campaign(tmp_path / "a.c1813")
+    try:
+        backup_campaign(again, tmp_path / "b.c1813", overwrite=True)
+    finally:
+        again.close()

@@ -19,10 +19,31 @@ class ExportError(CampaignError):
     """An export that cannot be written where it was asked to go."""
 
 
+SIDE_FILES = ("-journal", "-wal", "-shm")  # what SQLite keeps beside a database
+_DATABASE = b"SQLite format 3\x00"
+
+
+def refuse_side_file(path: Path, what: str) -> None:
+    """Refuse to write ``what`` where SQLite keeps the journal of a file beside it: a file
+    there is rolled into the database at its next open."""
+    for suffix in SIDE_FILES:
+        if path.name.endswith(suffix):
+            beside = path.with_name(path.name[: -len(suffix)])
+            if beside.is_file():
+                raise ExportError(f"{path}: is where SQLite keeps the journal of {beside.name}; "
+                                  f"{what} never goes there")
+
+
 def write_new(path: Path, data: bytes, *, force: bool) -> None:
     """Write ``data`` to ``path`` through a temporary file and a rename; an existing file is
-    replaced only with ``force``."""
+    replaced only with ``force``, and never a campaign (any SQLite database) nor a journal."""
     path = Path(path)
+    refuse_side_file(path, "an export")
+    if path.is_file():
+        with contextlib.suppress(OSError), path.open("rb") as fh:
+            if fh.read(len(_DATABASE)) == _DATABASE:
+                raise ExportError(f"{path}: is a campaign file (an SQLite database); an export "
+                                  "never replaces one")
     folder = path.parent
     if not folder.is_dir():
         reason = "is not a folder" if folder.exists() else "does not exist"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date
@@ -21,6 +22,7 @@ from urllib.parse import quote
 
 from campaign1813 import __version__
 from campaign1813.campaign.errors import CampaignError, CampaignFileError
+from campaign1813.campaign.export.output import ExportError, refuse_side_file
 from campaign1813.campaign.store.protocol import (
     CampaignBusy,
     CampaignReader,
@@ -166,6 +168,30 @@ def _hot_journal(path: Path) -> bool:
     return False
 
 
+# The campaigns this program has open, so that nothing it writes lands on one of them.
+_OPEN: weakref.WeakSet[CampaignDocument] = weakref.WeakSet()
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two names mean one file (by link, by another spelling, or by hard link)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return Path(os.path.abspath(a)) == Path(os.path.abspath(b))
+
+
+def refuse_campaign_target(out: Path, what: str) -> None:
+    """Refuse to write ``what`` (a copy of a campaign) over a campaign open in this program, or
+    where SQLite keeps the journal of a file."""
+    try:
+        refuse_side_file(out, what)
+    except ExportError as exc:
+        raise CampaignFileError(out, str(exc).removeprefix(f"{out}: ")) from None
+    for doc in list(_OPEN):
+        if _same_file(out, doc.path):
+            raise CampaignFileError(out, f"is a campaign open now; {what} never replaces it")
+
+
 def _is_busy(exc: sqlite3.Error) -> bool:
     return "locked" in str(exc) or "busy" in str(exc)
 
@@ -189,6 +215,7 @@ class CampaignDocument(CampaignStore):
         self.readonly = readonly
         self._scenario: tuple[str, Scenario] | None = None
         self._ground: tuple[str, Ground] | None = None
+        _OPEN.add(self)
 
     @contextmanager
     def writing(self) -> Iterator[sqlite3.Connection]:
@@ -297,6 +324,7 @@ class CampaignDocument(CampaignStore):
 
     def close(self) -> None:
         """Release the file."""
+        _OPEN.discard(self)
         self.con.close()
 
     def __enter__(self) -> CampaignDocument:
@@ -450,8 +478,9 @@ def backup_campaign(doc: CampaignDocument, out: str | Path, *, overwrite: bool =
     """A whole, consistent copy of an open campaign (SQLite's backup API, which waits for any
     commit under way), written beside its destination and moved into place when complete."""
     out = Path(out)
-    if out.resolve() == doc.path.resolve():
+    if _same_file(out, doc.path):
         raise CampaignFileError(out, "is the campaign itself; choose another name for the copy")
+    refuse_campaign_target(out, "a copy")
     _check_destination(out, overwrite)
     tmp = out.with_name(out.name + ".part")
     try:
@@ -475,7 +504,7 @@ def save_campaign_as(doc: CampaignDocument, new_path: str | Path, *,
                      overwrite: bool = False) -> CampaignDocument:
     """Copy an open campaign, whole and consistent, to a new file and open the copy."""
     new_path = Path(new_path)
-    if new_path.resolve() == doc.path.resolve():
+    if _same_file(new_path, doc.path):
         return doc
     backup_campaign(doc, new_path, overwrite=overwrite)
     return open_campaign(new_path)
