@@ -31,7 +31,7 @@ import pytest
 
 from campaign1813.campaign import queries, services
 from campaign1813.campaign.store.document import CampaignDocument, open_campaign
-from tests.day.test_scenarios import battle_setup
+from tests.day.test_scenarios import battle_setup, make
 
 Action = Callable[[CampaignDocument], Any]
 KILLED = 9
@@ -173,3 +173,63 @@ def journal_head(journal: Path) -> bytes:
             return fh.read(8)
     except FileNotFoundError:
         return b""
+
+
+def test_after_a_crash_a_backup_copied_over_is_refused_and_restore_puts_it_back(tmp_path,
+                                                                                capsys):
+    """At every kill point of End Day: copying a backup over the crashed file by hand is refused
+    on open while the crash's journal cannot belong to it (both files left as they are);
+    (or, where the journal would roll nothing in, it opens as the backup);
+    ``campaign1813 restore`` puts the backup in place, which then opens exactly as the backup
+    was; and the crashed file, moved aside with its journal, still opens in the state before
+    the action or after it."""
+    from campaign1813.campaign.cli import main
+    from campaign1813.campaign.errors import CampaignFileError
+
+    (tmp_path / "setup").mkdir()
+    pristine = ready_for(tmp_path / "setup", "end day")
+    before, undo_before = state_of(pristine)
+    backup = tmp_path / "backup.c1813"  # two days earlier: 1 Corps's order just given
+    (tmp_path / "early").mkdir()
+    u = make(tmp_path / "early", {"1 Corps": "Aston", "2 Corps": "Dale", "3 Corps": "Westhall"},
+             {"I Corps": "Fenwick", "II Corps": "Gorton"})
+    u.order("1 Corps", "Attack", "Fenwick")
+    u.doc.close()
+    shutil.copy(tmp_path / "early" / "c.c1813", backup)
+    backup_state = state_of(backup)
+    statements = run_traced(shutil.copy(pristine, tmp_path / "measured.c1813"), end_day)
+    after = state_of(tmp_path / "measured.c1813")
+
+    ctx = multiprocessing.get_context("fork")
+    refused = 0
+    for k in range(1, len(statements) + 1):
+        path = tmp_path / f"k{k}.c1813"
+        shutil.copy(pristine, path)
+        child = ctx.Process(target=_child, args=(path, end_day, k))
+        child.start()
+        child.join(60)
+        assert child.exitcode == KILLED
+        journal = path.with_name(path.name + "-journal")
+        if journal_head(journal) != JOURNAL_MAGIC:
+            continue
+        crashed, left = path.read_bytes(), journal.read_bytes()
+        shutil.copy(backup, path)  # the natural thing to do, and wrong
+        copied = path.read_bytes()
+        try:  # refused, both files as they were; or, if nothing of the journal would be
+            state = state_of(path)  # rolled in, exactly the backup
+        except CampaignFileError as exc:
+            assert "campaign1813 restore BACKUP FILE" in str(exc)
+            assert path.read_bytes() == copied and journal.read_bytes() == left, f"k={k}"
+            refused += 1
+        else:
+            assert state == backup_state, f"k={k}: the backup was mixed with the journal"
+            assert path.read_bytes() == copied
+        path.write_bytes(crashed)  # as it was after the crash, journal and all
+        journal.write_bytes(left)
+        assert main(["restore", str(backup), str(path)]) == 0
+        assert f"the file it replaced is kept as {path}.before-restore" in capsys.readouterr().out
+        assert state_of(path) == backup_state
+        assert not journal.exists()
+        aside = path.with_name(path.name + ".before-restore")
+        assert state_of(aside) in ((before, undo_before), after)
+    assert refused > 0

@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "new": ("document", "create a new campaign file from the 1813 scenario"),
     "info": ("document", "check a campaign file and print its name and dates"),
     "backup": ("document", "copy a campaign, whole and consistent, even while it is open"),
+    "restore": ("document", "put a backup in the place of a campaign, safely after a crash"),
     "status": ("day", "where every command stands, its orders and state"),
     "order": ("day", "give a command an order: Move, Halt, Hold, Attack, Recce, Rest"),
     "cancel": ("day", "withdraw a command's orders"),

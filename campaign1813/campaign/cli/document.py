@@ -1,4 +1,4 @@
-"""CLI subcommands about campaign files: ``new``, ``info``."""
+"""CLI subcommands about campaign files: ``new``, ``info``, ``backup``, ``restore``."""
 
 from __future__ import annotations
 
@@ -39,6 +39,16 @@ def register(sub: Any, argv: list[str] | None = None) -> None:
     p.add_argument("--overwrite", action="store_true", help="replace OUT if it exists")
     p.set_defaults(func=_backup)
 
+    p = sub.add_parser(
+        "restore", help="put a backup in the place of a campaign, safely after a crash",
+        description="Check BACKUP, move FILE aside with its journal (as FILE.before-restore, "
+                    "which still opens as the file was), and copy BACKUP in its place. Copying "
+                    "a backup over a campaign by hand after a crash leaves the crash's journal "
+                    "beside it, which the next open would roll into the backup.")
+    p.add_argument("backup", help="the backup to restore")
+    p.add_argument("file", help="the campaign file it replaces (suffix .c1813)")
+    p.set_defaults(func=_restore)
+
 
 def _new(args) -> int:
     from campaign1813.campaign.store.document import create_campaign
@@ -69,4 +79,18 @@ def _backup(args: argparse.Namespace) -> int:
         out = backup_campaign(doc, args.out, overwrite=args.overwrite)
         s = doc.summary()
     print(f"backed up {args.file} to {out}: {s.name}, {format_date(s.current_date)}")
+    return 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    from campaign1813.campaign.store.document import open_campaign, restore_campaign
+
+    if not args.file.endswith(".c1813"):
+        raise CampaignError(f"{args.file}: a campaign file's name must end in .c1813")
+    aside = restore_campaign(args.backup, args.file)
+    with open_campaign(args.file) as doc:
+        s = doc.summary()
+    print(f"restored {args.backup} to {args.file}: {s.name}, {format_date(s.current_date)}")
+    if aside is not None:
+        print(f"the file it replaced is kept as {aside}")
     return 0

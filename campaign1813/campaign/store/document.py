@@ -22,7 +22,7 @@ from urllib.parse import quote
 
 from campaign1813 import __version__
 from campaign1813.campaign.errors import CampaignError, CampaignFileError
-from campaign1813.campaign.export.output import ExportError, refuse_side_file
+from campaign1813.campaign.export.output import SIDE_FILES, ExportError, refuse_side_file
 from campaign1813.campaign.store.protocol import (
     CampaignBusy,
     CampaignReader,
@@ -80,6 +80,12 @@ def check_campaign_file(path: str | Path) -> int:
         if not os.access(real, os.W_OK) or not os.access(real.parent, os.W_OK):
             raise CampaignFileError(path, "was left mid-commit by a program that stopped, and "
                                           "is read-only, so its last commit cannot be restored")
+        if not _journal_belongs(real):
+            raise CampaignFileError(
+                path, f"has a journal beside it ({real.name}-journal) that was left by a program "
+                      "that stopped while writing another version of this file (a backup copied "
+                      "over it?), so it was not rolled in; to restore a backup use "
+                      "'campaign1813 restore BACKUP FILE', or move the journal away")
         try:
             con = sqlite3.connect(_address(path, "rw"), uri=True, timeout=BUSY_SECONDS)
             con.execute("SELECT count(*) FROM sqlite_master").fetchone()
@@ -192,6 +198,35 @@ def refuse_campaign_target(out: Path, what: str) -> None:
             raise CampaignFileError(out, f"is a campaign open now; {what} never replaces it")
 
 
+def _journal_belongs(path: Path) -> bool:
+    """Whether a hot journal beside a file was made for that file as it is now. Every write
+    of this program journals the first page first (``writing``), and that copy carries the file
+    change counter (header offset 24) the file had when the journal was begun; the file holds
+    that count, or one more once its own first page was written before the stop. Any other
+    count (a backup copied over the file, a journal copied from another campaign) means the
+    journal belongs to another file. A journal that SQLite would roll nothing in from, or whose
+    first record is not the first page (written by another program), cannot tell, and is
+    trusted as SQLite trusts it."""
+    try:
+        with path.open("rb") as fh:
+            counter = int.from_bytes(fh.read(28)[24:28], "big")
+        with path.with_name(path.name + "-journal").open("rb") as fh:
+            header = fh.read(28)
+            records = int.from_bytes(header[8:12], "big")
+            sector = int.from_bytes(header[20:24], "big")
+            page = int.from_bytes(header[24:28], "big")
+            if records == 0 or not 512 <= sector <= 65536 or not 512 <= page <= 65536:
+                return True
+            fh.seek(sector)
+            first = fh.read(4 + page)
+    except OSError:
+        return True
+    if len(first) < 4 + page or int.from_bytes(first[:4], "big") != 1:
+        return True
+    saved = int.from_bytes(first[4 + 24:4 + 28], "big")
+    return counter in (saved, (saved + 1) % 2**32)
+
+
 def _is_busy(exc: sqlite3.Error) -> bool:
     return "locked" in str(exc) or "busy" in str(exc)
 
@@ -225,8 +260,14 @@ class CampaignDocument(CampaignStore):
             raise CampaignFileError(self.path, "is read-only; it can be viewed but not changed")
         self._begin("BEGIN IMMEDIATE")
         try:
+            # The first page goes into the journal before anything else (the header's
+            # user_version counts the campaign's writes), so a journal left by a crash always
+            # starts with the change counter of the file it was made for: _journal_belongs.
+            writes = int(self.con.execute("PRAGMA user_version").fetchone()[0])
+            self.con.execute(f"PRAGMA user_version = {(writes + 1) % 2**31}")
             yield self.con
-            self.con.execute("COMMIT")
+            if self.con.in_transaction:
+                self.con.execute("COMMIT")
         except BaseException as exc:
             if self.con.in_transaction:
                 self.con.execute("ROLLBACK")
@@ -266,6 +307,8 @@ class CampaignDocument(CampaignStore):
             work = FileWork(con)
             yield work
             work.close()
+            if not work.wrote:  # nothing changed: the file stays as it was, byte for byte
+                con.execute("ROLLBACK")
 
     def _begin(self, statement: str) -> None:
         try:
@@ -498,6 +541,66 @@ def backup_campaign(doc: CampaignDocument, out: str | Path, *, overwrite: bool =
         tmp.unlink(missing_ok=True)
         raise CampaignFileError(out, f"cannot be written ({exc})") from None
     return out
+
+
+def restore_campaign(backup: str | Path, target: str | Path) -> Path | None:
+    """Put a backup in the place of a campaign, safely after a crash: the backup is checked
+    first; the file it replaces is moved aside with its journal (renamed as a pair, so the
+    crashed file can still be recovered under its new name) and the backup is copied in whole
+    beside the target and moved into place. Returns where the replaced file went (None when
+    there was none to replace)."""
+    backup, target = Path(backup), Path(target)
+    check_campaign_file(backup)
+    if target.exists() and _same_file(backup, target):
+        raise CampaignFileError(backup, "is the campaign itself; name the backup to restore")
+    for doc in list(_OPEN):
+        if target.exists() and _same_file(target, doc.path):
+            raise CampaignFileError(target, "is open in this program; close it, then restore")
+    real = real_path(target)
+    if not real.parent.is_dir():
+        raise CampaignFileError(target, f"its folder {real.parent} does not exist")
+    aside = real
+    if real.exists():
+        aside = _free_name(real.with_name(real.name + ".before-restore"))
+        real.replace(aside)
+        for suffix in SIDE_FILES:
+            side = real.with_name(real.name + suffix)
+            if side.exists():
+                side.replace(aside.with_name(aside.name + suffix))
+    tmp = real.with_name(real.name + ".part")
+    try:
+        tmp.unlink(missing_ok=True)
+        src = sqlite3.connect(_address(backup, "ro"), uri=True)
+        try:
+            dst = sqlite3.connect(tmp)
+            try:
+                src.backup(dst)
+            finally:
+                dst.close()
+        finally:
+            src.close()
+        tmp.replace(real)
+    except (OSError, sqlite3.Error) as exc:
+        tmp.unlink(missing_ok=True)
+        if aside != real and not real.exists():
+            aside.replace(real)  # put the replaced file back rather than leave nothing
+            for suffix in SIDE_FILES:
+                side = aside.with_name(aside.name + suffix)
+                if side.exists():
+                    side.replace(real.with_name(real.name + suffix))
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise CampaignFileError(target, f"cannot be restored ({reason})") from None
+    return aside if aside != real else None
+
+
+def _free_name(path: Path) -> Path:
+    """``path``, or the first of ``path.2``, ``path.3`` … that no file has taken."""
+    candidate, n = path, 1
+    while candidate.exists() or any(candidate.with_name(candidate.name + s).exists()
+                                    for s in SIDE_FILES):
+        n += 1
+        candidate = path.with_name(f"{path.name}.{n}")
+    return candidate
 
 
 def save_campaign_as(doc: CampaignDocument, new_path: str | Path, *,

@@ -170,6 +170,11 @@ class FileWork(FileReader, UnitOfWork):
         self._done = True
         return log.redo(self._con, expected)
 
+    @property
+    def wrote(self) -> bool:
+        """Whether this unit of work logged an action (or undid or redid one)."""
+        return self._done
+
     def close(self) -> None:
         """Refuse to end a unit of work whose changes were never logged (the caller's
         transaction is then rolled back)."""
