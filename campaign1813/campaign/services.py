@@ -25,6 +25,7 @@ from campaign1813.campaign.day.actions import (
     RecordResult,
     SplitBattle,
 )
+from campaign1813.campaign.day.aftermath import result_side
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.day.ground import OrderRefused
 from campaign1813.campaign.store import log
@@ -70,9 +71,9 @@ def end_day(doc: CampaignDocument) -> Changes:
 def record_result(doc: CampaignDocument, battle: int, winner: str | None, *,
                   casualties: dict[str, Any] | None = None) -> Changes:
     """Record a battle's result (a Side or its name, ``draw`` or None) and its aftermath."""
-    text = "draw" if winner is None else str(winner)
     _refuse_if_fighting(doc, battle, "record a typed result")
-    return perform(doc, RecordResult(battle, text, casualties or {}))
+    side = None if winner is None else result_side(str(winner))
+    return perform(doc, RecordResult(battle, side, casualties or {}))
 
 
 def merge_battles(doc: CampaignDocument, battle: int, other: int, reason: str,
@@ -136,9 +137,9 @@ def _fight(con: Any, battle: int) -> tuple[Any, list[Any]]:
 
 def _engine(setup: Any) -> Any:
     """The engine of the rules a battle is fought by."""
-    from campaign1813.campaign.battle.engines import engine_for
+    from campaign1813.campaign.battle.registry import find_ruleset
 
-    return engine_for(setup.ruleset)
+    return find_ruleset(setup.ruleset)
 
 
 def _refuse_if_fighting(doc: CampaignDocument, battle: int, what: str) -> None:
@@ -156,14 +157,14 @@ def open_battle(doc: CampaignDocument, battle: int, *, seed: int | None = None,
     """Set a scheduled battle up for the table by the ruleset the umpire chooses (the 1813
     rules unless he names another): its forces, table, chips and orders, or the campaign's
     brigades converted to the ruleset's units."""
-    from campaign1813.campaign.battle.engines import DEFAULT_RULESET, engine_for
+    from campaign1813.campaign.battle.registry import DEFAULT_RULESET, find_ruleset
     from campaign1813.campaign.battle.setup import Special
     from campaign1813.campaign.day.fight_setup import battle_setup
     from campaign1813.campaign.store import fights
     from campaign1813.campaign.store.codec import read_state
 
     ruleset = ruleset or DEFAULT_RULESET
-    engine = engine_for(ruleset)
+    engine = find_ruleset(ruleset)
     if specials and not engine.chips:
         raise OrderRefused(f"ruleset {ruleset} draws no chips; an optional chip is for the "
                            "1813 rules")
@@ -188,7 +189,7 @@ def open_battle(doc: CampaignDocument, battle: int, *, seed: int | None = None,
 def battle_action(doc: CampaignDocument, battle: int, action: str, *,
                   typed: Sequence[Any] | None = None, **inputs: Any) -> Changes:
     """Take one step of a battle in progress (see the actions of its ruleset's engine,
-    ``battle.engines``); the step is logged, so undo takes it back. ``finish`` goes through
+    ``battle.registry``); the step is logged, so undo takes it back. ``finish`` goes through
     :func:`finish_battle`."""
     from campaign1813.campaign.store import fights
 
@@ -196,7 +197,7 @@ def battle_action(doc: CampaignDocument, battle: int, action: str, *,
         return finish_battle(doc, battle)
     with doc.writing() as con:
         setup, steps = _fight(con, battle)
-        step = _engine(setup).act(setup, steps, action, typed=typed, **inputs)
+        step = _engine(setup).action(setup, steps, action, inputs).apply(typed)
         day = con.execute('SELECT "current_date" FROM campaign').fetchone()[0]
         changes = fights.add_step(con, battle, len(steps), step, day)
     return _with_lines(changes, step.lines)
@@ -216,7 +217,7 @@ def finish_battle(doc: CampaignDocument, battle: int) -> Changes:
         setup, steps = _fight(con, battle)
         engine = _engine(setup)
         winner = engine.decision(setup, engine.replay(setup, steps)).winner
-        step = engine.finish(setup, steps)
+        step = engine.action(setup, steps, "finish", {}).apply()
         final = engine.replay(setup, [*steps, step])
         action = RecordResult(battle, winner, engine.casualties(setup, final))
         return _finish(con, ground, battle, len(steps), step, action,
@@ -249,13 +250,13 @@ def _setup_for(doc: CampaignDocument, battle: int, seed: int | None,
     ruleset named (the 1813 rules unless another is)."""
     from dataclasses import replace
 
-    from campaign1813.campaign.battle.engines import DEFAULT_RULESET, engine_for
+    from campaign1813.campaign.battle.registry import DEFAULT_RULESET, find_ruleset
     from campaign1813.campaign.day.fight_setup import battle_setup
     from campaign1813.campaign.store import fights
     from campaign1813.campaign.store.codec import read_state
 
     if ruleset is not None:
-        engine_for(ruleset)  # an unknown ruleset is refused before anything is read
+        find_ruleset(ruleset)  # an unknown ruleset is refused before anything is read
     ground = doc.ground()
     with doc.reading() as con:
         found = fights.read(con, battle)
@@ -296,8 +297,7 @@ def autoresolve_battle(doc: CampaignDocument, battle: int, *,
     setup = _setup_for(doc, battle, seed, ruleset)
     engine = _engine(setup)
     result = engine.resolve(setup, setup.seed)
-    action = RecordResult(battle, result.winner or "draw",
-                          engine.auto_casualties(setup, result))
+    action = RecordResult(battle, result.winner, engine.auto_casualties(setup, result))
     ground = doc.ground()
     with doc.writing() as con:
         done = log.apply(con, ground, action)

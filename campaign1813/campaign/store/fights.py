@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from campaign1813.campaign.battle.fight import Step
+from campaign1813.campaign.battle.core.steps import Step
 from campaign1813.campaign.battle.setup import BattleSetup
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.store import log

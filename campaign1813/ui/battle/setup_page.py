@@ -30,17 +30,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from campaign1813.campaign.battle.engines import DEFAULT_RULESET, engine_for
-from campaign1813.campaign.battle.fight import Phase, label_of
-from campaign1813.campaign.battle.fight_tests import known_facts
-from campaign1813.campaign.battle.rules.files import all_ruleset_names
-from campaign1813.campaign.battle.rules.loader import ruleset_info
+from campaign1813.campaign.battle.registry import DEFAULT_RULESET, all_ruleset_names, find_ruleset
+from campaign1813.campaign.battle.ruleset1813.fight import Phase, label_of
+from campaign1813.campaign.battle.ruleset1813.fight_tests import known_facts
+from campaign1813.campaign.battle.ruleset1813.rules.loader import ruleset_info
+from campaign1813.campaign.battle.ruleset1813.rules.morale import rout_point
 from campaign1813.campaign.battle.setup import (
     ALLIED,
     FRENCH,
     REINFORCEMENT_TURN,
     Special,
-    rout_point,
 )
 from campaign1813.campaign.battle.terms import Arm, CorpsOrder
 from campaign1813.campaign.errors import CampaignError
@@ -161,7 +160,7 @@ class SetupPage(QWidget):
         self.ruleset.setCurrentIndex(index)
 
     def _on_ruleset(self) -> None:
-        chips = engine_for(self.chosen_ruleset()).chips
+        chips = find_ruleset(self.chosen_ruleset()).chips
         for cb in self.special_boxes:
             cb.setVisible(chips)
             if not chips:
