@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from campaign1813.campaign.battle.files import data_folders
 from campaign1813.campaign.battle.registry import DEFAULT_RULESET, all_ruleset_names, find_ruleset
 from campaign1813.campaign.battle.ruleset1813.fight import Phase, label_of
 from campaign1813.campaign.battle.ruleset1813.fight_tests import known_facts
@@ -50,7 +51,9 @@ SPECIALS = [s.value for s in Special if s is not Special.POOR]
 
 
 def ruleset_title(name: str) -> str:
-    """A ruleset's title from its ``ruleset.toml`` (its id if it has none)."""
+    """A ruleset's title from its ``ruleset.toml`` (its id if it has none, or no data folder)."""
+    if name not in data_folders():
+        return name
     return str(ruleset_info(name).get("title") or name)
 
 

@@ -3,12 +3,12 @@ simultaneous fire, melee; the finish step closes the decided battle."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 from campaign1813.campaign.battle.core.actions import ActionSpec, Input, Table, Tally, Typed
-from campaign1813.campaign.battle.core.engine import Decision, StepAction
+from campaign1813.campaign.battle.core.engine import Decision, Engine, StepAction
 from campaign1813.campaign.battle.core.results import AutoOdds, AutoResult, Progress
 from campaign1813.campaign.battle.core.steps import ActionRefused, Step
 from campaign1813.campaign.battle.core.units import UnitsEngine, campaign_casualties
@@ -161,3 +161,7 @@ def _lost(b: BrigadeSetup, gained: int) -> Fraction:
     """The campaign's casualties of ``gained`` steps lost: a step is a quarter of the rout
     point."""
     return Fraction(gained * campaign_rout_point(b.arm), FULL_STEPS)
+
+
+# the class is an Engine of its state (mypy --strict checks it here)
+_AN_ENGINE: Callable[[str], Engine[BattleState]] = Engine004

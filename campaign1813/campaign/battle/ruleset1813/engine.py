@@ -3,7 +3,7 @@ house-ruled copy): the chips, the commanders' pips, the tests of Rules 1–18 wi
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from campaign1813.campaign.battle.core.actions import (
@@ -15,7 +15,7 @@ from campaign1813.campaign.battle.core.actions import (
     Typed,
     casualty_key,
 )
-from campaign1813.campaign.battle.core.engine import Decision, StepAction
+from campaign1813.campaign.battle.core.engine import Decision, Engine, StepAction
 from campaign1813.campaign.battle.core.results import AutoOdds, AutoResult, Progress
 from campaign1813.campaign.battle.core.steps import Step
 from campaign1813.campaign.battle.ruleset1813 import autoresolve, session
@@ -281,3 +281,7 @@ class Engine1813:
 def _take(setup: BattleSetup, steps: Sequence[Step], name: str, inputs: Mapping[str, Any],
           typed: Typed | None) -> Step:
     return session.act(setup, steps, name, typed=typed, **inputs)
+
+
+# the class is an Engine of its state (mypy --strict checks it here)
+_AN_ENGINE: Callable[[str], Engine[FightState]] = Engine1813
