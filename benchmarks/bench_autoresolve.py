@@ -10,9 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from campaign1813.campaign.battle.autoresolve import estimate, resolve
-from campaign1813.campaign.battle.rules.brigade import CavalryWeight
-from campaign1813.campaign.battle.rules.command import Role
+from campaign1813.campaign.battle.ruleset1813.autoresolve import estimate, resolve
 from campaign1813.campaign.battle.setup import (
     ALLIED,
     FRENCH,
@@ -24,7 +22,7 @@ from campaign1813.campaign.battle.setup import (
     Edge,
     Table,
 )
-from campaign1813.campaign.battle.terms import Arm, CorpsOrder, Grade, Rating
+from campaign1813.campaign.battle.terms import Arm, CavalryWeight, CorpsOrder, Grade, Rating, Role
 
 RUNS = 10_000
 TARGET_CPU_SECONDS = 5.0

@@ -63,7 +63,7 @@ def test_opening_a_campaign_waits_neither_for_the_road_planner_nor_the_battle_en
         f"assert w.open_file({str(tmp_path / 'war.c1813')!r})\n"
         "app.processEvents()\n"
         "print(sorted(m for m in ('networkx', 'campaign1813.maps.road_map',\n"
-        "                         'campaign1813.campaign.battle.fight',\n"
+        "                         'campaign1813.campaign.battle.ruleset1813.fight',\n"
         "                         'campaign1813.campaign.battle.terms',\n"
         "                         'campaign1813.campaign.services',\n"
         "                         'campaign1813.campaign.day.actions',\n"

@@ -505,10 +505,10 @@ class FightView(msgspec.Struct, frozen=True):
 
     @property
     def engine(self) -> Any:
-        """The engine of the battle's ruleset (``battle.engines.Engine``)."""
-        from campaign1813.campaign.battle.engines import engine_for
+        """The engine of the battle's ruleset (``battle.core.engine.Engine``)."""
+        from campaign1813.campaign.battle.registry import find_ruleset
 
-        return engine_for(self.setup.ruleset)
+        return find_ruleset(self.setup.ruleset)
 
     @property
     def report(self) -> list[str]:
@@ -518,14 +518,14 @@ class FightView(msgspec.Struct, frozen=True):
 
 def fight_view(doc: CampaignStore, battle: int) -> FightView | None:
     """A battle being fought on the table, or None if it has not been set up."""
-    from campaign1813.campaign.battle.engines import engine_for
+    from campaign1813.campaign.battle.registry import find_ruleset
 
     with doc.read() as reader:
         found = reader.fight(battle)
     if found is None:
         return None
     setup, steps = found
-    engine = engine_for(setup.ruleset)
+    engine = find_ruleset(setup.ruleset)
     state = engine.replay(setup, steps)
     corps, lost = engine.broken(setup, state)
     return FightView(setup, tuple(steps), state, engine.decision(setup, state), corps, lost,

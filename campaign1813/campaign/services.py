@@ -29,6 +29,7 @@ from campaign1813.campaign.day.actions import (
     RecordResult,
     SplitBattle,
 )
+from campaign1813.campaign.day.aftermath import result_side
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.day.ground import Ground, OrderRefused
 from campaign1813.campaign.store.protocol import (
@@ -120,8 +121,8 @@ def end_day(store: CampaignStore) -> Changes:
 def record_result(store: CampaignStore, battle: int, winner: str | None, *,
                   casualties: dict[str, Any] | None = None) -> Changes:
     """Record a battle's result (a Side or its name, ``draw`` or None) and its aftermath."""
-    text = "draw" if winner is None else str(winner)
-    return _perform_unless_fighting(store, RecordResult(battle, text, casualties or {}),
+    side = None if winner is None else result_side(str(winner))
+    return _perform_unless_fighting(store, RecordResult(battle, side, casualties or {}),
                                     (battle,), "record a typed result")
 
 
@@ -183,9 +184,9 @@ def _fight(work: CampaignReader, battle: int) -> Fight:
 
 def _engine(setup: Any) -> Any:
     """The engine of the rules a battle is fought by."""
-    from campaign1813.campaign.battle.engines import engine_for
+    from campaign1813.campaign.battle.registry import find_ruleset
 
-    return engine_for(setup.ruleset)
+    return find_ruleset(setup.ruleset)
 
 
 def _refuse_if_fighting(work: UnitOfWork, battle: int, what: str) -> None:
@@ -201,12 +202,12 @@ def open_battle(store: CampaignStore, battle: int, *, seed: int | None = None,
     """Set a scheduled battle up for the table by the ruleset the umpire chooses (the 1813
     rules unless he names another): its forces, table, chips and orders, or the campaign's
     brigades converted to the ruleset's units."""
-    from campaign1813.campaign.battle.engines import DEFAULT_RULESET, engine_for
+    from campaign1813.campaign.battle.registry import DEFAULT_RULESET, find_ruleset
     from campaign1813.campaign.battle.setup import Special
     from campaign1813.campaign.day.fight_setup import battle_setup
 
     ruleset = ruleset or DEFAULT_RULESET
-    engine = engine_for(ruleset)
+    engine = find_ruleset(ruleset)
     if specials and not engine.chips:
         raise OrderRefused(f"ruleset {ruleset} draws no chips; an optional chip is for the "
                            "1813 rules")
@@ -233,13 +234,13 @@ def open_battle(store: CampaignStore, battle: int, *, seed: int | None = None,
 def battle_action(store: CampaignStore, battle: int, action: str, *,
                   typed: Sequence[Any] | None = None, **inputs: Any) -> Changes:
     """Take one step of a battle in progress (see the actions of its ruleset's engine,
-    ``battle.engines``); the step is logged, so undo takes it back. ``finish`` goes through
+    ``battle.registry``); the step is logged, so undo takes it back. ``finish`` goes through
     :func:`finish_battle`."""
     if action == "finish":
         return finish_battle(store, battle)
     with store.unit_of_work() as work:
         setup, steps = _fight(work, battle)
-        step = _engine(setup).act(setup, steps, action, typed=typed, **inputs)
+        step = _engine(setup).action(setup, steps, action, inputs).apply(typed)
         work.add_step(battle, step)
         changes = work.record(LogEntry(FIGHT_STEP, f"Battle {battle}: {step.label}",
                                        work.summary().current_date, (), {"battle": battle}))
@@ -263,7 +264,7 @@ def finish_battle(store: CampaignStore, battle: int) -> Changes:
         # only marks the battle finished), so the casualties are those of the state before it.
         fought = engine.replay(setup, steps)
         winner = engine.decision(setup, fought).winner
-        step = engine.finish(setup, steps)
+        step = engine.action(setup, steps, "finish", {}).apply()
         action = RecordResult(battle, winner, engine.casualties(setup, fought))
         state = work.state()
         day = state.date
@@ -293,11 +294,11 @@ def _setup_for(store: CampaignStore, reader: CampaignReader, battle: int, seed: 
     ruleset named (the 1813 rules unless another is)."""
     from dataclasses import replace
 
-    from campaign1813.campaign.battle.engines import DEFAULT_RULESET, engine_for
+    from campaign1813.campaign.battle.registry import DEFAULT_RULESET, find_ruleset
     from campaign1813.campaign.day.fight_setup import battle_setup
 
     if ruleset is not None:
-        engine_for(ruleset)  # an unknown ruleset is refused before anything is read
+        find_ruleset(ruleset)  # an unknown ruleset is refused before anything is read
     ground = store.ground()
     found = reader.fight(battle)
     state = reader.state()
@@ -342,8 +343,7 @@ def autoresolve_battle(store: CampaignStore, battle: int, *,
         setup = _setup_for(store, work, battle, seed, ruleset)
         engine = _engine(setup)
         result = engine.resolve(setup, setup.seed)
-        action = RecordResult(battle, result.winner or "draw",
-                              engine.auto_casualties(setup, result))
+        action = RecordResult(battle, result.winner, engine.auto_casualties(setup, result))
         state = work.state()
         day = state.date
         label, lines, _report = _apply(ground, state, action)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from campaign1813.campaign.battle.rules.brigade import CavalryWeight
-from campaign1813.campaign.battle.rules.command import Role
 from campaign1813.campaign.battle.setup import (
     ALLIED,
     FRENCH,
@@ -16,7 +14,7 @@ from campaign1813.campaign.battle.setup import (
     Square,
     Table,
 )
-from campaign1813.campaign.battle.terms import Arm, CorpsOrder, Grade, Rating
+from campaign1813.campaign.battle.terms import Arm, CavalryWeight, CorpsOrder, Grade, Rating, Role
 
 
 def corps(key: str, side: str, rating: str = "B", *, grade: Grade = Grade.AVERAGE,

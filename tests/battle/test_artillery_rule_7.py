@@ -6,7 +6,7 @@ from fractions import Fraction as F
 import pytest
 
 from campaign1813.campaign.battle.dice import ImpossibleRoll, SeededDice, TypedDice
-from campaign1813.campaign.battle.rules.artillery import (
+from campaign1813.campaign.battle.ruleset1813.rules.artillery import (
     Battery,
     FireSituation,
     RangeBand,
@@ -18,7 +18,7 @@ from campaign1813.campaign.battle.rules.artillery import (
     hits_for_total,
     range_band,
 )
-from campaign1813.campaign.battle.rules.common import ActionRefused
+from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
 from campaign1813.campaign.battle.terms import Calibre, MoraleState, Rating
 
 OLD, NEW = "1813", "1813-revised"

@@ -12,18 +12,14 @@ from dataclasses import replace
 
 import pytest
 
-from campaign1813.campaign.battle import auto_tables
-from campaign1813.campaign.battle.autoresolve import (
+from campaign1813.campaign.battle.core.results import AutoOdds, Share, run_seed, wilson
+from campaign1813.campaign.battle.ruleset1813 import auto_tables
+from campaign1813.campaign.battle.ruleset1813.autoresolve import (
     BAND_NAMES,
     START_GAP,
-    AutoOdds,
-    Share,
     estimate,
     resolve,
-    run_seed,
-    wilson,
 )
-from campaign1813.campaign.battle.rules.command import Role
 from campaign1813.campaign.battle.setup import (
     ALLIED,
     FRENCH,
@@ -33,7 +29,7 @@ from campaign1813.campaign.battle.setup import (
     Edge,
     InvalidSetup,
 )
-from campaign1813.campaign.battle.terms import Arm, CorpsOrder, Grade, MoraleState
+from campaign1813.campaign.battle.terms import Arm, CorpsOrder, Grade, MoraleState, Role
 from campaign1813.campaign.errors import CampaignError
 from tests.battle.setups import setup
 

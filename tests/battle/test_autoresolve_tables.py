@@ -9,33 +9,42 @@ from itertools import product
 
 import pytest
 
-from campaign1813.campaign.battle import auto_tables as t
 from campaign1813.campaign.battle.dice import AVERAGE, D6, TypedDice, distribution
-from campaign1813.campaign.battle.rules.army import (
+from campaign1813.campaign.battle.ruleset1813 import auto_tables as t
+from campaign1813.campaign.battle.ruleset1813.rules.army import (
     ArmyStanding,
     BrigadeStanding,
     CorpsStanding,
     army_break,
     corps_broken,
 )
-from campaign1813.campaign.battle.rules.artillery import (
+from campaign1813.campaign.battle.ruleset1813.rules.artillery import (
     Battery,
     FireSituation,
     RangeBand,
     Target,
     fire_odds,
 )
-from campaign1813.campaign.battle.rules.brigade import Brigade, CavalryWeight
-from campaign1813.campaign.battle.rules.combat import Combat, CombatSide, Side, combat_odds
-from campaign1813.campaign.battle.rules.command import pips_odds
-from campaign1813.campaign.battle.rules.morale import (
+from campaign1813.campaign.battle.ruleset1813.rules.brigade import Brigade, CavalryWeight
+from campaign1813.campaign.battle.ruleset1813.rules.combat import (
+    Combat,
+    CombatSide,
+    Side,
+    combat_odds,
+)
+from campaign1813.campaign.battle.ruleset1813.rules.command import pips_odds
+from campaign1813.campaign.battle.ruleset1813.rules.morale import (
     MoraleOutcome,
     MoraleTest,
     morale_odds,
     state_odds,
 )
-from campaign1813.campaign.battle.rules.rout import pursuit_chance, rally_pursuers_odds
-from campaign1813.campaign.battle.rules.skirmish import Skirmish, skirmish, skirmish_odds
+from campaign1813.campaign.battle.ruleset1813.rules.rout import pursuit_chance, rally_pursuers_odds
+from campaign1813.campaign.battle.ruleset1813.rules.skirmish import (
+    Skirmish,
+    skirmish,
+    skirmish_odds,
+)
 from campaign1813.campaign.battle.terms import (
     Arm,
     Calibre,

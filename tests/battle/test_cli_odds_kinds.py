@@ -14,7 +14,7 @@ from campaign1813.campaign.cli import main
 from campaign1813.campaign.cli.odds import KINDS
 
 REPO = Path(__file__).resolve().parents[2]
-RULES = "campaign1813.campaign.battle.rules."
+RULES = "campaign1813.campaign.battle.ruleset1813.rules."
 # the smallest command line of each kind
 EXAMPLES = {
     "spotting": ["--cover", "open", "--inches", "20"],

@@ -6,18 +6,26 @@ from fractions import Fraction as F
 
 import pytest
 
+from campaign1813.campaign.battle import files
 from campaign1813.campaign.battle.dice import TypedDice
-from campaign1813.campaign.battle.rules import army, combat, files, loader, morale, rout, skirmish
-from campaign1813.campaign.battle.rules.brigade import (
+from campaign1813.campaign.battle.ruleset1813.rules import (
+    army,
+    combat,
+    loader,
+    morale,
+    rout,
+    skirmish,
+)
+from campaign1813.campaign.battle.ruleset1813.rules.brigade import (
     Brigade,
     CavalryWeight,
     InvalidBrigade,
     formation_named,
     worse_state,
 )
-from campaign1813.campaign.battle.rules.loader import RulesetError, assumptions
-from campaign1813.campaign.battle.rules.modifiers import Applied, ModifierList
-from campaign1813.campaign.battle.rules.quick import Contact, QuickCase, quick_result
+from campaign1813.campaign.battle.ruleset1813.rules.loader import RulesetError, assumptions
+from campaign1813.campaign.battle.ruleset1813.rules.modifiers import Applied, ModifierList
+from campaign1813.campaign.battle.ruleset1813.rules.quick import Contact, QuickCase, quick_result
 from campaign1813.campaign.battle.terms import Arm, Formation, MoraleState
 from campaign1813.data import data_root
 

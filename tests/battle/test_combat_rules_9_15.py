@@ -10,8 +10,8 @@ from fractions import Fraction as F
 import pytest
 
 from campaign1813.campaign.battle.dice import TypedDice
-from campaign1813.campaign.battle.rules.brigade import Brigade, CavalryWeight
-from campaign1813.campaign.battle.rules.combat import (
+from campaign1813.campaign.battle.ruleset1813.rules.brigade import Brigade, CavalryWeight
+from campaign1813.campaign.battle.ruleset1813.rules.combat import (
     Combat,
     CombatRefused,
     CombatSide,
@@ -24,9 +24,9 @@ from campaign1813.campaign.battle.rules.combat import (
     fight,
     find_row,
 )
-from campaign1813.campaign.battle.rules.firefight import firefight, firefight_odds
-from campaign1813.campaign.battle.rules.modifiers import UnknownFact
-from campaign1813.campaign.battle.rules.morale import PURSUIT, ROUT_REACTION
+from campaign1813.campaign.battle.ruleset1813.rules.firefight import firefight, firefight_odds
+from campaign1813.campaign.battle.ruleset1813.rules.modifiers import UnknownFact
+from campaign1813.campaign.battle.ruleset1813.rules.morale import PURSUIT, ROUT_REACTION
 from campaign1813.campaign.battle.terms import Arm, Formation, MoraleState, Rating
 
 LINE, COA, SQUARE = Formation.LINE, Formation.COLUMN_OF_ATTACK, Formation.SQUARE

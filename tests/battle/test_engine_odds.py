@@ -1,4 +1,5 @@
-"""The engines' odds of a pending action, before it is rolled (``Engine.odds``): built from the
+"""The engines' odds of a pending action, before it is rolled (``chance_outcomes()`` of the
+action that applies it): built from the
 battle as the action's own step builds it, then the ruleset's procedure. The battle is the
 campaign's battle of Magdeburg (I Prussian Corps against 5 Corps), as in
 test_ruleset_engines.py."""
@@ -11,8 +12,8 @@ from fractions import Fraction as F
 import pytest
 
 from campaign1813.campaign import queries, services
-from campaign1813.campaign.battle.fight_tests import prepare
-from campaign1813.campaign.battle.rules.common import ActionRefused
+from campaign1813.campaign.battle.ruleset1813.fight_tests import prepare
+from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
 from campaign1813.campaign.store.document import open_campaign
 
 A3, AART, F19, F20 = ("I Prussian Corps/3", "I Prussian Corps/artillery", "5 Corps/19",
@@ -40,7 +41,7 @@ def doc(scheduled, tmp_path):
 
 def _odds(doc, action, **inputs):
     v = queries.fight_view(doc, 1)
-    return v.engine.odds(v.setup, v.steps, action, inputs)
+    return v.engine.action(v.setup, v.steps, action, inputs).chance_outcomes()
 
 
 def _act(doc, action, *typed, **inputs):

@@ -12,18 +12,22 @@ from fractions import Fraction
 
 import pytest
 
-from campaign1813.campaign.battle import fight as f
-from campaign1813.campaign.battle.fight_tests import prepare
-from campaign1813.campaign.battle.rules.command import Role
-from campaign1813.campaign.battle.rules.common import ActionRefused
-from campaign1813.campaign.battle.session import act, report, report_html, report_markdown
+from campaign1813.campaign.battle.ruleset1813 import fight as f
+from campaign1813.campaign.battle.ruleset1813.fight_tests import prepare
+from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
+from campaign1813.campaign.battle.ruleset1813.session import (
+    act,
+    report,
+    report_html,
+    report_markdown,
+)
 from campaign1813.campaign.battle.setup import (
     FRENCH,
     Chip,
     CommanderSetup,
     CorpsSetup,
 )
-from campaign1813.campaign.battle.terms import CorpsOrder, Formation, Grade, MoraleState
+from campaign1813.campaign.battle.terms import CorpsOrder, Formation, Grade, MoraleState, Role
 from tests.battle.setups import setup
 
 FR, PR = "1 French Corps", "1 Prussian Corps"
@@ -333,7 +337,7 @@ def test_nothing_more_after_the_finish(b):
 
 def test_only_turns_and_numbered_moves_head_the_reports_blocks(b):
     """An action paid in pips ("Move (…)") and a CinC's order ("Move to …") stay in their move."""
-    from campaign1813.campaign.battle.fight import Step
+    from campaign1813.campaign.battle.ruleset1813.fight import Step
 
     lines = ("Move 1 – French – 1 French Corps (chip 2)", "Move (1 Brigade) (1 pip, 2 left)",
              "Move to Helmstedt change orders to Attack")

@@ -14,12 +14,11 @@ from fractions import Fraction
 
 import pytest
 
-from campaign1813.campaign.battle import fight as f
-from campaign1813.campaign.battle.fight_tests import prepare
-from campaign1813.campaign.battle.rules.brigade import CavalryWeight
-from campaign1813.campaign.battle.rules.command import Role
-from campaign1813.campaign.battle.rules.common import ActionRefused
-from campaign1813.campaign.battle.session import act, report
+from campaign1813.campaign.battle.core.outcome import Outcome, Side, Termination
+from campaign1813.campaign.battle.ruleset1813 import fight as f
+from campaign1813.campaign.battle.ruleset1813.fight_tests import prepare
+from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
+from campaign1813.campaign.battle.ruleset1813.session import act, report
 from campaign1813.campaign.battle.setup import (
     ALLIED,
     FRENCH,
@@ -28,7 +27,7 @@ from campaign1813.campaign.battle.setup import (
     CommanderSetup,
     Table,
 )
-from campaign1813.campaign.battle.terms import CorpsOrder, Grade, MoraleState
+from campaign1813.campaign.battle.terms import CavalryWeight, CorpsOrder, Grade, MoraleState, Role
 from tests.battle.setups import corps
 
 S = MoraleState
@@ -161,7 +160,8 @@ def play_to_the_army_break() -> Battle:
     # Now 2 of the 3 Allied corps are broken: half or more, so the Allied army has lost.
     assert "2 Prussian Corps is broken" in step.lines
     assert "The Allied army has broken: half or more of its corps are broken" in step.lines
-    assert f.decision(b.setup, b.now) == f.Decision(FRENCH, "the Allied army broke", True)
+    assert f.decision(b.setup, b.now) == f.Decision(
+        Outcome(Termination.ARMY_BROKE, Side.FRENCH), "the Allied army broke")
     while any(p.test == "reaction to rout" for p in b.now.queue):
         b.do("dismiss", index=_queued(b, "reaction to rout"), reason="no brigade within 4 inches")
     return b

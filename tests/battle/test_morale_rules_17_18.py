@@ -9,9 +9,9 @@ from fractions import Fraction as F
 import pytest
 
 from campaign1813.campaign.battle.dice import ImpossibleRoll, TypedDice
-from campaign1813.campaign.battle.rules.brigade import Brigade, CavalryWeight
-from campaign1813.campaign.battle.rules.modifiers import UnknownFact
-from campaign1813.campaign.battle.rules.morale import (
+from campaign1813.campaign.battle.ruleset1813.rules.brigade import Brigade, CavalryWeight
+from campaign1813.campaign.battle.ruleset1813.rules.modifiers import UnknownFact
+from campaign1813.campaign.battle.ruleset1813.rules.morale import (
     MORALE,
     ROUT_REACTION,
     MoraleOutcome,

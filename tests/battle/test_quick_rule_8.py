@@ -5,8 +5,8 @@ from fractions import Fraction as F
 import pytest
 
 from campaign1813.campaign.battle.dice import TypedDice
-from campaign1813.campaign.battle.rules.common import ActionRefused
-from campaign1813.campaign.battle.rules.quick import (
+from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
+from campaign1813.campaign.battle.ruleset1813.rules.quick import (
     Contact,
     CrestSituation,
     QuickCase,

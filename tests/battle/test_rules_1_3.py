@@ -8,7 +8,7 @@ from fractions import Fraction as F
 import pytest
 
 from campaign1813.campaign.battle.dice import AVERAGE, D10, TypedDice
-from campaign1813.campaign.battle.rules.command import (
+from campaign1813.campaign.battle.ruleset1813.rules.command import (
     Activation,
     Commander,
     CorpsAction,
@@ -26,8 +26,8 @@ from campaign1813.campaign.battle.rules.command import (
     roll_pips,
     swap_brigades,
 )
-from campaign1813.campaign.battle.rules.common import ActionRefused
-from campaign1813.campaign.battle.rules.spotting import (
+from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
+from campaign1813.campaign.battle.ruleset1813.rules.spotting import (
     Cover,
     SpotSituation,
     Spotter,
@@ -37,7 +37,7 @@ from campaign1813.campaign.battle.rules.spotting import (
     spot_odds,
     spotting_band,
 )
-from campaign1813.campaign.battle.rules.tables import spotting_table
+from campaign1813.campaign.battle.ruleset1813.rules.tables import spotting_table
 from campaign1813.campaign.battle.terms import MoraleState
 
 RULESETS = ("1813", "1813-revised")

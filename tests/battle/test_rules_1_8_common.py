@@ -6,8 +6,8 @@ import importlib
 import pytest
 
 from campaign1813.campaign.battle.dice import D10, Roll
-from campaign1813.campaign.battle.rules import artillery, tables
-from campaign1813.campaign.battle.rules.common import (
+from campaign1813.campaign.battle.ruleset1813.rules import artillery, tables
+from campaign1813.campaign.battle.ruleset1813.rules.common import (
     ActionRefused,
     inches_text,
     percent_as_casualties,
@@ -22,7 +22,7 @@ MODULES = ["common", "spotting", "command", "orders", "movement", "opportunity",
 
 @pytest.mark.parametrize("name", MODULES)
 def test_worked_examples_in_docstrings(name):
-    module = importlib.import_module(f"campaign1813.campaign.battle.rules.{name}")
+    module = importlib.import_module(f"campaign1813.campaign.battle.ruleset1813.rules.{name}")
     failed, attempted = doctest.testmod(module)
     assert failed == 0 and attempted > 0
 

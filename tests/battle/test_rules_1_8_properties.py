@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from campaign1813.campaign.battle.dice import D6, TypedDice
-from campaign1813.campaign.battle.rules.artillery import (
+from campaign1813.campaign.battle.ruleset1813.rules.artillery import (
     Battery,
     FireSituation,
     RangeBand,
@@ -17,7 +17,7 @@ from campaign1813.campaign.battle.rules.artillery import (
     artillery_fire,
     fire_odds,
 )
-from campaign1813.campaign.battle.rules.opportunity import (
+from campaign1813.campaign.battle.ruleset1813.rules.opportunity import (
     ChargeSituation,
     charge_odds,
     opportunity_charge,

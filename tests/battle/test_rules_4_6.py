@@ -5,9 +5,8 @@ from fractions import Fraction as F
 import pytest
 
 from campaign1813.campaign.battle.dice import TypedDice
-from campaign1813.campaign.battle.rules.command import Role
-from campaign1813.campaign.battle.rules.common import ActionRefused
-from campaign1813.campaign.battle.rules.movement import (
+from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
+from campaign1813.campaign.battle.ruleset1813.rules.movement import (
     CavalryWeight,
     Mover,
     allowance,
@@ -15,7 +14,7 @@ from campaign1813.campaign.battle.rules.movement import (
     may_move_again,
     mover_for,
 )
-from campaign1813.campaign.battle.rules.opportunity import (
+from campaign1813.campaign.battle.ruleset1813.rules.opportunity import (
     ChargeSituation,
     Reaction,
     ReactionSituation,
@@ -26,7 +25,7 @@ from campaign1813.campaign.battle.rules.opportunity import (
     react,
     reaction_odds,
 )
-from campaign1813.campaign.battle.rules.orders import (
+from campaign1813.campaign.battle.ruleset1813.rules.orders import (
     BrigadeIntent,
     Intent,
     duties,
@@ -42,6 +41,7 @@ from campaign1813.campaign.battle.terms import (
     Grade,
     MoraleState,
     Rating,
+    Role,
 )
 
 OLD, NEW = "1813", "1813-revised"

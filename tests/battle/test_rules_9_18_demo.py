@@ -5,7 +5,7 @@ import doctest
 import pytest
 
 from campaign1813.campaign.battle.dice import TypedDice
-from campaign1813.campaign.battle.rules import (
+from campaign1813.campaign.battle.ruleset1813.rules import (
     army,
     brigade,
     combat,
@@ -15,14 +15,14 @@ from campaign1813.campaign.battle.rules import (
     rout,
     skirmish,
 )
-from campaign1813.campaign.battle.rules.brigade import Brigade, CavalryWeight
-from campaign1813.campaign.battle.rules.combat import Combat, CombatSide, fight
-from campaign1813.campaign.battle.rules.morale import (
+from campaign1813.campaign.battle.ruleset1813.rules.brigade import Brigade, CavalryWeight
+from campaign1813.campaign.battle.ruleset1813.rules.combat import Combat, CombatSide, fight
+from campaign1813.campaign.battle.ruleset1813.rules.morale import (
     PURSUIT,
     MoraleOutcome,
     take_morale_test,
 )
-from campaign1813.campaign.battle.rules.rout import Nearby, rout_reaction
+from campaign1813.campaign.battle.ruleset1813.rules.rout import Nearby, rout_reaction
 from campaign1813.campaign.battle.terms import Arm, MoraleState, Rating
 
 

@@ -8,7 +8,7 @@ from fractions import Fraction as F
 import pytest
 
 from campaign1813.campaign.battle.dice import TypedDice
-from campaign1813.campaign.battle.rules.army import (
+from campaign1813.campaign.battle.ruleset1813.rules.army import (
     ArmyStanding,
     BrigadeStanding,
     CorpsStanding,
@@ -18,10 +18,10 @@ from campaign1813.campaign.battle.rules.army import (
     corps_broken,
     winner_by_break,
 )
-from campaign1813.campaign.battle.rules.brigade import Brigade, CavalryWeight
-from campaign1813.campaign.battle.rules.combat import CombatRefused, CombatSide
-from campaign1813.campaign.battle.rules.modifiers import UnknownFact
-from campaign1813.campaign.battle.rules.morale import (
+from campaign1813.campaign.battle.ruleset1813.rules.brigade import Brigade, CavalryWeight
+from campaign1813.campaign.battle.ruleset1813.rules.combat import CombatRefused, CombatSide
+from campaign1813.campaign.battle.ruleset1813.rules.modifiers import UnknownFact
+from campaign1813.campaign.battle.ruleset1813.rules.morale import (
     MORALE,
     PURSUIT_RALLY,
     ROUT_REACTION,
@@ -29,7 +29,7 @@ from campaign1813.campaign.battle.rules.morale import (
     MoraleTest,
     morale_odds,
 )
-from campaign1813.campaign.battle.rules.rout import (
+from campaign1813.campaign.battle.ruleset1813.rules.rout import (
     CHARGE,
     Nearby,
     pursue,
@@ -39,7 +39,7 @@ from campaign1813.campaign.battle.rules.rout import (
     rally_pursuers_odds,
     rout_reaction,
 )
-from campaign1813.campaign.battle.rules.skirmish import (
+from campaign1813.campaign.battle.ruleset1813.rules.skirmish import (
     Skirmish,
     hit_chance,
     skirmish,

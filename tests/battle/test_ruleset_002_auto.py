@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from campaign1813.campaign.battle.autoresolve import AutoOdds, AutoResult
+from campaign1813.campaign.battle.core.results import AutoOdds, AutoResult
 from campaign1813.campaign.battle.ruleset002.auto import estimate, resolve
 from campaign1813.campaign.battle.ruleset002.battle import army_of
 from campaign1813.campaign.battle.setup import ALLIED, FRENCH
@@ -82,7 +82,7 @@ def test_the_last_turn_ends_an_undecided_battle():
 
 
 def test_a_setup_for_another_ruleset_is_refused():
-    from campaign1813.campaign.battle.rules.common import ActionRefused
+    from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
 
     with pytest.raises(ActionRefused, match="set up for ruleset '1813'"):
         resolve(replace(_setup(), ruleset="1813"))

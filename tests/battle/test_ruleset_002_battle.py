@@ -5,10 +5,10 @@ from dataclasses import replace
 
 import pytest
 
-from campaign1813.campaign.battle.rules.common import ActionRefused
 from campaign1813.campaign.battle.ruleset002 import battle as b
 from campaign1813.campaign.battle.ruleset002.convert import convert, mapping_rows
 from campaign1813.campaign.battle.ruleset002.units import Ground, UnitKind
+from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
 from campaign1813.campaign.battle.setup import ALLIED, FRENCH
 from campaign1813.campaign.battle.terms import Rating
 from tests.battle.setups import setup as make_setup

@@ -9,12 +9,12 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from campaign1813.campaign.battle.rules import files
-from campaign1813.campaign.battle.rules.files import RulesetError
-from campaign1813.campaign.battle.rules.loader import ruleset_info
+from campaign1813.campaign.battle import registry
+from campaign1813.campaign.battle.files import RulesetError
 from campaign1813.campaign.battle.ruleset002 import schema
 from campaign1813.campaign.battle.ruleset002.tables import FILES, tables, tables_at
 from campaign1813.campaign.battle.ruleset002.units import Ground, UnitKind
+from campaign1813.campaign.battle.ruleset1813.rules.loader import ruleset_info
 from campaign1813.data import data_root
 
 REPO = Path(__file__).resolve().parents[2]
@@ -58,8 +58,8 @@ def test_the_shipped_tables_hold_the_seeds_numbers():
 
 def test_the_ruleset_id_resolves_beside_the_1813_rulesets():
     assert ruleset_info("002")["name"] == "002"
-    assert "002" in files.all_ruleset_names() and "1813" in files.all_ruleset_names()
-    assert "002" not in files.ruleset_names()   # the 1813 engine's tables are not its own
+    assert "002" in registry.all_ruleset_names() and "1813" in registry.all_ruleset_names()
+    assert "002" not in registry.ruleset_names()   # the 1813 engine's tables are not its own
 
 
 @pytest.mark.parametrize(("name", "old", "new", "message"), [

@@ -8,7 +8,6 @@ from fractions import Fraction as F
 import pytest
 
 from campaign1813.campaign.battle.dice import TypedDice
-from campaign1813.campaign.battle.rules.common import ActionRefused
 from campaign1813.campaign.battle.ruleset002.charges import (
     Charge,
     charge,
@@ -25,6 +24,7 @@ from campaign1813.campaign.battle.ruleset002.shooting import (
 )
 from campaign1813.campaign.battle.ruleset002.tables import tables
 from campaign1813.campaign.battle.ruleset002.units import UnitKind as K
+from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
 
 SIXTH, THIRD = F(1, 6), F(1, 3)
 

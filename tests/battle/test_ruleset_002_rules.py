@@ -4,11 +4,11 @@ from fractions import Fraction as F
 
 import pytest
 
-from campaign1813.campaign.battle.rules.common import ActionRefused
 from campaign1813.campaign.battle.ruleset002.movement import Move, allowance, check_move
 from campaign1813.campaign.battle.ruleset002.rally import Rally, check_rally
 from campaign1813.campaign.battle.ruleset002.units import Ground
 from campaign1813.campaign.battle.ruleset002.units import UnitKind as K
+from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
 
 
 def test_movement_allowances():

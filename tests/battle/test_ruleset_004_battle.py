@@ -5,11 +5,10 @@ from dataclasses import replace
 
 import pytest
 
-from campaign1813.campaign.battle.rules.brigade import CavalryWeight
-from campaign1813.campaign.battle.rules.command import Role
-from campaign1813.campaign.battle.rules.common import ActionRefused
+from campaign1813.campaign.battle.core.outcome import Outcome, Termination
 from campaign1813.campaign.battle.ruleset004 import battle as b
 from campaign1813.campaign.battle.ruleset004.convert import mapping_rows
+from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
 from campaign1813.campaign.battle.setup import (
     ALLIED,
     FRENCH,
@@ -19,7 +18,7 @@ from campaign1813.campaign.battle.setup import (
     CorpsSetup,
     Table,
 )
-from campaign1813.campaign.battle.terms import Arm, Grade, Rating
+from campaign1813.campaign.battle.terms import Arm, CavalryWeight, Grade, Rating, Role
 
 
 def small_battle(turns: int = 12) -> BattleSetup:
@@ -207,7 +206,7 @@ def test_nightfall_is_a_draw_and_the_umpire_may_decide():
     war("end-fire")
     step = war("end-turn")
     assert b.decision(war.setup, war.state) == b.Decision(
-        "draw", "night fell after turn 1 with neither army lost", True)
+        Outcome(Termination.NIGHTFALL, None), "night fell after turn 1 with neither army lost")
     assert step.lines[0].startswith("Night falls")
     other = Battle(small_battle())
     with pytest.raises(ActionRefused, match="undecided on turn 1"):
@@ -332,13 +331,13 @@ def test_what_the_window_shows():
         ("F1", 0, False), ("F2", 0, False), ("A1", 3, False), ("A2", 0, False)]
 
 
-def test_the_package_names_the_battle_interface():
-    import campaign1813.campaign.battle.ruleset004 as r
+def test_the_package_owns_its_engine_found_by_the_registry():
+    from campaign1813.campaign.battle.registry import find_ruleset
+    from campaign1813.campaign.battle.ruleset004.engine import Engine004
 
-    assert r.ACTIONS == b.ACTIONS and r.act is b.act and r.outcomes is b.outcomes
-    assert r.estimate.__module__.endswith("ruleset004.autoresolve") and r.assumptions()
-    with pytest.raises(AttributeError):
-        _ = r.no_such_name
+    engine = find_ruleset("004")
+    assert isinstance(engine, Engine004) and engine.ruleset == "004"
+    assert tuple(a.name for a in engine.actions) == b.ACTIONS
 
 
 def test_missing_and_bad_inputs_are_refused_by_name():

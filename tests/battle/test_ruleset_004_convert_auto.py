@@ -5,8 +5,7 @@ from dataclasses import replace
 
 import pytest
 
-from campaign1813.campaign.battle.autoresolve import AutoOdds, AutoResult
-from campaign1813.campaign.battle.rules.brigade import CavalryWeight
+from campaign1813.campaign.battle.core.results import AutoOdds, AutoResult
 from campaign1813.campaign.battle.ruleset004.autoresolve import estimate, resolve
 from campaign1813.campaign.battle.ruleset004.convert import (
     MAPPING_HEADERS,
@@ -15,7 +14,7 @@ from campaign1813.campaign.battle.ruleset004.convert import (
 )
 from campaign1813.campaign.battle.ruleset004.units import Kind, Quality
 from campaign1813.campaign.battle.setup import ALLIED, FRENCH
-from campaign1813.campaign.battle.terms import Grade, Rating
+from campaign1813.campaign.battle.terms import CavalryWeight, Grade, Rating
 from campaign1813.campaign.errors import CampaignError
 from tests.battle.setups import setup
 

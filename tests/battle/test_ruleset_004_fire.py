@@ -9,7 +9,6 @@ from fractions import Fraction as F
 import pytest
 
 from campaign1813.campaign.battle.dice import ImpossibleRoll, TypedDice
-from campaign1813.campaign.battle.rules.common import ActionRefused
 from campaign1813.campaign.battle.ruleset004.fire import (
     Battery,
     Shot,
@@ -22,6 +21,7 @@ from campaign1813.campaign.battle.ruleset004.fire import (
 )
 from campaign1813.campaign.battle.ruleset004.pools import Pool
 from campaign1813.campaign.battle.ruleset004.units import Kind
+from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
 
 FOOT = Target(Kind.FOOT)
 

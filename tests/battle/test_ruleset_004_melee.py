@@ -5,7 +5,6 @@ from fractions import Fraction as F
 import pytest
 
 from campaign1813.campaign.battle.dice import TypedDice
-from campaign1813.campaign.battle.rules.common import ActionRefused
 from campaign1813.campaign.battle.ruleset004.melee import (
     Fighter,
     Verdict,
@@ -16,6 +15,7 @@ from campaign1813.campaign.battle.ruleset004.melee import (
 )
 from campaign1813.campaign.battle.ruleset004.pools import Pool
 from campaign1813.campaign.battle.ruleset004.units import Kind
+from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
 
 A, D, TIE = Verdict.ATTACKER_RETREATS, Verdict.DEFENDER_RETREATS, Verdict.ANOTHER_ROUND
 

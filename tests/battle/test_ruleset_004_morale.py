@@ -5,7 +5,6 @@ from fractions import Fraction as F
 import pytest
 
 from campaign1813.campaign.battle.dice import TypedDice
-from campaign1813.campaign.battle.rules.common import ActionRefused
 from campaign1813.campaign.battle.ruleset004.morale import (
     army_lost,
     blocker_tests,
@@ -16,6 +15,7 @@ from campaign1813.campaign.battle.ruleset004.morale import (
     retreat_blocked,
 )
 from campaign1813.campaign.battle.ruleset004.units import Kind, Quality
+from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
 
 
 @pytest.mark.parametrize(("quality", "general", "support", "passes"), [

@@ -5,7 +5,6 @@ from fractions import Fraction as F
 import pytest
 
 from campaign1813.campaign.battle.dice import TypedDice
-from campaign1813.campaign.battle.rules.common import ActionRefused
 from campaign1813.campaign.battle.ruleset004.movement import (
     allowance,
     first_move_odds,
@@ -17,6 +16,7 @@ from campaign1813.campaign.battle.ruleset004.movement import (
 )
 from campaign1813.campaign.battle.ruleset004.tables import tables
 from campaign1813.campaign.battle.ruleset004.units import Kind
+from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
 
 MOLLWITZ = tables().national["mollwitz_prussian"]
 

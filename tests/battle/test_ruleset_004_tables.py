@@ -12,10 +12,11 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from campaign1813.campaign.battle.rules import files, loader, schema
-from campaign1813.campaign.battle.rules.files import RulesetError
+from campaign1813.campaign.battle import files, registry
+from campaign1813.campaign.battle.files import RulesetError
 from campaign1813.campaign.battle.ruleset004 import schema as schema004
 from campaign1813.campaign.battle.ruleset004.tables import FILES, PACKAGE, tables, tables_at
+from campaign1813.campaign.battle.ruleset1813.rules import loader, schema
 from campaign1813.data import data_root
 
 REPO = Path(__file__).resolve().parents[2]
@@ -69,8 +70,9 @@ def test_the_melee_matrix_as_shipped():
 
 
 def test_the_ruleset_is_registered_with_its_own_engine():
-    assert "004" in files.all_ruleset_names() and files.OWN_ENGINES["004"] == PACKAGE
-    assert "004" not in files.ruleset_names(), "the 1813 rules list only what they read"
+    assert "004" in registry.all_ruleset_names()
+    assert registry.own_engine("004").startswith(PACKAGE + ".")
+    assert "004" not in registry.ruleset_names(), "the 1813 rules list only what they read"
     assert loader.ruleset_info("004")["name"] == "004"
     assert any("half die" in a for a in tables().assumptions) and tables().title
     with pytest.raises(RulesetError, match="'1813' is not read by the 004 rules"):

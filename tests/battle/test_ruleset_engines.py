@@ -6,12 +6,14 @@ ruleset; the generic actions of the command line."""
 from __future__ import annotations
 
 import shutil
+from importlib import import_module
 
 import pytest
 
 from campaign1813.campaign import queries, services
-from campaign1813.campaign.battle.engines import UnknownRuleset, engine_for, read_inputs
-from campaign1813.campaign.battle.rules.common import ActionRefused
+from campaign1813.campaign.battle.core.actions import action_named, read_inputs
+from campaign1813.campaign.battle.registry import UnknownRuleset, find_ruleset
+from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
 from campaign1813.campaign.cli import main
 from campaign1813.campaign.day.ground import OrderRefused
 from campaign1813.campaign.day.state import Status
@@ -66,7 +68,7 @@ def _skip(doc, n=1):
 def test_an_unknown_ruleset_is_refused_with_the_known_ones(campaign):
     message = "no ruleset called '003' (rulesets: 002, 004, 1813, 1813-revised)"
     with pytest.raises(UnknownRuleset) as err:
-        engine_for("003")
+        find_ruleset("003")
     assert str(err.value) == message
     with open_campaign(campaign) as doc:
         with pytest.raises(UnknownRuleset, match="no ruleset called '003'"):
@@ -240,7 +242,7 @@ def test_autoresolve_by_each_ruleset_records_a_result(campaign, ruleset):
 def test_auto_resolve_casualties_are_the_engines_outcomes_in_campaign_terms(campaign):
     """The seeded 004 auto-resolve: each brigade's steps lost at a quarter of its rout point."""
     from campaign1813.campaign.battle.ruleset004.autoresolve import resolve
-    from campaign1813.campaign.battle.setup import rout_point
+    from campaign1813.campaign.battle.setup import campaign_rout_point as rout_point
     from campaign1813.campaign.day.fight_setup import battle_setup
 
     with open_campaign(campaign) as doc:
@@ -353,20 +355,24 @@ def test_the_command_line_auto_resolves_by_a_ruleset(campaign, capsys):
     assert "auto-resolved, ruleset 002" in out and "Battle report:" in out
 
 
+def _spec(ruleset, name):
+    return action_named(find_ruleset(ruleset).actions, ruleset, name)
+
+
 def test_inputs_are_read_by_the_kinds_the_engine_gives_them():
-    melee = engine_for("004").action("melee")
+    melee = _spec("004", "melee")
     assert read_inputs(melee, [("attacker", "a"), ("defender", "d"),
                                ("options.attacker_extra", "yes"), ("options.face", "flank"),
                                ("options.supported.d", "x")]) == {
         "attacker": "a", "defender": "d",
         "options": {"attacker_extra": True, "face": "flank", "supported": {"d": "x"}}}
-    charge = engine_for("002").action("charge")
+    charge = _spec("002", "charge")
     assert read_inputs(charge, [("unit", "u"), ("target", "t"), ("turn", "45")])["turn"] == 45
     with pytest.raises(ActionRefused, match="charge turn should be a whole number"):
         read_inputs(charge, [("unit", "u"), ("target", "t"), ("turn", "half")])
     with pytest.raises(ActionRefused, match=r"charge has no input 'speed' \(inputs: unit, "):
         read_inputs(charge, [("speed", "3")])
-    test = engine_for("1813").action("test")
+    test = _spec("1813", "test")
     assert read_inputs(test, [("test", "fire"), ("options.band", "short"),
                               ("options.flank", None)])["options"] == {"band": "short",
                                                                         "flank": True}
@@ -374,9 +380,10 @@ def test_inputs_are_read_by_the_kinds_the_engine_gives_them():
 
 @pytest.mark.parametrize("ruleset", ["002", "004"])
 def test_every_action_of_a_ruleset_has_its_inputs_listed(ruleset):
-    engine = engine_for(ruleset)
+    engine = find_ruleset(ruleset)
     names = [a.name for a in engine.actions]
-    assert names[-1] == "finish" and set(names) == {*engine.package.ACTIONS, "finish"}
+    package = import_module(f"campaign1813.campaign.battle.ruleset{ruleset}.battle")
+    assert names[-1] == "finish" and set(names) == {*package.ACTIONS, "finish"}
     assert len(names) == len(set(names))
 
 
@@ -397,10 +404,10 @@ def test_seed_002_sides_die_odds_before_it_is_rolled(campaign):
     with open_campaign(campaign) as doc:
         services.open_battle(doc, 1, ruleset="002")
         setup, steps = _setup_and_steps(doc)
-    engine = engine_for("002")
-    assert engine.odds(setup, steps, "sides", {}) == (
+    engine = find_ruleset("002")
+    assert engine.action(setup, steps, "sides", {}).chance_outcomes() == (
         ("French are side A", Fraction(1, 2)), ("Allied are side A", Fraction(1, 2)))
-    assert engine.odds(setup, steps, "sides", {"side_a": "Allied"}) == ()
+    assert engine.action(setup, steps, "sides", {"side_a": "Allied"}).chance_outcomes() == ()
 
 
 def test_seed_004_first_move_odds_before_the_dice(campaign):
@@ -415,7 +422,7 @@ def test_seed_004_first_move_odds_before_the_dice(campaign):
     wins = sum(1 for a in range(1, 7) for b in range(1, 7) if a > b)
     untied = sum(1 for a in range(1, 7) for b in range(1, 7) if a != b)
     assert Fraction(wins, untied) == Fraction(1, 2)
-    assert engine_for("004").odds(setup, steps, "first-move", {}) == (
+    assert find_ruleset("004").action(setup, steps, "first-move", {}).chance_outcomes() == (
         ("French move first", Fraction(1, 2)), ("Allied move first", Fraction(1, 2)))
 
 
@@ -431,11 +438,14 @@ def test_seed_004_the_variation_odds_of_a_move(campaign):
         services.open_battle(doc, 1, ruleset="004")
         _fight(doc, "first-move", 2, 5)  # the Allied move first
         setup, steps = _setup_and_steps(doc)
-    engine = engine_for("004")
-    assert engine.odds(setup, steps, "move", {"unit": A1}) == (
+    engine = find_ruleset("004")
+    def odds(**inputs):
+        return engine.action(setup, steps, "move", inputs).chance_outcomes()
+
+    assert odds(unit=A1) == (
         ("covers 5.625 cm", Fraction(1, 6)), ("covers 7.5 cm", Fraction(2, 3)),
         ("covers 9.375 cm", Fraction(1, 6)))
-    assert engine.odds(setup, steps, "move", {"unit": A1, "distance_cm": "5.5"}) == (
+    assert odds(unit=A1, distance_cm="5.5") == (
         ("moves 5.5 cm: no variation die", Fraction(1)),)
-    assert engine.odds(setup, steps, "move", {"unit": A1, "no_variation": "a river bank"}) \
+    assert odds(unit=A1, no_variation="a river bank") \
         == (("moves 7.5 cm: no variation die", Fraction(1)),)

@@ -2,8 +2,8 @@
 
 import pytest
 
-from campaign1813.campaign.battle.rules import files
-from campaign1813.campaign.battle.rules.loader import (
+from campaign1813.campaign.battle import files
+from campaign1813.campaign.battle.ruleset1813.rules.loader import (
     RulesetError,
     assumptions,
     load_table,

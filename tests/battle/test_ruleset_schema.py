@@ -12,10 +12,15 @@ from typing import get_args
 
 import pytest
 
+from campaign1813.campaign.battle import files
 from campaign1813.campaign.battle.dice import DICE
-from campaign1813.campaign.battle.rules import files, loader, schema, tables
-from campaign1813.campaign.battle.rules.loader import RulesetError, load_table, ruleset_info
-from campaign1813.campaign.battle.rules.spotting import Spotter
+from campaign1813.campaign.battle.ruleset1813.rules import loader, schema, tables
+from campaign1813.campaign.battle.ruleset1813.rules.loader import (
+    RulesetError,
+    load_table,
+    ruleset_info,
+)
+from campaign1813.campaign.battle.ruleset1813.rules.spotting import Spotter
 from campaign1813.campaign.battle.terms import Arm, Calibre, CorpsOrder, MoraleState
 from campaign1813.data import data_root
 
@@ -62,7 +67,8 @@ def test_every_table_file_a_ruleset_reads_has_a_model():
 
 
 def test_the_manifest_lists_exactly_the_shipped_files():
-    """Regenerate with `python -m campaign1813.campaign.battle.rules.schema docs/schemas`."""
+    """Regenerate with
+    `python -m campaign1813.campaign.battle.ruleset1813.rules.schema docs/schemas`."""
     path = Path(str(data_root())) / "rulesets" / loader.MANIFEST
     assert path.read_text(encoding="utf-8") == schema.manifest_text()
     listed = json.loads(path.read_text(encoding="utf-8"))["files"]
@@ -71,7 +77,8 @@ def test_the_manifest_lists_exactly_the_shipped_files():
 
 @pytest.mark.parametrize("filename", sorted(schema.MODELS))
 def test_the_committed_json_schema_is_current(filename):
-    """Regenerate with `python -m campaign1813.campaign.battle.rules.schema docs/schemas`."""
+    """Regenerate with
+    `python -m campaign1813.campaign.battle.ruleset1813.rules.schema docs/schemas`."""
     committed = SCHEMAS / schema.schema_name(filename)
     assert committed.read_text(encoding="utf-8") == schema.schema_text(filename)
 
@@ -223,8 +230,9 @@ def test_loading_the_shipped_rulesets_imports_neither_pydantic_nor_the_database(
     """pydantic alone takes longer to import than `campaign1813 odds` may take to start."""
     code = (
         "import sys\n"
-        "from campaign1813.campaign.battle.rules import artillery, tables, combat, morale\n"
-        "from campaign1813.campaign.battle.rules.loader import load_table\n"
+        "from campaign1813.campaign.battle.ruleset1813.rules import (artillery, tables, combat,\n"
+        "                                                          morale)\n"
+        "from campaign1813.campaign.battle.ruleset1813.rules.loader import load_table\n"
         f"for ruleset, name in {SHIPPED!r}:\n"
         "    load_table(ruleset, name)\n"
         "    load_table('1813-revised', name)\n"

@@ -4,9 +4,13 @@ import copy
 
 import pytest
 
-from campaign1813.campaign.battle.rules import tables
-from campaign1813.campaign.battle.rules.loader import RulesetError, assumptions, load_table
-from campaign1813.campaign.battle.rules.tables import base
+from campaign1813.campaign.battle.ruleset1813.rules import tables
+from campaign1813.campaign.battle.ruleset1813.rules.loader import (
+    RulesetError,
+    assumptions,
+    load_table,
+)
+from campaign1813.campaign.battle.ruleset1813.rules.tables import base
 
 OLD, NEW = "1813", "1813-revised"
 LOADERS = {

@@ -12,8 +12,6 @@ from datetime import date
 import pytest
 from msgspec.structs import replace
 
-from campaign1813.campaign.battle.rules.brigade import CavalryWeight
-from campaign1813.campaign.battle.rules.command import Role
 from campaign1813.campaign.battle.setup import (
     ALLIED,
     FRENCH,
@@ -21,7 +19,7 @@ from campaign1813.campaign.battle.setup import (
     Edge,
     Special,
 )
-from campaign1813.campaign.battle.terms import Arm, CorpsOrder, Grade, Rating
+from campaign1813.campaign.battle.terms import Arm, CavalryWeight, CorpsOrder, Grade, Rating, Role
 from campaign1813.campaign.day.fight_setup import (
     battle_setup,
     initial_bearing,

@@ -8,36 +8,35 @@ made of plain values, so a setup is kept in the campaign file as it is.
 
 >>> b = BrigadeSetup("4 Corps/13", "4 Corps", "13 Infantry Brigade", Arm.INFANTRY, Rating.A,
 ...                  number=13, casualties=1)
->>> b.brigade(b.casualties).facts()["casualties"]
-1
->>> rout_point(Arm.CAVALRY)
-4
+>>> b.casualties, campaign_rout_point(Arm.CAVALRY)
+(1, 4)
 """
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from functools import cache
 
-from campaign1813.campaign.battle.rules.brigade import Brigade, CavalryWeight
-from campaign1813.campaign.battle.rules.command import Commander, Role
-from campaign1813.campaign.battle.rules.morale import morale_rules
+from campaign1813.campaign.battle.core.outcome import Side
+from campaign1813.campaign.battle.files import RulesetError, rulesets_root
 from campaign1813.campaign.battle.terms import (
     Arm,
+    CavalryWeight,
     CorpsOrder,
-    Formation,
     Grade,
-    MoraleState,
     Rating,
+    Role,
 )
 from campaign1813.campaign.errors import CampaignError
 
 __all__ = ["Edge", "BrigadeSetup", "CommanderSetup", "CorpsSetup", "Chip", "Special",
-           "TableRoad", "Square", "Table", "BattleSetup", "InvalidSetup", "rout_point",
+           "TableRoad", "Square", "Table", "BattleSetup", "InvalidSetup", "campaign_rout_point",
            "FRENCH", "ALLIED", "POOR_CHIP", "REINFORCEMENT_TURN"]
 
-FRENCH = "French"
-ALLIED = "Allied"
+FRENCH = Side.FRENCH.value
+ALLIED = Side.ALLIED.value
 POOR_CHIP = "Poor"
 # Seed 000: reinforcements marching to the sound of the guns arrive on turn 4.
 REINFORCEMENT_TURN = 4
@@ -100,12 +99,6 @@ class BrigadeSetup:
     number: int | None = None
     casualties: int = 0
 
-    def brigade(self, casualties: int = 0, state: MoraleState = MoraleState.FORMED,
-                formation: Formation | None = None) -> Brigade:
-        """The brigade as the rules read it, at a moment of the battle."""
-        return Brigade(self.name, self.arm, self.rating, self.firepower, self.skirmish,
-                       self.cavalry, self.lancers, casualties, state, formation, self.nation)
-
 
 @dataclass(frozen=True)
 class CommanderSetup:
@@ -117,10 +110,6 @@ class CommanderSetup:
     role: Role
     side: str
     nation: str = ""
-
-    def commander(self) -> Commander:
-        """The commander as Rules 2 and 3 read him."""
-        return Commander(self.name, self.grade, self.role, self.nation)
 
 
 @dataclass(frozen=True)
@@ -259,6 +248,23 @@ class BattleSetup:
                                          for c in self.corps))
 
 
-def rout_point(arm: Arm, ruleset: str = "1813") -> int:
-    """The casualties at which a brigade of this arm routs without testing (6 / 4 / 3)."""
-    return morale_rules(ruleset).limit(arm)
+# The campaign keeps a brigade's casualties in the 1813 rules' measure, whatever ruleset fights it.
+_CAMPAIGN_RULES = "1813"
+
+
+@cache
+def _campaign_limits() -> dict[str, int]:
+    path = rulesets_root() / _CAMPAIGN_RULES / "morale.toml"
+    try:
+        limits = tomllib.loads(path.read_text(encoding="utf-8"))["automatic_rout"]
+    except (OSError, tomllib.TOMLDecodeError, KeyError) as exc:
+        raise RulesetError(f"{_CAMPAIGN_RULES}/morale.toml gives no automatic_rout: {exc}") \
+            from None
+    return {str(k): int(v) for k, v in limits.items()}
+
+
+def campaign_rout_point(arm: Arm) -> int:
+    """The most casualties a brigade of this arm carries in the campaign: its rout point by
+    the 1813 rules' own table (6 / 4 / 3), which a ruleset that counts losses otherwise
+    converts back to."""
+    return _campaign_limits()[arm.value]

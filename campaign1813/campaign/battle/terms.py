@@ -119,3 +119,19 @@ class FollowOn:
     test: str
     who: str
     reason: str
+
+
+class CavalryWeight(StrEnum):
+    """Heavy, medium or light cavalry."""
+
+    HEAVY = "heavy"
+    MEDIUM = "medium"
+    LIGHT = "light"
+
+
+class Role(StrEnum):
+    """What a commander commands."""
+
+    CINC = "CinC"
+    CORPS = "corps commander"
+    RESERVE = "reserve commander"

@@ -337,7 +337,7 @@ def _print_show(view: Any, as_json: bool) -> int:
 
         print(json.dumps({"battle": s.battle, "state": msgspec.to_builtins(st),
                           **view.engine.status_json(s, st),
-                          "decision": {"winner": view.decision.winner,
+                          "decision": {"winner": view.decision.result,
                                        "reason": view.decision.reason,
                                        "final": view.decision.final}},
                          indent=2, ensure_ascii=False))
@@ -348,19 +348,28 @@ def _print_show(view: Any, as_json: bool) -> int:
 
 
 def _print_report(view: Any, args: argparse.Namespace) -> int:
-    engine = view.engine
+    from campaign1813.campaign.battle.report_forms import html_of, markdown_of
+
+    lines = view.engine.report(view.setup, view.steps)
     if args.md:
-        sys.stdout.write(engine.report_markdown(view.setup, view.steps))
+        sys.stdout.write(markdown_of(lines))
     elif args.html:
-        sys.stdout.write(engine.report_html(view.setup, view.steps))
+        sys.stdout.write(html_of(lines))
     else:
-        print("\n".join(engine.report(view.setup, view.steps)))
+        print("\n".join(lines))
     return 0
 
 
 def _print_odds(view: Any, args: argparse.Namespace) -> int:
-    prepared = view.engine.prepare(view.setup, view.state, args.test, args.who, args.target,
-                                   _options(args))
+    from campaign1813.campaign.battle.core.engine import TestOdds
+    from campaign1813.campaign.battle.core.steps import ActionRefused
+
+    engine = view.engine
+    if not isinstance(engine, TestOdds):
+        raise ActionRefused(f"ruleset {engine.ruleset} has no 1813 tests; its odds are "
+                            f"'campaign1813 odds --ruleset {engine.ruleset} …'")
+    prepared = engine.prepare(view.setup, view.state, args.test, args.who, args.target,
+                              _options(args))
     if args.json:
         print(json.dumps({"test": prepared.test, "rule": prepared.rule,
                           "known": list(prepared.known),
@@ -377,10 +386,10 @@ def _print_odds(view: Any, args: argparse.Namespace) -> int:
 
 
 def _actions_engine(queries: Any, doc: Any, args: argparse.Namespace) -> Any:
-    from campaign1813.campaign.battle.engines import engine_for
+    from campaign1813.campaign.battle.registry import find_ruleset
 
     if args.ruleset is not None:
-        return engine_for(args.ruleset)
+        return find_ruleset(args.ruleset)
     return _view(queries, doc, args.id).engine
 
 
@@ -405,10 +414,10 @@ def _print_input(i: Any, indent: str) -> None:
 def _generic(queries: Any, services: Any, doc: Any, args: argparse.Namespace) -> Any:
     """``act ACTION NAME=VALUE …``: any action of the battle's ruleset, its inputs read by
     the kinds its engine gives them."""
-    from campaign1813.campaign.battle.engines import read_inputs
+    from campaign1813.campaign.battle.core.actions import action_named, read_inputs
 
     engine = _view(queries, doc, args.id).engine
-    spec = engine.action(args.act)
+    spec = action_named(engine.actions, engine.ruleset, args.act)
     pairs: list[tuple[str, str | None]] = []
     for word in args.inputs:
         name, eq, value = word.partition("=")

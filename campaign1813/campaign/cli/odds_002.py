@@ -12,8 +12,7 @@ import argparse
 from fractions import Fraction
 from typing import Any
 
-from campaign1813.campaign.battle.rules.common import ActionRefused
-from campaign1813.campaign.battle.rules.files import RulesetError
+from campaign1813.campaign.battle.files import RulesetError
 from campaign1813.campaign.battle.ruleset002 import RULESET
 from campaign1813.campaign.battle.ruleset002.charges import (
     Charge,
@@ -23,6 +22,7 @@ from campaign1813.campaign.battle.ruleset002.charges import (
 from campaign1813.campaign.battle.ruleset002.shooting import Shot, shot_odds, shot_text
 from campaign1813.campaign.battle.ruleset002.tables import tables
 from campaign1813.campaign.battle.ruleset002.units import UnitKind
+from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
 from campaign1813.campaign.cli.odds_format import (
     OddsParser,
     chance_lines,

@@ -119,7 +119,7 @@ def register(odds: Any) -> None:
 
 
 def _checked(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    from campaign1813.campaign.battle.rules.common import ActionRefused
+    from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
 
     def checked(args: argparse.Namespace) -> int:
         try:

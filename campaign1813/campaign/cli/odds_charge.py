@@ -15,10 +15,10 @@ from fractions import Fraction
 from typing import Any
 
 from campaign1813.campaign.battle.dice import Die, TypedDice
-from campaign1813.campaign.battle.rules.brigade import InvalidBrigade, formation_named
-from campaign1813.campaign.battle.rules.common import inches_text, worse_state
-from campaign1813.campaign.battle.rules.loader import ruleset_names
-from campaign1813.campaign.battle.rules.opportunity import (
+from campaign1813.campaign.battle.ruleset1813.rules.brigade import InvalidBrigade, formation_named
+from campaign1813.campaign.battle.ruleset1813.rules.common import inches_text, worse_state
+from campaign1813.campaign.battle.ruleset1813.rules.loader import ruleset_names
+from campaign1813.campaign.battle.ruleset1813.rules.opportunity import (
     ChargeSituation,
     Reaction,
     ReactionSituation,
@@ -29,14 +29,14 @@ from campaign1813.campaign.battle.rules.opportunity import (
     reaction_modifiers,
     reaction_odds,
 )
-from campaign1813.campaign.battle.rules.quick import (
+from campaign1813.campaign.battle.ruleset1813.rules.quick import (
     CrestSituation,
     crest_modifiers,
     crest_odds,
     crest_test_due,
 )
-from campaign1813.campaign.battle.rules.tables.opportunity import opportunity_table
-from campaign1813.campaign.battle.rules.tables.quick import quick_table
+from campaign1813.campaign.battle.ruleset1813.rules.tables.opportunity import opportunity_table
+from campaign1813.campaign.battle.ruleset1813.rules.tables.quick import quick_table
 from campaign1813.campaign.battle.terms import (
     Arm,
     Effect,

@@ -13,10 +13,10 @@ from fractions import Fraction
 from typing import Any
 
 from campaign1813.campaign.battle.dice import describe
-from campaign1813.campaign.battle.rules.command import pips_odds
-from campaign1813.campaign.battle.rules.common import Modifier, inches_text
-from campaign1813.campaign.battle.rules.loader import ruleset_names
-from campaign1813.campaign.battle.rules.spotting import (
+from campaign1813.campaign.battle.ruleset1813.rules.command import pips_odds
+from campaign1813.campaign.battle.ruleset1813.rules.common import Modifier, inches_text
+from campaign1813.campaign.battle.ruleset1813.rules.loader import ruleset_names
+from campaign1813.campaign.battle.ruleset1813.rules.spotting import (
     Cover,
     SpotSituation,
     Spotter,
@@ -24,8 +24,8 @@ from campaign1813.campaign.battle.rules.spotting import (
     spot_odds,
     spotting_band,
 )
-from campaign1813.campaign.battle.rules.tables.command import command_table
-from campaign1813.campaign.battle.rules.tables.spotting import SpotBand, spotting_table
+from campaign1813.campaign.battle.ruleset1813.rules.tables.command import command_table
+from campaign1813.campaign.battle.ruleset1813.rules.tables.spotting import SpotBand, spotting_table
 from campaign1813.campaign.battle.terms import Grade
 from campaign1813.campaign.cli.odds_format import (
     DEFAULT_RULESET,

@@ -7,15 +7,15 @@ import json
 from fractions import Fraction
 from typing import Any
 
-from campaign1813.campaign.battle.rules.artillery import (
+from campaign1813.campaign.battle.ruleset1813.rules.artillery import (
     Battery,
     FireSituation,
     RangeBand,
     Target,
     fire_odds,
 )
-from campaign1813.campaign.battle.rules.loader import RulesetError
-from campaign1813.campaign.battle.rules.tables import fire_table
+from campaign1813.campaign.battle.ruleset1813.rules.loader import RulesetError
+from campaign1813.campaign.battle.ruleset1813.rules.tables import fire_table
 from campaign1813.campaign.battle.terms import Calibre, Rating
 from campaign1813.campaign.cli.odds_format import DEFAULT_RULESET, ruleset_and_json
 from campaign1813.campaign.errors import CampaignError

@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from campaign1813.campaign.battle.dice import Die, describe
-from campaign1813.campaign.battle.rules.files import RulesetError
+from campaign1813.campaign.battle.files import RulesetError
 from campaign1813.campaign.errors import CampaignError
 
 DEFAULT_RULESET = "1813"

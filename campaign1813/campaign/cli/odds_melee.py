@@ -12,8 +12,12 @@ import argparse
 from typing import Any
 
 from campaign1813.campaign.battle.dice import D6, DICE
-from campaign1813.campaign.battle.rules.brigade import Brigade, CavalryWeight, formation_named
-from campaign1813.campaign.battle.rules.combat import (
+from campaign1813.campaign.battle.ruleset1813.rules.brigade import (
+    Brigade,
+    CavalryWeight,
+    formation_named,
+)
+from campaign1813.campaign.battle.ruleset1813.rules.combat import (
     Combat,
     CombatOdds,
     CombatSide,
@@ -21,9 +25,9 @@ from campaign1813.campaign.battle.rules.combat import (
     combat_odds,
     combat_rules,
 )
-from campaign1813.campaign.battle.rules.loader import ruleset_names
-from campaign1813.campaign.battle.rules.modifiers import total
-from campaign1813.campaign.battle.rules.morale import (
+from campaign1813.campaign.battle.ruleset1813.rules.loader import ruleset_names
+from campaign1813.campaign.battle.ruleset1813.rules.modifiers import total
+from campaign1813.campaign.battle.ruleset1813.rules.morale import (
     MoraleOutcome,
     MoraleTest,
     automatic_rout,
@@ -33,8 +37,12 @@ from campaign1813.campaign.battle.rules.morale import (
     morale_rules,
     state_odds,
 )
-from campaign1813.campaign.battle.rules.rout import PURSUING, pursuit_odds, rally_pursuers_odds
-from campaign1813.campaign.battle.rules.skirmish import (
+from campaign1813.campaign.battle.ruleset1813.rules.rout import (
+    PURSUING,
+    pursuit_odds,
+    rally_pursuers_odds,
+)
+from campaign1813.campaign.battle.ruleset1813.rules.skirmish import (
     Skirmish,
     skirmish_modifiers,
     skirmish_odds,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
+from campaign1813.campaign.battle.core.outcome import DRAW, Side
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day import aftermath, battles, orders
 from campaign1813.campaign.day.cycle import DayReport, advance_day
@@ -95,16 +96,25 @@ class EndDay:
 
 @dataclass(frozen=True)
 class RecordResult:
-    """Enter a battle's result: French, Allied or draw."""
+    """Enter a battle's result: the side that won, or None for a draw.
+
+    The log keeps it as the side's name, or null for a draw; a result logged before as text
+    (``French``, ``Allied`` or ``draw``, any case) reads back the same.
+    """
 
     battle: int
-    result: str
+    result: Side | None
     casualties: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.result, str) and not isinstance(self.result, Side):
+            object.__setattr__(self, "result", aftermath.result_side(self.result))
 
     def apply(self, ground: Ground, state: DayState) -> Applied:
         """Record the result and its aftermath."""
         before = objective_states(ground.scenario, state)
-        lines = aftermath.apply_result(ground, state, self.battle, self.result,
+        text = DRAW if self.result is None else self.result.value
+        lines = aftermath.apply_result(ground, state, self.battle, text,
                                        self.casualties or None)
         lines += changes_of_hands(before, objective_states(ground.scenario, state))
         b = state.battles[self.battle]

@@ -20,8 +20,6 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from campaign1813.campaign.battle.rules.brigade import CavalryWeight
-from campaign1813.campaign.battle.rules.command import Role
 from campaign1813.campaign.battle.setup import (
     POOR_CHIP,
     REINFORCEMENT_TURN,
@@ -36,7 +34,7 @@ from campaign1813.campaign.battle.setup import (
     Table,
     TableRoad,
 )
-from campaign1813.campaign.battle.terms import Arm, CorpsOrder
+from campaign1813.campaign.battle.terms import Arm, CavalryWeight, CorpsOrder, Role
 from campaign1813.campaign.day.ground import EPS, Ground, OrderRefused, Position
 from campaign1813.campaign.day.settings import effective
 from campaign1813.campaign.day.state import (

@@ -40,7 +40,7 @@ from campaign1813.campaign.battle.terms import Arm
 from campaign1813.campaign.calendar import format_date
 
 if TYPE_CHECKING:
-    from campaign1813.campaign.battle.engines import Tally
+    from campaign1813.campaign.battle.core.actions import Tally
 
 __all__ = ["SetupSheet", "TableSheet", "SquareSheet", "RoadSheet", "EntrySheet", "CorpsSheet",
            "BrigadeSheet", "ChipSheet", "ReserveSheet", "Figures", "setup_sheet", "sheet_json",
@@ -513,9 +513,9 @@ def setup_sheet(setup: BattleSetup, *, campaign: str = "",
     Each brigade's tally is its ruleset's (the engine's ``tallies``). A ruleset that draws no
     chips (seeds 002 and 004) has no chips in the bag and no reserve to allocate either: its
     conversion leaves the reserve commanders off the table."""
-    from campaign1813.campaign.battle.engines import engine_for
+    from campaign1813.campaign.battle.registry import find_ruleset
 
-    engine = engine_for(setup.ruleset)
+    engine = find_ruleset(setup.ruleset)
     tallies = engine.tallies(setup)
     chips = {c.commander: c.label for c in setup.chips if c.commander is not None}
     corps = tuple(_corps(setup, c, chips, entry_roads or {}, tallies) for c in setup.corps

@@ -12,20 +12,10 @@ from enum import StrEnum
 
 import msgspec
 
+# the two sides of every theatre are the battle's: one Side for the campaign and its battles
+from campaign1813.campaign.battle.core.outcome import Side as Side
 from campaign1813.campaign.battle.ratings import Grade, Rating
 from campaign1813.maps.types import MapData, Theatre
-
-
-class Side(StrEnum):
-    """The two sides of every theatre."""
-
-    FRENCH = "French"
-    ALLIED = "Allied"
-
-    @property
-    def enemy(self) -> "Side":
-        """The other side."""
-        return Side.ALLIED if self is Side.FRENCH else Side.FRENCH
 
 
 class CavalryType(StrEnum):

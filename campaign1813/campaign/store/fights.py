@@ -14,7 +14,7 @@ from typing import Any
 
 import msgspec
 
-from campaign1813.campaign.battle.fight import Step
+from campaign1813.campaign.battle.core.steps import Step
 from campaign1813.campaign.battle.setup import BattleSetup
 from campaign1813.campaign.store.codec import DamagedState, Json
 from campaign1813.campaign.store.protocol import FIGHT_STEP, OPEN_FIGHT, Fight

@@ -25,7 +25,7 @@ import msgspec
 from campaign1813.campaign.errors import CampaignError
 
 if TYPE_CHECKING:  # the battle's types come with the battles asked for, not with the store
-    from campaign1813.campaign.battle.fight import Step
+    from campaign1813.campaign.battle.core.steps import Step
     from campaign1813.campaign.battle.setup import BattleSetup
     from campaign1813.campaign.day.changes import Changes
     from campaign1813.campaign.day.cycle import DayReport

@@ -35,7 +35,7 @@ from campaign1813.campaign.store.protocol import (
 )
 
 if TYPE_CHECKING:
-    from campaign1813.campaign.battle.fight import Step
+    from campaign1813.campaign.battle.core.steps import Step
     from campaign1813.campaign.battle.setup import BattleSetup
     from campaign1813.campaign.day.changes import Changes
     from campaign1813.campaign.day.cycle import DayReport

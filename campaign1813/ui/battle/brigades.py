@@ -10,9 +10,10 @@ from typing import Any
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
-from campaign1813.campaign.battle.fight import label_of, standing
-from campaign1813.campaign.battle.rules.army import break_rules, brigade_broken
-from campaign1813.campaign.battle.setup import ALLIED, FRENCH, rout_point
+from campaign1813.campaign.battle.ruleset1813.fight import label_of, standing
+from campaign1813.campaign.battle.ruleset1813.rules.army import break_rules, brigade_broken
+from campaign1813.campaign.battle.ruleset1813.rules.morale import rout_point
+from campaign1813.campaign.battle.setup import ALLIED, FRENCH
 from campaign1813.campaign.battle.terms import MoraleState
 
 COLUMNS = ["Brigade", "Casualties", "Morale", "Formation"]

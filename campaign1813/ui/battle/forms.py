@@ -35,15 +35,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from campaign1813.campaign.battle.fight import label_of, side_of
-from campaign1813.campaign.battle.fight_tests import _QUEUED, prepare
-from campaign1813.campaign.battle.rules.artillery import RangeBand, Target
-from campaign1813.campaign.battle.rules.combat import combat_rules
-from campaign1813.campaign.battle.rules.morale import morale_rules
-from campaign1813.campaign.battle.rules.opportunity import Reaction
-from campaign1813.campaign.battle.rules.skirmish import skirmish_rules
-from campaign1813.campaign.battle.rules.spotting import Cover
-from campaign1813.campaign.battle.rules.tables.quick import QuickCase
+from campaign1813.campaign.battle.ruleset1813.fight import label_of, side_of
+from campaign1813.campaign.battle.ruleset1813.fight_tests import QUEUED_TESTS, prepare
+from campaign1813.campaign.battle.ruleset1813.rules.artillery import RangeBand, Target
+from campaign1813.campaign.battle.ruleset1813.rules.combat import combat_rules
+from campaign1813.campaign.battle.ruleset1813.rules.morale import morale_rules
+from campaign1813.campaign.battle.ruleset1813.rules.opportunity import Reaction
+from campaign1813.campaign.battle.ruleset1813.rules.skirmish import skirmish_rules
+from campaign1813.campaign.battle.ruleset1813.rules.spotting import Cover
+from campaign1813.campaign.battle.ruleset1813.rules.tables.quick import QuickCase
 from campaign1813.campaign.battle.terms import Arm
 from campaign1813.campaign.errors import CampaignError
 
@@ -215,7 +215,7 @@ def queued_request(view: Any, index: int) -> Request | None:
     settled on the table (dismiss it when done)."""
     state = view.state
     p = state.queue[index - 1]
-    test = _QUEUED.get(p.test)
+    test = QUEUED_TESTS.get(p.test)
     if test is None:
         return None
     who, target, options = p.who, "", {}

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from campaign1813.campaign.battle.engines import read_inputs
+from campaign1813.campaign.battle.core.actions import read_inputs
 from campaign1813.campaign.battle.setup import ALLIED, FRENCH
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.ui.battle.forms import chance_text
@@ -88,7 +88,7 @@ def _text(table: QTableWidget, row: int, column: int) -> str:
 
 class _Field:
     """One input's widget and how to read it back as the ``name=value`` pairs of
-    ``engines.read_inputs``."""
+    ``core.actions.read_inputs``."""
 
     def __init__(self, spec: Any, units: list[tuple[str, str]], changed: Callable[[], None],
                  prefix: str = ""):
@@ -446,7 +446,7 @@ class GenericPlayPage(QWidget):
         return [p for f in self.fields for p in f.pairs()]
 
     def inputs(self) -> dict[str, Any]:
-        """The form's inputs read by their kinds (``engines.read_inputs``)."""
+        """The form's inputs read by their kinds (``core.actions.read_inputs``)."""
         spec = self.spec()
         return read_inputs(spec, self.pairs()) if spec is not None else {}
 
@@ -461,7 +461,8 @@ class GenericPlayPage(QWidget):
             self.odds.setVisible(False)
             return
         try:
-            odds = view.engine.odds(view.setup, view.steps, spec.name, self.inputs())
+            odds = view.engine.action(view.setup, view.steps, spec.name,
+                                      self.inputs()).chance_outcomes()
         except CampaignError as exc:
             self.odds.setVisible(False)
             self.odds_text.setText(f"Odds when the form is complete: {exc}")

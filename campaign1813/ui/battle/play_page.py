@@ -29,11 +29,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from campaign1813.campaign.battle.fight import Phase, label_of, pips_distribution
-from campaign1813.campaign.battle.rules.brigade import _ARM_FORMATIONS
-from campaign1813.campaign.battle.rules.command import Role
-from campaign1813.campaign.battle.rules.tables.command import CorpsAction, command_table
-from campaign1813.campaign.battle.terms import CorpsOrder
+from campaign1813.campaign.battle.ruleset1813.fight import Phase, label_of, pips_distribution
+from campaign1813.campaign.battle.ruleset1813.rules.brigade import ARM_FORMATIONS
+from campaign1813.campaign.battle.ruleset1813.rules.tables.command import CorpsAction, command_table
+from campaign1813.campaign.battle.terms import CorpsOrder, Role
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.ui.battle.brigades import BrigadesTable
 from campaign1813.ui.battle.forms import (
@@ -317,7 +316,7 @@ class PlayPage(QWidget):
         self._show_queue(view)
         self._show_special(view)
         d = view.decision
-        self.decision.setText(f"<b>{d.winner or 'undecided'}</b> — {d.reason}")
+        self.decision.setText(f"<b>{d.result or 'undecided'}</b> — {d.reason}")
         self.holder_button.setEnabled(st.phase == Phase.NIGHT)
         self.brigades.show_view(view)
         self.report.show_lines(view.report)
@@ -397,7 +396,7 @@ class PlayPage(QWidget):
         if view is None or not key:
             return
         arm = view.setup.brigade(key).arm
-        for f in _ARM_FORMATIONS[arm]:
+        for f in ARM_FORMATIONS[arm]:
             self.formation.addItem(f.value)
         now = view.state.brigades[key].formation
         if now is not None:
@@ -429,7 +428,7 @@ class PlayPage(QWidget):
 
     @staticmethod
     def _first_due(view: Any) -> int | None:
-        from campaign1813.campaign.battle.fight import DEFERRED
+        from campaign1813.campaign.battle.ruleset1813.fight import DEFERRED
 
         for i, p in enumerate(view.state.queue, 1):
             if p.test not in DEFERRED and queued_request(view, i) is not None:

@@ -30,17 +30,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from campaign1813.campaign.battle.engines import DEFAULT_RULESET, engine_for
-from campaign1813.campaign.battle.fight import Phase, label_of
-from campaign1813.campaign.battle.fight_tests import known_facts
-from campaign1813.campaign.battle.rules.files import all_ruleset_names
-from campaign1813.campaign.battle.rules.loader import ruleset_info
+from campaign1813.campaign.battle.files import data_folders
+from campaign1813.campaign.battle.registry import DEFAULT_RULESET, all_ruleset_names, find_ruleset
+from campaign1813.campaign.battle.ruleset1813.fight import Phase, label_of
+from campaign1813.campaign.battle.ruleset1813.fight_tests import known_facts
+from campaign1813.campaign.battle.ruleset1813.rules.loader import ruleset_info
+from campaign1813.campaign.battle.ruleset1813.rules.morale import rout_point
 from campaign1813.campaign.battle.setup import (
     ALLIED,
     FRENCH,
     REINFORCEMENT_TURN,
     Special,
-    rout_point,
 )
 from campaign1813.campaign.battle.terms import Arm, CorpsOrder
 from campaign1813.campaign.errors import CampaignError
@@ -51,7 +51,9 @@ SPECIALS = [s.value for s in Special if s is not Special.POOR]
 
 
 def ruleset_title(name: str) -> str:
-    """A ruleset's title from its ``ruleset.toml`` (its id if it has none)."""
+    """A ruleset's title from its ``ruleset.toml`` (its id if it has none, or no data folder)."""
+    if name not in data_folders():
+        return name
     return str(ruleset_info(name).get("title") or name)
 
 
@@ -161,7 +163,7 @@ class SetupPage(QWidget):
         self.ruleset.setCurrentIndex(index)
 
     def _on_ruleset(self) -> None:
-        chips = engine_for(self.chosen_ruleset()).chips
+        chips = find_ruleset(self.chosen_ruleset()).chips
         for cb in self.special_boxes:
             cb.setVisible(chips)
             if not chips:

@@ -211,7 +211,7 @@ class BattleWindow(QMainWindow):
         self.standing.setText(army_line(view) + (f" · broken: {broken}" if broken else ""))
         where = view.step_now or ""
         self.result_text.setText(f"Rules {escape(view.ruleset)}: <b>{escape(where)}</b> — "
-                                 f"result: <b>{escape(d.winner or 'undecided')}</b> "
+                                 f"result: <b>{escape(d.result or 'undecided')}</b> "
                                  f"({escape(d.reason)})")
         finished = view.closed
         self.finish_button.setEnabled(d.final and not finished)

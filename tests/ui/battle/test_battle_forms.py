@@ -83,7 +83,7 @@ def test_a_morale_form_takes_the_table_facts(battle):
     play = battle.play_page
     play.draw()
     view = queries.fight_view(battle.campaign.document, 1)
-    from campaign1813.campaign.battle.fight_tests import prepare
+    from campaign1813.campaign.battle.ruleset1813.fight_tests import prepare
 
     play.open_new_test("morale", f"{PRUSSIANS}/3")
     form = play.form

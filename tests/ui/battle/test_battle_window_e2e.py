@@ -196,7 +196,7 @@ def test_a_battle_fought_at_the_table_through_the_window(window, qtbot):
 
 def test_the_window_odds_are_the_engines_exact_fractions(window):
     from campaign1813.campaign import queries
-    from campaign1813.campaign.battle.fight_tests import prepare
+    from campaign1813.campaign.battle.ruleset1813.fight_tests import prepare
 
     _battle_at_magdeburg(window)
     bw = window.open_battle_window(1)

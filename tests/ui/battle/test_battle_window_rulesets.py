@@ -48,7 +48,7 @@ def _battle_window(window, ruleset):
 
 def _seeded_run(window, ruleset):
     """The battle's seeded abstract run by the ruleset, as the engine gives it."""
-    from campaign1813.campaign.battle.engines import engine_for
+    from campaign1813.campaign.battle.registry import find_ruleset
     from campaign1813.campaign.day.fight_setup import battle_setup
     from campaign1813.campaign.store.codec import read_state
 
@@ -56,7 +56,7 @@ def _seeded_run(window, ruleset):
     with doc.reading() as con:
         state = read_state(con)
     setup = battle_setup(doc.ground().adjusted(state.settings), state, 1, ruleset=ruleset)
-    return engine_for(ruleset).resolve(setup, setup.seed)
+    return find_ruleset(ruleset).resolve(setup, setup.seed)
 
 
 def _do(bw, action, typed="", **inputs):

@@ -26,10 +26,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from math import ceil
 
-from campaign1813.campaign.battle.autoresolve import (
+from campaign1813.campaign.battle.core.results import (
     AutoOdds,
     AutoResult,
     BrigadeOutcome,
+    auto_outcome,
     count_results,
     run_seed,
 )
@@ -264,7 +265,7 @@ def resolve(setup: BattleSetup, seed: int | None = None) -> AutoResult:
     assert battle.log is not None
     head = [f"{setup.title[0].upper()}{setup.title[1:]} (auto-resolved, ruleset {t.name}, "
             f"seed {used})"]
-    return AutoResult(battle.winner, battle.reason, turns, used, battle.outcomes(),
+    return AutoResult(auto_outcome(battle.winner), battle.reason, turns, used, battle.outcomes(),
                       tuple(head + battle.log))
 
 

@@ -1,7 +1,7 @@
 """A battle of ruleset 002 in progress: side A and B take each phase in turn, step by step.
 
 The outer shape is the 1813 battle's: the state is the setup's starting state with every kept
-:class:`~campaign1813.campaign.battle.fight.Step` applied in order (:func:`replay`), and
+:class:`~campaign1813.campaign.battle.core.steps.Step` applied in order (:func:`replay`), and
 :func:`act` takes one umpire action and returns the step to keep (refused with
 ``ActionRefused`` naming what and why). Rolls come from the step's own seeded dice, or from the
 umpire's typed rolls, all of which the step must use.
@@ -27,16 +27,25 @@ from typing import Any
 
 import msgspec
 
-from campaign1813.campaign.battle.autoresolve import BrigadeOutcome
+from campaign1813.campaign.battle.core.engine import Decision
+from campaign1813.campaign.battle.core.outcome import Outcome as BattleOutcome
+from campaign1813.campaign.battle.core.outcome import Termination
+from campaign1813.campaign.battle.core.results import BrigadeOutcome
+from campaign1813.campaign.battle.core.steps import (
+    ActionRefused,
+    Step,
+    patched,
+    roll_for,
+    seeded,
+    state_patch,
+)
 from campaign1813.campaign.battle.dice import DiceSource, ImpossibleRoll, Roll, TypedDice
-from campaign1813.campaign.battle.fight import Decision, Step, patched, seeded, state_patch
-from campaign1813.campaign.battle.rules.common import ActionRefused, roll_for
-from campaign1813.campaign.battle.rules.files import rulesets_root
-from campaign1813.campaign.battle.ruleset002.charges import Charge, applying, charge
+from campaign1813.campaign.battle.files import rulesets_root
+from campaign1813.campaign.battle.ruleset002.charges import Charge, applying, charge, charge_odds
 from campaign1813.campaign.battle.ruleset002.convert import SIDES, Army, convert
 from campaign1813.campaign.battle.ruleset002.movement import Move, check_move
 from campaign1813.campaign.battle.ruleset002.rally import Rally, check_rally
-from campaign1813.campaign.battle.ruleset002.shooting import Shot, shoot, shot_text
+from campaign1813.campaign.battle.ruleset002.shooting import Shot, shoot, shot_odds, shot_text
 from campaign1813.campaign.battle.ruleset002.tables import Tables, tables
 from campaign1813.campaign.battle.ruleset002.units import INFANTRY_KINDS, Ground, UnitKind
 from campaign1813.campaign.battle.setup import ALLIED, FRENCH, BattleSetup
@@ -315,10 +324,24 @@ def needed(setup: BattleSetup, side: str) -> int:
 def decision(setup: BattleSetup, state: BattleState) -> Decision:
     """The result the battle gives now (final once the victory condition is met)."""
     if state.phase == Phase.FINISHED:
-        return Decision(state.result, state.reason, True)
-    return Decision("", f"the battle is undecided on turn {state.turn}: a side wins when it "
-                        f"has eliminated {needed(setup, ALLIED)} Allied or "
-                        f"{needed(setup, FRENCH)} French units", False)
+        return Decision(BattleOutcome.of(_termination(state.reason), state.result), state.reason)
+    return Decision(None, f"the battle is undecided on turn {state.turn}: a side wins when it "
+                          f"has eliminated {needed(setup, ALLIED)} Allied or "
+                          f"{needed(setup, FRENCH)} French units")
+
+
+_UMPIRE = "the umpire's decision"
+_LAST_TURN = ("after the last turn", "a marginal victory")
+
+
+def _termination(reason: str) -> Termination:
+    """Why the battle ended, from the reason its end wrote (the umpire's, the last turn's, or
+    the victory condition's)."""
+    if reason.startswith(_UMPIRE):
+        return Termination.UMPIRE
+    if reason.startswith(_LAST_TURN):
+        return Termination.NIGHTFALL
+    return Termination.ARMY_BROKE
 
 
 def _judge(g: _Game, state: BattleState, end_of_battle: bool) -> tuple[BattleState, list[str]]:
@@ -508,6 +531,54 @@ def _hit(g: _Game, state: BattleState, key: str, hits: int) -> tuple[BattleState
     return state, lines
 
 
+def shot_of(g: _Game, i: Mapping[str, Any]) -> Shot:
+    """A unit's shot at its target as the battle and the inputs give it: the shooting step
+    rolls it, and its odds are worked from it."""
+    now, aim = g.live(_need(i, "unit")), g.live(_need(i, "target"))
+    ground, there = g.t.ground[now.ground], g.t.ground[aim.ground]
+    return Shot(g.kind(_need(i, "unit")), g.kind(_need(i, "target")),
+                bool(g.commander_of(_need(i, "unit"))), ground.best_of_two, there.cover,
+                _flag(i, "retire"), _inches(i, "inches"), now.moved,
+                ground.all_round_fire or i.get("in_arc", True) is not False)
+
+
+def charge_of(g: _Game, i: Mapping[str, Any]) -> Charge:
+    """A cavalry unit's charge at its target as the battle and the inputs give it: the charge
+    step rolls it, and its odds are worked from it."""
+    now, aim = g.live(_need(i, "unit")), g.live(_need(i, "target"))
+    there = g.t.ground[aim.ground]
+    return Charge(g.kind(_need(i, "target")), there.halves_charges, _flag(i, "flank"),
+                  there.cover, _flag(i, "infantry_near"), aim.charged, now.retired,
+                  _inches(i, "inches"), _degrees(i, "turn"))
+
+
+def odds(setup: BattleSetup, steps: Sequence[Step], action: str,
+         i: Mapping[str, Any]) -> tuple[tuple[str, Fraction], ...]:
+    """The exact chance of each outcome of an action before it is rolled, worked from the shot
+    or the charge its step rolls (:func:`shot_of`, :func:`charge_of`); empty for an action
+    with nothing to show odds for."""
+    t = tables(_ruleset(setup))
+    if action == "sides":  # one die for side A, unless the umpire names it (a coin)
+        if i.get("side_a"):
+            return ()
+        faces = t.sides_die.faces
+        french = Fraction(sum(1 for f in faces if f in t.french_a_on), len(faces))
+        return (("French are side A", french), ("Allied are side A", 1 - french))
+    if action not in ("shoot", "charge"):
+        return ()
+    g = _Game(setup, army_of(setup), t, replay(setup, steps))
+    if action == "shoot":
+        return tuple((_hits(n), p) for n, p in shot_odds(shot_of(g, i), t.name).items())
+    found = charge_odds(charge_of(g, i), t.name)
+    if found.overrun:
+        return (("the guns are eliminated outright", Fraction(1)),)
+    return tuple((_hits(n), p) for n, p in found.hits.items())
+
+
+def _hits(n: int) -> str:
+    return f"{n} hit{'' if n == 1 else 's'}"
+
+
 def _shoot(g: _Game, dice: DiceSource, i: Mapping[str, Any]) -> Outcome:
     """A unit shoots at an enemy in its shooting step; the target takes the hits at once."""
     name, side = g.step()
@@ -520,14 +591,11 @@ def _shoot(g: _Game, dice: DiceSource, i: Mapping[str, Any]) -> Outcome:
                             f"does not shoot in {step_now(g.setup, g.state)}")
     if now.shot:
         raise ActionRefused(f"{g.name(key)} has already shot this turn")
-    aim = g.live(target)
+    g.live(target)
     if g.side(target) == side:
         raise ActionRefused(f"{g.name(target)} is a friend")
-    town = g.t.ground[now.ground].all_round_fire
     retires = _flag(i, "retire")
-    shot = Shot(kind, g.kind(target), bool(g.commander_of(key)),
-                g.t.ground[now.ground].best_of_two, g.t.ground[aim.ground].cover, retires,
-                _inches(i, "inches"), now.moved, town or i.get("in_arc", True) is not False)
+    shot = shot_of(g, i)
     result = shoot(shot, dice, g.name(key), g.t.name)
     faces = " and ".join(map(str, result.faces))
     lines = [f"  {g.name(key)} shoots at {g.name(target)}: {shot_text(shot, g.t.name)}, "
@@ -558,9 +626,7 @@ def _charge(g: _Game, dice: DiceSource, i: Mapping[str, Any]) -> Outcome:
     aim = g.live(target)
     if g.side(target) == side:
         raise ActionRefused(f"{g.name(target)} is a friend")
-    c = Charge(g.kind(target), g.t.ground[aim.ground].halves_charges, _flag(i, "flank"),
-               g.t.ground[aim.ground].cover, _flag(i, "infantry_near"), aim.charged,
-               now.retired, _inches(i, "inches"), _degrees(i, "turn"))
+    c = charge_of(g, i)
     result = charge(c, dice, g.name(key), g.t.name)
     state = g.units_with(g.state, key, replace(now, charged_out=True))
     if result.overrun:
@@ -651,7 +717,7 @@ def _override(g: _Game, dice: DiceSource, i: Mapping[str, Any]) -> Outcome:
     text = str(_need(i, "side")).strip().lower()
     winner = "draw" if text == "draw" else _side_word(text)
     new = replace(g.state, phase=Phase.FINISHED, result=winner,
-                  reason=f"the umpire's decision: {reason}")
+                  reason=f"{_UMPIRE}: {reason}")
     return Outcome("override", f"Override: {winner}", new,
                    (f"The umpire decides: {winner if winner == 'draw' else winner + ' win'} "
                     f"({reason})",), inputs=dict(i))

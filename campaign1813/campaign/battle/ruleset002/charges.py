@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from campaign1813.campaign.battle.core.steps import ActionRefused, roll_for
 from campaign1813.campaign.battle.dice import DiceSource, Roll
-from campaign1813.campaign.battle.rules.common import ActionRefused, roll_for
 from campaign1813.campaign.battle.ruleset002 import RULESET
 from campaign1813.campaign.battle.ruleset002.shooting import halve_up
 from campaign1813.campaign.battle.ruleset002.tables import ChargeModifier, tables

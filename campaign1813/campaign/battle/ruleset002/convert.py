@@ -21,12 +21,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from campaign1813.campaign.battle.rules.command import Role
 from campaign1813.campaign.battle.ruleset002 import RULESET
 from campaign1813.campaign.battle.ruleset002.tables import tables
 from campaign1813.campaign.battle.ruleset002.units import INFANTRY_KINDS, UnitKind
 from campaign1813.campaign.battle.setup import ALLIED, FRENCH, BattleSetup, InvalidSetup
-from campaign1813.campaign.battle.terms import Arm, Grade, Rating
+from campaign1813.campaign.battle.terms import Arm, Grade, Rating, Role
 
 __all__ = ["Unit", "Leader", "Army", "convert", "kind_of", "mapping_rows", "HITS_PER_CASUALTY",
            "SIDES"]

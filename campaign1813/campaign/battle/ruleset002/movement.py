@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from campaign1813.campaign.battle.rules.common import ActionRefused
+from campaign1813.campaign.battle.core.steps import ActionRefused
 from campaign1813.campaign.battle.ruleset002 import RULESET
 from campaign1813.campaign.battle.ruleset002.tables import tables
 from campaign1813.campaign.battle.ruleset002.units import Ground, UnitKind

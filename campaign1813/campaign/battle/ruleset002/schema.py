@@ -16,7 +16,7 @@ manifest ``data/rulesets/002/validated.json`` of the shipped files that fit it.
 ...                         "victory": {"eliminated_share": "1/2"}}, "002/play.toml")
 Traceback (most recent call last):
 ...
-campaign1813.campaign.battle.rules.files.RulesetError: 002/play.toml: rally.enemy_within: \
+campaign1813.campaign.battle.files.RulesetError: 002/play.toml: rally.enemy_within: \
 should be a whole number, not nan
 """
 
@@ -31,8 +31,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints
 
-from campaign1813.campaign.battle.rules.files import RulesetError, content_hash, rulesets_root
-from campaign1813.campaign.battle.rules.schema import (
+from campaign1813.campaign.battle.files import RulesetError, content_hash, rulesets_root
+from campaign1813.campaign.battle.schema_base import (
     FRACTION_PATTERN,
     RulesetFile,
     Table,

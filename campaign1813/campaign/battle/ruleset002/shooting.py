@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
 
+from campaign1813.campaign.battle.core.steps import ActionRefused, roll_for
 from campaign1813.campaign.battle.dice import DiceSource, Roll
-from campaign1813.campaign.battle.rules.common import ActionRefused, roll_for
 from campaign1813.campaign.battle.ruleset002 import RULESET
 from campaign1813.campaign.battle.ruleset002.tables import Tables, tables
 from campaign1813.campaign.battle.ruleset002.units import UnitKind

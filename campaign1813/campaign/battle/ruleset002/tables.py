@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from campaign1813.campaign.battle.dice import D6, Die
-from campaign1813.campaign.battle.rules.files import RulesetError, content_hash, rulesets_root
+from campaign1813.campaign.battle.files import RulesetError, content_hash, rulesets_root
 from campaign1813.campaign.battle.ruleset002 import RULESET
 from campaign1813.campaign.battle.ruleset002.units import Ground, UnitKind
 

@@ -17,15 +17,16 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from campaign1813.campaign.battle.autoresolve import (
+from campaign1813.campaign.battle.core.results import (
     AutoOdds,
     AutoResult,
     BrigadeOutcome,
+    auto_outcome,
     count_results,
     run_seed,
 )
+from campaign1813.campaign.battle.core.steps import ActionRefused
 from campaign1813.campaign.battle.dice import DiceSource, SeededDice
-from campaign1813.campaign.battle.rules.common import ActionRefused
 from campaign1813.campaign.battle.ruleset004 import fire as fire_rules
 from campaign1813.campaign.battle.ruleset004 import melee as melee_rules
 from campaign1813.campaign.battle.ruleset004.convert import SIDES, Forces, convert
@@ -212,7 +213,8 @@ def resolve(setup: BattleSetup, seed: int | None = None) -> AutoResult:
     used = setup.seed if seed is None else seed
     f, turns = _fight(setup, convert(setup), used, True)
     assert f.log is not None
-    return AutoResult(f.winner, f.reason, turns, used, _outcomes(setup, f), tuple(f.log))
+    return AutoResult(auto_outcome(f.winner), f.reason, turns, used, _outcomes(setup, f),
+                      tuple(f.log))
 
 
 def estimate(setup: BattleSetup, runs: int, seed: int = 0,

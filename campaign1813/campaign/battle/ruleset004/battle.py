@@ -1,7 +1,7 @@
 """A ruleset 004 battle in progress: the state, the umpire's steps, replay, report and result.
 
 The outer shape is the 1813 session's: :func:`act` takes the setup, the steps kept so far, an
-action and its inputs, and returns a :class:`~campaign1813.campaign.battle.fight.Step` (kind,
+action and its inputs, and returns a :class:`~campaign1813.campaign.battle.core.steps.Step` (kind,
 label, report lines, patch, rolls, inputs); :func:`replay` applies the patches to the starting
 state; :func:`report` is the battle's lines; :func:`decision` the result once an army has lost.
 
@@ -22,10 +22,18 @@ from typing import Any
 
 import msgspec
 
-from campaign1813.campaign.battle.autoresolve import BrigadeOutcome
+from campaign1813.campaign.battle.core.engine import Decision
+from campaign1813.campaign.battle.core.outcome import Outcome as BattleOutcome
+from campaign1813.campaign.battle.core.outcome import Termination
+from campaign1813.campaign.battle.core.results import BrigadeOutcome
+from campaign1813.campaign.battle.core.steps import (
+    ActionRefused,
+    Step,
+    patched,
+    seeded,
+    state_patch,
+)
 from campaign1813.campaign.battle.dice import DiceSource, ImpossibleRoll, Roll, TypedDice
-from campaign1813.campaign.battle.fight import Step, patched, seeded, state_patch
-from campaign1813.campaign.battle.rules.common import ActionRefused
 from campaign1813.campaign.battle.ruleset004 import fire as fire_rules
 from campaign1813.campaign.battle.ruleset004 import melee as melee_rules
 from campaign1813.campaign.battle.ruleset004.convert import SIDES, Forces, convert
@@ -40,10 +48,12 @@ from campaign1813.campaign.battle.ruleset004.morale import (
 from campaign1813.campaign.battle.ruleset004.movement import (
     Allowance,
     allowance,
+    first_move_odds,
     full_move,
     needs_variation,
     roll_first_move,
     roll_variation,
+    variation_odds,
 )
 from campaign1813.campaign.battle.ruleset004.tables import National, tables
 from campaign1813.campaign.battle.ruleset004.units import Kind, Unit
@@ -113,15 +123,6 @@ class BattleState:
     result: str = ""
     reason: str = ""
     finished: bool = False
-
-
-@dataclass(frozen=True)
-class Decision:
-    """Who has won and why; ``final`` once the battle is over."""
-
-    winner: str
-    reason: str
-    final: bool
 
 
 def forces(setup: BattleSetup, state: BattleState | None = None) -> Forces:
@@ -480,40 +481,118 @@ def _fire(setup: BattleSetup, state: BattleState, dice: DiceSource,
         raise ActionRefused(f"{u.name} does not fire at its own side")
     if target.kind is Kind.GENERAL:
         raise ActionRefused("a general is not fired at; he falls with the unit he is with")
-    shot = str(i.get("shot", "musketry" if u.kind is not Kind.GUNS else "roundshot"))
-    distance = None if "distance_cm" not in i else _fraction(i["distance_cm"], "range")
-    aim = fire_rules.Target(target.kind, bool(i.get("cover", False)), target.cuirassiers)
     if now.limbered:
         raise ActionRefused(f"{u.name} is limbered and must unlimber to fire (it takes a turn)")
-    returning = False
-    if now.moved and not (u.kind.light and now.half_move):
+    if now.moved and not (u.kind.light and now.half_move):  # fire returned, if any (-1)
         fired_at = any(h.target == u.key and h.firer == target.key for h in state.held)
         charged = u.kind is Kind.FOOT and (target.key, u.key, "front") in state.charges
         if u.kind is Kind.GUNS or not (fired_at or charged):
             raise ActionRefused(f"{u.name} moved this turn and may not fire (only light troops "
                                 "making a half move may; troops fired at may return fire, "
                                 "with -1)")
-        returning = True
-    if shot == "musketry":
-        nat = _national_of(u)
-        bonus = nat.foot_musketry if nat and u.kind.foot else 0
-        volley = fire_rules.Volley(u.kind, now.steps, now.firing_order,
-                                   bool(i.get("one_rank", False)), returning, bonus, distance)
-        result = fire_rules.musketry(volley, aim, dice, f"{u.name} at {target.name}")
-    elif shot in ("canister", "roundshot"):
-        if u.kind is not Kind.GUNS:
-            raise ActionRefused(f"{u.name} has no guns to fire {shot}")
-        battery = fire_rules.Battery(fire_rules.Shot(shot), now.steps,
-                                     bool(i.get("over_heads", False)), distance)
-        result = fire_rules.artillery(battery, aim, dice, f"{u.name} at {target.name}")
-    else:
-        raise ActionRefused(f"'{shot}' is not a kind of fire (musketry, canister, roundshot)")
+    result = fire_plan(setup, state, i).roll(dice, f"{u.name} at {target.name}")
     units = dict(state.units)
     units[u.key] = replace(now, fired=True)
     held = state.held + (HeldFire(u.key, target.key, result.standing),)
     lines = tuple(f"  {line}" for line in result.lines)
     return _Outcome("fire", f"{u.name} fires at {target.name}",
                     replace(state, units=units, held=held), lines, result.rolls)
+
+
+@dataclass(frozen=True)
+class FirePlan:
+    """A unit's fire reckoned from its inputs: the target as fired at and the volley or the
+    battery; the fire step rolls it, and its odds are worked from it."""
+
+    aim: fire_rules.Target
+    volley: fire_rules.Volley | None
+    battery: fire_rules.Battery | None
+
+    def roll(self, dice: DiceSource, purpose: str) -> fire_rules.FireResult:
+        """The fire rolled."""
+        if self.volley is not None:
+            return fire_rules.musketry(self.volley, self.aim, dice, purpose)
+        assert self.battery is not None
+        return fire_rules.artillery(self.battery, self.aim, dice, purpose)
+
+    def standing(self) -> dict[int, Fraction]:
+        """The exact chance of each number of hits that stand after the saving throws."""
+        if self.volley is not None:
+            return fire_rules.musketry_odds(self.volley, self.aim).standing
+        assert self.battery is not None
+        return fire_rules.artillery_odds(self.battery, self.aim).standing
+
+
+def fire_plan(setup: BattleSetup, state: BattleState, i: Mapping[str, Any]) -> FirePlan:
+    """Reckon a unit's fire from its inputs (refusing a kind of fire it cannot give)."""
+    u, now = _unit(setup, state, _need(i, "unit"))
+    target, _tnow = _unit(setup, state, _need(i, "target"))
+    shot = str(i.get("shot") or ("musketry" if u.kind is not Kind.GUNS else "roundshot"))
+    distance = (None if i.get("distance_cm") in (None, "")
+                else _fraction(i["distance_cm"], "range"))
+    aim = fire_rules.Target(target.kind, bool(i.get("cover", False)), target.cuirassiers)
+    if shot == "musketry":
+        nat = _national_of(u)
+        bonus = nat.foot_musketry if nat and u.kind.foot else 0
+        returning = now.moved and not (u.kind.light and now.half_move)
+        return FirePlan(aim, fire_rules.Volley(u.kind, now.steps, now.firing_order,
+                                               bool(i.get("one_rank", False)), returning, bonus,
+                                               distance), None)
+    if shot in ("canister", "roundshot"):
+        if u.kind is not Kind.GUNS:
+            raise ActionRefused(f"{u.name} has no guns to fire {shot}")
+        return FirePlan(aim, None, fire_rules.Battery(fire_rules.Shot(shot), now.steps,
+                                                      bool(i.get("over_heads", False)),
+                                                      distance))
+    raise ActionRefused(f"'{shot}' is not a kind of fire (musketry, canister, roundshot)")
+
+
+def melee_plan(setup: BattleSetup, state: BattleState,
+               i: Mapping[str, Any]) -> tuple[melee_rules.Fighter, melee_rules.Fighter]:
+    """The attacker and the defender of a melee as its inputs and the charge made give them;
+    the melee step fights them, and its odds are worked from them."""
+    a, anow = _unit(setup, state, _need(i, "attacker"))
+    d, dnow = _unit(setup, state, _need(i, "defender"))
+    opts: dict[str, Any] = dict(i.get("options", {}))
+    made = [f for x, y, f in state.charges if (x, y) == (a.key, d.key)]
+    face = made[0] if made else str(opts.get("face") or "front")
+    fa = _fighter(a, anow, extra=bool(opts.get("attacker_extra", face in ("flank", "rear"))),
+                  cover=bool(opts.get("attacker_cover", False)),
+                  in_wood=bool(opts.get("attacker_in_wood", False)))
+    fd = _fighter(d, dnow, extra=bool(opts.get("defender_extra", False)),
+                  cover=bool(opts.get("defender_cover", False)),
+                  in_wood=bool(opts.get("defender_in_wood", False)),
+                  frontal=face == "front")
+    return fa, fd
+
+
+def odds(setup: BattleSetup, steps: Sequence[Step], action: str,
+         i: Mapping[str, Any]) -> tuple[tuple[str, Fraction], ...]:
+    """The exact chance of each outcome of an action before it is rolled, worked from the
+    plans its step takes (:func:`fire_plan`, :func:`melee_plan`, :func:`move_plan`); empty for
+    an action that rolls nothing with a single outcome to show."""
+    if action == "first-move":  # a die each, ties rolled again
+        first = first_move_odds()
+        return (("French move first", first["first"]), ("Allied move first", first["second"]))
+    if action not in ("fire", "melee", "move"):
+        return ()
+    state = replay(setup, steps)
+    if action == "move":
+        plan = move_plan(*_unit(setup, state, _need(i, "unit")), i)
+        if not plan.diced:
+            return ((f"moves {_cm_text(plan.wanted)}: no variation die", Fraction(1)),)
+        return tuple((f"covers {_cm_text(d)}", p) for d, p in variation_odds(plan.wanted).items())
+    if action == "fire":
+        standing = fire_plan(setup, state, i).standing()
+        return tuple((f"{n} hit{'' if n == 1 else 's'} stand", p)
+                     for n, p in sorted(standing.items()))
+    fa, fd = melee_plan(setup, state, i)
+    return tuple((str(v), p) for v, p in melee_rules.melee_odds(fa, fd).verdict.items() if p)
+
+
+def _cm_text(x: Fraction) -> str:
+    """A distance on the table: ``7.5 cm``, ``5.625 cm``."""
+    return f"{float(x):g} cm"
 
 
 def _eliminate(state: BattleState, units: dict[str, UnitNow], key: str,
@@ -606,14 +685,7 @@ def _melee(setup: BattleSetup, state: BattleState, dice: DiceSource,
     if not made and not again:
         raise ActionRefused(f"{a.name} did not charge {d.name} this turn (and no melee between "
                             "them goes on from the last)")
-    face = made[0] if made else str(opts.get("face", "front"))
-    fa = _fighter(a, anow, extra=bool(opts.get("attacker_extra", face in ("flank", "rear"))),
-                  cover=bool(opts.get("attacker_cover", False)),
-                  in_wood=bool(opts.get("attacker_in_wood", False)))
-    fd = _fighter(d, dnow, extra=bool(opts.get("defender_extra", False)),
-                  cover=bool(opts.get("defender_cover", False)),
-                  in_wood=bool(opts.get("defender_in_wood", False)),
-                  frontal=face == "front")
+    fa, fd = melee_plan(setup, state, i)
     if not again:
         melee_rules.may_charge(fa, fd, foot_near_gun_cm=(
             None if "foot_near_gun_cm" not in opts
@@ -701,7 +773,7 @@ def _end_turn(setup: BattleSetup, state: BattleState) -> _Outcome:
              for k, v in state.units.items()}
     if state.turn >= setup.turns:
         after = replace(state, units=units, stage=Stage.OVER, result="draw",
-                        reason=f"night fell after turn {state.turn} with neither army lost")
+                        reason=f"{_NIGHTFALL} after turn {state.turn} with neither army lost")
         return _Outcome("end-turn", "nightfall", after,
                         (f"Night falls after turn {state.turn}: neither army has lost; "
                          "the battle is a draw",))
@@ -720,8 +792,7 @@ def _override(state: BattleState, side: str, reason: str) -> _Outcome:
         raise ActionRefused(f"'{side}' is not a side nor a draw ({', '.join(SIDES)}, draw)")
     if not reason:
         raise ActionRefused("the umpire's decision needs a reason")
-    after = replace(state, stage=Stage.OVER, result=side, reason=f"the umpire's decision: "
-                                                                 f"{reason}")
+    after = replace(state, stage=Stage.OVER, result=side, reason=f"{_UMPIRE}: {reason}")
     return _Outcome("override", f"the umpire decides: {side}", after,
                     (f"The umpire decides: {side} ({reason})",))
 
@@ -730,8 +801,8 @@ def _finish(setup: BattleSetup, state: BattleState) -> _Outcome:
     d = decision(setup, state)
     if not d.final:
         raise ActionRefused(d.reason)
-    text = "a draw" if d.winner == "draw" else f"the {d.winner} win"
-    return _Outcome("finish", f"Finish: {d.winner}", replace(state, finished=True),
+    text = "a draw" if d.winner is None else f"the {d.winner} win"
+    return _Outcome("finish", f"Finish: {d.result}", replace(state, finished=True),
                     (f"The battle is finished: {text} – {d.reason}",))
 
 
@@ -765,13 +836,28 @@ def _judge(setup: BattleSetup, state: BattleState) -> tuple[BattleState, tuple[s
 def decision(setup: BattleSetup, state: BattleState) -> Decision:
     """The result the battle gives now."""
     if state.stage == Stage.OVER:
-        return Decision(state.result, state.reason, True)
+        return Decision(BattleOutcome.of(_termination(state.reason), state.result),
+                        state.reason)
     parts = []
     for side in SIDES:
         start_n, left = standing(setup, state, side)
         parts.append(f"{side} {left} of {start_n}")
-    return Decision("", f"undecided on turn {state.turn} ({', '.join(parts)} units left; an "
-                        "army below half has lost)", False)
+    return Decision(None, f"undecided on turn {state.turn} ({', '.join(parts)} units left; an "
+                          "army below half has lost)")
+
+
+_UMPIRE = "the umpire's decision"
+_NIGHTFALL = "night fell"
+
+
+def _termination(reason: str) -> Termination:
+    """Why the battle ended, from the reason its end wrote (the umpire's, nightfall's, or an
+    army's loss)."""
+    if reason.startswith(_UMPIRE):
+        return Termination.UMPIRE
+    if reason.startswith(_NIGHTFALL):
+        return Termination.NIGHTFALL
+    return Termination.ARMY_BROKE
 
 
 def report(setup: BattleSetup, steps: Sequence[Step]) -> list[str]:

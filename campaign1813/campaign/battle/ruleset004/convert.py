@@ -24,8 +24,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from campaign1813.campaign.battle.rules.brigade import CavalryWeight
-from campaign1813.campaign.battle.rules.command import Role
 from campaign1813.campaign.battle.ruleset004.tables import tables
 from campaign1813.campaign.battle.ruleset004.units import FULL_STEPS, Kind, Quality, Unit
 from campaign1813.campaign.battle.setup import (
@@ -34,9 +32,9 @@ from campaign1813.campaign.battle.setup import (
     BattleSetup,
     BrigadeSetup,
     CommanderSetup,
-    rout_point,
+    campaign_rout_point,
 )
-from campaign1813.campaign.battle.terms import Arm, Grade, Rating
+from campaign1813.campaign.battle.terms import Arm, CavalryWeight, Grade, Rating, Role
 from campaign1813.campaign.errors import CampaignError
 
 __all__ = ["Army", "Forces", "convert", "mapping_rows", "quality_of", "kind_of",
@@ -112,7 +110,7 @@ def kind_of(b: BrigadeSetup) -> tuple[Kind, bool, str]:
 def _steps(setup: BattleSetup, b: BrigadeSetup) -> int:
     if not setup.carry_casualties or b.casualties <= 0:
         return FULL_STEPS
-    lost = int(Fraction(b.casualties * FULL_STEPS, rout_point(b.arm)) + Fraction(1, 2))
+    lost = int(Fraction(b.casualties * FULL_STEPS, campaign_rout_point(b.arm)) + Fraction(1, 2))
     return max(1, FULL_STEPS - lost)
 
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 
+from campaign1813.campaign.battle.core.steps import ActionRefused
 from campaign1813.campaign.battle.dice import D6, DiceSource, Roll, distribution
-from campaign1813.campaign.battle.rules.common import ActionRefused
 from campaign1813.campaign.battle.ruleset004.pools import (
     Distribution,
     Pool,

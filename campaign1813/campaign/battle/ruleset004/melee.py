@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
+from campaign1813.campaign.battle.core.steps import ActionRefused
 from campaign1813.campaign.battle.dice import DiceSource, Roll
-from campaign1813.campaign.battle.rules.common import ActionRefused
 from campaign1813.campaign.battle.ruleset004.pools import (
     Distribution,
     Pool,

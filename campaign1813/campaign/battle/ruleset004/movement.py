@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from campaign1813.campaign.battle.core.steps import ActionRefused
 from campaign1813.campaign.battle.dice import DiceSource, Roll
-from campaign1813.campaign.battle.rules.common import ActionRefused
 from campaign1813.campaign.battle.ruleset004.pools import SIDES, roll_die
 from campaign1813.campaign.battle.ruleset004.tables import National, Tables, tables
 from campaign1813.campaign.battle.ruleset004.units import Kind

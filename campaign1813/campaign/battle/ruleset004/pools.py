@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
+from campaign1813.campaign.battle.core.steps import roll_for
 from campaign1813.campaign.battle.dice import D6, DiceSource, Roll
-from campaign1813.campaign.battle.rules.common import roll_for
 
 SIDES = 6
 Distribution = dict[int, Fraction]

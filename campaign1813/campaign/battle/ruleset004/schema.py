@@ -14,7 +14,7 @@ every shipped file has passed, the manifest ``data/rulesets/004/validated.json``
 ...     "004/morale.toml")
 Traceback (most recent call last):
 ...
-campaign1813.campaign.battle.rules.files.RulesetError: 004/morale.toml: passes_on.poor: should \
+campaign1813.campaign.battle.files.RulesetError: 004/morale.toml: passes_on.poor: should \
 be at most 6, not 9
 """
 
@@ -29,9 +29,9 @@ from typing import Annotated, Any
 
 from pydantic import ConfigDict, Field, StringConstraints
 
-from campaign1813.campaign.battle.rules import schema as shared
-from campaign1813.campaign.battle.rules.files import RulesetError, content_hash, rulesets_root
-from campaign1813.campaign.battle.rules.schema import PATTERNS, TomlJsonSchema
+from campaign1813.campaign.battle import schema_base as shared
+from campaign1813.campaign.battle.files import RulesetError, content_hash, rulesets_root
+from campaign1813.campaign.battle.schema_base import PATTERNS, TomlJsonSchema
 
 ID = "004"
 MANIFEST = "validated.json"

@@ -25,13 +25,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from campaign1813.campaign.battle.rules.files import (
-    OWN_ENGINES,
+from campaign1813.campaign.battle.files import (
     RulesetError,
-    all_ruleset_names,
     content_hash,
+    data_folders,
     rulesets_root,
 )
+from campaign1813.campaign.battle.registry import own_engine
 
 ID = "004"
 PACKAGE = "campaign1813.campaign.battle.ruleset004"
@@ -163,10 +163,10 @@ def _cm(value: float) -> Fraction:
 @cache
 def tables(ruleset: str = ID) -> Tables:
     """The tables of ruleset 004, checked; RulesetError naming what is wrong."""
-    if ruleset not in all_ruleset_names():
+    if ruleset not in data_folders():
         raise RulesetError(f"no ruleset called '{ruleset}' "
-                           f"(known: {', '.join(all_ruleset_names())})")
-    if OWN_ENGINES.get(ruleset) != PACKAGE:
+                           f"(known: {', '.join(data_folders())})")
+    if not (own_engine(ruleset) or "").startswith(PACKAGE + "."):
         raise RulesetError(f"ruleset '{ruleset}' is not read by the {ID} rules")
     return tables_at(rulesets_root() / ruleset, ruleset)
 

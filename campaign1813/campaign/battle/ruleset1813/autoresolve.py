@@ -1,0 +1,923 @@
+"""Auto-resolve: a battle fought without a table, by the rules' own tables, and its odds.
+
+:func:`resolve` fights one abstract battle from a :class:`~.setup.BattleSetup`: every turn each
+chip is drawn once in a seeded order, the drawn commander rolls his pips, corps close by their
+orders through three distance bands (long artillery range, short range, contact), guns fire,
+brigades skirmish, fire, charge and fight by arm and orders, routs set off their friends, broken
+brigades rally, and the army break is judged after every move; night falls after the setup's
+turns. Every test gives what the rules give for the roll made (see :mod:`.auto_tables`), and the
+battle report lists every roll in the seed's own form. :func:`estimate` fights many such
+battles and counts who won, with a 95 % interval for each share (:mod:`.core.results`).
+``docs/autoresolve.md`` lists each abstraction and why.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from campaign1813.campaign.battle.core.results import (
+    AutoOdds,
+    AutoResult,
+    BrigadeOutcome,
+    Progress,
+    auto_outcome,
+    count_results,
+    run_seed,
+)
+from campaign1813.campaign.battle.dice import D6
+from campaign1813.campaign.battle.ruleset1813.auto_tables import (
+    DISORDERED,
+    FORMED,
+    ROUT,
+    SHAKEN,
+    CombatTable,
+    DiceTable,
+    MoraleTable,
+    Profile,
+    SideHit,
+    broken_states,
+    combat_table,
+    corps_break_count,
+    dice_table,
+    end_of_sequence_state,
+    fire_table_for,
+    guns_charged,
+    morale_table,
+    pips_table,
+    pursuit_table,
+    rally_pursuers_table,
+    reaction_action,
+    side_break_count,
+    skirmish_table,
+)
+from campaign1813.campaign.battle.ruleset1813.rules.artillery import RangeBand, Target
+from campaign1813.campaign.battle.ruleset1813.rules.brigade import STATE_ORDER
+from campaign1813.campaign.battle.ruleset1813.rules.command import Role
+from campaign1813.campaign.battle.ruleset1813.rules.loader import RulesetError
+from campaign1813.campaign.battle.ruleset1813.rules.morale import morale_rules
+from campaign1813.campaign.battle.ruleset1813.rules.rout import PURSUING, ROUT_WITHIN
+from campaign1813.campaign.battle.setup import (
+    ALLIED,
+    FRENCH,
+    BattleSetup,
+    InvalidSetup,
+    Special,
+)
+from campaign1813.campaign.battle.terms import (
+    Arm,
+    Calibre,
+    CorpsOrder,
+    Formation,
+    Grade,
+    Rating,
+)
+
+__all__ = ["resolve", "estimate", "START_GAP", "LONG_RANGE_GAP", "SHORT_RANGE_GAP",
+           "CONTACT_GAP", "BAND_NAMES"]
+
+# The distance between two corps facing each other, counted in advancing moves to contact:
+# two moves from entering to long artillery range, one more to short range (8 inches, where
+# infantry may fire and skirmish and cavalry charge), one more to contact.
+START_GAP = 4
+LONG_RANGE_GAP = 2
+SHORT_RANGE_GAP = 1
+CONTACT_GAP = 0
+BAND_NAMES = {4: "out of range", 3: "out of range", 2: "long range", 1: "short range",
+              0: "contact"}
+
+# How near each order advances (Move keeps 4 inches off the enemy, so stops at short range).
+_ADVANCE_TO = {CorpsOrder.MOVE: SHORT_RANGE_GAP, CorpsOrder.ENGAGE: SHORT_RANGE_GAP,
+               CorpsOrder.ATTACK: CONTACT_GAP}
+# Orders under which a corps' infantry and cavalry start combats (Rule 4).
+_FIGHTING = (CorpsOrder.HOLD, CorpsOrder.ENGAGE, CorpsOrder.ATTACK)
+
+
+# Morale-test facts as bits, and the sets of the ruleset's fact names they stand for.
+_IN_BUA, _SUPPORTS, _ROUT_NEAR, _PURSUIT = 1, 2, 4, 8
+_FACTS = tuple(frozenset(
+    (["in-bua"] if mask & _IN_BUA else [])
+    + (["supports-within-4"] if mask & _SUPPORTS else ["no-supports-within-8"])
+    + ([ROUT_WITHIN] if mask & _ROUT_NEAR else [])
+    + ([PURSUING] if mask & _PURSUIT else [])) for mask in range(16))
+_NONE: frozenset[str] = frozenset()
+_GARRISON = frozenset({"garrison"})
+_STATIONARY = frozenset({"stationary"})
+_IN_COVER = frozenset({"enemy-in-cover"})
+_STATE_WORDS = ("formed", "disordered", "shaken", "routs")
+_TARGET_OF_ARM = {Arm.INFANTRY: Target.INFANTRY, Arm.CAVALRY: Target.CAVALRY,
+                  Arm.ARTILLERY: Target.ARTILLERY}
+_FORMATION_OF_ARM = {Arm.INFANTRY: Formation.LINE, Arm.CAVALRY: Formation.CAVALRY_LINE,
+                     Arm.ARTILLERY: None}
+_SKIRMISH_ORDER = {Rating.A: 0, Rating.B: 1, Rating.C: 2}
+_SIDES = (FRENCH, ALLIED)
+
+
+# --- results ---------------------------------------------------------------------------------
+
+
+# --- the plan: a setup checked once and read into plain values --------------------------------
+
+
+@dataclass(frozen=True)
+class _UnitPlan:
+    key: str
+    name: str
+    label: str                 # the name in the report, told apart from the enemy's
+    arm: Arm
+    rating: Rating
+    skirmish: int
+    profile: Profile
+    limit: int
+    casualties: int
+    calibre: Calibre
+    in_town: bool
+    nation: str
+
+
+@dataclass(frozen=True)
+class _CorpsPlan:
+    key: str
+    side: str
+    grade: Grade
+    orders: CorpsOrder
+    town: bool
+    arrival: int
+    rank: int
+    units: tuple[_UnitPlan, ...]
+    nation: str = ""
+
+
+@dataclass(frozen=True)
+class _ChipPlan:
+    label: str
+    kind: str                  # "corps", "cinc", "poor", "gifted" or "tactical"
+    side: str = ""
+    corps: int = -1            # index of the corps, for a corps commander's chip
+    name: str = ""
+    grade: Grade = Grade.AVERAGE
+    nation: str = ""
+
+    @property
+    def text(self) -> str:
+        return f"chip {self.label}" if self.label.isdigit() else f"{self.label} chip"
+
+
+@dataclass(frozen=True)
+class _Plan:
+    setup: BattleSetup
+    ruleset: str
+    corps: tuple[_CorpsPlan, ...]
+    chips: tuple[_ChipPlan, ...]
+
+
+def _refuse(setup: BattleSetup, why: str) -> InvalidSetup:
+    return InvalidSetup(f"{setup.title}: cannot be auto-resolved: {why}")
+
+
+def _plan(setup: BattleSetup) -> _Plan:
+    try:
+        limits = morale_rules(setup.ruleset)
+    except RulesetError as exc:
+        raise _refuse(setup, str(exc)) from exc
+    by_key = {b.key: b for b in setup.brigades}
+    listed: dict[str, str] = {}
+    names = _report_names(setup)
+    corps: list[_CorpsPlan] = []
+    commanded: dict[str, int] = {}
+    ranks = dict.fromkeys(_SIDES, 0)
+    for index, c in enumerate(setup.corps):
+        commander = setup.commander(c.commander)
+        if commander.side != c.side:
+            raise _refuse(setup, f"{c.key} is {c.side} but its commander {commander.name} "
+                                 f"is {commander.side}")
+        if c.commander in commanded:
+            raise _refuse(setup, f"{commander.name} commands two corps "
+                                 f"({setup.corps[commanded[c.commander]].key} and {c.key})")
+        commanded[c.commander] = index
+        if not c.brigades:
+            raise _refuse(setup, f"{c.key} has no brigades")
+        if c.turn < 1:
+            raise _refuse(setup, f"{c.key} arrives on turn {c.turn}; turns count from 1")
+        units = []
+        for key in c.brigades:
+            b = by_key.get(key)
+            if b is None:
+                raise _refuse(setup, f"{c.key} lists a brigade '{key}' the setup does not have")
+            if b.corps != c.key or key in listed:
+                raise _refuse(setup, f"{b.name} is listed by {listed.get(key, c.key)} but "
+                                     f"belongs to {b.corps}")
+            listed[key] = c.key
+            if b.casualties < 0:
+                raise _refuse(setup, f"{b.name} brings {b.casualties} casualties")
+            limit = limits.limit(b.arm)
+            if b.casualties >= limit:
+                raise _refuse(setup, f"{b.name} brings {b.casualties} casualties, its rout "
+                                     f"point ({limit}): it cannot take the field")
+            if b.arm is Arm.CAVALRY and b.cavalry is None:
+                raise _refuse(setup, f"{b.name} is cavalry without a weight")
+            if b.arm is not Arm.CAVALRY and (b.cavalry is not None or b.lancers):
+                raise _refuse(setup, f"{b.name} is {b.arm.value} with a cavalry weight")
+            if b.arm is Arm.ARTILLERY and b.calibre <= 0:
+                raise _refuse(setup, f"{b.name} has no calibre")
+            profile: Profile = (b.arm, b.rating, b.firepower, b.skirmish, b.cavalry, b.lancers,
+                                _FORMATION_OF_ARM[b.arm], b.nation)
+            units.append(_UnitPlan(b.key, b.name, names[b.key], b.arm, b.rating,
+                                   _SKIRMISH_ORDER[b.skirmish], profile, limit, b.casualties,
+                                   Calibre.from_pounds(b.calibre),
+                                   c.edge is None and b.arm is not Arm.CAVALRY,
+                                   b.nation.lower()))
+        corps.append(_CorpsPlan(c.key, c.side, commander.grade, c.orders, c.edge is None,
+                                c.turn, ranks[c.side], tuple(units), commander.nation))
+        ranks[c.side] += 1
+    for b in setup.brigades:
+        if b.key not in listed:
+            raise _refuse(setup, f"{b.name} belongs to {b.corps} but {b.corps} does not list it")
+    for side in _SIDES:
+        if not any(c.side == side and c.arrival <= 1 for c in corps):
+            raise _refuse(setup, f"the {side} side has no corps on the field on turn 1")
+    return _Plan(setup, setup.ruleset, tuple(corps), _chips(setup, commanded))
+
+
+def _report_names(setup: BattleSetup) -> dict[str, str]:
+    """Brigade names for the report: a name both sides use gets the nation (or side), and one
+    still shared gets its corps."""
+    sides = {c.key: c.side for c in setup.corps}
+
+    def unique(named: dict[str, str]) -> set[str]:
+        seen: dict[str, int] = {}
+        for name in named.values():
+            seen[name] = seen.get(name, 0) + 1
+        return {name for name, n in seen.items() if n == 1}
+
+    names = {b.key: b.name for b in setup.brigades}
+    ok = unique(names)
+    names = {b.key: b.name if b.name in ok else f"{b.nation or sides.get(b.corps, '')} {b.name}"
+             for b in setup.brigades}
+    ok = unique(names)
+    return {b.key: names[b.key] if names[b.key] in ok else f"{b.name} of {b.corps}"
+            for b in setup.brigades}
+
+
+def _chips(setup: BattleSetup, commanded: dict[str, int]) -> tuple[_ChipPlan, ...]:
+    specials = {Special.POOR.value: ("poor", ""), Special.FRENCH_GIFTED.value: ("gifted", FRENCH),
+                Special.ALLIED_GIFTED.value: ("gifted", ALLIED),
+                Special.FRENCH_TACTICAL.value: ("tactical", FRENCH)}
+    chips: list[_ChipPlan] = []
+    seen: dict[str, str] = {}
+    for chip in setup.chips:
+        if chip.commander is None:
+            if chip.label not in specials:
+                raise _refuse(setup, f"chip '{chip.label}' names no commander and is not a "
+                                     f"special chip ({', '.join(specials)})")
+            kind, side = specials[chip.label]
+            chips.append(_ChipPlan(chip.label, kind, side))
+            continue
+        commander = setup.commander(chip.commander)
+        if chip.commander in seen:
+            raise _refuse(setup, f"{commander.name} has two chips ({seen[chip.commander]} and "
+                                 f"{chip.label})")
+        seen[chip.commander] = chip.label
+        if chip.commander in commanded:
+            chips.append(_ChipPlan(chip.label, "corps", commander.side,
+                                   commanded[chip.commander], commander.name, commander.grade))
+        elif commander.role is Role.CINC:
+            chips.append(_ChipPlan(chip.label, "cinc", commander.side, -1, commander.name,
+                                   commander.grade, commander.nation))
+        else:
+            raise _refuse(setup, f"chip {chip.label} is for {commander.name}, who commands no "
+                                 f"corps")
+    for key, index in commanded.items():
+        if key not in seen:
+            raise _refuse(setup, f"{setup.corps[index].key} has no chip in the bag and would "
+                                 f"never move")
+    return tuple(chips)
+
+
+# --- the battle in progress --------------------------------------------------------------------
+
+
+class _Unit:
+    __slots__ = ("p", "corps", "casualties", "state", "destroyed", "pursuing")
+
+    def __init__(self, p: _UnitPlan, corps: _Corps):
+        self.p = p
+        self.corps = corps
+        self.casualties = p.casualties
+        self.state = FORMED
+        self.destroyed = False
+        self.pursuing = False
+
+
+class _Corps:
+    __slots__ = ("p", "index", "units", "present", "withdrawn", "target", "breaks_at")
+
+    def __init__(self, p: _CorpsPlan, index: int, breaks_at: int):
+        self.p = p
+        self.index = index
+        self.units = tuple(_Unit(u, self) for u in p.units)
+        self.breaks_at = breaks_at
+        self.present = p.arrival <= 1
+        self.withdrawn = False
+        self.target: _Corps | None = None
+
+
+class _Over(Exception):
+    """The battle is decided: raised after a move that broke an army."""
+
+
+class _Battle:
+    def __init__(self, plan: _Plan, seed: int, report: bool):
+        self.plan = plan
+        self.ruleset = plan.ruleset
+        rng = random.Random(seed)
+        self.rand = rng.random
+        self.shuffle = rng.shuffle
+        self.log: list[str] | None = [] if report else None
+        self.corps = tuple(_Corps(c, i, corps_break_count(self.ruleset, len(c.units)))
+                           for i, c in enumerate(plan.corps))
+        self.gaps: dict[tuple[int, int], int] = {}
+        self.turn = 0
+        self.move = 0
+        self.poor_pending = False
+        self.moved: set[int] = set()
+        self.pips = 0
+        self.reserve = 0
+        self.winner: str | None = None
+        self.reason = ""
+        self.broken = broken_states(self.ruleset)
+        self.d6 = dice_table(D6)
+
+    # -- dice and distance
+
+    def roll(self, table: DiceTable) -> int:
+        faces = table.faces
+        return faces[int(self.rand() * len(faces))]
+
+    def gap(self, a: _Corps, b: _Corps) -> int:
+        key = (a.index, b.index) if a.index < b.index else (b.index, a.index)
+        return self.gaps.get(key, START_GAP)
+
+    def set_gap(self, a: _Corps, b: _Corps, gap: int) -> None:
+        key = (a.index, b.index) if a.index < b.index else (b.index, a.index)
+        self.gaps[key] = gap
+
+    def say(self, line: str) -> None:
+        if self.log is not None:
+            self.log.append(line)
+
+    # -- the whole battle
+
+    def fight(self) -> int:
+        """Fight turn by turn; the number of turns fought."""
+        turns = self.plan.setup.turns
+        for turn in range(1, turns + 1):
+            self.turn = turn
+            self.say(f"Turn {turn}")
+            for c in self.corps:
+                if not c.present and c.p.arrival == turn:
+                    c.present = True
+                    self.say(f"{c.p.key} arrives")
+            self.retarget()
+            try:
+                self.sequence()
+            except _Over:
+                return turn
+            for c in self.corps:
+                for u in c.units:
+                    if u.state == DISORDERED:
+                        u.state = end_of_sequence_state(self.ruleset, u.state)
+        self.nightfall()
+        return turns
+
+    def retarget(self) -> None:
+        """Each corps faces the enemy corps of its rank, else the first enemy corps standing."""
+        for c in self.corps:
+            if not c.present or c.withdrawn:
+                continue
+            t = c.target
+            if t is not None and t.present and not t.withdrawn:
+                continue
+            enemies = [e for e in self.corps
+                       if e.p.side != c.p.side and e.present and not e.withdrawn]
+            same = [e for e in enemies if e.p.rank == c.p.rank]
+            c.target = (same or enemies)[0] if enemies else None
+
+    def sequence(self) -> None:
+        """Draw every chip once, in a seeded order."""
+        bag = [chip for chip in self.plan.chips if self.in_bag(chip)]
+        self.shuffle(bag)
+        self.move = 0
+        self.poor_pending = False
+        self.moved = set()
+        for position, chip in enumerate(bag):
+            if chip.kind == "corps":
+                if not self.will_move(chip, position):
+                    continue
+                self.corps_move(self.corps[chip.corps], chip.text)
+            elif chip.kind == "cinc":
+                if not self.will_move(chip, position):
+                    continue
+                self.cinc_move(chip, chip.text)
+            elif chip.kind == "poor":
+                self.poor_chip(bag, position)
+            else:
+                self.early_chip(chip, bag, position)
+            self.judge()
+
+    def in_bag(self, chip: _ChipPlan) -> bool:
+        if chip.kind == "corps":
+            c = self.corps[chip.corps]
+            return c.present and not c.withdrawn
+        if chip.kind == "cinc":
+            return any(c.present and not c.withdrawn and c.p.side == chip.side
+                       for c in self.corps)
+        return True
+
+    # -- the special chips
+
+    def will_move(self, chip: _ChipPlan, position: int) -> bool:
+        """Whether a commander's chip at this place in the bag still gives a move this turn."""
+        if chip.kind == "corps":
+            return not self.corps[chip.corps].withdrawn and chip.corps not in self.moved
+        return chip.kind == "cinc" and -1 - position not in self.moved
+
+    def poor_chip(self, bag: list[_ChipPlan], position: int) -> None:
+        self.move += 1
+        self.say(f"Move {self.move} – Poor Card")
+        if any(chip.grade is Grade.POOR and self.will_move(chip, later)
+               for later, chip in enumerate(bag[position + 1:], position + 1)):
+            self.poor_pending = True
+        else:
+            self.say("All Poor commanders have already moved, no effect")
+
+    def early_chip(self, chip: _ChipPlan, bag: list[_ChipPlan], position: int) -> None:
+        """A gifted chip moves a gifted general of its side who has not yet moved; the French
+        tactical chip a French corps still out of range (on its blinds)."""
+        for later, other in enumerate(bag[position + 1:], position + 1):
+            if other.side != chip.side or not self.will_move(other, later):
+                continue
+            if chip.kind == "gifted" and other.grade is not Grade.GIFTED:
+                continue
+            if other.kind == "corps":
+                c = self.corps[other.corps]
+                if chip.kind == "tactical" and (c.target is not None and
+                                                self.gap(c, c.target) < START_GAP - 1):
+                    continue
+                self.moved.add(other.corps)
+                self.corps_move(c, chip.text)
+                return
+            if chip.kind == "gifted":
+                self.moved.add(-1 - later)
+                self.cinc_move(other, chip.text)
+                return
+        self.move += 1
+        self.say(f"Move {self.move} – {chip.text}")
+        self.say("No general left who may use it")
+
+    # -- a commander's move
+
+    def header(self, nation: str, name: str, label: str) -> None:
+        """``Move 3 – Prussian – 1 corps (chip 8)``: the nation, as the seed's reports say."""
+        self.move += 1
+        self.say(f"Move {self.move} – {nation} – {name} ({label})")
+
+    def roll_pips(self, grade: Grade) -> int:
+        """Roll pips; a Poor commander drawn while the Poor chip waits loses his move."""
+        if self.poor_pending and grade is Grade.POOR:
+            self.poor_pending = False
+            self.say("Miss move due to Poor Card")
+            return -1
+        dice, by_face = pips_table(self.ruleset, grade)
+        face = self.roll(dice)
+        pips = by_face[face]
+        self.say(f"Pips ({face}) {pips}")
+        return pips
+
+    def corps_move(self, c: _Corps, label: str) -> None:
+        p = c.p
+        self.header(p.nation or p.side, p.key, label)
+        self.say(f"Orders: {p.orders.value}")
+        pips = self.roll_pips(p.grade)
+        lost = pips < 0
+        waiting = [u for u in c.units if self.wants_rally(u)]
+        self.pips = max(pips, 0)
+        # One pip set aside for each brigade already waiting to rally.
+        self.reserve = len(waiting)
+        for u in waiting:
+            if u.pursuing and self.pips > 0:
+                self.pips -= 1
+                self.reserve -= 1
+                self.rally_pursuers(u)
+        t = c.target
+        if t is not None:
+            self.artillery(c, t, lost)
+            if not lost:
+                self.advance(c, t)
+                self.combats(c, t)
+        self.rallies(waiting)
+
+    def wants_rally(self, u: _Unit) -> bool:
+        if u.destroyed:
+            return False
+        return u.pursuing or u.state == SHAKEN or (u.state == ROUT and
+                                                    u.casualties < u.p.limit)
+
+    def spend(self) -> bool:
+        """Pay one pip for an action, keeping the pips set aside for rallies."""
+        if self.pips > self.reserve:
+            self.pips -= 1
+            return True
+        return False
+
+    def artillery(self, c: _Corps, t: _Corps, lost: bool) -> None:
+        gap = self.gap(c, t)
+        if gap > LONG_RANGE_GAP:
+            return
+        for u in c.units:
+            if u.p.arm is not Arm.ARTILLERY or u.destroyed or u.state != FORMED:
+                continue
+            # Artillery fires even when its commander loses his move to the Poor chip.
+            if not lost and not self.spend():
+                return
+            if not self.fire(u, t, gap):
+                return
+
+    def fire(self, gun: _Unit, t: _Corps, gap: int) -> bool:
+        target = (self.pick(t, (Arm.INFANTRY, Arm.CAVALRY), False)
+                  or self.pick(t, (Arm.ARTILLERY,), False))
+        if target is None:
+            return False
+        kind = Target.BUILDINGS if target.p.in_town else _TARGET_OF_ARM[target.p.arm]
+        band = RangeBand.LONG if gap == LONG_RANGE_GAP else RangeBand.SHORT
+        dice, hits_by_total = fire_table_for(self.ruleset, gun.p.calibre, gun.p.rating,
+                                             gun.casualties, kind, band)
+        total = self.roll(dice)
+        hits = hits_by_total[total]
+        if self.log is not None:
+            what = "miss" if not hits else ("1 hit" if hits == 1 else f"{hits} hits")
+            self.log.append(f"Artillery fire on {kind.value}, {target.p.label} ({total}) {what}")
+        if hits:
+            target.casualties += hits
+            if self.morale(target, 0, False, "Test morale for"):
+                self.cascade([target])
+        return True
+
+    def advance(self, c: _Corps, t: _Corps) -> None:
+        if c.p.town:
+            return
+        gap = self.gap(c, t)
+        orders = c.p.orders
+        stop = _ADVANCE_TO.get(orders)
+        if stop is not None and gap > stop and self.spend():
+            self.set_gap(c, t, gap - 1)
+            self.say("All move forward" if gap - 1 > LONG_RANGE_GAP
+                     else f"All advance to {BAND_NAMES[gap - 1]}")
+        elif orders is CorpsOrder.WITHDRAW and gap < START_GAP and self.spend():
+            self.set_gap(c, t, gap + 1)
+            self.say(f"All fall back to {BAND_NAMES[gap + 1]}")
+
+    def combats(self, c: _Corps, t: _Corps) -> None:
+        orders = c.p.orders
+        gap = self.gap(c, t)
+        if orders not in _FIGHTING or gap > SHORT_RANGE_GAP:
+            return
+        for u in c.units:
+            if u.p.arm is not Arm.INFANTRY or u.destroyed or u.state != FORMED:
+                continue
+            if orders is CorpsOrder.ATTACK and gap > CONTACT_GAP:
+                break
+            target = self.pick(t, (Arm.INFANTRY,), False)
+            if target is None:
+                break
+            if not self.spend():
+                return
+            if orders is CorpsOrder.ATTACK:
+                if target.p.in_town:
+                    self.combat(9, u, target, _NONE, _GARRISON, "Attack")
+                else:
+                    self.combat(13, u, target, _NONE, _NONE, "Attack")
+            elif target.p.in_town or u.p.skirmish < target.p.skirmish:
+                self.skirmish(u, target)
+            else:
+                self.combat(12, u, target, _NONE, _NONE, "Firefight")
+        for u in c.units:
+            if (u.p.arm is not Arm.CAVALRY or u.destroyed or u.state != FORMED
+                    or u.pursuing):
+                continue
+            target = (self.pick(t, (Arm.CAVALRY,), False) or self.pick(t, (Arm.INFANTRY,), True)
+                      or self.unsupported_guns(t))
+            if target is None:
+                break
+            if not self.spend():
+                return
+            if target.p.arm is Arm.ARTILLERY:
+                self.charge_guns(u, target)
+            elif target.p.arm is Arm.CAVALRY:
+                self.combat(14, u, target, _NONE,
+                            _NONE if target.state == FORMED else _STATIONARY, "Charge")
+            else:
+                self.combat(15, u, target, _NONE, _NONE, "Charge")
+
+    def pick(self, t: _Corps, arms: tuple[Arm, ...], unformed_infantry: bool) -> _Unit | None:
+        """The enemy brigade nearest its rout point (then the worse state, then the order of
+        battle), not routing; for cavalry charging infantry, only infantry out of the town and
+        not Formed (formed infantry would stand in square)."""
+        best: _Unit | None = None
+        best_key = (0, 0)
+        for u in t.units:
+            if u.destroyed or u.state == ROUT or u.p.arm not in arms:
+                continue
+            if unformed_infantry and (u.state == FORMED or u.p.in_town):
+                continue
+            key = (u.p.limit - u.casualties, -u.state)
+            if best is None or key < best_key:
+                best, best_key = u, key
+        return best
+
+    def unsupported_guns(self, t: _Corps) -> _Unit | None:
+        """An enemy battery with no formed friend to evade behind, if the ruleset lets
+        cavalry cut such guns down (Rule 8)."""
+        guns = self.pick(t, (Arm.ARTILLERY,), False)
+        if guns is None or self.facts(guns) & _SUPPORTS:
+            return None
+        return guns if guns_charged(self.ruleset, guns.state) is not None else None
+
+    def charge_guns(self, cavalry: _Unit, guns: _Unit) -> None:
+        result = guns_charged(self.ruleset, guns.state)
+        assert result is not None
+        self.say(f"Charge {cavalry.p.label} on {guns.p.label} (Rule 8): {result.text}")
+        if result.removed:
+            guns.destroyed = True
+            return
+        self.hit(guns, result.hit)
+        if result.hit.new_rout:
+            self.cascade([guns])
+
+    # -- combats, skirmish, morale
+
+    def combat(self, rule: int, a: _Unit, d: _Unit, a_facts: frozenset[str],
+               d_facts: frozenset[str], verb: str) -> None:
+        table: CombatTable = combat_table(self.ruleset, rule, a.p.profile, a.casualties, a.state,
+                                          a_facts, d.p.profile, d.casualties, d.state, d_facts)
+        total = self.roll(table.dice)
+        row = table.rows[total]
+        if self.log is not None:
+            roller = a if table.attacker_rolls else d
+            self.log.append(f"{verb} {a.p.label} on {d.p.label} (Rule {rule}): "
+                            f"{roller.corps.p.side} roll ({total}) +{table.difference}, "
+                            f"{row.result}")
+        self.hit(a, row.attacker)
+        self.hit(d, row.defender)
+        routed = [u for u, h in ((a, row.attacker), (d, row.defender)) if h.new_rout]
+        if routed:
+            self.cascade(routed)
+        if row.attacker_pursues:
+            self.pursuit(a, d)
+        if row.defender_pursues:
+            self.pursuit(d, a)
+
+    def hit(self, u: _Unit, h: SideHit) -> None:
+        changed = h.state != u.state
+        if not h.casualties and not changed:
+            return
+        u.casualties += h.casualties
+        u.state = h.state
+        if self.log is not None:
+            parts = []
+            if h.casualties:
+                parts.append(f"{h.casualties} casualt{'y' if h.casualties == 1 else 'ies'}")
+            if changed:
+                parts.append(_STATE_WORDS[h.state])
+            self.log.append(f"{u.p.label}: {', '.join(parts)}")
+
+    def skirmish(self, a: _Unit, d: _Unit) -> None:
+        table = skirmish_table(self.ruleset, a.p.profile, a.casualties, a.state,
+                               _IN_COVER if d.p.in_town else _NONE, d.p.profile, d.casualties,
+                               d.state, _NONE)
+        fa = self.roll(table.dice)
+        fd = self.roll(table.dice)
+        a_hit, a_tests, d_hit, d_tests = table.rows[(fa, fd)]
+        if self.log is not None:
+            self.log.append(f"Skirmish {a.p.label} ({fa}) {'kill' if d_hit.casualties else 'miss'}"
+                            f", {d.p.label} ({fd}) {'kill' if a_hit.casualties else 'miss'}")
+        self.hit(a, a_hit)
+        self.hit(d, d_hit)
+        routed = [u for u, h in ((a, a_hit), (d, d_hit)) if h.new_rout]
+        for u, tests in ((a, a_tests), (d, d_tests)):
+            if tests and self.morale(u, 0, False, "Test morale for"):
+                routed.append(u)
+        if routed:
+            self.cascade(routed)
+
+    def facts(self, u: _Unit) -> int:
+        """The morale facts of a brigade: in the town; formed friends of its corps near it
+        (supports) or none; pursuing."""
+        mask = _IN_BUA if u.p.in_town else 0
+        for f in u.corps.units:
+            if f is not u and f.state == FORMED and not f.destroyed:
+                mask |= _SUPPORTS
+                break
+        if u.pursuing:
+            mask |= _PURSUIT
+        return mask
+
+    def morale(self, u: _Unit, extra: int, rallying: bool, prefix: str) -> bool:
+        """A morale test (a rally when ``rallying``); whether the brigade newly routs."""
+        table: MoraleTable = morale_table(self.ruleset, u.p.arm, u.p.rating, u.casualties,
+                                          u.state, _FACTS[self.facts(u) | extra], rallying)
+        if table.automatic:
+            row = table.rows[0]
+            self.say(f"{prefix} {u.p.label}: {row.text}")
+        else:
+            face = self.roll(table.dice)
+            row = table.rows[face]
+            if self.log is not None:
+                self.log.append(f"{prefix} {u.p.label} ({face}) {row.text}")
+        u.state = row.state
+        return row.new_rout
+
+    def cascade(self, routed: list[_Unit]) -> None:
+        """Rule 16: each new rout makes every friend of its corps react, breadth first."""
+        queue = list(routed)
+        while queue:
+            r = queue.pop(0)
+            for f in r.corps.units:
+                # A brigade already routing has run its rout move to the rear, out of reach.
+                if f is r or f.destroyed or f.state == ROUT:
+                    continue
+                action = reaction_action(self.ruleset, f.state)
+                if action == "rout":
+                    f.state = ROUT
+                    self.say(f"{f.p.label}, shaken, routs with {r.p.label}")
+                    queue.append(f)
+                elif self.morale(f, _ROUT_NEAR, False, "Test morale for"):
+                    queue.append(f)
+
+    def pursuit(self, cavalry: _Unit, routers: _Unit) -> None:
+        """Rule 16: cavalry that caused a rout may pursue."""
+        if cavalry.destroyed or cavalry.state == ROUT or cavalry.pursuing:
+            return
+        table = pursuit_table(self.ruleset, cavalry.p.nation)
+        first = self.roll(table.dice)
+        if not table.pursues[first]:
+            self.say(f"Pursuit test for {cavalry.p.label} ({first}) no pursuit")
+            return
+        second = self.roll(table.dice)
+        row = table.rows[second]
+        cavalry.pursuing = True
+        self.say(f"Pursuit test for {cavalry.p.label} ({first}) pursue ({second}) {row.result}")
+        if row.action == "routers" and row.casualties and not routers.destroyed:
+            self.hit(routers, SideHit(row.casualties, routers.state, False))
+
+    def rally_pursuers(self, u: _Unit) -> None:
+        table = rally_pursuers_table(self.ruleset, u.p.rating, u.casualties, u.state,
+                                     _FACTS[self.facts(u) & ~_PURSUIT])
+        u.pursuing = False
+        if table.automatic:
+            row = table.rows[0]
+            self.say(f"Rally pursuers {u.p.label}: {row.text}")
+        else:
+            face = self.roll(table.dice)
+            row = table.rows[face]
+            self.say(f"Rally pursuers {u.p.label} ({face}) {row.text}")
+        u.state = row.state
+        if row.new_rout:
+            self.cascade([u])
+
+    def rallies(self, waiting: list[_Unit]) -> None:
+        """Rules 16-18: routing, then Shaken brigades test; the commander pays for rallies."""
+        for wanted in (ROUT, SHAKEN):
+            for u in waiting:
+                if u.destroyed or u.state != wanted or u.pursuing:
+                    continue
+                if u.state == ROUT and u.casualties >= u.p.limit:
+                    continue
+                if self.pips > 0:
+                    self.pips -= 1
+                    routs = self.morale(u, 0, True, "Test to rally")
+                elif u.state == SHAKEN:
+                    routs = self.morale(u, 0, False, "Test morale for")
+                else:
+                    continue
+                if routs:
+                    self.cascade([u])
+
+    def cinc_move(self, chip: _ChipPlan, label: str) -> None:
+        """The CinC rallies the brigades of the corps of his side most in need of it."""
+        self.header(chip.nation or chip.side, chip.name, label)
+        pips = self.roll_pips(chip.grade)
+        if pips <= 0:
+            return
+        best: _Corps | None = None
+        best_count = 0
+        for c in self.corps:
+            if c.p.side != chip.side or not c.present or c.withdrawn:
+                continue
+            count = sum(1 for u in c.units if self.wants_rally(u) and not u.pursuing)
+            if count > best_count:
+                best, best_count = c, count
+        if best is None:
+            self.say("No brigade to rally")
+            return
+        self.say(f"Move to {best.p.key}")
+        self.pips = pips
+        self.reserve = 0
+        self.rallies([u for u in best.units if self.wants_rally(u)])
+
+    # -- the army break and nightfall
+
+    def corps_broken(self, c: _Corps) -> bool:
+        broken = self.broken
+        count = 0
+        for u in c.units:
+            if u.destroyed or broken[u.state]:
+                count += 1
+        return count >= c.breaks_at
+
+    def judge(self) -> None:
+        """The army break (army.py's reading), after every move; broken corps withdraw."""
+        counts = {FRENCH: [0, 0], ALLIED: [0, 0]}      # corps present, corps broken
+        newly: list[_Corps] = []
+        for c in self.corps:
+            if not c.present:
+                continue
+            count = counts[c.p.side]
+            count[0] += 1
+            if c.withdrawn:
+                count[1] += 1
+            elif self.corps_broken(c):
+                count[1] += 1
+                newly.append(c)
+        lost = [side for side in _SIDES if counts[side][0] and
+                counts[side][1] >= side_break_count(self.ruleset, counts[side][0])]
+        if lost:
+            if len(lost) == 2:
+                self.winner = None
+                self.reason = f"both armies broke on turn {self.turn}"
+            else:
+                self.winner = ALLIED if lost[0] == FRENCH else FRENCH
+                self.reason = f"the {lost[0]} army broke on turn {self.turn}"
+            self.say(self.reason[:1].upper() + self.reason[1:])
+            raise _Over
+        for c in newly:
+            c.withdrawn = True
+            self.say(f"{c.p.key} is broken and withdraws")
+        if newly:
+            self.retarget()
+
+    def nightfall(self) -> None:
+        place = self.plan.setup.place
+        holders = [s for s in _SIDES if any(c.p.side == s and c.p.town and c.present
+                                            and not c.withdrawn for c in self.corps)]
+        garrisons = [s for s in _SIDES if any(c.p.side == s and c.p.town for c in self.corps)]
+        if len(holders) == 1:
+            self.winner = holders[0]
+            self.reason = f"night fell with the {holders[0]} holding {place}"
+        elif not holders and len(garrisons) == 1:
+            self.winner = ALLIED if garrisons[0] == FRENCH else FRENCH
+            self.reason = (f"night fell with the {self.winner} holding {place}, "
+                           f"taken from the {garrisons[0]}")
+        elif holders:
+            self.reason = f"night fell with both sides in {place}"
+        else:
+            self.reason = f"night fell with neither side holding {place}"
+        self.say(self.reason[:1].upper() + self.reason[1:])
+
+    def outcomes(self) -> tuple[BrigadeOutcome, ...]:
+        return tuple(BrigadeOutcome(u.p.key, u.p.name, c.p.key, u.casualties,
+                                    STATE_ORDER[u.state], u.destroyed)
+                     for c in self.corps for u in c.units)
+
+
+# --- the public functions ------------------------------------------------------------------
+
+
+def _fight(plan: _Plan, seed: int, report: bool) -> tuple[_Battle, int]:
+    battle = _Battle(plan, seed, report)
+    turns = battle.fight()
+    return battle, turns
+
+
+def resolve(setup: BattleSetup, seed: int | None = None) -> AutoResult:
+    """Fight one abstract battle; ``seed`` defaults to the setup's. Same seed, same battle."""
+    plan = _plan(setup)
+    used = setup.seed if seed is None else seed
+    battle, turns = _fight(plan, used, True)
+    assert battle.log is not None
+    return AutoResult(auto_outcome(battle.winner), battle.reason, turns, used, battle.outcomes(),
+                      tuple(battle.log))
+
+
+def estimate(setup: BattleSetup, runs: int, seed: int = 0,
+             progress: Progress = None) -> AutoOdds:
+    """Fight ``runs`` independent battles (run ``i`` seeded by ``run_seed(seed, i)``) and count.
+
+    ``progress(done, total)`` is called after every hundredth of the runs and at the end; if it
+    returns False the estimate stops there and says how many runs it made.
+    """
+    if runs < 1:
+        raise ValueError(f"an estimate needs at least one run, not {runs}")
+    plan = _plan(setup)
+    return count_results(runs, lambda run: _fight(plan, run_seed(seed, run), False)[0].winner,
+                         progress)

@@ -1,0 +1,867 @@
+"""A battle in progress: its state, the umpire's steps, and how a step is kept and replayed.
+
+A battle is its :class:`~campaign1813.campaign.battle.setup.BattleSetup` and the steps taken
+since, each a :class:`Step`: the umpire's action, the report lines it wrote, the dice it rolled
+and a *patch* — the parts of the :class:`FightState` it changed, with their new values. The
+state now is the setup's starting state with every patch applied in order (:func:`replay`), so
+a battle closed and reopened is the same battle, and undoing a step is dropping it. The rules
+are consulted once, when a step is taken; replaying a step never rolls again.
+
+Steps follow seed 000's sequence of play: a chip is drawn (each once a turn), the commander
+rolls his pips and spends them (Rules 2 and 3), his corps spots, fires, tests, moves, fights and
+tests morale, in that order; after the last chip the turn ends, disordered troops re-form, and
+after the last turn night falls. The tests themselves are in ``fight_tests``.
+
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
+
+import msgspec
+
+from campaign1813.campaign.battle.core.engine import Decision
+from campaign1813.campaign.battle.core.outcome import Outcome as BattleOutcome
+from campaign1813.campaign.battle.core.outcome import Termination
+from campaign1813.campaign.battle.core.steps import Step, patched, seeded, state_patch
+from campaign1813.campaign.battle.dice import DiceSource, Roll
+from campaign1813.campaign.battle.ruleset1813.rules.army import (
+    ArmyStanding,
+    BrigadeStanding,
+    CorpsStanding,
+    army_break,
+    corps_broken,
+)
+from campaign1813.campaign.battle.ruleset1813.rules.brigade import Brigade
+from campaign1813.campaign.battle.ruleset1813.rules.command import (
+    Activation,
+    Commander,
+    Role,
+    Spent,
+    change_to_halt,
+    cinc_change_orders,
+    corps_action,
+    give_move,
+    pips_odds,
+)
+from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
+from campaign1813.campaign.battle.ruleset1813.rules.morale import end_of_sequence
+from campaign1813.campaign.battle.ruleset1813.rules.orders import may_change_orders
+from campaign1813.campaign.battle.ruleset1813.rules.tables.command import CorpsAction, command_table
+from campaign1813.campaign.battle.setup import (
+    ALLIED,
+    FRENCH,
+    BattleSetup,
+    BrigadeSetup,
+    CommanderSetup,
+    Special,
+)
+from campaign1813.campaign.battle.terms import Arm, CorpsOrder, Formation, Grade, MoraleState
+
+__all__ = ["Phase", "Stage", "BrigadeNow", "CorpsNow", "Pending", "ActivationNow", "FightState",
+           "Step", "Outcome", "replay", "seeded", "draw", "roll_pips", "spend", "change_orders",
+           "give_move_to", "allocate", "set_orders", "dismiss", "set_formation", "record_holder",
+           "override", "decision", "Decision", "standing", "side_of", "label_of", "STAGES",
+           "brigade_now", "corps_of_brigade", "begin", "broken_now"]
+
+
+class Phase:
+    """Where the battle stands: being set up, being fought, at nightfall, or finished."""
+
+    SETUP = "setup"
+    PLAY = "play"
+    NIGHT = "night"
+    FINISHED = "finished"
+
+
+class Stage:
+    """The steps of an activation in seed 000's order."""
+
+    PIPS = "pips"
+    SPOT = "spot"
+    FIRE = "artillery fire"
+    FIRE_MORALE = "artillery morale"
+    MOVE = "movement"
+    COMBAT = "combats"
+    MORALE = "morale"
+
+
+STAGES = (Stage.PIPS, Stage.SPOT, Stage.FIRE, Stage.FIRE_MORALE, Stage.MOVE, Stage.COMBAT,
+          Stage.MORALE)
+
+
+@dataclass(frozen=True)
+class BrigadeNow:
+    """A brigade's casualties, morale state and formation now; removed once off the table."""
+
+    casualties: int = 0
+    state: MoraleState = MoraleState.FORMED
+    formation: Formation | None = None
+    removed: bool = False
+
+
+@dataclass(frozen=True)
+class CorpsNow:
+    """A corps' orders and objective now, its brigades, and whether its blind is spotted."""
+
+    orders: CorpsOrder
+    objective: str
+    brigades: tuple[str, ...]
+    spotted: bool = False
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A test a result has triggered and the umpire has still to take (or dismiss)."""
+
+    test: str
+    who: str
+    reason: str
+    facts: tuple[str, ...] = ()
+    cause: str = ""
+
+
+@dataclass(frozen=True)
+class ActivationNow:
+    """The commander whose chip was drawn: his pips, what he spent, the stage he has reached."""
+
+    chip: str
+    commander: str
+    pips: int | None = None
+    roll: int | None = None
+    spent: tuple[tuple[str, int], ...] = ()
+    stage: str = Stage.PIPS
+    given_by: str = ""
+
+    @property
+    def remaining(self) -> int:
+        """Pips not yet spent."""
+        return (self.pips or 0) - sum(cost for _, cost in self.spent)
+
+
+@dataclass(frozen=True)
+class FightState:
+    """Everything that changes during a battle."""
+
+    phase: str
+    turn: int
+    move: int
+    drawn: tuple[str, ...]
+    brigades: dict[str, BrigadeNow]
+    corps: dict[str, CorpsNow]
+    poor_pending: bool = False
+    special: str = ""
+    moved: tuple[str, ...] = ()
+    activation: ActivationNow | None = None
+    queue: tuple[Pending, ...] = ()
+    holder: str = ""
+    holder_reason: str = ""
+    override_winner: str = ""
+    override_reason: str = ""
+    result: str = ""
+
+    @classmethod
+    def start(cls, setup: BattleSetup) -> FightState:
+        """The state before the first chip: brigades with the casualties they bring."""
+        brigades = {b.key: BrigadeNow(b.casualties, formation=_first_formation(setup, b))
+                    for b in setup.brigades}
+        corps = {c.key: CorpsNow(c.orders, c.objective, c.brigades) for c in setup.corps}
+        return cls(Phase.SETUP, 0, 0, (), brigades, corps)
+
+
+def _first_formation(setup: BattleSetup, b: BrigadeSetup) -> Formation:
+    marching = setup.corps_of(b.corps).column_of_march
+    if b.arm is Arm.INFANTRY:
+        return Formation.COLUMN_OF_MARCH if marching else Formation.LINE
+    if b.arm is Arm.CAVALRY:
+        return Formation.CAVALRY_COLUMN if marching else Formation.CAVALRY_LINE
+    return Formation.LIMBERED if marching else Formation.UNLIMBERED
+
+
+# -- steps as kept ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a step computes before it is kept: the new state and what to report."""
+
+    kind: str
+    label: str
+    state: FightState
+    lines: tuple[str, ...] = ()
+    rolls: tuple[Roll, ...] = ()
+    inputs: Mapping[str, Any] = field(default_factory=dict)
+
+
+_KEYED = ("brigades", "corps")
+def _plain(state: FightState) -> dict[str, Any]:
+    return msgspec.to_builtins(state)  # type: ignore[no-any-return]
+
+
+def _patch(before: FightState, after: FightState) -> dict[str, Any]:
+    return state_patch(_plain(before), _plain(after), _KEYED)
+
+
+def keep(before: FightState, outcome: Outcome, setup: BattleSetup) -> Step:
+    """The step to keep for an outcome, with the army-break lines it brings about."""
+    lines = list(outcome.lines) + _break_news(setup, before, outcome.state)
+    rolls = tuple((r.purpose, r.faces) for r in outcome.rolls)
+    return Step(outcome.kind, outcome.label, tuple(lines), _patch(before, outcome.state), rolls,
+                dict(outcome.inputs))
+
+
+def replay_plain(plain: dict[str, Any], patches: Any) -> FightState:
+    """Apply patches to a state in its plain form, then read it back once."""
+    return patched(plain, patches, _KEYED, FightState)
+
+
+def replay(setup: BattleSetup, steps: tuple[Step, ...] | list[Step]) -> FightState:
+    """The state after these steps."""
+    return replay_plain(_plain(FightState.start(setup)), (s.patch for s in steps))
+
+
+# -- who is who ------------------------------------------------------------------------------
+
+
+def brigade_of(b: BrigadeSetup, casualties: int = 0, state: MoraleState = MoraleState.FORMED,
+               formation: Formation | None = None) -> Brigade:
+    """A brigade of the setup as the rules read it, at a moment of the battle."""
+    return Brigade(b.name, b.arm, b.rating, b.firepower, b.skirmish, b.cavalry, b.lancers,
+                   casualties, state, formation, b.nation)
+
+
+def commander_of(c: CommanderSetup) -> Commander:
+    """A commander of the setup as Rules 2 and 3 read him."""
+    return Commander(c.name, c.grade, c.role, c.nation)
+
+
+def label_of(setup: BattleSetup, key: str) -> str:
+    """A brigade's name as the report gives it, unique in the battle: ``13 Infantry Brigade
+    (4 Corps)``."""
+    b = setup.brigade(key)
+    return b.name if b.name.startswith(b.corps) else f"{b.name} ({b.corps})"
+
+
+def side_of(setup: BattleSetup, key: str) -> str:
+    """The side of a brigade, corps or commander."""
+    for c in setup.commanders:
+        if c.key == key:
+            return c.side
+    for corps in setup.corps:
+        if corps.key == key:
+            return corps.side
+    return setup.corps_of(setup.brigade(key).corps).side
+
+
+def corps_of_brigade(state: FightState, key: str) -> str:
+    """The corps (or reserve) a brigade stands with now."""
+    for name, corps in state.corps.items():
+        if key in corps.brigades:
+            return name
+    raise ActionRefused(f"{key} stands with no corps")
+
+
+def brigade_now(state: FightState, setup: BattleSetup, key: str) -> BrigadeNow:
+    """A brigade's state, refusing an unknown key with the keys that are known."""
+    if key not in state.brigades:
+        raise ActionRefused(f"there is no brigade '{key}' in {setup.title} "
+                            f"(brigades are named like {next(iter(state.brigades))})")
+    return state.brigades[key]
+
+
+def _corps_of_commander(setup: BattleSetup, commander: str) -> str | None:
+    for c in setup.corps:
+        if c.commander == commander:
+            return c.key
+    return None
+
+
+def _nation(setup: BattleSetup, commander: str) -> str:
+    c = setup.commander(commander)
+    return c.nation or c.side
+
+
+def _header(setup: BattleSetup, state: FightState, commander: str, chip: str) -> str:
+    c = setup.commander(commander)
+    what = "CinC" if c.role is Role.CINC else (_corps_of_commander(setup, commander) or c.name)
+    return f"Move {state.move} – {_nation(setup, commander)} – {what} (chip {chip})"
+
+
+# -- the army break ---------------------------------------------------------------------------
+
+
+def standing(setup: BattleSetup, state: FightState, side: str) -> ArmyStanding:
+    """One side's army as the break rules judge it: every corps with brigades on the field."""
+    corps = []
+    for c in setup.side_corps(side):
+        now = state.corps[c.key]
+        if not now.brigades:
+            continue
+        corps.append(CorpsStanding(c.key, tuple(
+            BrigadeStanding(k, state.brigades[k].state, state.brigades[k].removed)
+            for k in now.brigades)))
+    return ArmyStanding(side, tuple(corps))
+
+
+def broken_now(setup: BattleSetup, state: FightState) -> tuple[set[str], set[str]]:
+    corps: set[str] = set()
+    sides: set[str] = set()
+    for side in (FRENCH, ALLIED):
+        army = standing(setup, state, side)
+        if not army.corps:
+            continue
+        corps |= {c.name for c in army.corps if corps_broken(c, setup.ruleset)}
+        if army_break(army, setup.ruleset).lost:
+            sides.add(side)
+    return corps, sides
+
+
+def _break_news(setup: BattleSetup, before: FightState, after: FightState) -> list[str]:
+    if before.brigades == after.brigades and before.corps == after.corps:
+        return []
+    c0, s0 = broken_now(setup, before)
+    c1, s1 = broken_now(setup, after)
+    lines = [f"{c} is broken" for c in sorted(c1 - c0, key=_corps_order(setup))]
+    lines += [f"{c} is no longer broken" for c in sorted(c0 - c1, key=_corps_order(setup))]
+    lines += [f"The {s} army has broken: half or more of its corps are broken"
+              for s in sorted(s1 - s0)]
+    return lines
+
+
+def _corps_order(setup: BattleSetup) -> Callable[[str], int]:
+    keys = [c.key for c in setup.corps]
+    return keys.index
+
+
+def decision(setup: BattleSetup, state: FightState) -> Decision:
+    """The result the battle gives now: the umpire's override, an army broken, or at
+    nightfall the side holding the battle town (a draw when nobody does)."""
+    if state.override_winner:
+        return Decision(BattleOutcome.of(Termination.UMPIRE, state.override_winner),
+                        f"the umpire's decision: {state.override_reason}")
+    _corps, lost = broken_now(setup, state)
+    if len(lost) == 1:
+        loser = next(iter(lost))
+        winner = ALLIED if loser == FRENCH else FRENCH
+        return Decision(BattleOutcome.of(Termination.ARMY_BROKE, winner),
+                        f"the {loser} army broke")
+    if len(lost) == 2:
+        return Decision(BattleOutcome(Termination.ARMY_BROKE, None), "both armies broke")
+    if state.phase in (Phase.NIGHT, Phase.FINISHED):
+        if not state.holder:
+            return Decision(None, "night has fallen: record who holds the battle town or most "
+                                  "of the nine squares")
+        if state.holder == "draw":
+            return Decision(BattleOutcome(Termination.NIGHTFALL, None),
+                            f"night fell with neither side holding the field "
+                            f"({state.holder_reason})")
+        return Decision(BattleOutcome.of(Termination.NIGHTFALL, state.holder),
+                        f"night fell with the {state.holder} holding "
+                        f"{state.holder_reason or setup.place}")
+    return Decision(None, f"the battle is undecided on turn {state.turn}: it ends at nightfall, "
+                          "when an army breaks, or by the umpire's decision")
+
+
+# -- the steps --------------------------------------------------------------------------------
+
+
+def _playing(state: FightState, what: str) -> None:
+    if state.phase == Phase.FINISHED:
+        raise ActionRefused(f"the battle is finished; cannot {what}")
+    if state.phase == Phase.NIGHT:
+        raise ActionRefused(f"night has fallen; cannot {what}")
+
+
+def begin(setup: BattleSetup, state: FightState) -> Outcome:
+    """Start turn 1."""
+    if state.phase != Phase.SETUP:
+        raise ActionRefused("the battle has already begun")
+    return Outcome("begin", "Begin the battle",
+                   replace(state, phase=Phase.PLAY, turn=1, move=0),
+                   (f"Turn 1 of {setup.turns}",))
+
+
+def _chips_left(setup: BattleSetup, state: FightState) -> list[str]:
+    return [c.label for c in setup.chips if c.label not in state.drawn]
+
+
+# Tests taken at a later move of the brigade's corps, which do not hold up the next chip.
+DEFERRED = frozenset({"rally pursuers"})
+
+
+def _owed(state: FightState) -> None:
+    queue = [p for p in state.queue if p.test not in DEFERRED]
+    if queue:
+        owed = "; ".join(f"{p.test} for {p.who or p.reason}" for p in queue[:3])
+        more = f" and {len(queue) - 3} more" if len(queue) > 3 else ""
+        raise ActionRefused(f"{len(queue)} test{'s' if len(queue) > 1 else ''} "
+                            f"still to take or dismiss first: {owed}{more}")
+    if state.special:
+        raise ActionRefused(f"the {state.special} chip is waiting: name the commander who "
+                            "takes his move, or pass")
+
+
+def draw(setup: BattleSetup, state: FightState, chip: str | None, index: int,
+         commander: str | None = None) -> Outcome:
+    """Draw the next chip: the one the umpire drew from the real bag, or one drawn here.
+
+    The special chips (French tactical, French and Allied gifted) name the commander who takes
+    his move now: ``commander``; a special chip with nobody to name passes.
+    """
+    lines: list[str] = []
+    if state.phase == Phase.SETUP:
+        started = begin(setup, state)
+        state, lines = started.state, list(started.lines)
+    _playing(state, "draw a chip")
+    _owed(state)
+    left = _chips_left(setup, state)
+    if not left:
+        state, lines = _end_turn(setup, state)
+        if state.phase == Phase.NIGHT:
+            return Outcome("draw", "Nightfall", state, tuple(lines))
+        left = _chips_left(setup, state)
+    if chip is None:
+        chip = random.Random(f"{setup.seed}/{setup.battle}/chip/{state.turn}/"
+                             f"{len(state.drawn)}/{index}").choice(sorted(left))
+    known = {c.label: c for c in setup.chips}
+    if chip not in known:
+        raise ActionRefused(f"there is no chip '{chip}' in this battle (chips: "
+                            f"{', '.join(known)})")
+    if chip not in left:
+        raise ActionRefused(f"chip {chip} has already been drawn on turn {state.turn}")
+    state = replace(state, drawn=state.drawn + (chip,), move=state.move + 1, activation=None)
+    c = known[chip]
+    if c.commander is None:
+        return _special(setup, state, chip, commander, lines)
+    return _activate(setup, state, chip, c.commander, lines)
+
+
+def _special(setup: BattleSetup, state: FightState, chip: str, commander: str | None,
+             lines: list[str]) -> Outcome:
+    if chip == Special.POOR:
+        lines.append(f"Move {state.move} – Poor Card")
+        return Outcome("draw", "Draw the Poor chip", replace(state, poor_pending=True),
+                       tuple(lines))
+    eligible = _eligible(setup, state, chip)
+    lines.append(f"Move {state.move} – {chip} chip")
+    if not eligible:
+        lines.append("No commander may use it")
+        return Outcome("draw", f"Draw the {chip} chip", state, tuple(lines))
+    if commander is None:
+        return Outcome("draw", f"Draw the {chip} chip", replace(state, special=chip),
+                       tuple(lines))
+    return _use_special(setup, state, chip, commander, lines)
+
+
+def _eligible(setup: BattleSetup, state: FightState, chip: str) -> list[str]:
+    out = []
+    for c in setup.commanders:
+        if c.key in state.moved or not _on_table(setup, state, c.key):
+            continue
+        corps = _corps_of_commander(setup, c.key)
+        if chip == Special.FRENCH_TACTICAL:
+            ok = c.side == FRENCH and corps is not None and not state.corps[corps].spotted
+        elif chip == Special.FRENCH_GIFTED:
+            ok = c.side == FRENCH and c.grade is Grade.GIFTED
+        else:
+            ok = c.side == ALLIED and c.grade is Grade.GIFTED
+        if ok:
+            out.append(c.key)
+    return out
+
+
+def use_special(setup: BattleSetup, state: FightState, commander: str | None) -> Outcome:
+    """Name the commander who takes his move on the special chip just drawn, or pass."""
+    if not state.special:
+        raise ActionRefused("no special chip is waiting for a commander")
+    chip = state.special
+    state = replace(state, special="")
+    if commander is None:
+        return Outcome("special", f"Pass the {chip} chip", state, ("Not used",))
+    return _use_special(setup, state, chip, commander, [])
+
+
+def _use_special(setup: BattleSetup, state: FightState, chip: str, commander: str,
+                 lines: list[str]) -> Outcome:
+    eligible = _eligible(setup, state, chip)
+    if commander not in eligible:
+        who = setup.commander(commander).name
+        rule = {Special.FRENCH_TACTICAL: "a French commander still on a blind",
+                Special.FRENCH_GIFTED: "a Gifted French commander",
+                Special.ALLIED_GIFTED: "a Gifted Allied commander"}[Special(chip)]
+        raise ActionRefused(f"the {chip} chip is for {rule} who has not yet moved this turn; "
+                            f"{who} is not (may: {', '.join(eligible) or 'nobody'})")
+    return _activate(setup, replace(state, special=""), chip, commander, lines,
+                     kind="special")
+
+
+def _on_table(setup: BattleSetup, state: FightState, commander: str) -> bool:
+    corps = _corps_of_commander(setup, commander)
+    if corps is None:
+        return True
+    return state.turn >= setup.corps_of(corps).turn
+
+
+def _activate(setup: BattleSetup, state: FightState, chip: str, commander: str,
+              lines: list[str], kind: str = "draw") -> Outcome:
+    c = setup.commander(commander)
+    lines.append(_header(setup, state, commander, chip))
+    corps = _corps_of_commander(setup, commander)
+    if corps is not None:
+        lines.append(f"Orders: {state.corps[corps].orders.value}")
+    label = f"Draw chip {chip}: {c.name}"
+    if commander in state.moved:
+        lines.append("Has already moved this turn")
+        return Outcome(kind, label, state, tuple(lines))
+    if not _on_table(setup, state, commander):
+        due = setup.corps_of(corps or "").turn
+        lines.append(f"Not yet on the table (arrives on turn {due})")
+        return Outcome(kind, label, state, tuple(lines))
+    state = replace(state, moved=state.moved + (commander,))
+    if state.poor_pending and c.grade is Grade.POOR:
+        lines.append("Miss move due to Poor Card")
+        return Outcome(kind, label, replace(state, poor_pending=False), tuple(lines))
+    return Outcome(kind, label, replace(state, activation=ActivationNow(chip, commander)),
+                   tuple(lines))
+
+
+def _end_turn(setup: BattleSetup, state: FightState) -> tuple[FightState, list[str]]:
+    """Every chip drawn: disordered troops re-form (Rule 18); the next turn, or nightfall."""
+    brigades = dict(state.brigades)
+    for key, now in state.brigades.items():
+        b = brigade_of(setup.brigade(key), now.casualties, now.state, now.formation)
+        after = end_of_sequence(b, setup.ruleset)
+        if after.state is not now.state and not now.removed:
+            brigades[key] = replace(now, state=after.state)
+    state = replace(state, brigades=brigades, drawn=(), moved=(), move=0, activation=None,
+                    poor_pending=False)
+    if state.turn >= setup.turns:
+        return replace(state, phase=Phase.NIGHT), [f"Night falls after turn {state.turn}"]
+    return replace(state, turn=state.turn + 1), [f"Turn {state.turn + 1} of {setup.turns}"]
+
+
+def end_turn(setup: BattleSetup, state: FightState) -> Outcome:
+    """End the turn now (the chips left in the bag are not drawn)."""
+    _playing(state, "end the turn")
+    _owed(state)
+    if state.phase == Phase.SETUP:
+        raise ActionRefused("the battle has not begun: draw the first chip")
+    after, lines = _end_turn(setup, state)
+    return Outcome("end turn", f"End turn {state.turn}", after, tuple(lines))
+
+
+def _activation(state: FightState) -> ActivationNow:
+    if state.activation is None:
+        raise ActionRefused("no commander is taking his move: draw a chip first")
+    return state.activation
+
+
+def roll_pips(setup: BattleSetup, state: FightState, dice: DiceSource) -> Outcome:
+    """The drawn commander rolls his pips: average die + grade (Rules 2 and 3)."""
+    _playing(state, "roll pips")
+    act = _activation(state)
+    if act.pips is not None:
+        raise ActionRefused(f"{setup.commander(act.commander).name} has already rolled his "
+                            f"pips ({act.pips})")
+    c = setup.commander(act.commander)
+    table = command_table(setup.ruleset)
+    roll = dice.roll(table.pips_die, 1, f"pips for {c.name} ({c.grade.value})")
+    bonus = table.pips_bonus[c.grade]
+    pips = max(0, roll.total + bonus)
+    act = replace(act, pips=pips, roll=roll.total, stage=Stage.SPOT)
+    lines = [f"Pips: {roll.total} + {bonus} ({c.grade.value}) = {pips}"]
+    queue = state.queue
+    corps = _corps_of_commander(setup, act.commander)
+    if corps is not None:
+        owed = _owed_rallies(setup, state, corps)
+        queue += owed
+        lines += [f"  {p.test} owed by {label_of(setup, p.who)}" for p in owed]
+    return Outcome("pips", f"Pips for {c.name}: {pips}",
+                   replace(state, activation=act, queue=queue), tuple(lines), (roll,))
+
+
+def _owed_rallies(setup: BattleSetup, state: FightState, corps: str) -> tuple[Pending, ...]:
+    """Shaken and routing brigades of the corps test at its move (Rules 17 and 18)."""
+    out = []
+    for key in state.corps[corps].brigades:
+        now = state.brigades[key]
+        if now.removed or now.state not in (MoraleState.SHAKEN, MoraleState.ROUT):
+            continue
+        if any(p.who == key for p in state.queue):
+            continue
+        out.append(Pending("morale test", key, f"{label_of(setup, key)} is {now.state.value}: "
+                           "tests at its corps' move (rally with 1 pip and the commander in "
+                           "base contact)"))
+    return tuple(out)
+
+
+def pips_distribution(setup: BattleSetup, commander: str) -> dict[int, Fraction]:
+    """The exact chance of each number of pips for a commander."""
+    return pips_odds(setup.commander(commander).grade, setup.ruleset)
+
+
+def _budget(setup: BattleSetup, act: ActivationNow) -> Activation:
+    if act.pips is None:
+        raise ActionRefused(f"{setup.commander(act.commander).name} must roll his pips first")
+    return Activation(commander_of(setup.commander(act.commander)), act.pips, None,
+                      tuple(Spent(a, c) for a, c in act.spent))
+
+
+def _paid(act: ActivationNow, budget: Activation) -> ActivationNow:
+    return replace(act, spent=tuple((s.action, s.cost) for s in budget.spent))
+
+
+def spend(setup: BattleSetup, state: FightState, action: str, brigade: str = "",
+          note: str = "") -> Outcome:
+    """Tick off one action of Rule 3 against the pips, refusing what they cannot pay for."""
+    _playing(state, "spend pips")
+    act = _activation(state)
+    try:
+        what = CorpsAction(action.replace("-", "_").replace(" ", "_"))
+    except ValueError:
+        known = ", ".join(a.value.replace("_", "-") for a in CorpsAction)
+        raise ActionRefused(f"'{action}' is not an action of Rule 3 (actions: {known})") from None
+    if brigade:
+        brigade_now(state, setup, brigade)
+        corps = _corps_of_commander(setup, act.commander)
+        if corps is not None and brigade not in state.corps[corps].brigades:
+            raise ActionRefused(f"{label_of(setup, brigade)} is not of "
+                                f"{setup.commander(act.commander).name}'s command")
+    name = label_of(setup, brigade) if brigade else ""
+    paid = corps_action(_budget(setup, act), what, setup.ruleset, name)
+    act = _paid(act, paid)
+    if what in (CorpsAction.MOVE, CorpsAction.RETIRE_HALF_MOVE,
+                CorpsAction.HALF_MOVE_AND_CHANGE_FORMATION, CorpsAction.CHANGE_FORMATION,
+                CorpsAction.SWAP_BRIGADES, CorpsAction.GARRISON):
+        act = _advance_stage(act, Stage.MOVE)
+    spent = paid.spent[-1]
+    text = note or spent.action[0].upper() + spent.action[1:]
+    return Outcome("spend", f"Spend {spent.cost}: {spent.action}",
+                   replace(state, activation=act),
+                   (f"{text} ({spent.cost} pip{'s' if spent.cost != 1 else ''}, "
+                    f"{paid.remaining} left)",))
+
+
+def _advance_stage(act: ActivationNow, stage: str) -> ActivationNow:
+    if STAGES.index(stage) > STAGES.index(act.stage):
+        return replace(act, stage=stage)
+    return act
+
+
+def enter_stage(setup: BattleSetup, state: FightState, stage: str, what: str) -> FightState:
+    """Move the activation on to ``stage``, refusing to go back to an earlier one."""
+    act = state.activation
+    if act is None:
+        return state
+    if act.pips is None and stage != Stage.PIPS:
+        raise ActionRefused(f"{setup.commander(act.commander).name} must roll his pips before "
+                            f"{what}")
+    if STAGES.index(stage) < STAGES.index(act.stage):
+        raise ActionRefused(f"{what} comes at the {stage} step, and this move has gone on to "
+                            f"{act.stage} (seed 000's sequence: spot, artillery fire, its "
+                            f"morale tests, movement, combats, morale)")
+    return replace(state, activation=_advance_stage(act, stage))
+
+
+def change_orders(setup: BattleSetup, state: FightState, corps: str, order: str,
+                  objective: str = "", in_contact: bool = True) -> Outcome:
+    """The CinC changes a corps' orders (Rule 2), or a corps commander his own to Halt."""
+    _playing(state, "change orders")
+    act = _activation(state)
+    new = _order(order)
+    target = _corps(setup, state, corps)
+    c = setup.commander(act.commander)
+    verdict = may_change_orders(c.role, new, setup.ruleset)
+    if not verdict:
+        raise ActionRefused(verdict.reason)
+    if setup.corps_of(target).side != c.side:
+        raise ActionRefused(f"{c.name} cannot give orders to the enemy's {target}")
+    budget = _budget(setup, act)
+    corps_c = setup.commander(setup.corps_of(target).commander)
+    if c.role is Role.CINC:
+        paid = cinc_change_orders(budget, commander_of(corps_c), in_contact, setup.ruleset)
+    else:
+        if _corps_of_commander(setup, act.commander) != target:
+            raise ActionRefused(f"{c.name} may change only his own corps' orders")
+        paid = change_to_halt(budget, 0, setup.ruleset)
+    now = state.corps[target]
+    corps_map = dict(state.corps)
+    corps_map[target] = replace(now, orders=new, objective=objective or now.objective)
+    line = (f"Move to {target} change orders to {new.value}" if c.role is Role.CINC
+            else f"Change orders to {new.value}")
+    return Outcome("orders", f"Orders: {target} – {new.value}",
+                   replace(state, corps=corps_map, activation=_paid(act, paid)), (line,))
+
+
+def _order(text: str) -> CorpsOrder:
+    for o in CorpsOrder:
+        if o.value.lower() == text.strip().lower():
+            return o
+    known = ", ".join(o.value for o in CorpsOrder)
+    raise ActionRefused(f"'{text}' is not an order (orders: {known})")
+
+
+def _corps(setup: BattleSetup, state: FightState, key: str) -> str:
+    if key in state.corps:
+        return key
+    folded = {k.lower(): k for k in state.corps}
+    if key.lower() in folded:
+        return folded[key.lower()]
+    raise ActionRefused(f"there is no corps '{key}' in {setup.title} "
+                        f"(corps: {', '.join(state.corps)})")
+
+
+def give_move_to(setup: BattleSetup, state: FightState, corps: str,
+                 in_contact: bool = True) -> Outcome:
+    """The CinC gives his move to a corps commander, who takes every pip left (Rule 2)."""
+    _playing(state, "give a move")
+    act = _activation(state)
+    target = _corps(setup, state, corps)
+    commander = setup.corps_of(target).commander
+    c = setup.commander(act.commander)
+    if setup.corps_of(target).side != c.side:
+        raise ActionRefused(f"{c.name} cannot give his move to the enemy's {target}")
+    done, given = give_move(_budget(setup, act), commander_of(setup.commander(commander)),
+                            in_contact, setup.ruleset)
+    act = ActivationNow(act.chip, commander, given.pips, act.roll, (), Stage.SPOT,
+                        given_by=act.commander)
+    moved = state.moved + ((commander,) if commander not in state.moved else ())
+    queue = state.queue + _owed_rallies(setup, state, target)
+    return Outcome("give", f"Give move to {target}",
+                   replace(state, activation=act, moved=moved, queue=queue),
+                   (f"Give move to {target} ({given.pips} pips)",))
+
+
+def allocate(setup: BattleSetup, state: FightState, reserve: str,
+             brigades: tuple[str, ...]) -> Outcome:
+    """Before the battle, give the reserve commander cavalry or artillery from the corps."""
+    if state.phase != Phase.SETUP:
+        raise ActionRefused("the reserve is allocated before the first chip is drawn")
+    target = _corps(setup, state, reserve)
+    if not setup.corps_of(target).reserve:
+        raise ActionRefused(f"{target} is not a reserve commander's command")
+    side = setup.corps_of(target).side
+    corps_map = dict(state.corps)
+    names = []
+    for key in brigades:
+        brigade_now(state, setup, key)
+        b = setup.brigade(key)
+        if b.arm is Arm.INFANTRY:
+            raise ActionRefused(f"{label_of(setup, key)} is infantry; the reserve takes cavalry "
+                                "or artillery")
+        if side_of(setup, key) != side:
+            raise ActionRefused(f"{label_of(setup, key)} is not of the {side} army")
+        home = corps_of_brigade(state, key)
+        if home == target:
+            raise ActionRefused(f"{label_of(setup, key)} is already with {target}")
+        corps_map[home] = replace(corps_map[home], brigades=tuple(
+            k for k in corps_map[home].brigades if k != key))
+        corps_map[target] = replace(corps_map[target],
+                                    brigades=corps_map[target].brigades + (key,))
+        names.append(label_of(setup, key))
+    return Outcome("allocate", f"Allocate to {target}: {', '.join(names)}",
+                   replace(state, corps=corps_map),
+                   (f"{target} takes {', '.join(names)}",))
+
+
+def set_orders(setup: BattleSetup, state: FightState, corps: str, order: str,
+               objective: str = "") -> Outcome:
+    """Before the battle, write a corps' orders and objective (free; Rule 4)."""
+    if state.phase != Phase.SETUP:
+        raise ActionRefused("written orders are set before the first chip; during the battle "
+                            "only the CinC changes them (or a commander his own to Halt)")
+    target = _corps(setup, state, corps)
+    new = _order(order)
+    now = state.corps[target]
+    corps_map = dict(state.corps)
+    corps_map[target] = replace(now, orders=new, objective=objective or now.objective)
+    obj = objective or now.objective
+    return Outcome("orders", f"Orders: {target} – {new.value}",
+                   replace(state, corps=corps_map),
+                   (f"{target}: orders {new.value}" + (f", objective {obj}" if obj else ""),))
+
+
+def set_formation(setup: BattleSetup, state: FightState, brigade: str,
+                  formation: Formation) -> Outcome:
+    """Record a brigade's new formation on the table (its pips are spent separately)."""
+    _playing(state, "change formation")
+    now = brigade_now(state, setup, brigade)
+    b = setup.brigade(brigade)
+    brigade_of(b, now.casualties, now.state, formation)  # refuses a formation of another arm
+    brigades = dict(state.brigades)
+    brigades[brigade] = replace(now, formation=formation)
+    return Outcome("formation", f"Formation: {label_of(setup, brigade)} – {formation.value}",
+                   replace(state, brigades=brigades),
+                   (f"{label_of(setup, brigade)} forms {formation.value}",))
+
+
+def dismiss(setup: BattleSetup, state: FightState, index: int, reason: str) -> Outcome:
+    """Drop a queued test the table shows is not owed (e.g. nobody within 4 inches)."""
+    if not 1 <= index <= len(state.queue):
+        raise ActionRefused(f"there is no queued test number {index} "
+                            f"({len(state.queue)} queued)")
+    if not reason.strip():
+        raise ActionRefused("say why the test is not taken")
+    p = state.queue[index - 1]
+    queue = state.queue[:index - 1] + state.queue[index:]
+    # a reaction to a rout is owed by whoever is near, named in its reason ("brigades within …")
+    who = (label_of(setup, p.who) if p.who in state.brigades
+           else p.who or p.reason.split(": ", 1)[0])
+    return Outcome("dismiss", f"Dismiss {p.test} for {who}", replace(state, queue=queue),
+                   (f"No {p.test} for {who}: {reason.strip()}",))
+
+
+def record_holder(setup: BattleSetup, state: FightState, side: str, reason: str = "") -> Outcome:
+    """At nightfall, the side holding the battle town or most of the nine squares (or draw)."""
+    if state.phase != Phase.NIGHT:
+        raise ActionRefused(f"who holds the field is recorded at nightfall (now turn "
+                            f"{state.turn})")
+    holder = _side(side, allow_draw=True)
+    text = f"{holder} hold {reason or setup.place}" if holder != "draw" \
+        else f"neither side holds the field{': ' + reason if reason else ''}"
+    return Outcome("holder", f"Holder: {holder}",
+                   replace(state, holder=holder, holder_reason=reason or setup.place),
+                   (f"At nightfall the {text}" if holder != "draw" else f"At nightfall {text}",))
+
+
+def override(setup: BattleSetup, state: FightState, side: str, reason: str) -> Outcome:
+    """The umpire's own decision of the battle, with his reason."""
+    if state.phase == Phase.FINISHED:
+        raise ActionRefused("the battle is finished")
+    if not reason.strip():
+        raise ActionRefused("an override needs the umpire's reason")
+    winner = _side(side, allow_draw=True)
+    return Outcome("override", f"Override: {winner}",
+                   replace(state, override_winner=winner, override_reason=reason.strip()),
+                   (f"The umpire decides: {winner if winner == 'draw' else winner + ' win'} "
+                    f"({reason.strip()})",))
+
+
+def _side(text: str, allow_draw: bool = False) -> str:
+    t = text.strip().lower()
+    if t in ("french", "f"):
+        return FRENCH
+    if t in ("allied", "allies", "a"):
+        return ALLIED
+    if allow_draw and t == "draw":
+        return "draw"
+    also = " or draw" if allow_draw else ""
+    raise ActionRefused(f"'{text}' is not a side (French, Allied{also})")
+
+
+def finish(setup: BattleSetup, state: FightState) -> Outcome:
+    """Close the battle with the result it gives (refused while undecided)."""
+    if state.phase == Phase.FINISHED:
+        raise ActionRefused(f"the battle is already finished ({state.result})")
+    d = decision(setup, state)
+    if not d.final:
+        raise ActionRefused(d.reason)
+    text = "a draw" if d.winner is None else f"the {d.winner} win"
+    return Outcome("finish", f"Finish: {d.result}",
+                   replace(state, phase=Phase.FINISHED, result=d.result, activation=None,
+                           queue=()),
+                   (f"Result: {text} – {d.reason}",))

@@ -1,0 +1,754 @@
+"""Every rule's test inside a battle in progress.
+
+The battle knows the brigades (class, grades, casualties, morale state, formation, calibre); the
+umpire gives only what the table shows (range band, within 4 inches, flank, cover, supports) as
+``options``. :func:`prepare` fills a rule's situation from both and gives the exact odds of each
+outcome before anything is rolled; :func:`take` rolls (or reads the typed roll), applies the
+effects to the brigades and queues the tests the result triggers.
+
+Test names, the rule each reads, and the step of the sequence it belongs to:
+
+====================  ==========================  ===================
+``spot``              Rule 1                      spot
+``fire``, ``bounce``  Rule 7 (bounce-through)     artillery fire
+``morale``, ``rally`` Rules 17 and 18             (when triggered)
+``charge``, ``react`` Rule 6 (and its revision)   movement
+``quick``, ``crest``  Rule 8 (crest: revision)    combats
+``combat``            Rules 9, 10, 13, 14, 15     combats
+``firefight``         Rule 12                     combats
+``skirmish``          Rule 11                     combats
+``reaction``          Rule 16 (rout reaction)     (when triggered)
+``pursuit``           Rule 16                     (when triggered)
+``rally-pursuers``    Rule 16                     (next activation)
+====================  ==========================  ===================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+from campaign1813.campaign.battle.dice import DiceSource, Roll
+from campaign1813.campaign.battle.ruleset1813.fight import (
+    DEFERRED,
+    BrigadeNow,
+    FightState,
+    Outcome,
+    Pending,
+    Stage,
+    _activation,
+    _budget,
+    _corps_of_commander,
+    _paid,
+    _playing,
+    brigade_now,
+    brigade_of,
+    corps_of_brigade,
+    enter_stage,
+    label_of,
+    side_of,
+)
+from campaign1813.campaign.battle.ruleset1813.rules import quick as quick_rules
+from campaign1813.campaign.battle.ruleset1813.rules.artillery import (
+    Battery,
+    FireSituation,
+    RangeBand,
+    Target,
+    artillery_fire,
+    fire_odds,
+    range_band,
+)
+from campaign1813.campaign.battle.ruleset1813.rules.brigade import Brigade
+from campaign1813.campaign.battle.ruleset1813.rules.combat import (
+    Combat,
+    CombatSide,
+    combat_odds,
+    fight,
+)
+from campaign1813.campaign.battle.ruleset1813.rules.command import corps_action
+from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
+from campaign1813.campaign.battle.ruleset1813.rules.morale import (
+    MoraleTest,
+    automatic_rout,
+    rout_point,
+    state_odds,
+    take_morale_test,
+)
+from campaign1813.campaign.battle.ruleset1813.rules.opportunity import (
+    ChargeSituation,
+    Reaction,
+    ReactionSituation,
+    charge_odds,
+    opportunity_charge,
+    react,
+    reaction_odds,
+)
+from campaign1813.campaign.battle.ruleset1813.rules.rout import (
+    Nearby,
+    pursue,
+    pursuit_odds,
+    rally_pursuers,
+    rally_pursuers_odds,
+    rout_reaction,
+)
+from campaign1813.campaign.battle.ruleset1813.rules.skirmish import (
+    Skirmish,
+    skirmish,
+    skirmish_odds,
+)
+from campaign1813.campaign.battle.ruleset1813.rules.spotting import (
+    Cover,
+    SpotSituation,
+    Spotter,
+    spot,
+    spot_odds,
+)
+from campaign1813.campaign.battle.ruleset1813.rules.tables.command import CorpsAction
+from campaign1813.campaign.battle.ruleset1813.rules.tables.quick import QuickCase
+from campaign1813.campaign.battle.setup import BattleSetup
+from campaign1813.campaign.battle.terms import (
+    Arm,
+    Calibre,
+    Effect,
+    FollowOn,
+    FollowOnTest,
+    Formation,
+    MoraleState,
+)
+
+__all__ = ["TESTS", "Prepared", "Resolved", "prepare", "take", "take_queued", "known_facts"]
+
+Options = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A test taken: its report line, rolls, effects and the tests it triggers."""
+
+    line: str
+    rolls: tuple[Roll, ...]
+    effects: tuple[Effect, ...] = ()
+    follow_ons: tuple[FollowOn, ...] = ()
+    spotted: str = ""
+    cause: str = ""
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A test ready to roll: what the battle filled in, the exact odds, and how to roll it."""
+
+    test: str
+    rule: str
+    known: tuple[str, ...]
+    odds: tuple[tuple[str, Fraction], ...]
+    run: Callable[[DiceSource], Resolved]
+    stage: str | None = None
+    pays: CorpsAction | None = None
+    resolves: tuple[str, ...] = ()
+
+
+# -- reading options -----------------------------------------------------------------------
+
+
+def _flag(options: Options, name: str) -> bool:
+    value = options.get(name, False)
+    if isinstance(value, str):
+        return value.lower() in ("1", "yes", "true", "y")
+    return bool(value)
+
+
+def _text(options: Options, name: str, default: str = "") -> str:
+    return str(options.get(name) or default)
+
+
+def _facts(options: Options, name: str = "facts") -> frozenset[str]:
+    value = options.get(name) or ()
+    if isinstance(value, str):
+        value = [v for v in value.split(",") if v]
+    return frozenset(str(v).strip() for v in value)
+
+
+def _choice(enum: Any, text: str, what: str) -> Any:
+    words = text.strip().lower().replace("-", "_").replace(" ", "_")
+    for member in enum:
+        value = member.value.replace("-", "_").replace(" ", "_")
+        if words in (value, member.name.lower()):
+            return member
+    known = ", ".join(m.value.replace("_", "-") for m in enum)
+    raise ActionRefused(f"'{text}' is not a {what} (one of: {known})")
+
+
+def _number(options: Options, name: str) -> Fraction | None:
+    value = options.get(name)
+    if value in (None, ""):
+        return None
+    try:
+        out = Fraction(str(value))
+    except (ValueError, ZeroDivisionError):
+        raise ActionRefused(f"--{name} must be a number of inches, not '{value}'") from None
+    if out < 0:
+        raise ActionRefused(f"--{name} cannot be negative ({value})")
+    return out
+
+
+# -- the brigades as the rules read them -------------------------------------------------------
+
+
+def _brigade(setup: BattleSetup, state: FightState, key: str) -> Brigade:
+    now = brigade_now(state, setup, key)
+    if now.removed:
+        raise ActionRefused(f"{label_of(setup, key)} has left the table")
+    b = setup.brigade(key)
+    return replace(brigade_of(b, now.casualties, now.state, now.formation),
+                   name=label_of(setup, key))
+
+
+def known_facts(setup: BattleSetup, state: FightState, key: str) -> str:
+    """What the battle knows of a brigade, in one line for the umpire."""
+    b = setup.brigade(key)
+    now = state.brigades[key]
+    parts = [f"class {b.rating.value}"]
+    if b.arm is Arm.INFANTRY:
+        parts += [f"firepower {b.firepower.value}", f"skirmish {b.skirmish.value}"]
+    if b.arm is Arm.CAVALRY and b.cavalry:
+        parts.append(b.cavalry.value + (" lancers" if b.lancers else ""))
+    if b.arm is Arm.ARTILLERY:
+        parts.append(f"{b.calibre} pounder" + (" horse" if b.horse else ""))
+    parts.append(f"{now.casualties} of {rout_point(b.arm, setup.ruleset)} casualties")
+    parts.append(now.state.value)
+    if now.formation:
+        parts.append(now.formation.value)
+    return f"{label_of(setup, key)}: " + ", ".join(parts)
+
+
+def _commander_grade(setup: BattleSetup, state: FightState, key: str) -> Any:
+    corps = corps_of_brigade(state, key)
+    return setup.commander(setup.corps_of(corps).commander).grade
+
+
+def _need(key: str, what: str) -> str:
+    if not key:
+        raise ActionRefused(f"name the {what}")
+    return key
+
+
+def _yes_no(odds: Mapping[bool, Fraction], yes: str, no: str) -> tuple[tuple[str, Fraction], ...]:
+    return ((yes, odds.get(True, Fraction(0))), (no, odds.get(False, Fraction(0))))
+
+
+def _effect_text(e: Effect) -> str:
+    """``2 Infantry Brigade: 3 casualties, rout``."""
+    parts = []
+    if e.casualties:
+        parts.append(f"{e.casualties} casualt{'y' if e.casualties == 1 else 'ies'}")
+    if e.removed:
+        parts.append("leaves the table")
+    elif e.new_state:
+        parts.append(e.new_state.value)
+    return f"{e.brigade}: {', '.join(parts) or 'no loss'}"
+
+
+def _faces(roll: Roll | None) -> str:
+    return f"({roll.total})" if roll is not None else "(no roll)"
+
+
+# -- the tests ---------------------------------------------------------------------------------
+
+
+def _spot(setup: BattleSetup, state: FightState, who: str, target: str,
+          options: Options) -> Prepared:
+    target = _need(target, "blind (corps) to spot")
+    if target not in state.corps:
+        raise ActionRefused(f"there is no corps '{target}' whose blind could be spotted")
+    if state.corps[target].spotted:
+        raise ActionRefused(f"{target} is already spotted")
+    if who in state.corps:
+        kind, name = Spotter.BLIND, f"{who}'s blind"
+    elif who in state.brigades:
+        kind, name = Spotter(setup.brigade(who).arm.value), label_of(setup, who)
+    else:
+        kind, name = Spotter.GENERAL, setup.commander(_need(who, "spotter")).name
+    inches = _number(options, "inches")
+    if inches is None:
+        raise ActionRefused("give the distance to the blind in inches (--inches)")
+    situation = SpotSituation(name, kind, f"{target}'s blind",
+                              _choice(Cover, _text(options, "cover", "open"), "cover"), inches)
+    odds = spot_odds(situation, setup.ruleset)
+
+    def run(dice: DiceSource) -> Resolved:
+        r = spot(situation, dice, setup.ruleset)
+        word = "spotted" if r.spotted else "not spotted"
+        return Resolved(f"Spot {target} from {name} at {inches}\" {situation.cover.value} "
+                        f"{_faces(r.roll)} {word}", (r.roll,) if r.roll else (),
+                        follow_ons=r.follow_ons, spotted=target if r.spotted else "")
+    return Prepared("spot", "Rule 1", (f"{name} looks for {target}'s blind",),
+                    _yes_no(odds, "spotted", "not spotted"), run, Stage.SPOT)
+
+
+def _battery(setup: BattleSetup, state: FightState, key: str) -> Battery:
+    b = setup.brigade(key)
+    if b.arm is not Arm.ARTILLERY:
+        raise ActionRefused(f"{label_of(setup, key)} is {b.arm.value}, not a battery")
+    now = brigade_now(state, setup, key)
+    if now.removed:
+        raise ActionRefused(f"{label_of(setup, key)} has left the table")
+    return Battery(label_of(setup, key), Calibre.from_pounds(b.calibre), b.rating,
+                   now.casualties, now.state, now.formation is Formation.LIMBERED)
+
+
+def _fire(setup: BattleSetup, state: FightState, who: str, target: str,
+          options: Options, bounce: bool = False) -> Prepared:
+    battery = _battery(setup, state, _need(who, "battery"))
+    target = _need(target, "target brigade")
+    aim = _brigade(setup, state, target)
+    if side_of(setup, target) == side_of(setup, who):
+        raise ActionRefused(f"{aim.name} is a friend of {battery.name}")
+    inches = _number(options, "inches")
+    band_text = _text(options, "band")
+    if band_text:
+        band = _choice(RangeBand, band_text, "range band (short or long)")
+    elif inches is not None:
+        found = range_band(battery.calibre, inches, setup.ruleset)
+        if found is None:
+            raise ActionRefused(f"{battery.name} ({battery.calibre.value} pounder) cannot reach "
+                                f"{inches} inches")
+        band = found
+    else:
+        raise ActionRefused("give the range band (--band short|long) or the distance (--inches)")
+    kind_text = _text(options, "cover")
+    kind = _choice(Target, kind_text, "target") if kind_text else Target(aim.arm.value)
+    behind = _text(options, "behind")
+    if behind:
+        brigade_now(state, setup, behind)
+    situation = FireSituation(battery, aim.name, kind, band, bounce,
+                              label_of(setup, behind) if behind else None,
+                              _flag(options, "friends-near"), _flag(options, "overhead"))
+    odds = fire_odds(situation, setup.ruleset)
+
+    def run(dice: DiceSource) -> Resolved:
+        r = artillery_fire(situation, dice, setup.ruleset)
+        hits = "miss" if not r.hits else f"{r.hits} hit{'s' if r.hits > 1 else ''}"
+        what = "Bounce through" if bounce else "Artillery fire"
+        mod = r.total - r.roll.total
+        shown = f"({r.roll.total}{mod:+d} = {r.total})" if mod else f"({r.roll.total})"
+        return Resolved(f"{what} on {kind.value} – {aim.name}, {band.value} range, by "
+                        f"{battery.name} {shown} {hits}", (r.roll,), r.effects, r.follow_ons,
+                        cause=who)
+    known = (known_facts(setup, state, who), known_facts(setup, state, target),
+             f"needs {odds.need_one} for one hit, {odds.need_two} for two; modifiers "
+             + (", ".join(str(m) for m in odds.modifiers) or "none"))
+    outcomes = tuple((("miss" if n == 0 else f"{n} hit{'s' if n > 1 else ''}"), p)
+                     for n, p in odds.hits.items())
+    return Prepared("bounce" if bounce else "fire", "Rule 7", known, outcomes, run, Stage.FIRE,
+                    CorpsAction.ARTILLERY_ACTION if not bounce and _flag(options, "pay") else None,
+                    (FollowOnTest.BOUNCE_THROUGH.value,) if bounce
+                    else (FollowOnTest.DEFENCE_ZONE_FIRE.value,))
+
+
+def _morale(setup: BattleSetup, state: FightState, who: str, target: str, options: Options,
+            rally: bool = False) -> Prepared:
+    who = _need(who, "brigade to test")
+    b = _brigade(setup, state, who)
+    queued = next((p for p in state.queue if p.who == who and p.test == "morale test"), None)
+    facts = _facts(options) | (frozenset(queued.facts) if queued else frozenset())
+    test = MoraleTest(b, facts, rallying=rally, reason=queued.reason if queued else "")
+    odds = state_odds(test, setup.ruleset)
+
+    def run(dice: DiceSource) -> Resolved:
+        r = take_morale_test(test, dice, setup.ruleset)
+        if r.roll is None:
+            line = f"{b.name} routs without testing at {b.casualties} casualties"
+        else:
+            word = {"pass": "pass", "shaken": "fail, shaken", "rout": "fail and rout"}[
+                r.outcome.value]
+            after = r.effect.new_state or b.state
+            if b.state is MoraleState.ROUT:  # the table's word is not the end: it rallies or runs
+                word = r.effect.note
+            elif r.outcome.value == "pass" and after is not MoraleState.FORMED:
+                word += f", {after.value}"
+            what = "Test to rally" if rally else "Test morale for"
+            line = f"{what} {b.name} ({r.roll.total}) {word}"
+        return Resolved(line, (r.roll,) if r.roll else (), (r.effect,), r.follow_ons)
+    known = (known_facts(setup, state, who),
+             "facts: " + (", ".join(sorted(facts)) or "none")
+             + ("; rallying with 1 pip" if rally else ""))
+    auto = automatic_rout(b, setup.ruleset)
+    outcomes = tuple((s.value + (" (automatic)" if auto else ""), p) for s, p in odds.items())
+    return Prepared("rally" if rally else "morale", "Rules 17 and 18" if rally else "Rule 17",
+                    known, outcomes, run, None, CorpsAction.RALLY if rally else None,
+                    ("morale test",))
+
+
+def _charge(setup: BattleSetup, state: FightState, who: str, target: str,
+            options: Options) -> Prepared:
+    cav = _brigade(setup, state, _need(who, "cavalry"))
+    if cav.arm is not Arm.CAVALRY:
+        raise ActionRefused(f"{cav.name} is {cav.arm.value}; only cavalry charge at opportunity")
+    aim = _brigade(setup, state, _need(target, "target"))
+    formation = aim.formation or Formation.LINE
+    situation = ChargeSituation(cav.name, cav.rating, aim.name, aim.arm, aim.state, formation,
+                                _flag(options, "flank"), _flag(options, "commander-within-4"),
+                                _flag(options, "commander-within-8"),
+                                _commander_grade(setup, state, who), cav.casualties, cav.state,
+                                not _flag(options, "own-move"))
+    odds = charge_odds(situation, setup.ruleset)
+
+    def run(dice: DiceSource) -> Resolved:
+        r = opportunity_charge(situation, dice, setup.ruleset)
+        word = "charge" if r.passed else "fail"
+        return Resolved(f"{cav.name} attempt to opportunity charge {aim.name} ({r.roll.total}) "
+                        f"{word}", (r.roll,), follow_ons=r.follow_ons, cause=who)
+    return Prepared("charge", "Rule 6", (known_facts(setup, state, who),
+                                         known_facts(setup, state, target)),
+                    _yes_no(odds, "charges", "fails"), run, Stage.MOVE)
+
+
+def _react(setup: BattleSetup, state: FightState, who: str, target: str,
+           options: Options) -> Prepared:
+    who = _need(who, "brigade reacting")
+    b = _brigade(setup, state, who)
+    queued = next((p for p in state.queue if p.who == who
+                   and p.test == FollowOnTest.REACTION_TO_CHARGE.value), None)
+    cause = target or (queued.cause if queued else "")
+    charger = label_of(setup, cause) if cause in state.brigades else "the cavalry"
+    situation = ReactionSituation(
+        b.name, b.arm, b.rating, b.state,
+        _choice(Reaction, _text(options, "reaction", "form_square"), "reaction"),
+        _flag(options, "beyond-half-move"), _flag(options, "flank"),
+        _flag(options, "general-within-4"), _commander_grade(setup, state, who), b.casualties,
+        _flag(options, "may-evade"), _flag(options, "same-corps"),
+        not _flag(options, "done-first"), charger)
+    odds = reaction_odds(situation, setup.ruleset)
+
+    def run(dice: DiceSource) -> Resolved:
+        r = react(situation, dice, setup.ruleset)
+        word = "pass" if r.passed else "fail"
+        return Resolved(f"{b.name} tries to {situation.reaction.value.replace('_', ' ')} "
+                        f"{_faces(r.roll)} {word}", (r.roll,) if r.roll else (), r.effects,
+                        r.follow_ons, cause=cause)
+    return Prepared("react", "Rule 6", (known_facts(setup, state, who),),
+                    _yes_no(odds, "reacts", "fails"), run, Stage.MOVE,
+                    resolves=(FollowOnTest.REACTION_TO_CHARGE.value,))
+
+
+def _quick(setup: BattleSetup, state: FightState, who: str, target: str,
+           options: Options) -> Prepared:
+    b = _brigade(setup, state, _need(who, "brigade contacted"))
+    by = _brigade(setup, state, target) if target else None
+    contact = quick_rules.Contact(
+        b.name, b.arm, b.state, _choice(QuickCase, _text(options, "case"), "quick-result case"),
+        by.name if by else "the enemy", by.arm if by else None, _flag(options, "can-escape"),
+        _flag(options, "over-half-move"))
+    result = quick_rules.quick_result(contact, setup.ruleset)
+    effects = "; ".join(e.note for e in result.effects if e.note)
+
+    def run(dice: DiceSource) -> Resolved:
+        return Resolved(f"Quick result: {b.name} {effects}", (), result.effects,
+                        result.follow_ons, cause=target)
+    return Prepared("quick", "Rule 8", (known_facts(setup, state, who),),
+                    ((effects or "no effect", Fraction(1)),), run, Stage.COMBAT)
+
+
+def _crest(setup: BattleSetup, state: FightState, who: str, target: str,
+           options: Options) -> Prepared:
+    b = _brigade(setup, state, _need(who, "brigade behind the crest"))
+    situation = quick_rules.CrestSituation(b.name, b.rating, b.state, _flag(options, "british"))
+    odds = quick_rules.crest_odds(situation, setup.ruleset)
+
+    def run(dice: DiceSource) -> Resolved:
+        r = quick_rules.crest_test(situation, dice, setup.ruleset)
+        word = r.result.value if r.result else "stands"
+        return Resolved(f"Crest test for {b.name} ({r.roll.total}) {word}", (r.roll,),
+                        r.effects, r.follow_ons)
+    return Prepared("crest", "Rule 8 (revised)", (known_facts(setup, state, who),),
+                    tuple(((s.value if s else "stands"), p) for s, p in odds.items()), run,
+                    Stage.COMBAT)
+
+
+_DEFAULT_RULE = {(Arm.INFANTRY, Arm.INFANTRY): 13, (Arm.CAVALRY, Arm.CAVALRY): 14,
+                 (Arm.CAVALRY, Arm.INFANTRY): 15}
+
+
+def _combat(setup: BattleSetup, state: FightState, who: str, target: str,
+            options: Options, rule: int | None = None) -> Prepared:
+    a = _brigade(setup, state, _need(who, "attacker"))
+    d = _brigade(setup, state, _need(target, "defender"))
+    if side_of(setup, who) == side_of(setup, target):
+        raise ActionRefused(f"{a.name} and {d.name} are on the same side")
+    if rule is None:
+        text = _text(options, "rule")
+        if text:
+            try:
+                rule = int(text)
+            except ValueError:
+                raise ActionRefused(f"--rule must be a rule number, not '{text}'") from None
+        else:
+            rule = _DEFAULT_RULE.get((a.arm, d.arm))
+            if rule is None:
+                raise ActionRefused(f"no combat rule for {a.arm.value} against {d.arm.value}: "
+                                    "give --rule (9 or 10 for a built-up area)")
+    combat = Combat(rule, CombatSide(a, _facts(options)),
+                    CombatSide(d, _facts(options, "enemy-facts")))
+    odds = combat_odds(combat, setup.ruleset)
+
+    def run(dice: DiceSource) -> Resolved:
+        r = fight(combat, dice, setup.ruleset)
+        roller = combat.side(r.favoured).brigade.name
+        effects = "; ".join(_effect_text(e) for e in r.effects)
+        return Resolved(f"Combat (Rule {rule}): {a.name} ({r.factors.attacker_total}) against "
+                        f"{d.name} ({r.factors.defender_total}); {roller} rolls "
+                        f"({r.roll.total}) +{r.factors.difference} = {r.total}: {r.row.result}"
+                        + (f" – {effects}" if effects else ""), (r.roll,), r.effects,
+                        r.follow_ons, cause=who)
+    factors = odds.factors
+    known = (known_facts(setup, state, who), known_facts(setup, state, target),
+             f"factors {factors.attacker_total} against {factors.defender_total}: "
+             f"{combat.side(odds.favoured).brigade.name} rolls 2d6 + {odds.difference}")
+    outcomes = tuple((f"{row.result} ({row.totals})", p) for row, p in odds.rows if p)
+    return Prepared("firefight" if rule == 12 else "combat", f"Rule {rule}", known, outcomes,
+                    run, Stage.COMBAT, None,
+                    (FollowOnTest.CHARGE_CONTACT.value, FollowOnTest.CAVALRY_COMBAT.value,
+                     FollowOnTest.CHARGE.value))
+
+
+def _firefight(setup: BattleSetup, state: FightState, who: str, target: str,
+               options: Options) -> Prepared:
+    return _combat(setup, state, who, target, options, rule=12)
+
+
+def _skirmish(setup: BattleSetup, state: FightState, who: str, target: str,
+              options: Options) -> Prepared:
+    a = _brigade(setup, state, _need(who, "skirmishing brigade"))
+    d = _brigade(setup, state, _need(target, "target"))
+    sk = Skirmish(CombatSide(a, _facts(options)), CombatSide(d, _facts(options, "enemy-facts")),
+                  not _flag(options, "no-reply"))
+    odds = skirmish_odds(sk, setup.ruleset)
+
+    def run(dice: DiceSource) -> Resolved:
+        r = skirmish(sk, dice, setup.ruleset)
+        parts = [f"{a.name} {_faces(r.rolls[0])}"]
+        if r.rolls[1] is not None:
+            parts.append(f"{d.name} {_faces(r.rolls[1])}")
+        hit = ", ".join(f"{e.brigade} loses a casualty" for e in r.effects) or "no casualties"
+        return Resolved(f"Skirmish: {' against '.join(parts)}: {hit}",
+                        tuple(x for x in r.rolls if x is not None), r.effects, r.follow_ons)
+    outcomes = ((f"{d.name} loses a casualty", odds.attacker_hits),
+                (f"{a.name} loses a casualty", odds.defender_hits))
+    return Prepared("skirmish", "Rule 11", (known_facts(setup, state, who),
+                                            known_facts(setup, state, target)),
+                    outcomes, run, Stage.COMBAT,
+                    CorpsAction.INFANTRY_FIRE if _flag(options, "pay") else None)
+
+
+def _keys(setup: BattleSetup, state: FightState, text: str) -> tuple[str, ...]:
+    keys = tuple(k.strip() for k in text.split(",") if k.strip())
+    for k in keys:
+        brigade_now(state, setup, k)
+    return keys
+
+
+def _reaction(setup: BattleSetup, state: FightState, who: str, target: str,
+              options: Options) -> Prepared:
+    who = _need(who, "brigade that routed")
+    routed = _brigade(setup, state, who)
+    near = _keys(setup, state, _text(options, "near"))
+    through = _keys(setup, state, _text(options, "through"))
+    nearby = tuple(Nearby(_brigade(setup, state, k), k in through) for k in
+                   dict.fromkeys(near + through))
+    for n, k in zip(nearby, dict.fromkeys(near + through), strict=True):
+        if side_of(setup, k) != side_of(setup, who):
+            raise ActionRefused(f"{n.brigade.name} is an enemy; only friends react to a rout")
+    result = rout_reaction(routed, nearby, setup.ruleset)
+
+    def run(dice: DiceSource) -> Resolved:
+        names = ", ".join(n.brigade.name for n in nearby) or "no brigade"
+        return Resolved(f"{routed.name} routs: {names} within 4\" react", (), result.effects,
+                        result.follow_ons)
+    return Prepared("reaction", "Rule 16", (known_facts(setup, state, who),),
+                    (("reactions as the rule gives them", Fraction(1)),), run, None, None,
+                    (FollowOnTest.ROUT_REACTION.value,))
+
+
+def _pursuit(setup: BattleSetup, state: FightState, who: str, target: str,
+             options: Options) -> Prepared:
+    who = _need(who, "cavalry")
+    cav = _brigade(setup, state, who)
+    queued = next((p for p in state.queue if p.who == who and p.test == "pursuit test"), None)
+    target = target or (queued.cause if queued else "")
+    routers = _brigade(setup, state, target) if target else None
+    odds = pursuit_odds(cav, setup.ruleset)
+
+    def run(dice: DiceSource) -> Resolved:
+        r = pursue(cav, routers, dice, setup.ruleset)
+        if not r.pursues:
+            line = f"{cav.name} test to pursue ({r.pursue_roll.total}) do not pursue"
+        else:
+            assert r.result_roll is not None and r.row is not None
+            line = (f"{cav.name} pursue ({r.pursue_roll.total}), ({r.result_roll.total}) "
+                    f"{r.row.result}")
+        rolls = (r.pursue_roll,) + ((r.result_roll,) if r.result_roll else ())
+        return Resolved(line, rolls, r.effects, r.follow_ons)
+    outcomes = tuple(((row.result if row else "no pursuit"), p) for row, p in odds)
+    return Prepared("pursuit", "Rule 16", (known_facts(setup, state, who),), outcomes, run,
+                    resolves=("pursuit test",))
+
+
+def _rally_pursuers(setup: BattleSetup, state: FightState, who: str, target: str,
+                    options: Options) -> Prepared:
+    who = _need(who, "pursuing cavalry")
+    cav = _brigade(setup, state, who)
+    test = MoraleTest(cav, _facts(options), rallying=True)
+    odds = rally_pursuers_odds(test, setup.ruleset)
+
+    def run(dice: DiceSource) -> Resolved:
+        r = rally_pursuers(test, dice, setup.ruleset)
+        after = r.effect.new_state or cav.state
+        return Resolved(f"Rally pursuing {cav.name} {_faces(r.roll)} {after.value}",
+                        (r.roll,) if r.roll else (), (r.effect,), r.follow_ons)
+    return Prepared("rally-pursuers", "Rule 16", (known_facts(setup, state, who),),
+                    tuple((s.value, p) for s, p in odds.items()), run, None, CorpsAction.RALLY,
+                    (FollowOnTest.PURSUIT_RALLY.value,))
+
+
+def _bounce(setup: BattleSetup, state: FightState, who: str, target: str,
+            options: Options) -> Prepared:
+    return _fire(setup, state, who, target, options, bounce=True)
+
+
+def _rally(setup: BattleSetup, state: FightState, who: str, target: str,
+           options: Options) -> Prepared:
+    return _morale(setup, state, who, target, options, rally=True)
+
+
+TESTS: dict[str, Callable[[BattleSetup, FightState, str, str, Options], Prepared]] = {
+    "spot": _spot, "fire": _fire, "bounce": _bounce, "morale": _morale, "rally": _rally,
+    "charge": _charge, "react": _react, "quick": _quick, "crest": _crest, "combat": _combat,
+    "firefight": _firefight, "skirmish": _skirmish, "reaction": _reaction,
+    "pursuit": _pursuit, "rally-pursuers": _rally_pursuers,
+}
+# The test that settles each queued test, by the queued test's name.
+QUEUED_TESTS = {"morale test": "morale", "reaction to rout": "reaction",
+                "pursuit test": "pursuit", "rally pursuers": "rally-pursuers",
+                "reaction to charge": "react", "bounce-through fire": "bounce",
+                "charge contact": "combat", "cavalry combat": "combat", "charge": "combat",
+                "defence zone fire": "fire"}
+
+
+def prepare(setup: BattleSetup, state: FightState, test: str, who: str = "", target: str = "",
+            options: Options | None = None) -> Prepared:
+    """A test filled in from the battle and the table's facts, with its exact odds."""
+    _playing(state, f"take a {test} test")
+    maker = TESTS.get(test)
+    if maker is None:
+        raise ActionRefused(f"'{test}' is not a test of the battle (tests: {', '.join(TESTS)})")
+    return maker(setup, state, who, target, options or {})
+
+
+def take(setup: BattleSetup, state: FightState, test: str, who: str, target: str,
+         options: Options, dice: DiceSource) -> Outcome:
+    """Take a test: roll, apply its effects to the brigades, queue what it triggers."""
+    prepared = prepare(setup, state, test, who, target, options)
+    if prepared.stage is not None and state.activation is not None:
+        state = enter_stage(setup, state, prepared.stage, f"a {test} test")
+    if prepared.pays is not None:
+        act = _activation(state)
+        brigade = label_of(setup, who) if who in state.brigades else ""
+        corps = _corps_of_commander(setup, act.commander)
+        if corps is not None and who in state.brigades and who not in state.corps[corps].brigades:
+            raise ActionRefused(f"{brigade} is not of {setup.commander(act.commander).name}'s "
+                                "command; only its own commander may pay for it")
+        paid = corps_action(_budget(setup, act), prepared.pays, setup.ruleset, brigade)
+        state = replace(state, activation=_paid(act, paid))
+    resolved = prepared.run(dice)
+    state = _settle(setup, state, test, who, prepared.resolves)
+    state = _apply(setup, state, resolved)
+    if test == "fire" and options.get("band"):
+        state = replace(state, queue=tuple(
+            replace(p, facts=(f"band={options['band']}",))
+            if p.test == FollowOnTest.BOUNCE_THROUGH and not p.facts else p
+            for p in state.queue))
+    inputs = {"test": test, "who": who, "target": target} | dict(options)
+    return Outcome("test", f"{prepared.rule}: {test} – "
+                   f"{label_of(setup, who) if who in state.brigades else who or target}",
+                   state, (resolved.line,) + _notes(resolved), resolved.rolls, inputs)
+
+
+def _notes(resolved: Resolved) -> tuple[str, ...]:
+    return tuple(f"  {f.test} for {f.who}" for f in resolved.follow_ons
+                 if f.test != FollowOnTest.PLACE_FIGURES)
+
+
+def _settle(setup: BattleSetup, state: FightState, test: str, who: str,
+            resolves: tuple[str, ...]) -> FightState:
+    """Take off the queue the test this one settles."""
+    for i, p in enumerate(state.queue):
+        if p.test in resolves and (p.who == who or p.cause == who or not p.who):
+            return replace(state, queue=state.queue[:i] + state.queue[i + 1:])
+    return state
+
+
+def _apply(setup: BattleSetup, state: FightState, resolved: Resolved) -> FightState:
+    by_label = {label_of(setup, k): k for k in state.brigades}
+    brigades = dict(state.brigades)
+    routed_now = []
+    for e in resolved.effects:
+        key = by_label.get(e.brigade)
+        if key is None:
+            continue
+        now = brigades[key]
+        new = BrigadeNow(now.casualties + e.casualties, e.new_state or now.state, now.formation,
+                         now.removed or e.removed)
+        if new.state is MoraleState.ROUT and now.state is not MoraleState.ROUT:
+            routed_now.append(key)
+        brigades[key] = new
+    corps = state.corps
+    if resolved.spotted:
+        corps = dict(corps)
+        corps[resolved.spotted] = replace(corps[resolved.spotted], spotted=True)
+    queue = list(state.queue)
+    for f in resolved.follow_ons:
+        if f.test == FollowOnTest.PLACE_FIGURES:
+            continue
+        key = by_label.get(f.who, "")
+        facts = tuple(sorted(getattr(f, "facts", ()) or ()))
+        cause = resolved.cause
+        if f.test == FollowOnTest.ROUT_REACTION:
+            cause = next((k for k in routed_now if k in f.who or label_of(setup, k) in f.reason),
+                         routed_now[0] if routed_now else "")
+        elif f.test == FollowOnTest.PURSUIT:
+            cause = routed_now[0] if routed_now else ""
+        queue.append(Pending(str(f.test), key, f.reason if key else f"{f.who}: {f.reason}",
+                             facts, cause))
+    return replace(state, brigades=brigades, corps=corps, queue=tuple(queue))
+
+
+def take_queued(setup: BattleSetup, state: FightState, options: Options,
+                dice: DiceSource, index: int | None = None) -> Outcome:
+    """Take the queued test number ``index`` (1 first; by default the first that holds up
+    the next chip), filled in from what queued it."""
+    if index is None:
+        index = next((i for i, p in enumerate(state.queue, 1) if p.test not in DEFERRED), 1)
+    if not 1 <= index <= len(state.queue):
+        raise ActionRefused("no test is queued" if not state.queue else
+                            f"there is no queued test number {index} ({len(state.queue)} queued)")
+    p = state.queue[index - 1]
+    test = QUEUED_TESTS.get(p.test)
+    if test is None:
+        raise ActionRefused(f"the queued {p.test} is settled on the table: dismiss it when done")
+    who, target = p.who, ""
+    if test == "reaction":
+        who = p.cause
+    elif test == "pursuit":
+        target = p.cause
+    elif test == "bounce":
+        who, target = p.cause, p.who
+        band = next((f.split("=", 1)[1] for f in p.facts if f.startswith("band=")), "")
+        options = {"band": band} | dict(options)
+    elif test == "combat":
+        if p.cause:          # the charging cavalry against the brigade they reach
+            who, target = p.cause, p.who
+        else:
+            target = str(options.get("target", ""))
+    return take(setup, state, test, who, target, options, dice)
