@@ -12,6 +12,7 @@ Fraction(1, 3)
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -88,8 +89,6 @@ class SeededDice:
     """A seeded generator; every roll is recorded so a battle replays exactly."""
 
     def __init__(self, seed: int | str):
-        import random  # only a seeded source needs it; `odds` never rolls
-
         self.seed = seed
         self._random = random.Random(seed)
         self.record: list[Roll] = []

@@ -21,6 +21,16 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
+from campaign1813.campaign import queries, services
+from campaign1813.campaign.battle.core.actions import action_named, read_inputs
+from campaign1813.campaign.battle.core.engine import TestOdds
+from campaign1813.campaign.battle.core.steps import ActionRefused
+from campaign1813.campaign.battle.registry import find_ruleset
+from campaign1813.campaign.battle.report_forms import html_of, markdown_of
+from campaign1813.campaign.day.ground import OrderRefused
+from campaign1813.campaign.store.document import open_campaign
 from campaign1813.errors import CampaignError
 
 if TYPE_CHECKING:
@@ -200,15 +210,11 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _open(args: argparse.Namespace) -> CampaignStore:
-    from campaign1813.campaign.store.document import open_campaign
-
     return open_campaign(args.file)
 
 
 def _handler(name: str) -> Any:
     def run(args: argparse.Namespace) -> int:
-        from campaign1813.campaign import queries, services
-
         with _open(args) as doc:
             if name == "setup":
                 view = queries.fight_view(doc, args.id)
@@ -216,8 +222,6 @@ def _handler(name: str) -> Any:
                     services.open_battle(doc, args.id, seed=args.seed, specials=args.special,
                                          ruleset=args.ruleset)
                 elif args.ruleset is not None and args.ruleset != view.ruleset:
-                    from campaign1813.campaign.day.ground import OrderRefused
-
                     raise OrderRefused(f"battle {args.id} is already on the table by ruleset "
                                        f"{view.ruleset}; abandon it to use {args.ruleset}")
                 return _print_setup(queries.fight_view(doc, args.id), args.json)
@@ -281,8 +285,6 @@ def _action(name: str, args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
 
 
 def _view(queries: Any, doc: Any, battle: int) -> Any:
-    from campaign1813.campaign.day.ground import OrderRefused
-
     view = queries.fight_view(doc, battle)
     if view is None:
         raise OrderRefused(f"battle {battle} is not being fought: set it up first "
@@ -295,8 +297,6 @@ def _pct(p: Any) -> str:
 
 
 def _print_setup(view: Any, as_json: bool) -> int:
-    import msgspec
-
     s = view.setup
     if as_json:
         print(json.dumps(msgspec.to_builtins(s), indent=2, ensure_ascii=False))
@@ -333,8 +333,6 @@ def _table_lines(table: Any) -> list[str]:
 def _print_show(view: Any, as_json: bool) -> int:
     s, st = view.setup, view.state
     if as_json:
-        import msgspec
-
         print(json.dumps({"battle": s.battle, "state": msgspec.to_builtins(st),
                           **view.engine.status_json(s, st),
                           "decision": {"winner": view.decision.result,
@@ -348,8 +346,6 @@ def _print_show(view: Any, as_json: bool) -> int:
 
 
 def _print_report(view: Any, args: argparse.Namespace) -> int:
-    from campaign1813.campaign.battle.report_forms import html_of, markdown_of
-
     lines = view.engine.report(view.setup, view.steps)
     if args.md:
         sys.stdout.write(markdown_of(lines))
@@ -361,9 +357,6 @@ def _print_report(view: Any, args: argparse.Namespace) -> int:
 
 
 def _print_odds(view: Any, args: argparse.Namespace) -> int:
-    from campaign1813.campaign.battle.core.engine import TestOdds
-    from campaign1813.campaign.battle.core.steps import ActionRefused
-
     engine = view.engine
     if not isinstance(engine, TestOdds):
         raise ActionRefused(f"ruleset {engine.ruleset} has no 1813 tests; its odds are "
@@ -386,8 +379,6 @@ def _print_odds(view: Any, args: argparse.Namespace) -> int:
 
 
 def _actions_engine(queries: Any, doc: Any, args: argparse.Namespace) -> Any:
-    from campaign1813.campaign.battle.registry import find_ruleset
-
     if args.ruleset is not None:
         return find_ruleset(args.ruleset)
     return _view(queries, doc, args.id).engine
@@ -414,7 +405,6 @@ def _print_input(i: Any, indent: str) -> None:
 def _generic(queries: Any, services: Any, doc: Any, args: argparse.Namespace) -> Any:
     """``act ACTION NAME=VALUE …``: any action of the battle's ruleset, its inputs read by
     the kinds its engine gives them."""
-    from campaign1813.campaign.battle.core.actions import action_named, read_inputs
 
     engine = _view(queries, doc, args.id).engine
     spec = action_named(engine.actions, engine.ruleset, args.act)
@@ -427,8 +417,6 @@ def _generic(queries: Any, services: Any, doc: Any, args: argparse.Namespace) ->
 
 
 def _autoresolve(args: argparse.Namespace) -> int:
-    from campaign1813.campaign import services
-
     with _open(args) as doc:
         if args.odds is not None:
             odds = services.autoresolve_odds(doc, args.id, args.odds, seed=args.seed,

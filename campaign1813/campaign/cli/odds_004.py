@@ -12,6 +12,22 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
+from campaign1813.campaign.battle.ruleset004.fire import (
+    Battery,
+    Shot,
+    Target,
+    Volley,
+    artillery_odds,
+    musketry_odds,
+    save_on,
+)
+from campaign1813.campaign.battle.ruleset004.melee import Fighter, melee_odds
+from campaign1813.campaign.battle.ruleset004.morale import morale_need, morale_odds
+from campaign1813.campaign.battle.ruleset004.movement import first_move_odds, variation_odds
+from campaign1813.campaign.battle.ruleset004.pools import Pool, hits, saved
+from campaign1813.campaign.battle.ruleset004.tables import tables
+from campaign1813.campaign.battle.ruleset004.units import Kind, Quality
+from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
 from campaign1813.campaign.cli.odds_format import (
     OddsParser,
     chance_lines,
@@ -119,8 +135,6 @@ def register(odds: Any) -> None:
 
 
 def _checked(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
-
     def checked(args: argparse.Namespace) -> int:
         try:
             return run(args)
@@ -171,8 +185,6 @@ def _amount(text: str) -> Fraction:
 
 
 def _kind(text: str) -> Any:
-    from campaign1813.campaign.battle.ruleset004.units import Kind
-
     return Kind(text.replace("-", " "))
 
 
@@ -200,8 +212,6 @@ def _show(args: argparse.Namespace, title: str, facts: Mapping[str, Any],
 
 
 def _musketry(args: argparse.Namespace) -> int:
-    from campaign1813.campaign.battle.ruleset004.fire import Target, Volley, musketry_odds
-
     odds = musketry_odds(Volley(_kind(args.firer), _steps(args.effectiveness),
                                 not args.not_firing_order, args.one_rank, args.moved,
                                 args.modifier, args.distance),
@@ -213,13 +223,6 @@ def _musketry(args: argparse.Namespace) -> int:
 
 
 def _artillery(args: argparse.Namespace) -> int:
-    from campaign1813.campaign.battle.ruleset004.fire import (
-        Battery,
-        Shot,
-        Target,
-        artillery_odds,
-    )
-
     odds = artillery_odds(Battery(Shot(args.shot), _steps(args.effectiveness), args.over_heads,
                                   args.distance),
                           Target(_kind(args.target), args.cover, args.cuirassiers))
@@ -231,11 +234,6 @@ def _artillery(args: argparse.Namespace) -> int:
 
 
 def _save(args: argparse.Namespace) -> int:
-    from campaign1813.campaign.battle.ruleset004.fire import Target, save_on
-    from campaign1813.campaign.battle.ruleset004.pools import saved
-    from campaign1813.campaign.battle.ruleset004.tables import tables
-    from campaign1813.campaign.battle.ruleset004.units import Kind
-
     on = save_on(Target(Kind.FOOT, args.cover, args.cuirassiers), tables())
     facts = {"hits": args.hits, "save_on": _score(on)}
     return _show(args, "SAVING THROWS", facts,
@@ -243,8 +241,6 @@ def _save(args: argparse.Namespace) -> int:
 
 
 def _melee(args: argparse.Namespace) -> int:
-    from campaign1813.campaign.battle.ruleset004.melee import Fighter, melee_odds
-
     def fighter(side: str) -> Fighter:
         a = vars(args)
         return Fighter(_kind(a[side]), _steps(a[f"{side}_effectiveness"]),
@@ -264,9 +260,6 @@ def _melee(args: argparse.Namespace) -> int:
 
 
 def _morale(args: argparse.Namespace) -> int:
-    from campaign1813.campaign.battle.ruleset004.morale import morale_need, morale_odds
-    from campaign1813.campaign.battle.ruleset004.units import Quality
-
     q = Quality(args.quality)
     odds = morale_odds(q, general=args.general, support=args.support)
     need = morale_need(q, general=args.general, support=args.support)
@@ -277,22 +270,16 @@ def _morale(args: argparse.Namespace) -> int:
 
 
 def _variation(args: argparse.Namespace) -> int:
-    from campaign1813.campaign.battle.ruleset004.movement import variation_odds
-
     return _show(args, "The Variation", {"distance_cm": str(args.distance)},
                  {"distance_covered_cm": variation_odds(args.distance)})
 
 
 def _first_move(args: argparse.Namespace) -> int:
-    from campaign1813.campaign.battle.ruleset004.movement import first_move_odds
-
     return _show(args, "TURN SEQUENCE", {"dice": "1d6 a side, ties rolled again"},
                  {"moves": first_move_odds()})
 
 
 def _dice(args: argparse.Namespace) -> int:
-    from campaign1813.campaign.battle.ruleset004.pools import Pool, hits, saved
-
     pool = Pool.of(args.dice)
     scored = hits(pool, args.need, args.modifier)
     facts = {"dice": str(pool), "hit_on": _score(args.need), "modifier": args.modifier,
