@@ -30,8 +30,8 @@ from campaign1813.campaign.store.document import (
     open_campaign,
     save_campaign_as,
 )
-from campaign1813.ui.campaign_view import CampaignView
 from campaign1813.ui.day_windows import ReportPane
+from campaign1813.ui.map.view import CampaignView
 from campaign1813.ui.objectives_panel import ObjectivesPanel
 from campaign1813.ui.open_campaign import OpenCampaign, Update
 from campaign1813.ui.orders_panel import OrdersPanel

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from campaign1813.campaign.scenario.types import Scenario
 from campaign1813.maps.types import MapData, Theatre
-from campaign1813.ui.map_render import Marker, render_map
+from campaign1813.ui.map.render import Marker, render_map
 
 WHOLE_MAP = "whole-map.png"
 

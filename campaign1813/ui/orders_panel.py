@@ -43,7 +43,7 @@ from campaign1813.campaign import queries
 from campaign1813.campaign.day.state import Status, Verb
 from campaign1813.campaign.queries import CommandView, RoutePreview
 from campaign1813.maps.names import fold, folded
-from campaign1813.ui.campaign_view import CampaignView
+from campaign1813.ui.map.view import CampaignView
 from campaign1813.ui.open_campaign import OpenCampaign, Update
 
 if TYPE_CHECKING:

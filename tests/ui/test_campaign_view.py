@@ -8,10 +8,10 @@ from campaign1813.campaign import queries, services
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.document import create_campaign
 from campaign1813.maps.types import Theatre
-from campaign1813.ui.campaign_view import CampaignView, CommandsTable
 from campaign1813.ui.main_window import MainWindow
-from campaign1813.ui.map_items import CommandMarker
-from campaign1813.ui.map_scene import MapScene
+from campaign1813.ui.map.items import CommandMarker
+from campaign1813.ui.map.scene import MapScene
+from campaign1813.ui.map.view import CampaignView, CommandsTable
 from campaign1813.ui.open_campaign import OpenCampaign
 from tests.ui.conftest import find_table_item, table_row
 

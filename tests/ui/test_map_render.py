@@ -17,7 +17,7 @@ from campaign1813.maps.types import (
     TownKind,
 )
 from campaign1813.ui import map_pictures
-from campaign1813.ui.map_render import Marker, render_map, theatre_bounds
+from campaign1813.ui.map.render import Marker, render_map, theatre_bounds
 
 
 def _town(name, lat, lon, kind=TownKind.TOWN, river=None):

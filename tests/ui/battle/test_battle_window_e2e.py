@@ -12,7 +12,7 @@ hits and queues the morale test; a class B brigade with 2 casualties rolling 2 r
 
 from fractions import Fraction
 
-from campaign1813.ui.campaign_view import STATE
+from campaign1813.ui.map.view import STATE
 from tests.ui.conftest import table_row
 
 PRUSSIANS = "I Prussian Corps"

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from campaign1813.campaign import queries, services
-from campaign1813.ui.campaign_view import STATE
+from campaign1813.ui.map.view import STATE
 from tests.ui.conftest import table_row
 
 PRUSSIANS = "I Prussian Corps"
