@@ -34,6 +34,7 @@ from campaign1813.ui.day_windows import ReportPane
 from campaign1813.ui.map.view import CampaignView
 from campaign1813.ui.objectives_panel import ObjectivesPanel
 from campaign1813.ui.open_campaign import OpenCampaign, Update
+from campaign1813.ui.operation import Operation, Service
 from campaign1813.ui.orders_panel import OrdersPanel
 from campaign1813.ui.undo import UndoHistory
 
@@ -58,8 +59,6 @@ MAX_RECENT = 8
 FILE_FILTER = f"1813 campaigns (*{SUFFIX})"
 RESULTS = (("French Win", "French"), ("Allied Win", "Allied"), ("Draw", "draw"))
 
-Service = Callable[[CampaignDocument], Changes]
-
 
 class MainWindow(QMainWindow):
     """The umpire's main window over one open campaign file."""
@@ -75,6 +74,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self._settings = settings
         self.campaign = OpenCampaign(self)
+        self.campaign.refused.connect(self.report_error)
         self._message_box: QMessageBox | None = None
         self.settings_dialog: SettingsDialog | None = None
         self.battle_dialog: BattleDialog | None = None
@@ -83,7 +83,6 @@ class MainWindow(QMainWindow):
         self.battle_windows: dict[int, BattleWindow] = {}  # the battles open at the table
         self.campaign_view = CampaignView(self.campaign, self, settings=self._settings,
                                           defer_map=defer_map)
-        self.campaign_view.order_wanted.connect(self.order_here)
         self.campaign_view.battle_wanted.connect(self.open_battle_window)
         shown = self._settings.value("view/theatre")
         if shown:
@@ -92,8 +91,7 @@ class MainWindow(QMainWindow):
             lambda text: self._settings.setValue("view/theatre", text))
         self.setCentralWidget(self.campaign_view)
         self.orders_panel = OrdersPanel(self.campaign, self.campaign_view, self.preview_route)
-        self.orders_panel.order_requested.connect(self._on_order_requested)
-        self.orders_panel.cancel_requested.connect(self.cancel_order)
+        self.orders_panel.refused.connect(self._on_refused_on_pad)
         self.orders_dock = self._dock("Orders", self.orders_panel,
                                       Qt.DockWidgetArea.BottomDockWidgetArea)
         self.report_pane = ReportPane()
@@ -458,9 +456,9 @@ class MainWindow(QMainWindow):
             self.battle_dialog.close()
         dialog: BattleDialog
         if kind is MergeDialog:
-            dialog = MergeDialog(found, self._due(), self.perform, self)
+            dialog = MergeDialog(found, self._due(), self.campaign, self)
         else:
-            dialog = kind(found, self.perform, self)
+            dialog = kind(found, self.campaign, self)
         dialog.open()
         self.battle_dialog = dialog
         return dialog
@@ -473,8 +471,8 @@ class MainWindow(QMainWindow):
         if window is None or not window.isVisible():
             from campaign1813.ui.battle import BattleWindow
 
-            window = BattleWindow(self.campaign, battle, self.perform,
-                                  (self.undo_action, self.redo_action), self)
+            window = BattleWindow(self.campaign, battle, (self.undo_action, self.redo_action),
+                                  self)
             # a closed window goes when Qt deletes it, unless another took its place already
             window.destroyed.connect(
                 lambda _o=None, b=battle, w=window: windows.pop(b) if windows.get(b) is w
@@ -498,55 +496,22 @@ class MainWindow(QMainWindow):
                 lambda _checked=False, t=option.town: self.choose_retreat(name, "break-out", t))
 
     # ----- umpire actions ----------------------------------------------------------------
-    def perform(self, service: Service) -> Changes:
-        """Carry out one umpire action on the open file; a refusal raises and changes nothing.
+    def _run(self, service: Service) -> Changes | None:
+        """One action run from the window's menus; a refusal is told by :meth:`report_error`."""
+        return Operation(self.campaign, service).run()
 
-        What the action changed is re-read and shown before this returns."""
-        if self.document is None:
-            raise CampaignError("no campaign is open")
-        changes = service(self.document)
-        self.campaign.apply(changes)
-        return changes
-
-    def _try(self, service: Service) -> Changes | None:
-        try:
-            return self.perform(service)
-        except CampaignError as exc:
-            self.report_error(str(exc))
-            return None
-
-    def _refused_on_pad(self, exc: CampaignError) -> None:
-        self.orders_panel.show_refusal(str(exc))
-        self.statusBar().showMessage(f"Refused: {exc}")
-        self.error_reported.emit(str(exc))
+    def _on_refused_on_pad(self, reason: str) -> None:
+        self.statusBar().showMessage(f"Refused: {reason}")
+        self.error_reported.emit(reason)
 
     def give_order(self, request: IssueOrder) -> Changes | None:
         """Give an order from the pad; a refusal is shown on the pad and in the status bar."""
-        try:
-            from campaign1813.campaign import services
-
-            changes = self.perform(lambda doc: services.perform(doc, request))
-        except CampaignError as exc:
-            self._refused_on_pad(exc)
-            self.campaign_view.show_refusal(request.objective, str(exc))
-            return None
-        self.campaign_view.clear_preview()
-        self.orders_panel.show_done(" ".join(changes.lines) or changes.label)
-        self.orders_panel.clear_entry()
-        return changes
-
-    def _on_order_requested(self, request: IssueOrder) -> None:
-        self.give_order(request)
+        return self.orders_panel.give(request)
 
     def order_here(self, command: str, verb: str, town: str) -> Changes | None:
         """An order asked for on the map (a town's Move / Attack / Hold here): given as from
         the pad, which shows it (and a refusal's reason)."""
-        self.orders_panel.select_command(command)
-        self.orders_panel.verb.setCurrentText(verb)
-        self.orders_panel.objective.setEditText(town)
-        from campaign1813.campaign.services import IssueOrder
-
-        return self.give_order(IssueOrder(command, verb, town))
+        return self.orders_panel.order_here(command, verb, town)
 
     def preview_route(self, command: str, verb: str, town: str, via: tuple[str, ...] = (),
                       forced: bool = False) -> RoutePreview:
@@ -557,60 +522,51 @@ class MainWindow(QMainWindow):
 
     def cancel_order(self, command: str) -> Changes | None:
         """Withdraw a command's orders."""
-        try:
-            from campaign1813.campaign import services
-
-            changes = self.perform(lambda doc: services.cancel_order(doc, command))
-        except CampaignError as exc:
-            self._refused_on_pad(exc)
-            return None
-        self.orders_panel.show_done(" ".join(changes.lines))
-        return changes
+        return self.orders_panel.cancel(command)
 
     def end_day(self) -> Changes | None:
         """March the day, or close it once its battles have results; the report is shown."""
         from campaign1813.campaign import services
 
-        changes = self._try(services.end_day)
-        if changes is not None:
-            self.report_dock.show()
-            self.report_dock.raise_()
-        return changes
+        return Operation(self.campaign, services.end_day).success(self._on_day_ended).run()
+
+    def _on_day_ended(self, _changes: Changes) -> None:
+        self.report_dock.show()
+        self.report_dock.raise_()
 
     def record_result(self, battle: int, winner: str) -> Changes | None:
         """Record a battle's result: ``French``, ``Allied`` or ``draw``."""
         from campaign1813.campaign import services
 
-        return self._try(lambda doc: services.record_result(doc, battle, winner))
+        return self._run(lambda doc: services.record_result(doc, battle, winner))
 
     def choose_retreat(self, command: str, option: str, town: str | None = None):
         """The umpire's choice for a cut-off command: surrender or break out (to a town)."""
         from campaign1813.campaign import services
 
-        return self._try(lambda doc: services.choose_retreat(doc, command, option, town))
+        return self._run(lambda doc: services.choose_retreat(doc, command, option, town))
 
     def undo(self) -> Changes | None:
         """Take back the action Edit ▸ Undo names, from the file's log."""
-        return self._step(self.history.undo)
+        return self._step(self.history.undoing)
 
     def redo(self) -> Changes | None:
         """Apply again the action Edit ▸ Redo names."""
-        return self._step(self.history.redo)
+        return self._step(self.history.redoing)
 
-    def _step(self, step: Callable[[], Changes]) -> Changes | None:
+    def _step(self, step: Callable[[], Service]) -> Changes | None:
         if self.document is None:
             return None
+        return Operation(self.campaign, step()).failure(self._on_step_refused).run()
+
+    def _on_step_refused(self, exc: CampaignError) -> None:
+        # most likely another window or the command line acted since the menu was read:
+        # say so, and show the file as it now is
+        self.report_error(str(exc))
         try:
-            return step()
-        except CampaignError as exc:
-            # most likely another window or the command line acted since the menu was read:
-            # say so, and show the file as it now is
-            self.report_error(str(exc))
-            try:
-                self.campaign.reload()
-            except CampaignError as busy:  # still busy elsewhere: the next action reads it
-                self.statusBar().showMessage(f"{exc} ({busy})")
-            return None
+            self.campaign.reload()
+        except CampaignError as busy:  # still busy elsewhere: the next action reads it
+            self.statusBar().showMessage(f"{exc} ({busy})")
 
     def _on_changed(self, update: Update) -> None:
         """After any action, undo or redo: the window's own parts, and what changed."""
@@ -718,7 +674,7 @@ class MainWindow(QMainWindow):
 
         if self.settings_dialog is not None:
             self.settings_dialog.close()
-        dialog = SettingsDialog(self.campaign, self.perform, self)
+        dialog = SettingsDialog(self.campaign, self)
         dialog.refused.connect(
             lambda reasons: self.statusBar().showMessage(f"Refused: {reasons.splitlines()[0]}"))
         dialog.open()
