@@ -130,7 +130,7 @@ class MainWindow(QMainWindow):
         # another window or the command line may write the open file: look now and then
         self._watch = QTimer(self)
         self._watch.setInterval(WATCH_MS)
-        self._watch.timeout.connect(self.check_for_changes)
+        self._watch.timeout.connect(self._on_watch)
         self._watch.start()
 
     @property
@@ -223,6 +223,9 @@ class MainWindow(QMainWindow):
                 QMessageBox.StandardButton.No)
             replace = answer == QMessageBox.StandardButton.Yes
         return replace
+
+    def _on_watch(self) -> None:
+        self.check_for_changes()
 
     def check_for_changes(self) -> bool:
         """Read the file again if another window or program has written it since; returns

@@ -34,8 +34,8 @@ class UndoHistory(QObject):
         self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
         self.redo_action = QAction("&Redo", self)
         self.redo_action.setShortcut(QKeySequence.StandardKey.Redo)
-        campaign.opened.connect(self.refresh)
-        campaign.changed.connect(self.refresh)
+        campaign.opened.connect(self._on_read)
+        campaign.changed.connect(self._on_read)
         self.refresh()
 
     def refresh(self, *_args: object) -> None:
@@ -47,6 +47,10 @@ class UndoHistory(QObject):
                                     (self.redo_action, "&Redo", self.redo_label)):
             action.setEnabled(label is not None)
             action.setText(f"{word} {label}" if label else word)
+
+    def _on_read(self, *_args: object) -> None:
+        """The file was opened or changed: the log's next steps may have changed too."""
+        self.refresh()
 
     def undoing(self) -> Service:
         """The service call that takes back the action the menu shows; refused if the log's

@@ -144,11 +144,11 @@ class MapView(QGraphicsView):
         self._label_timer = QTimer(self)
         self._label_timer.setSingleShot(True)
         self._label_timer.setInterval(30)
-        self._label_timer.timeout.connect(self.place_labels)
+        self._label_timer.timeout.connect(self._on_labels_due)
         self._save_timer = QTimer(self)
         self._save_timer.setSingleShot(True)
         self._save_timer.setInterval(400)
-        self._save_timer.timeout.connect(self.save_state)
+        self._save_timer.timeout.connect(self._on_save_due)
         self.horizontalScrollBar().valueChanged.connect(self._on_scrolled)
         self.verticalScrollBar().valueChanged.connect(self._on_scrolled)
 
@@ -207,6 +207,9 @@ class MapView(QGraphicsView):
         if self.map_scene is not None:
             self.map_scene.place_labels(self.scale_now())
 
+    def _on_labels_due(self) -> None:
+        self.place_labels()
+
     def labels_later(self) -> None:
         """Place the names again soon (flags moved, or the scale changed)."""
         self._label_timer.start()
@@ -253,6 +256,9 @@ class MapView(QGraphicsView):
     def centre(self) -> QPointF:
         """The scene point at the middle of the window."""
         return self.mapToScene(self.viewport().rect().center())
+
+    def _on_save_due(self) -> None:
+        self.save_state()
 
     def save_state(self) -> None:
         """Keep the zoom and centre of the theatre shown in the settings."""
@@ -430,7 +436,7 @@ class CampaignView(QWidget):
         self.theatres.currentTextChanged.connect(self._on_theatre)
         self.fit_button = QPushButton("Fit theatre")
         self.fit_button.setToolTip("Show the whole of the theatre chosen")
-        self.fit_button.clicked.connect(self.fit_theatre)
+        self.fit_button.clicked.connect(self._on_fit)
         self.heading = QLabel()
         self.heading.setObjectName("campaignHeading")
         font = self.heading.font()
@@ -438,7 +444,7 @@ class CampaignView(QWidget):
         font.setBold(True)
         self.heading.setFont(font)
         self.map_view = MapView(settings)
-        self.map_view.command_clicked.connect(self.select_command)
+        self.map_view.command_clicked.connect(self._on_command_clicked)
         self.map_view.town_menu_wanted.connect(self._on_town_menu)
         self.map_view.battle_clicked.connect(self.battle_wanted)
         self.table = CommandsTable()
@@ -485,6 +491,12 @@ class CampaignView(QWidget):
         if item is None or item.parent() is None:
             return None
         return item.text(0)
+
+    def _on_fit(self) -> None:
+        self.fit_theatre()
+
+    def _on_command_clicked(self, name: str) -> None:
+        self.select_command(name)
 
     def fit_theatre(self) -> None:
         """Show the whole of the theatre chosen."""
