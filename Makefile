@@ -24,7 +24,7 @@ run: $(RUN_STAMP)
 	$(BIN)/campaign1813-gui
 
 lint: $(TEST_STAMP)
-	$(BIN)/ruff check campaign1813 tests benchmarks
+	$(BIN)/ruff check campaign1813 tests benchmarks tools
 	$(BIN)/lint-imports
 	$(BIN)/mypy --strict --warn-unreachable campaign1813/campaign/battle campaign1813/maps
 	$(BIN)/mypy
@@ -40,16 +40,17 @@ fuzz: $(TEST_STAMP)
 bench: $(TEST_STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/run.py
 
-# on a virtual X screen where Xvfb is installed, so the pictures come from the real window
+# the picture tools are in tools/, beside the package and not installed with it; run from here.
+# On a virtual X screen where Xvfb is installed, so the pictures come from the real window
 SHOT := $(shell command -v xvfb-run >/dev/null && echo 'xvfb-run -a -s "-screen 0 1920x1200x24"' \
           || echo 'env QT_QPA_PLATFORM=offscreen')
 
 screenshot: $(RUN_STAMP)
-	$(SHOT) $(BIN)/python -m campaign1813.ui.screenshot docs
-	$(SHOT) $(BIN)/python -m campaign1813.ui.battle.screenshots docs
+	$(SHOT) $(BIN)/python -m tools.screenshot docs
+	$(SHOT) $(BIN)/python -m tools.battle_screenshots docs
 
 pictures: $(RUN_STAMP)
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m campaign1813.ui.map_pictures docs/maps
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m tools.map_pictures docs/maps
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .coverage

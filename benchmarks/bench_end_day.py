@@ -181,6 +181,7 @@ def window_end_day(days: int = DAYS) -> None:
 
     from campaign1813.campaign.store.document import create_campaign, open_campaign
     from campaign1813.ui.main_window import MainWindow
+    from campaign1813.ui.operation import Operation
 
     app = QApplication.instance() or QApplication([])
     rng = random.Random(1813)
@@ -204,7 +205,7 @@ def window_end_day(days: int = DAYS) -> None:
         for _ in range(days):
             orders = _orders_for(domain, rng)
             issue_orders(domain, orders)
-            window.perform(lambda doc, o=orders: issue_orders(doc, o))
+            Operation(window.campaign, lambda doc, o=orders: issue_orders(doc, o)).perform()
             app.processEvents()
             while True:
                 start = time.process_time()

@@ -33,7 +33,7 @@ def ground() -> None:
     from PySide6.QtGui import QImage, QPainter
 
     from campaign1813.campaign.scenario.loader import load_scenario
-    from campaign1813.ui.map_scene import MapScene
+    from campaign1813.ui.map.scene import MapScene
 
     scenario = load_scenario()
     scene = MapScene(scenario.map, unit=0.85)

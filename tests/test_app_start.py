@@ -68,8 +68,8 @@ def test_opening_a_campaign_waits_neither_for_the_road_planner_nor_the_battle_en
         "                         'campaign1813.campaign.services',\n"
         "                         'campaign1813.campaign.day.actions',\n"
         "                         'campaign1813.campaign.day.aftermath',\n"
-        "                         'campaign1813.ui.map_scene', 'campaign1813.ui.map_items',\n"
-        "                         'campaign1813.ui.map_style',\n"
+        "                         'campaign1813.ui.map.scene', 'campaign1813.ui.map.items',\n"
+        "                         'campaign1813.ui.map.style',\n"
         "                         'campaign1813.ui.battle_dialogs', 'campaign1813.ui.print_oob',\n"
         "                         'campaign1813.ui.settings_dialog') if m in sys.modules))\n"
     )

@@ -28,19 +28,19 @@ def menu_titles(window):
 
 def test_menus(window):
     assert menu_titles(window) == ["&File", "&Edit", "&Campaign", "&Battle", "&Help"]
-    file_items = [a.text() for a in window.file_menu.actions() if a.text()]
+    file_items = [a.text() for a in window.menus.file_menu.actions() if a.text()]
     assert file_items == ["&New Campaign…", "&Open…", "Open &Recent", "Save &As…", "&Back Up…",
                           "&Print Orders of Battle…", "E&xport Orders of Battle…", "&Quit"]
 
 
 def test_title_without_and_with_a_campaign(window, tmp_path, qtbot):
     assert window.windowTitle() == APP_TITLE
-    assert not window.save_as_action.isEnabled()
+    assert not window.menus.save_as_action.isEnabled()
     with qtbot.waitSignal(window.document_changed):
         assert window.new_campaign(tmp_path / "spring")
     assert window.windowTitle() == f"The 1813 Campaign — 1 May 1813 — {APP_TITLE}"
     assert window.document.path == tmp_path / "spring.c1813"
-    assert window.save_as_action.isEnabled()
+    assert window.menus.save_as_action.isEnabled()
     assert window.campaign_view.heading.text() == "The 1813 Campaign — 1 May 1813"
 
 
@@ -58,17 +58,17 @@ def test_recent_files_newest_first_and_in_the_menu(window, tmp_path, settings):
         window.new_campaign(tmp_path / name)
     window.open_file(tmp_path / "a.c1813")
     expected = [str((tmp_path / f"{n}.c1813").resolve()) for n in ("a", "c", "b")]
-    assert window.recent_files() == expected
-    entries = [a.data() for a in window.recent_menu.actions() if a.data()]
+    assert window.menus.recent_files() == expected
+    entries = [a.data() for a in window.menus.recent_menu.actions() if a.data()]
     assert entries == expected
     # kept in QSettings: a new window sees the same list
-    assert MainWindow(settings).recent_files() == expected
+    assert MainWindow(settings).menus.recent_files() == expected
 
 
 def test_recent_entry_opens_the_file(window, tmp_path):
     window.new_campaign(tmp_path / "a")
     window.new_campaign(tmp_path / "b")
-    action = next(a for a in window.recent_menu.actions()
+    action = next(a for a in window.menus.recent_menu.actions()
                   if a.data() and a.data().endswith("a.c1813"))
     action.trigger()
     assert window.document.path.name == "a.c1813"
@@ -91,7 +91,7 @@ def test_save_as_continues_in_the_copy(window, tmp_path):
     window.new_campaign(tmp_path / "a")
     assert window.save_as(tmp_path / "copy")
     assert window.document.path == tmp_path / "copy.c1813"
-    assert window.recent_files()[0].endswith("copy.c1813")
+    assert window.menus.recent_files()[0].endswith("copy.c1813")
 
 
 def test_geometry_is_kept(qtbot, settings):

@@ -1,15 +1,15 @@
 """Battle ▸ a battle due ▸ Postpone…, Merge…, Split…: the umpire's overrides of the day's
 battles, each with the reason he must give (the diary and the battle's notes keep it).
 
-Each dialog collects what the umpire chose and hands one service call to the window's
-``perform``, so the window re-reads and shows what changed and Edit ▸ Undo takes it back. A
-refusal is the campaign's own reason, shown in red in the dialog, which stays open to be put
-right; nothing is changed. The dialogs never judge an override themselves.
+Each dialog takes the open campaign and runs one service call on it as any action is run
+(:class:`~campaign1813.ui.operation.Operation`), so every view shows what changed and Edit ▸
+Undo takes it back. A refusal is the campaign's own reason, shown in red in the dialog, which
+stays open to be put right; nothing is changed. The dialogs never judge an override themselves.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -33,10 +33,8 @@ from campaign1813.campaign.day.battles import MAX_POSTPONE_DAYS
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.queries import BattleView
-from campaign1813.campaign.store.document import CampaignDocument
-
-Service = Callable[[CampaignDocument], Changes]
-Perform = Callable[[Service], Changes]
+from campaign1813.ui.open_campaign import OpenCampaign
+from campaign1813.ui.operation import Operation, Service
 
 REFUSED_STYLE = "color: #b00020;"
 
@@ -64,10 +62,11 @@ class BattleDialog(QDialog):
 
     verb = ""  # the button's word: Postpone, Merge, Split
 
-    def __init__(self, battle: BattleView, perform: Perform, parent: QWidget | None = None):
+    def __init__(self, battle: BattleView, campaign: OpenCampaign,
+                 parent: QWidget | None = None):
         super().__init__(parent)
         self.battle = battle
-        self._perform = perform
+        self._campaign = campaign
         self.changes: Changes | None = None
         self.setWindowTitle(f"{self.verb} the Battle of {battle.place}")
         self.heading = QLabel(f"<b>{battle.title[:1].upper()}{battle.title[1:]}</b><br>"
@@ -103,16 +102,17 @@ class BattleDialog(QDialog):
         raise NotImplementedError
 
     def apply(self) -> Changes | None:
-        """Make the override through the window; a refusal is shown here and the dialog stays
-        open."""
-        try:
-            self.changes = self._perform(self.service())
-        except CampaignError as exc:
-            self.message.setText(str(exc))
-            return None
+        """Make the override; a refusal is shown here and the dialog stays open."""
+        return (Operation(self._campaign, lambda doc: self.service()(doc))
+                .success(self._on_done).failure(self._on_refused).run())
+
+    def _on_done(self, changes: Changes) -> None:
+        self.changes = changes
         self.message.clear()
         self.accept()
-        return self.changes
+
+    def _on_refused(self, exc: CampaignError) -> None:
+        self.message.setText(str(exc))
 
 
 class PostponeDialog(BattleDialog):
@@ -120,8 +120,9 @@ class PostponeDialog(BattleDialog):
 
     verb = "Postpone"
 
-    def __init__(self, battle: BattleView, perform: Perform, parent: QWidget | None = None):
-        super().__init__(battle, perform, parent)
+    def __init__(self, battle: BattleView, campaign: OpenCampaign,
+                 parent: QWidget | None = None):
+        super().__init__(battle, campaign, parent)
         self.days = QSpinBox()
         self.days.setRange(1, MAX_POSTPONE_DAYS)
         self.days.valueChanged.connect(
@@ -143,9 +144,9 @@ class MergeDialog(BattleDialog):
 
     verb = "Merge"
 
-    def __init__(self, battle: BattleView, others: Sequence[BattleView], perform: Perform,
+    def __init__(self, battle: BattleView, others: Sequence[BattleView], campaign: OpenCampaign,
                  parent: QWidget | None = None):
-        super().__init__(battle, perform, parent)
+        super().__init__(battle, campaign, parent)
         self.other = QComboBox()
         for b in others:
             if b.id != battle.id:
@@ -171,8 +172,9 @@ class SplitDialog(BattleDialog):
 
     verb = "Split"
 
-    def __init__(self, battle: BattleView, perform: Perform, parent: QWidget | None = None):
-        super().__init__(battle, perform, parent)
+    def __init__(self, battle: BattleView, campaign: OpenCampaign,
+                 parent: QWidget | None = None):
+        super().__init__(battle, campaign, parent)
         self.commands = QListWidget()
         for side, fighting, coming in (("French", battle.french, battle.french_reinforcements),
                                        ("Allied", battle.allied, battle.allied_reinforcements)):

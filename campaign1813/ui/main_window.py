@@ -1,9 +1,12 @@
-"""The main window: menus, the campaign overview, order entry, the day's report, recent files.
+"""The main window: the campaign overview, order entry, the day's report and the objectives,
+under its menus (:mod:`campaign1813.ui.menus`).
 
-Every umpire action goes the same way: the window calls one campaign service on the open file,
-and hands the ``Changes`` it returns to the open campaign, which re-reads just what they name
-and tells each view (:meth:`MainWindow._on_changed` for the window's own parts). Undo and Redo
-work on the file's event log (:class:`~campaign1813.ui.undo.UndoHistory`).
+Every umpire action goes the same way, from here, the map, the pad, the dialogs or the battle
+window: one campaign service run on the open file (:class:`~campaign1813.ui.operation.Operation`),
+whose ``Changes`` go to the open campaign, which re-reads just what they name and tells each view
+(:meth:`MainWindow._on_changed` for the window's own parts). A refusal that no view shows
+itself is told here (:meth:`MainWindow.report_error`). Undo and Redo work on the file's event
+log (:class:`~campaign1813.ui.undo.UndoHistory`).
 """
 
 from __future__ import annotations
@@ -13,15 +16,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
-from campaign1813 import __version__
 from campaign1813.campaign import queries
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.errors import CampaignError
-from campaign1813.campaign.queries import BattleView, RoutePreview
+from campaign1813.campaign.queries import RoutePreview
 from campaign1813.campaign.store.document import (
     SUFFIX,
     CampaignDocument,
@@ -30,10 +32,13 @@ from campaign1813.campaign.store.document import (
     open_campaign,
     save_campaign_as,
 )
-from campaign1813.ui.campaign_view import CampaignView
+from campaign1813.ui import APP_TITLE
 from campaign1813.ui.day_windows import ReportPane
+from campaign1813.ui.map.view import CampaignView
+from campaign1813.ui.menus import Menus
 from campaign1813.ui.objectives_panel import ObjectivesPanel
 from campaign1813.ui.open_campaign import OpenCampaign, Update
+from campaign1813.ui.operation import Operation, Service
 from campaign1813.ui.orders_panel import OrdersPanel
 from campaign1813.ui.undo import UndoHistory
 
@@ -52,13 +57,9 @@ if TYPE_CHECKING:
     from campaign1813.ui.day_windows import DiaryWindow
     from campaign1813.ui.settings_dialog import SettingsDialog
 
-APP_TITLE = "1813 Campaign Umpire"
-WATCH_MS = 1500  # how often the window looks whether another program changed its file
-MAX_RECENT = 8
-FILE_FILTER = f"1813 campaigns (*{SUFFIX})"
-RESULTS = (("French Win", "French"), ("Allied Win", "Allied"), ("Draw", "draw"))
+__all__ = ["APP_TITLE", "MainWindow"]
 
-Service = Callable[[CampaignDocument], Changes]
+WATCH_MS = 1500  # how often the window looks whether another program changed its file
 
 
 class MainWindow(QMainWindow):
@@ -75,16 +76,17 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self._settings = settings
         self.campaign = OpenCampaign(self)
+        self.campaign.refused.connect(self._on_refused)
         self._message_box: QMessageBox | None = None
         self.settings_dialog: SettingsDialog | None = None
         self.battle_dialog: BattleDialog | None = None
         self.history = UndoHistory(self.campaign, self)
+        self.undo_action, self.redo_action = self.history.undo_action, self.history.redo_action
         self.diary_window: DiaryWindow | None = None
         self.battle_windows: dict[int, BattleWindow] = {}  # the battles open at the table
         self.campaign_view = CampaignView(self.campaign, self, settings=self._settings,
                                           defer_map=defer_map)
-        self.campaign_view.order_wanted.connect(self.order_here)
-        self.campaign_view.battle_wanted.connect(self.open_battle_window)
+        self.campaign_view.battle_wanted.connect(self._on_battle_wanted)
         shown = self._settings.value("view/theatre")
         if shown:
             self.campaign_view.theatres.setCurrentText(str(shown))
@@ -92,8 +94,7 @@ class MainWindow(QMainWindow):
             lambda text: self._settings.setValue("view/theatre", text))
         self.setCentralWidget(self.campaign_view)
         self.orders_panel = OrdersPanel(self.campaign, self.campaign_view, self.preview_route)
-        self.orders_panel.order_requested.connect(self._on_order_requested)
-        self.orders_panel.cancel_requested.connect(self.cancel_order)
+        self.orders_panel.refused.connect(self._on_refused_on_pad)
         self.orders_dock = self._dock("Orders", self.orders_panel,
                                       Qt.DockWidgetArea.BottomDockWidgetArea)
         self.report_pane = ReportPane()
@@ -112,7 +113,7 @@ class MainWindow(QMainWindow):
         self.report_dock.raise_()
         self.objectives_panel.set_seen(False)  # filled when its tab comes forward
         self.objectives_dock.visibilityChanged.connect(self.objectives_panel.set_seen)
-        self._build_menus()
+        self.menus = Menus(self, settings)
         self.statusBar().showMessage("Ready")
         geometry = self._settings.value("window/geometry")
         if geometry is not None:
@@ -129,68 +130,13 @@ class MainWindow(QMainWindow):
         # another window or the command line may write the open file: look now and then
         self._watch = QTimer(self)
         self._watch.setInterval(WATCH_MS)
-        self._watch.timeout.connect(self.check_for_changes)
+        self._watch.timeout.connect(self._on_watch)
         self._watch.start()
 
     @property
     def document(self) -> CampaignDocument | None:
         """The open campaign file, if any."""
         return self.campaign.document
-
-    # ----- menus -------------------------------------------------------------------------
-    def _build_menus(self) -> None:
-        bar = self.menuBar()
-        self.file_menu = bar.addMenu("&File")
-        self.new_action = self._action(self.file_menu, "&New Campaign…", self._on_new,
-                                       QKeySequence.StandardKey.New)
-        self.open_action = self._action(self.file_menu, "&Open…", self._on_open,
-                                        QKeySequence.StandardKey.Open)
-        self.recent_menu = self.file_menu.addMenu("Open &Recent")
-        self.file_menu.addSeparator()
-        self.save_as_action = self._action(self.file_menu, "Save &As…", self._on_save_as,
-                                           QKeySequence.StandardKey.SaveAs)
-        self.backup_action = self._action(self.file_menu, "&Back Up…", self._on_backup)
-        self.file_menu.addSeparator()
-        # File ▸ Print / Export Orders of Battle…: the dialogs and slots are in ui/print_oob.py
-        self.print_oob_action = self._action(self.file_menu, "&Print Orders of Battle…",
-                                             lambda: self._orders_of_battle("on_print"),
-                                             QKeySequence.StandardKey.Print)
-        self.export_oob_action = self._action(self.file_menu, "E&xport Orders of Battle…",
-                                              lambda: self._orders_of_battle("on_export"))
-        self.file_menu.addSeparator()
-        self._action(self.file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
-
-        self.edit_menu = bar.addMenu("&Edit")
-        self.undo_action = self.history.undo_action
-        self.redo_action = self.history.redo_action
-        self.undo_action.triggered.connect(self.undo)
-        self.redo_action.triggered.connect(self.redo)
-        self.edit_menu.addActions([self.undo_action, self.redo_action])
-
-        self.campaign_menu = bar.addMenu("&Campaign")
-        self.end_day_action = self._action(self.campaign_menu, "&End Day", self.end_day,
-                                           QKeySequence("Ctrl+E"))
-        self.diary_action = self._action(self.campaign_menu, "&Diary…", self.show_diary)
-        self.campaign_menu.addSeparator()
-        self.campaign_menu.addAction(self.orders_dock.toggleViewAction())
-        self.campaign_menu.addAction(self.report_dock.toggleViewAction())
-        self.campaign_menu.addAction(self.objectives_dock.toggleViewAction())
-        self.campaign_menu.addSeparator()
-        self.settings_action = self._action(self.campaign_menu, "&Settings…",
-                                            self.show_settings, QKeySequence("Ctrl+,"))
-        self.details_action = self._action(self.campaign_menu, "Campaign &Details…",
-                                           self._on_details)
-
-        self.battle_menu = bar.addMenu("&Battle")  # rebuilt when battles or states change
-
-        self.help_menu = bar.addMenu("&Help")
-        self._action(self.help_menu, f"&About {APP_TITLE}", self._on_about)
-
-    def _orders_of_battle(self, slot: str) -> None:
-        """File ▸ Print or Export Orders of Battle…, from ui/print_oob.py loaded when asked."""
-        from campaign1813.ui import print_oob
-
-        getattr(print_oob, slot)(self)
 
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -199,14 +145,6 @@ class MainWindow(QMainWindow):
         self.addDockWidget(area, dock)
         return dock
 
-    def _action(self, menu, text, slot, shortcut=None) -> QAction:
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(shortcut)
-        action.triggered.connect(slot)
-        menu.addAction(action)
-        return action
-
     # ----- documents ---------------------------------------------------------------------
     def open_file(self, path: str | Path) -> bool:
         """Open a campaign file; on refusal report why and keep the current campaign."""
@@ -214,7 +152,7 @@ class MainWindow(QMainWindow):
             doc = open_campaign(path)
         except CampaignError as exc:
             self.report_error(f"Cannot open campaign: {exc}")
-            self._prune_recent(path)
+            self.menus.forget_if_gone(path)
             return False
         self._set_document(doc)
         return True
@@ -286,6 +224,9 @@ class MainWindow(QMainWindow):
             replace = answer == QMessageBox.StandardButton.Yes
         return replace
 
+    def _on_watch(self) -> None:
+        self.check_for_changes()
+
     def check_for_changes(self) -> bool:
         """Read the file again if another window or program has written it since; returns
         whether it had."""
@@ -312,7 +253,7 @@ class MainWindow(QMainWindow):
         if self.document is not None and self.document is not doc:
             self.document.close()
         self.report_pane.clear()
-        self._remember_recent(doc.path)
+        self.menus.remember_recent(doc.path)
         self._settings.setValue("files/last", str(doc.path))
         self.campaign.open(doc)  # the one full read; the file's log keeps the undo history
         self.statusBar().showMessage(f"Opened {doc.path} — every change is saved as it is made")
@@ -330,103 +271,6 @@ class MainWindow(QMainWindow):
         box.open()
         self._message_box = box
 
-    # ----- recent files ------------------------------------------------------------------
-    def recent_files(self) -> list[str]:
-        """The recently opened campaign files, newest first."""
-        value = self._settings.value("files/recent", [])
-        if isinstance(value, str):
-            return [value]
-        return [str(v) for v in value] if isinstance(value, list | tuple) else []
-
-    def _remember_recent(self, path: Path) -> None:
-        entry = str(Path(path).resolve())
-        files = [f for f in self.recent_files() if f != entry]
-        files.insert(0, entry)
-        self._settings.setValue("files/recent", files[:MAX_RECENT])
-        self._rebuild_recent_menu()
-
-    def _prune_recent(self, path: str | Path) -> None:
-        entry = str(Path(path).resolve())
-        if not Path(entry).exists() and entry in self.recent_files():
-            self._settings.setValue("files/recent", [f for f in self.recent_files() if f != entry])
-            self._rebuild_recent_menu()
-
-    def _rebuild_recent_menu(self) -> None:
-        self.recent_menu.clear()
-        files = self.recent_files()
-        for i, name in enumerate(files, start=1):
-            action = self.recent_menu.addAction(f"&{i} {Path(name).name}  —  {name}")
-            action.setData(name)
-            action.triggered.connect(lambda _checked=False, n=name: self.open_file(n))
-        if not files:
-            empty = self.recent_menu.addAction("No recent campaigns")
-            empty.setEnabled(False)
-        else:
-            self.recent_menu.addSeparator()
-            clear = self.recent_menu.addAction("Clear Recent")
-            clear.triggered.connect(self._on_clear_recent)
-
-    def _on_clear_recent(self) -> None:
-        self._settings.setValue("files/recent", [])
-        self._rebuild_recent_menu()
-
-    def _due(self) -> tuple[BattleView, ...]:
-        status = self.campaign.status
-        return () if status is None else status.battles_due
-
-    def battles_due(self) -> list[str]:
-        """The battles of the campaign still to be fought, as the Battle menu lists them."""
-        return [f"{b.id}. {b.place}: {', '.join(b.french)} against {', '.join(b.allied)}"
-                for b in self._due()]
-
-    def cut_off_commands(self) -> list[str]:
-        """Commands cut off after a defeat, waiting for the umpire's surrender or break-out."""
-        status = self.campaign.status
-        return [] if status is None else [c.name for c in status.cut_off]
-
-    def _rebuild_battle_menu(self) -> None:
-        self.battle_menu.clear()
-        due = self._due()
-        cut_off = self.cut_off_commands()
-        if not due:
-            self.battle_menu.addAction("No battles are due").setEnabled(False)
-        else:
-            heading = self.battle_menu.addAction("Record a result:")
-            heading.setEnabled(False)
-        for battle, line in zip(due, self.battles_due(), strict=True):
-            menu = self.battle_menu.addMenu(line)
-            for text, winner in RESULTS:
-                action = menu.addAction(text)
-                action.setData((battle.id, winner))
-                action.triggered.connect(
-                    lambda _checked=False, b=battle.id, w=winner: self.record_result(b, w))
-            menu.addSeparator()
-            for text, verb in (("&Postpone…", "Postpone"), ("&Merge With…", "Merge"),
-                               ("&Split…", "Split")):
-                action = menu.addAction(text)
-                action.setData((battle.id, verb))
-                action.triggered.connect(
-                    lambda _checked=False, b=battle.id, v=verb: self.open_battle_dialog(b, v))
-        # -- the battle window: one entry per battle due (or being fought on the table) --
-        if due:
-            self.battle_menu.addSeparator()
-        for battle in due:
-            fight = self.battle_menu.addAction(f"{battle.id}. {battle.place}: Fight at the Table…")
-            fight.triggered.connect(lambda _checked=False, b=battle.id: self.open_battle_window(b))
-        if cut_off:
-            self.battle_menu.addSeparator()
-            self.battle_menu.addAction("Cut off — the umpire chooses:").setEnabled(False)
-        for name in cut_off:
-            menu = self.battle_menu.addMenu(name)
-            menu.aboutToShow.connect(lambda m=menu, n=name: self._fill_cut_off_menu(m, n))
-        # -- Battle ▸ Setup Sheet: a due battle's sheet for the table, as PDF or SVG --
-        if due:
-            self.battle_menu.addSeparator()
-            self.setup_sheet_menu = self.battle_menu.addMenu("Setup Sheet…")
-            for battle in due:
-                self.setup_sheet_menu.addAction(f"{battle.id}. {battle.place}…").triggered.connect(
-                    lambda _checked=False, b=battle.id: self.export_setup_sheet(b))
-
     def export_setup_sheet(self, battle: int) -> Path | None:
         """Battle ▸ Setup Sheet…: write a battle's setup sheet as PDF, or its table as SVG."""
         from campaign1813.ui.paper.setup_sheet import save_setup_sheet
@@ -434,7 +278,7 @@ class MainWindow(QMainWindow):
         if self.document is None:
             return None
         try:
-            path = save_setup_sheet(self, self.document, battle, self._start_folder())
+            path = save_setup_sheet(self, self.document, battle, self.start_folder())
         except CampaignError as exc:
             self.report_error(str(exc))
             return None
@@ -449,7 +293,8 @@ class MainWindow(QMainWindow):
         ``kind`` is the dialog's class or its verb (Postpone, Merge, Split)."""
         from campaign1813.ui.battle_dialogs import DIALOGS, MergeDialog
 
-        found = next((b for b in self._due() if b.id == battle), None)
+        due = self.campaign.battles_due
+        found = next((b for b in due if b.id == battle), None)
         if found is None or self.document is None:
             return None
         if isinstance(kind, str):
@@ -458,9 +303,9 @@ class MainWindow(QMainWindow):
             self.battle_dialog.close()
         dialog: BattleDialog
         if kind is MergeDialog:
-            dialog = MergeDialog(found, self._due(), self.perform, self)
+            dialog = MergeDialog(found, due, self.campaign, self)
         else:
-            dialog = kind(found, self.perform, self)
+            dialog = kind(found, self.campaign, self)
         dialog.open()
         self.battle_dialog = dialog
         return dialog
@@ -473,8 +318,8 @@ class MainWindow(QMainWindow):
         if window is None or not window.isVisible():
             from campaign1813.ui.battle import BattleWindow
 
-            window = BattleWindow(self.campaign, battle, self.perform,
-                                  (self.undo_action, self.redo_action), self)
+            window = BattleWindow(self.campaign, battle, (self.undo_action, self.redo_action),
+                                  self)
             # a closed window goes when Qt deletes it, unless another took its place already
             window.destroyed.connect(
                 lambda _o=None, b=battle, w=window: windows.pop(b) if windows.get(b) is w
@@ -485,68 +330,30 @@ class MainWindow(QMainWindow):
         window.raise_()
         return window
 
-    def _fill_cut_off_menu(self, menu: QMenu, name: str) -> None:
-        """Surrender, or break out towards each town open to the command, weakest enemy first."""
-        menu.clear()
-        menu.addAction("Surrender").triggered.connect(
-            lambda _checked=False: self.choose_retreat(name, "surrender"))
-        if self.document is None:
-            return
-        for option in queries.breakouts(self.document, name):
-            through = f" through {', '.join(option.through)}" if option.through else ""
-            menu.addAction(f"Break Out towards {option.town}{through}").triggered.connect(
-                lambda _checked=False, t=option.town: self.choose_retreat(name, "break-out", t))
+    def _on_battle_wanted(self, battle: int) -> None:
+        self.open_battle_window(battle)
 
     # ----- umpire actions ----------------------------------------------------------------
-    def perform(self, service: Service) -> Changes:
-        """Carry out one umpire action on the open file; a refusal raises and changes nothing.
+    def _run(self, service: Service) -> Changes | None:
+        """One action run from the window's menus; a refusal is told by :meth:`report_error`."""
+        return Operation(self.campaign, service).run()
 
-        What the action changed is re-read and shown before this returns."""
-        if self.document is None:
-            raise CampaignError("no campaign is open")
-        changes = service(self.document)
-        self.campaign.apply(changes)
-        return changes
+    def _on_refused(self, reason: str) -> None:
+        """An action refused that no view shows itself: told as any error is."""
+        self.report_error(reason)
 
-    def _try(self, service: Service) -> Changes | None:
-        try:
-            return self.perform(service)
-        except CampaignError as exc:
-            self.report_error(str(exc))
-            return None
-
-    def _refused_on_pad(self, exc: CampaignError) -> None:
-        self.orders_panel.show_refusal(str(exc))
-        self.statusBar().showMessage(f"Refused: {exc}")
-        self.error_reported.emit(str(exc))
+    def _on_refused_on_pad(self, reason: str) -> None:
+        self.statusBar().showMessage(f"Refused: {reason}")
+        self.error_reported.emit(reason)
 
     def give_order(self, request: IssueOrder) -> Changes | None:
         """Give an order from the pad; a refusal is shown on the pad and in the status bar."""
-        try:
-            from campaign1813.campaign import services
-
-            changes = self.perform(lambda doc: services.perform(doc, request))
-        except CampaignError as exc:
-            self._refused_on_pad(exc)
-            self.campaign_view.show_refusal(request.objective, str(exc))
-            return None
-        self.campaign_view.clear_preview()
-        self.orders_panel.show_done(" ".join(changes.lines) or changes.label)
-        self.orders_panel.clear_entry()
-        return changes
-
-    def _on_order_requested(self, request: IssueOrder) -> None:
-        self.give_order(request)
+        return self.orders_panel.give(request)
 
     def order_here(self, command: str, verb: str, town: str) -> Changes | None:
         """An order asked for on the map (a town's Move / Attack / Hold here): given as from
         the pad, which shows it (and a refusal's reason)."""
-        self.orders_panel.select_command(command)
-        self.orders_panel.verb.setCurrentText(verb)
-        self.orders_panel.objective.setEditText(town)
-        from campaign1813.campaign.services import IssueOrder
-
-        return self.give_order(IssueOrder(command, verb, town))
+        return self.orders_panel.order_here(command, verb, town)
 
     def preview_route(self, command: str, verb: str, town: str, via: tuple[str, ...] = (),
                       forced: bool = False) -> RoutePreview:
@@ -557,72 +364,61 @@ class MainWindow(QMainWindow):
 
     def cancel_order(self, command: str) -> Changes | None:
         """Withdraw a command's orders."""
-        try:
-            from campaign1813.campaign import services
-
-            changes = self.perform(lambda doc: services.cancel_order(doc, command))
-        except CampaignError as exc:
-            self._refused_on_pad(exc)
-            return None
-        self.orders_panel.show_done(" ".join(changes.lines))
-        return changes
+        return self.orders_panel.cancel(command)
 
     def end_day(self) -> Changes | None:
         """March the day, or close it once its battles have results; the report is shown."""
         from campaign1813.campaign import services
 
-        changes = self._try(services.end_day)
-        if changes is not None:
-            self.report_dock.show()
-            self.report_dock.raise_()
-        return changes
+        return Operation(self.campaign, services.end_day).success(self._on_day_ended).run()
+
+    def _on_day_ended(self, _changes: Changes) -> None:
+        self.report_dock.show()
+        self.report_dock.raise_()
 
     def record_result(self, battle: int, winner: str) -> Changes | None:
         """Record a battle's result: ``French``, ``Allied`` or ``draw``."""
         from campaign1813.campaign import services
 
-        return self._try(lambda doc: services.record_result(doc, battle, winner))
+        return self._run(lambda doc: services.record_result(doc, battle, winner))
 
     def choose_retreat(self, command: str, option: str, town: str | None = None):
         """The umpire's choice for a cut-off command: surrender or break out (to a town)."""
         from campaign1813.campaign import services
 
-        return self._try(lambda doc: services.choose_retreat(doc, command, option, town))
+        return self._run(lambda doc: services.choose_retreat(doc, command, option, town))
 
     def undo(self) -> Changes | None:
         """Take back the action Edit ▸ Undo names, from the file's log."""
-        return self._step(self.history.undo)
+        return self._step(self.history.undoing)
 
     def redo(self) -> Changes | None:
         """Apply again the action Edit ▸ Redo names."""
-        return self._step(self.history.redo)
+        return self._step(self.history.redoing)
 
-    def _step(self, step: Callable[[], Changes]) -> Changes | None:
+    def _step(self, step: Callable[[], Service]) -> Changes | None:
         if self.document is None:
             return None
+        return Operation(self.campaign, step()).failure(self._on_step_refused).run()
+
+    def _on_step_refused(self, exc: CampaignError) -> None:
+        # most likely another window or the command line acted since the menu was read:
+        # say so, and show the file as it now is
+        self.report_error(str(exc))
         try:
-            return step()
-        except CampaignError as exc:
-            # most likely another window or the command line acted since the menu was read:
-            # say so, and show the file as it now is
-            self.report_error(str(exc))
-            try:
-                self.campaign.reload()
-            except CampaignError as busy:  # still busy elsewhere: the next action reads it
-                self.statusBar().showMessage(f"{exc} ({busy})")
-            return None
+            self.campaign.reload()
+        except CampaignError as busy:  # still busy elsewhere: the next action reads it
+            self.statusBar().showMessage(f"{exc} ({busy})")
 
     def _on_changed(self, update: Update) -> None:
         """After any action, undo or redo: the window's own parts, and what changed."""
         changes = update.changes
         if update.heading:
             self._show_title()
-        if update.battles:
-            self._rebuild_battle_menu()
         note = None
         report = changes.report
         if report is not None and not report.closed:
-            count = len(self._due())
+            count = len(self.campaign.battles_due)
             note = (f"{format_date(report.day)} stays open until its "
                     f"{'battle has a result' if count == 1 else 'battles have results'}"
                     " (Battle menu); then End Day again.")
@@ -649,14 +445,7 @@ class MainWindow(QMainWindow):
     # ----- view --------------------------------------------------------------------------
     def _on_opened(self) -> None:
         """A file opened (or none): everything the window shows of it, read whole."""
-        has_doc = self.document is not None
         self._seen_version = self.document.data_version() if self.document else None
-        for action in (self.save_as_action, self.backup_action, self.details_action,
-                       self.settings_action, self.end_day_action, self.diary_action,
-                       self.print_oob_action, self.export_oob_action):
-            action.setEnabled(has_doc)
-        self._rebuild_recent_menu()
-        self._rebuild_battle_menu()
         self._show_title()
         if self.diary_window is not None and self.diary_window.isVisible():
             self.show_diary()
@@ -668,47 +457,11 @@ class MainWindow(QMainWindow):
         else:
             self.setWindowTitle(f"{status.name} — {format_date(status.date)} — {APP_TITLE}")
 
-    def _start_folder(self) -> str:
+    def start_folder(self) -> str:
+        """Where a file dialog starts: the open campaign's folder, else the home folder."""
         if self.document is not None:
             return str(self.document.path.parent)
         return str(Path.home())
-
-    def _save_dialog(self, title: str) -> tuple[str, bool] | None:
-        """A file name from a save dialog that adds the suffix itself, so that it asks before
-        replacing the very file that will be written; and whether it asked."""
-        from PySide6.QtWidgets import QFileDialog
-
-        dialog = QFileDialog(self, title, self._start_folder(), FILE_FILTER)
-        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
-        dialog.setDefaultSuffix(SUFFIX.lstrip("."))
-        if not dialog.exec() or not dialog.selectedFiles():
-            return None
-        chosen = dialog.selectedFiles()[0]
-        # a dialog that kept the name as typed has not asked about the file with the suffix
-        return chosen, chosen.endswith(SUFFIX)
-
-    def _on_new(self) -> None:
-        chosen = self._save_dialog("New Campaign")
-        if chosen:
-            self.new_campaign(chosen[0], replace=True if chosen[1] else None)
-
-    def _on_open(self) -> None:
-        from PySide6.QtWidgets import QFileDialog
-
-        path, _ = QFileDialog.getOpenFileName(self, "Open Campaign", self._start_folder(),
-                                              FILE_FILTER)
-        if path:
-            self.open_file(path)
-
-    def _on_save_as(self) -> None:
-        chosen = self._save_dialog("Save Campaign As")
-        if chosen:
-            self.save_as(chosen[0], replace=True if chosen[1] else None)
-
-    def _on_backup(self) -> None:
-        chosen = self._save_dialog("Back Up Campaign")
-        if chosen:
-            self.back_up(chosen[0], replace=True if chosen[1] else None)
 
     def show_settings(self) -> SettingsDialog | None:
         """Campaign ▸ Settings…: the campaign's settings, each change an undoable action."""
@@ -718,7 +471,7 @@ class MainWindow(QMainWindow):
 
         if self.settings_dialog is not None:
             self.settings_dialog.close()
-        dialog = SettingsDialog(self.campaign, self.perform, self)
+        dialog = SettingsDialog(self.campaign, self)
         dialog.refused.connect(
             lambda reasons: self.statusBar().showMessage(f"Refused: {reasons.splitlines()[0]}"))
         dialog.open()
@@ -752,24 +505,6 @@ class MainWindow(QMainWindow):
                   "difficult country"
                   for who, r in (("foot", base.foot_rate), ("HQ and cavalry", base.mounted_rate))]
         return "<br>".join(lines)
-
-    def _on_details(self) -> None:
-        if self.document is None:
-            return
-        from PySide6.QtWidgets import QMessageBox
-
-        QMessageBox.information(self, "Campaign Details", self.details_text())
-
-    def _on_about(self) -> None:
-        from PySide6.QtWidgets import QMessageBox
-
-        QMessageBox.about(
-            self,
-            f"About {APP_TITLE}",
-            f"<b>{APP_TITLE}</b> {__version__}<br><br>"
-            "The umpire's tool for the 1813 campaign: the road map of five theatres, "
-            "ten army groups, the campaign day, and the battles that follow.",
-        )
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
         self._watch.stop()  # a closed window no longer looks at its file

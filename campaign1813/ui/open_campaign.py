@@ -6,7 +6,7 @@ Opening a file reads the whole campaign (``opened``). After an umpire action, an
 :class:`Update` (``changed``), so each view refreshes just its part: the table the rows of the
 commands named, the map only when a command moved or changed state, the heading only when the
 date, the day's march or its battles still waiting changed, the Battle menu only when a battle
-or a command's state did.
+or a command's state did. An action refused that no view shows itself is told on ``refused``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, Signal
 
 from campaign1813.campaign import queries
 from campaign1813.campaign.day.changes import Changes
-from campaign1813.campaign.queries import CampaignStatus, CommandView
+from campaign1813.campaign.queries import BattleView, CampaignStatus, CommandView
 from campaign1813.campaign.scenario.types import Scenario
 from campaign1813.campaign.store.document import CampaignDocument
 
@@ -41,12 +41,20 @@ class OpenCampaign(QObject):
 
     opened = Signal()  # a file was opened or closed: read everything again
     changed = Signal(object)  # an Update, after an action, an undo or a redo
+    # an action was refused and the view that ran it leaves the telling to the window: its
+    # reason, word for word (see ui/operation.py)
+    refused = Signal(str)
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
         self.document: CampaignDocument | None = None
         self.scenario: Scenario | None = None
         self.status: CampaignStatus | None = None
+
+    @property
+    def battles_due(self) -> tuple[BattleView, ...]:
+        """The battles still to be fought, as last read (none with no campaign open)."""
+        return () if self.status is None else self.status.battles_due
 
     def open(self, doc: CampaignDocument | None) -> None:
         """Show another campaign file (None for none): the one full read."""

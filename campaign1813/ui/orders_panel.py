@@ -1,8 +1,9 @@
 """Order entry beside the commands' table: command, order, objective, waypoints, forced march.
 
-The panel only collects what the umpire typed and asks for it through its signals; the window
-gives the order through the campaign service and hands back the service's answer, shown here
-(a refusal in red, word for word) — the panel never judges an order itself. It reads the
+The panel collects what the umpire typed, or what he chose on the map (its ``order_wanted``),
+and gives it as any action is run (:class:`~campaign1813.ui.operation.Operation`): the
+campaign service's answer is shown here (a refusal in red, word for word, and on the map at the
+objective; ``refused`` tells the window) — the panel never judges an order itself. It reads the
 commands from the open campaign, and after an action looks again only at the commands named.
 
 The objective completes town names as the umpire types: the name itself first, then names that
@@ -40,11 +41,14 @@ from PySide6.QtWidgets import (
 )
 
 from campaign1813.campaign import queries
+from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.day.state import Status, Verb
+from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.queries import CommandView, RoutePreview
 from campaign1813.maps.names import fold, folded
-from campaign1813.ui.campaign_view import CampaignView
+from campaign1813.ui.map.view import CampaignView
 from campaign1813.ui.open_campaign import OpenCampaign, Update
+from campaign1813.ui.operation import Operation
 
 if TYPE_CHECKING:
     from campaign1813.campaign.services import IssueOrder
@@ -176,8 +180,8 @@ class WaypointCompleter(TownCompleter):
 class OrdersPanel(QWidget):
     """The umpire's order pad for the commands of the theatre shown."""
 
-    order_requested = Signal(object)
-    cancel_requested = Signal(str)
+    order_requested = Signal(object)  # an IssueOrder the umpire asked for, before it is given
+    refused = Signal(str)  # an order or its cancelling was refused: the reason, shown here
 
     def __init__(self, campaign: OpenCampaign, view: CampaignView,
                  preview: Preview | None = None, parent: QWidget | None = None):
@@ -248,6 +252,7 @@ class OrdersPanel(QWidget):
         self.via.textChanged.connect(self._on_entry)
         self.forced.toggled.connect(self._on_entry)
         view.shown.connect(self._on_shown)
+        view.order_wanted.connect(self._on_order_wanted)
         campaign.changed.connect(self._on_changed)
         view.table.itemDoubleClicked.connect(self._on_double_clicked)
         view.table.currentItemChanged.connect(self._on_table_selection)
@@ -261,6 +266,33 @@ class OrdersPanel(QWidget):
         return IssueOrder(self.command.currentText(), self.verb.currentText(),
                             self.objective.currentText().strip(),
                             split_waypoints(self.via.text()), self.forced.isChecked())
+
+    def give(self, request: IssueOrder) -> Changes | None:
+        """Give an order; what it did, or the reason it was refused, is shown here (a refusal
+        also on the map, at the objective)."""
+        from campaign1813.campaign import services  # the day's rules: with the first action
+
+        return (Operation(self.campaign, lambda doc: services.perform(doc, request))
+                .success(self._on_given)
+                .failure(lambda exc: self._on_order_refused(request, exc)).run())
+
+    def order_here(self, command: str, verb: str, town: str) -> Changes | None:
+        """An order chosen on the map (a town's Move / Attack / Hold here): put on the pad and
+        given from it."""
+        self.select_command(command)
+        self.verb.setCurrentText(verb)
+        self.objective.setEditText(town)
+        from campaign1813.campaign.services import IssueOrder
+
+        return self.give(IssueOrder(command, verb, town))
+
+    def cancel(self, command: str) -> Changes | None:
+        """Withdraw a command's orders."""
+        from campaign1813.campaign import services
+
+        return (Operation(self.campaign, lambda doc: services.cancel_order(doc, command))
+                .success(lambda changes: self.show_done(" ".join(changes.lines)))
+                .failure(self._on_refused).run())
 
     def select_command(self, name: str) -> None:
         """Put a command on the pad (if it is among those shown)."""
@@ -337,6 +369,23 @@ class OrdersPanel(QWidget):
             self.show_refusal(f"Name the objective town for {request.command}.")
             return
         self.order_requested.emit(request)
+        self.give(request)
+
+    def _on_order_wanted(self, command: str, verb: str, town: str) -> None:
+        self.order_here(command, verb, town)
+
+    def _on_given(self, changes: Changes) -> None:
+        self._view.clear_preview()
+        self.show_done(" ".join(changes.lines) or changes.label)
+        self.clear_entry()
+
+    def _on_refused(self, exc: CampaignError) -> None:
+        self.show_refusal(str(exc))
+        self.refused.emit(str(exc))
+
+    def _on_order_refused(self, request: IssueOrder, exc: CampaignError) -> None:
+        self._on_refused(exc)
+        self._view.show_refusal(request.objective, str(exc))
 
     def _on_entry(self) -> None:
         """The order on the pad was changed: a refusal of the one before no longer stands."""
@@ -347,7 +396,7 @@ class OrdersPanel(QWidget):
     def _on_cancel(self) -> None:
         name = self.command.currentText()
         if name:
-            self.cancel_requested.emit(name)
+            self.cancel(name)
 
     def _on_shown(self) -> None:
         """A file opened or another theatre chosen: list its commands and the towns again.

@@ -2,11 +2,11 @@
 value now, the scenario's value and what it means, in an editor that fits it.
 
 OK changes only the settings the umpire changed, each as its own action through
-``services.change_setting`` (so Edit ▸ Undo takes each back), handed to the window's ``perform``
-so the window re-reads and shows what changed as after any action. Every changed value is
-checked first: if one is refused, its reason is shown under it and nothing is changed. A value
-the service itself refuses (another window set it meanwhile, the file is locked) is shown the
-same way; the others are still made.
+``services.change_setting`` (so Edit ▸ Undo takes each back), run on the open campaign as any
+action is (:class:`~campaign1813.ui.operation.Operation`), so every view shows what changed.
+Every changed value is checked first: if one is refused, its reason is shown under it and
+nothing is changed. A value the service itself refuses (another window set it meanwhile, the
+file is locked) is shown the same way; the others are still made.
 
 The spin boxes reach as far as the setting's own check accepts (``day/settings.py``), found by
 asking that check, so the dialog and the service cannot disagree about a bound.
@@ -35,14 +35,11 @@ from PySide6.QtWidgets import (
 )
 
 from campaign1813.campaign import queries, services
-from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.day.settings import BY_NAME, parse_setting, shown
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.queries import SettingView
-from campaign1813.campaign.store.document import CampaignDocument
 from campaign1813.ui.open_campaign import OpenCampaign
-
-Perform = Callable[[Callable[[CampaignDocument], Changes]], Changes]
+from campaign1813.ui.operation import Operation, Service
 
 REACH = 10**6  # the furthest a spin box goes (in its steps) where a setting's check sets no bound
 TENTHS = 10  # miles are edited to a tenth of a mile
@@ -96,7 +93,7 @@ def _tenths(steps: int) -> str:
     return f"{steps / TENTHS:g}"
 
 
-def _change(name: str, value: str) -> Callable[[CampaignDocument], Changes]:
+def _change(name: str, value: str) -> Service:
     return lambda doc: services.change_setting(doc, name, value)
 
 
@@ -218,12 +215,12 @@ class SettingsDialog(QDialog):
 
     refused = Signal(str)  # a value was refused: the reasons, one a line
 
-    def __init__(self, campaign: OpenCampaign, perform: Perform, parent: QWidget | None = None):
+    def __init__(self, campaign: OpenCampaign, parent: QWidget | None = None):
         super().__init__(parent)
         doc = campaign.document
         if doc is None or campaign.scenario is None:
             raise CampaignError("no campaign is open")
-        self._perform = perform
+        self._campaign = campaign
         self.read_only = doc.readonly
         self.setWindowTitle(f"Settings — {campaign.scenario.settings.name}")
         base = campaign.scenario.settings
@@ -313,7 +310,7 @@ class SettingsDialog(QDialog):
             return False
         for field in changed:
             try:
-                self._perform(_change(field.name, field.text()))
+                Operation(self._campaign, _change(field.name, field.text())).perform()
             except CampaignError as exc:  # e.g. the file was changed or locked elsewhere
                 field.refuse(str(exc))
                 reasons.append(str(exc))

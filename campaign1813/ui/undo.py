@@ -5,7 +5,8 @@ other windows write to it too. The two menu entries show the labels the log give
 (``queries.next_undo``/``next_redo``, e.g. "Undo Order: 4 Corps – Move Lüneburg") and ask the
 services to take back or apply again exactly that action (``expected=``), so an undo is refused,
 not misapplied, when someone else acted since the menu was read. There is no stack or counter
-of our own to keep in step with the log.
+of our own to keep in step with the log. Each step is run as any action is
+(:class:`~campaign1813.ui.operation.Operation`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from PySide6.QtGui import QAction, QKeySequence
 from campaign1813.campaign import queries
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.errors import CampaignError
+from campaign1813.campaign.store.document import CampaignDocument
 from campaign1813.ui.open_campaign import OpenCampaign
+from campaign1813.ui.operation import Operation, Service
 
 
 class UndoHistory(QObject):
@@ -31,8 +34,8 @@ class UndoHistory(QObject):
         self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
         self.redo_action = QAction("&Redo", self)
         self.redo_action.setShortcut(QKeySequence.StandardKey.Redo)
-        campaign.opened.connect(self.refresh)
-        campaign.changed.connect(self.refresh)
+        campaign.opened.connect(self._on_read)
+        campaign.changed.connect(self._on_read)
         self.refresh()
 
     def refresh(self, *_args: object) -> None:
@@ -45,24 +48,36 @@ class UndoHistory(QObject):
             action.setEnabled(label is not None)
             action.setText(f"{word} {label}" if label else word)
 
-    def undo(self) -> Changes:
-        """Take back the action the menu shows; refused if the log's latest is another."""
-        from campaign1813.campaign import services  # the day's rules: with the first action
+    def _on_read(self, *_args: object) -> None:
+        """The file was opened or changed: the log's next steps may have changed too."""
+        self.refresh()
 
-        return self._step(services.undo, self.undo_label, "undo")
+    def undoing(self) -> Service:
+        """The service call that takes back the action the menu shows; refused if the log's
+        latest is another."""
+        return self._step("undo", self.undo_label)
+
+    def redoing(self) -> Service:
+        """The service call that applies again the action the menu shows; refused if the
+        log's next is another."""
+        return self._step("redo", self.redo_label)
+
+    def undo(self) -> Changes:
+        """Take back the action the menu shows, and show what changed; a refusal is raised."""
+        return Operation(self.campaign, self.undoing()).perform()
 
     def redo(self) -> Changes:
-        """Apply again the action the menu shows; refused if the log's next is another."""
-        from campaign1813.campaign import services
+        """Apply again the action the menu shows, and show what changed; a refusal is raised."""
+        return Operation(self.campaign, self.redoing()).perform()
 
-        return self._step(services.redo, self.redo_label, "redo")
+    @staticmethod
+    def _step(what: str, label: str | None) -> Service:
+        def step(doc: CampaignDocument) -> Changes:
+            if label is None:
+                raise CampaignError(f"there is nothing to {what}")
+            from campaign1813.campaign import services  # the day's rules: with the first action
 
-    def _step(self, service, label: str | None, what: str) -> Changes:
-        doc = self.campaign.document
-        if doc is None:
-            raise CampaignError("no campaign is open")
-        if label is None:
-            raise CampaignError(f"there is nothing to {what}")
-        changes = service(doc, expected=label)
-        self.campaign.apply(changes)
-        return changes
+            service = services.undo if what == "undo" else services.redo
+            return service(doc, expected=label)
+
+        return step

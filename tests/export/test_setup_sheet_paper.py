@@ -175,13 +175,13 @@ def test_battle_menu_setup_sheet_writes_pdf_and_svg(campaign_files, tmp_path, qt
     window = MainWindow(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     qtbot.addWidget(window)
     assert window.open_file(copy)
-    titles = [a.text() for a in window.battle_menu.actions()]
+    titles = [a.text() for a in window.menus.battle_menu.actions()]
     assert "Setup Sheet…" in titles
-    assert [a.text() for a in window.setup_sheet_menu.actions()] == ["1. Magdeburg…"]
+    assert [a.text() for a in window.menus.setup_sheet_menu.actions()] == ["1. Magdeburg…"]
     answers = iter([(str(tmp_path / "sheet.pdf"), "Setup sheet (*.pdf)"),
                     (str(tmp_path / "table"), "Table diagram (*.svg)"), ("", "")])
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: next(answers))
-    window.setup_sheet_menu.actions()[0].trigger()
+    window.menus.setup_sheet_menu.actions()[0].trigger()
     assert "I Prussian Corps Artillery" in " ".join(_pdf_text((tmp_path / "sheet.pdf")
                                                               .read_bytes()))
     assert window.export_setup_sheet(1) == tmp_path / "table.svg"

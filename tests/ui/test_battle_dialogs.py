@@ -35,7 +35,7 @@ def two_battles(window):
 
 def menu_action(window, battle: int, verb: str):
     """The Battle menu's entry for an override of a battle."""
-    for entry in window.battle_menu.actions():
+    for entry in window.menus.battle_menu.actions():
         menu = entry.menu()
         if menu is None:
             continue
@@ -59,7 +59,7 @@ def refusal_of(service, doc) -> str:
 
 
 def test_every_battle_due_offers_its_results_and_the_three_overrides(two_battles):
-    menus = [a.menu() for a in two_battles.battle_menu.actions()
+    menus = [a.menu() for a in two_battles.menus.battle_menu.actions()
              if a.menu() is not None and a.menu().title()[:1].isdigit()]
     assert [m.title() for m in menus] == [
         "1. Olot: Vistula Polish Corps against 4 Spanish Corps",
@@ -129,7 +129,7 @@ def test_a_refused_merge_shows_its_reason_and_leaves_the_file_unchanged(two_batt
     assert (merged.french, merged.allied) == (("Vistula Polish Corps", "17 Corps"),
                                               ("4 Spanish Corps", "3 British Corps"))
     assert merged.notes == ("merged with the battle of Medina del Campo (no. 2): one table",)
-    assert window.battles_due() == [
+    assert window.menus.battles_due() == [
         "1. Olot: Vistula Polish Corps, 17 Corps against 4 Spanish Corps, 3 British Corps"]
 
 

@@ -8,10 +8,10 @@ from campaign1813.campaign import queries, services
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.document import open_campaign
 from campaign1813.maps.types import Theatre
-from campaign1813.ui.campaign_view import CampaignView, CommandsTable
 from campaign1813.ui.main_window import MainWindow
-from campaign1813.ui.map_items import CommandMarker
-from campaign1813.ui.map_scene import MapScene
+from campaign1813.ui.map.items import CommandMarker
+from campaign1813.ui.map.scene import MapScene
+from campaign1813.ui.map.view import CampaignView, CommandsTable
 from campaign1813.ui.open_campaign import OpenCampaign
 from tests.ui.conftest import find_table_item, table_row
 
@@ -95,7 +95,7 @@ def test_the_battle_menu_lists_the_battles_due(qtbot, tmp_path):
     w = MainWindow(settings)
     qtbot.addWidget(w)
     w.new_campaign(tmp_path / "war")
-    assert w.battles_due() == []
+    assert w.menus.battles_due() == []
     services.issue_order(w.document, "5 Corps", "Hold", "Magdeburg")
     services.issue_order(w.document, "I Prussian Corps", "Attack", "Magdeburg")
     for _ in range(10):
@@ -103,9 +103,9 @@ def test_the_battle_menu_lists_the_battles_due(qtbot, tmp_path):
         if queries.campaign_status(w.document).battles:
             break
     w.open_file(w.document.path)
-    due = w.battles_due()
+    due = w.menus.battles_due()
     assert len(due) == 1 and due[0].endswith("5 Corps against I Prussian Corps")
-    texts = [a.text() for a in w.battle_menu.actions()]
+    texts = [a.text() for a in w.menus.battle_menu.actions()]
     assert texts[1] == due[0]
 
 
@@ -157,7 +157,7 @@ def test_an_order_redraws_only_that_commands_flag_and_arrow(window, monkeypatch)
     monkeypatch.setattr(CommandMarker, "set_spec",
                         lambda self, spec: (redrawn.append(spec.key), set_spec(self, spec)))
     monkeypatch.setattr(MapScene, "build_step", lambda self: rebuilt.append(1) or False)
-    monkeypatch.setattr(window, "_rebuild_battle_menu", lambda: rebuilt.append(1))
+    monkeypatch.setattr(window.menus, "rebuild_battle_menu", lambda: rebuilt.append(1))
     monkeypatch.setattr(window, "_show_title", lambda: titled.append(1))
     heading = view.heading.text()
     give(window, "5 Corps", "Move", "Helmstedt")

@@ -1,7 +1,7 @@
 """A corps that force-marched shows its casualties in the commands' table."""
 
 from campaign1813.campaign import services
-from campaign1813.ui.campaign_view import STATE_WIDTH
+from campaign1813.ui.map.view import STATE_WIDTH
 from tests.ui.conftest import find_table_item, table_row
 
 

@@ -20,15 +20,15 @@ def march_to_battle(window) -> None:
     give(window, "5 Corps", "Hold", "Magdeburg")
     give(window, "I Prussian Corps", "Attack", "Magdeburg")
     for _ in range(10):
-        window.end_day_action.trigger()
-        if window.battles_due():
+        window.menus.end_day_action.trigger()
+        if window.menus.battles_due():
             return
     raise AssertionError("no battle within ten days")
 
 
 def battle_menu_action(window, battle_line: str, text: str):
-    window._rebuild_battle_menu()
-    for action in window.battle_menu.actions():
+    window.menus.rebuild_battle_menu()
+    for action in window.menus.battle_menu.actions():
         if action.menu() is not None and action.text() == battle_line:
             return next(a for a in action.menu().actions() if a.text() == text)
     raise AssertionError(f"no {text} under {battle_line}")
@@ -36,10 +36,10 @@ def battle_menu_action(window, battle_line: str, text: str):
 
 def test_end_day_from_the_menu_moves_the_date_in_the_title(window, qtbot):
     assert window.windowTitle() == f"The 1813 Campaign — 1 May 1813 — {APP_TITLE}"
-    assert window.end_day_action.shortcut().toString() == "Ctrl+E"
+    assert window.menus.end_day_action.shortcut().toString() == "Ctrl+E"
     give(window, "5 Corps", "Move", "Helmstedt")
     with qtbot.waitSignal(window.campaign_changed) as blocker:
-        window.end_day_action.trigger()
+        window.menus.end_day_action.trigger()
     assert blocker.args[0].date_changed
     assert window.windowTitle() == f"The 1813 Campaign — 2 May 1813 — {APP_TITLE}"
     report = window.report_pane.toPlainText()
@@ -52,7 +52,7 @@ def test_end_day_from_the_menu_moves_the_date_in_the_title(window, qtbot):
 
 def test_undo_of_end_day_puts_the_date_back(window, qtbot):
     before = dump(window)
-    window.end_day_action.trigger()
+    window.menus.end_day_action.trigger()
     assert "2 May 1813" in window.windowTitle()
     window.undo_action.trigger()
     assert "1 May 1813" in window.windowTitle()
@@ -61,7 +61,7 @@ def test_undo_of_end_day_puts_the_date_back(window, qtbot):
 
 def test_a_day_with_a_battle_stays_open_and_says_so(window, qtbot):
     march_to_battle(window)
-    due = window.battles_due()
+    due = window.menus.battles_due()
     assert len(due) == 1 and due[0].endswith("5 Corps against I Prussian Corps")
     message = window.statusBar().currentMessage()
     assert "stays open until its battle has a result (Battle menu)" in message
@@ -69,7 +69,7 @@ def test_a_day_with_a_battle_stays_open_and_says_so(window, qtbot):
     title = window.windowTitle()
     before = dump(window)
     with qtbot.waitSignal(window.error_reported) as blocker:
-        window.end_day_action.trigger()
+        window.menus.end_day_action.trigger()
     assert "cannot end" in blocker.args[0] and "no result yet" in blocker.args[0]
     assert dump(window) == before
     assert window.windowTitle() == title
@@ -77,7 +77,7 @@ def test_a_day_with_a_battle_stays_open_and_says_so(window, qtbot):
 
 def test_recording_a_result_from_the_battle_menu_rests_the_winner(window, qtbot):
     march_to_battle(window)
-    line = window.battles_due()[0]
+    line = window.menus.battles_due()[0]
     battle_id = int(line.split(".")[0])
     texts = [a.text() for a in battle_menu_action(window, line, "Draw").parent().actions()]
     assert [t for t in texts if t] == ["French Win", "Allied Win", "Draw", "&Postpone…",
@@ -91,18 +91,18 @@ def test_recording_a_result_from_the_battle_menu_rests_the_winner(window, qtbot)
     assert state.commands["I Prussian Corps"].status is Status.RETREATING
     assert table_row(window, "5 Corps")[2] == "resting"
     assert table_row(window, "I Prussian Corps")[2] == "retreating"
-    assert window.battles_due() == []
-    window._rebuild_battle_menu()
-    assert [a.text() for a in window.battle_menu.actions()] == ["No battles are due"]
-    assert not window.battle_menu.actions()[0].isEnabled()
+    assert window.menus.battles_due() == []
+    window.menus.rebuild_battle_menu()
+    assert [a.text() for a in window.menus.battle_menu.actions()] == ["No battles are due"]
+    assert not window.menus.battle_menu.actions()[0].isEnabled()
     assert "the French win" in window.report_pane.toPlainText()
 
 
 def test_the_winner_resting_next_day_is_refused_a_march_word_for_word(window, qtbot):
     march_to_battle(window)
-    battle_id = int(window.battles_due()[0].split(".")[0])
+    battle_id = int(window.menus.battles_due()[0].split(".")[0])
     window.record_result(battle_id, "French")
-    window.end_day_action.trigger()  # closes the day of the battle
+    window.menus.end_day_action.trigger()  # closes the day of the battle
     before = dump(window)
     try:
         services.issue_order(window.document, "5 Corps", "Move", "Helmstedt")
@@ -130,11 +130,11 @@ def test_a_result_that_the_service_refuses_is_reported_and_changes_nothing(windo
 
 def test_the_diary_window_shows_the_diary_and_follows_new_actions(window, qtbot):
     give(window, "5 Corps", "Move", "Helmstedt")
-    window.diary_action.trigger()
+    window.menus.diary_action.trigger()
     diary = window.diary_window
     assert diary.isVisible() and not diary.isModal()
     assert diary.text.toPlainText() == "1 May 1813: Order: 5 Corps – Move Helmstedt"
-    window.end_day_action.trigger()
+    window.menus.end_day_action.trigger()
     lines = diary.text.toPlainText().splitlines()
     assert lines[-1] == "1 May 1813: 1 May 1813 ends."
     window.undo_action.trigger()
@@ -171,8 +171,8 @@ def test_a_cut_off_command_is_offered_surrender_or_break_out(window, qtbot, tmp_
     Elford, where the winner stands, nor Dale, where 2 Corps stands)."""
     cut_off_campaign(tmp_path / "line.c1813")
     assert window.open_file(tmp_path / "line.c1813")
-    assert window.cut_off_commands() == ["I Corps"]
-    menu = next(a.menu() for a in window.battle_menu.actions() if a.text() == "I Corps")
+    assert window.menus.cut_off_commands() == ["I Corps"]
+    menu = next(a.menu() for a in window.menus.battle_menu.actions() if a.text() == "I Corps")
     menu.aboutToShow.emit()
     assert [a.text() for a in menu.actions()] == [
         "Surrender", "Break Out towards Dunmore through 1 Corps"]
@@ -181,21 +181,21 @@ def test_a_cut_off_command_is_offered_surrender_or_break_out(window, qtbot, tmp_
     order = queries.day_state(window.document).orders["I Corps"]
     assert (order.objective, order.breakout) == ("Dunmore", True)
     window.undo_action.trigger()
-    menu = next(a.menu() for a in window.battle_menu.actions() if a.text() == "I Corps")
+    menu = next(a.menu() for a in window.menus.battle_menu.actions() if a.text() == "I Corps")
     menu.aboutToShow.emit()
     menu.actions()[0].trigger()
     assert queries.day_state(window.document).commands["I Corps"].status is Status.SURRENDERED
-    assert window.cut_off_commands() == []
-    assert "I Corps" not in [a.text() for a in window.battle_menu.actions()]
+    assert window.menus.cut_off_commands() == []
+    assert "I Corps" not in [a.text() for a in window.menus.battle_menu.actions()]
     assert "I Corps" not in [window.orders_panel.command.itemText(i)
                              for i in range(window.orders_panel.command.count())]
 
 
 def test_the_beaten_command_is_offered_its_roads_of_retreat_on_the_pad(window, qtbot):
     march_to_battle(window)
-    battle_id = int(window.battles_due()[0].split(".")[0])
+    battle_id = int(window.menus.battles_due()[0].split(".")[0])
     window.record_result(battle_id, "French")
-    window.end_day_action.trigger()
+    window.menus.end_day_action.trigger()
     legal = list(queries.commands(window.document, ["I Prussian Corps"])[0].retreats)
     assert legal
     panel = window.orders_panel
@@ -214,7 +214,7 @@ def test_the_heading_stops_asking_for_battles_once_they_have_results(window, qtb
     view = window.campaign_view
     assert view.heading.text() == "The 1813 Campaign — " + window.windowTitle().split(" — ")[1] \
         + " (marched; battles to fight)"
-    battle_id = int(window.battles_due()[0].split(".")[0])
+    battle_id = int(window.menus.battles_due()[0].split(".")[0])
     with qtbot.waitSignal(window.campaign_changed):
         window.record_result(battle_id, "allied")  # any case, as on the command line
     assert queries.day_state(window.document).battles[battle_id].result == "Allied"

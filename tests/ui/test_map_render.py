@@ -16,8 +16,8 @@ from campaign1813.maps.types import (
     Town,
     TownKind,
 )
-from campaign1813.ui import map_pictures
-from campaign1813.ui.map_render import Marker, render_map, theatre_bounds
+from campaign1813.ui.map.render import Marker, render_map, theatre_bounds
+from tools import map_pictures
 
 
 def _town(name, lat, lon, kind=TownKind.TOWN, river=None):

@@ -10,10 +10,10 @@ from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.document import open_campaign
 from campaign1813.maps.tools.map_toml import read_map
 from campaign1813.maps.types import MapData, Road, RoadClass, Theatre, Town, TownKind
-from campaign1813.ui.campaign_view import CampaignView
-from campaign1813.ui.map_items import MarkerSpec
-from campaign1813.ui.map_scene import MapScene
-from campaign1813.ui.map_style import VILLAGE_NAMES_FROM, VILLAGES_FROM
+from campaign1813.ui.map.items import MarkerSpec
+from campaign1813.ui.map.scene import MapScene
+from campaign1813.ui.map.style import VILLAGE_NAMES_FROM, VILLAGES_FROM
+from campaign1813.ui.map.view import CampaignView
 from campaign1813.ui.open_campaign import OpenCampaign
 
 
@@ -271,7 +271,7 @@ def test_a_refusal_is_written_beside_the_town(qtbot, doc):
 
 def test_the_route_preview_draws_the_road_and_shows_the_services_figures(qtbot, doc):
     from campaign1813.campaign import queries
-    from campaign1813.ui.map_items import PreviewPath
+    from campaign1813.ui.map.items import PreviewPath
 
     view = view_of(qtbot, doc)
     shown = view.preview_route("5 Corps", "Move", "Helmstedt")
@@ -349,7 +349,7 @@ def test_each_theatre_is_drawn_in_its_own_projection_true_east_west(qtbot, doc):
 
 
 def test_a_theatres_map_greys_its_neighbours_towns(qtbot, doc):
-    from campaign1813.ui.map_style import INK, OTHER_INK
+    from campaign1813.ui.map.style import INK, OTHER_INK
 
     view = view_of(qtbot, doc)
     assert not any(view.map_scene.muted(t) for t in view.map_scene.towns.values())

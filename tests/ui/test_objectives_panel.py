@@ -19,7 +19,7 @@ def rows_of(window, theatre: str):
 def test_the_dock_lists_each_theatres_objectives_and_their_holders(window):
     panel = window.objectives_panel
     assert window.objectives_dock.windowTitle() == "Objectives"
-    assert window.objectives_dock.toggleViewAction() in window.campaign_menu.actions()
+    assert window.objectives_dock.toggleViewAction() in window.menus.campaign_menu.actions()
     theatres = [cells for depth, cells in panel.rows() if depth == 0]
     assert theatres == [
         ("Northern Germany", "", ""), ("Central Germany", "", ""),

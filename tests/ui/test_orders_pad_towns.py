@@ -228,7 +228,7 @@ def test_once_the_retreat_is_made_the_command_may_be_sent_anywhere(
     assert set(queries.day_state(window.document).orders) == {"I Corps", "II Corps", "1 Corps"}
     pad.select_command("I Corps")
     with qtbot.waitSignal(window.campaign_changed) as blocker:
-        window.end_day_action.trigger()
+        window.menus.end_day_action.trigger()
     assert blocker.args[0].date_changed
     assert queries.commands(window.document, ["I Corps"])[0].retreats == ()
     assert sorted(objective_items(pad)) == sorted(every_name(window))
@@ -239,9 +239,9 @@ def test_the_beaten_corps_of_the_1813_campaign_is_offered_the_services_retreats(
     from tests.ui.test_day_actions import march_to_battle
 
     march_to_battle(window)
-    battle_id = int(window.battles_due()[0].split(".")[0])
+    battle_id = int(window.menus.battles_due()[0].split(".")[0])
     window.record_result(battle_id, "French")
-    window.end_day_action.trigger()
+    window.menus.end_day_action.trigger()
     legal = list(queries.commands(window.document, ["I Prussian Corps"])[0].retreats)
     assert legal and legal == day_rule_retreats(window.document, "I Prussian Corps")
     pad.select_command("I Prussian Corps")

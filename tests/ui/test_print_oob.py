@@ -42,10 +42,10 @@ def _in_order(text: str, lines: list[str]) -> None:
 
 
 def test_the_file_menu_has_print_and_export_after_back_up(window):
-    texts = [a.text() for a in window.file_menu.actions() if not a.isSeparator()]
+    texts = [a.text() for a in window.menus.file_menu.actions() if not a.isSeparator()]
     at = texts.index("&Back Up…")
     assert texts[at + 1:at + 3] == ["&Print Orders of Battle…", "E&xport Orders of Battle…"]
-    assert window.print_oob_action.isEnabled() and window.export_oob_action.isEnabled()
+    assert window.menus.print_oob_action.isEnabled() and window.menus.export_oob_action.isEnabled()
 
 
 def test_the_dialog_offers_every_army_each_theatre_and_army(window, qtbot):

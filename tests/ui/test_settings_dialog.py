@@ -24,7 +24,7 @@ def settings_of(window) -> dict[str, str]:
 
 
 def open_dialog(window):
-    window.settings_action.trigger()
+    window.menus.settings_action.trigger()
     dialog = window.settings_dialog
     assert dialog is not None and dialog.isVisible()
     return dialog
@@ -184,16 +184,17 @@ def test_a_read_only_campaign_shows_its_settings_but_not_for_editing(window, qtb
 
 
 def test_the_menu_entry_has_its_own_shortcut_and_needs_a_campaign(window):
-    assert window.settings_action.text() == "&Settings…"
-    assert window.settings_action in window.campaign_menu.actions()
-    assert window.settings_action.shortcut().toString() == "Ctrl+,"
-    shortcuts = [a.shortcut().toString() for a in window.findChildren(type(window.settings_action))
+    assert window.menus.settings_action.text() == "&Settings…"
+    assert window.menus.settings_action in window.menus.campaign_menu.actions()
+    assert window.menus.settings_action.shortcut().toString() == "Ctrl+,"
+    shortcuts = [a.shortcut().toString()
+                 for a in window.findChildren(type(window.menus.settings_action))
                  if not a.shortcut().isEmpty()]
     assert len(shortcuts) == len(set(shortcuts))
-    assert window.settings_action.isEnabled()
+    assert window.menus.settings_action.isEnabled()
     window.document.close()
     window.campaign.open(None)
-    assert not window.settings_action.isEnabled()
+    assert not window.menus.settings_action.isEnabled()
     assert window.show_settings() is None
 
 

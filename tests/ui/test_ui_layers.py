@@ -26,7 +26,7 @@ def test_the_window_never_reaches_past_the_services_and_queries():
     folder = Path(campaign1813.ui.__file__).parent
     found = {
         (path.name, name)
-        for path in sorted(folder.glob("*.py"))
+        for path in sorted(folder.rglob("*.py"))
         for name in imports_of(path)
         if any(name == f or name.startswith(f + ".") for f in FORBIDDEN)
     }

@@ -172,7 +172,7 @@ def test_the_edit_menu_has_the_standard_shortcuts(window):
     from PySide6.QtGui import QKeySequence
 
     assert [a.text() for a in window.menuBar().actions()][1] == "&Edit"
-    assert window.edit_menu.actions() == [window.undo_action, window.redo_action]
+    assert window.menus.edit_menu.actions() == [window.undo_action, window.redo_action]
     assert window.undo_action.shortcut() == QKeySequence(QKeySequence.StandardKey.Undo)
     assert window.redo_action.shortcut() == QKeySequence(QKeySequence.StandardKey.Redo)
 

@@ -1,13 +1,14 @@
 """The battle window at the table: Setup, then Play one activation at a time, the live Report;
 Auto-resolve and Finish from the same window.
 
-The window takes the open campaign and the main window's ``perform`` in its constructor: every
-step it takes is one service call (``open_battle``, ``battle_action``, ``finish_battle``,
-``abandon_battle``, ``autoresolve_battle``) through ``perform``, so each is one action in the
-file's log, undone from Edit ▸ Undo like any other. It reads the battle only through
-``queries.fight_view`` and follows the open campaign's ``changed`` signal, so an undo, a redo or
-another program's step shows here as soon as the main window sees it. Nothing of the battle is
-kept in the window: closed and opened again, it shows the battle at the step it had reached.
+The window takes the open campaign in its constructor: every step it takes is one service call
+(``open_battle``, ``battle_action``, ``finish_battle``, ``abandon_battle``,
+``autoresolve_battle``) run as any action is (:class:`~campaign1813.ui.operation.Operation`), so
+each is one action in the file's log, undone from Edit ▸ Undo like any other. It reads the
+battle only through ``queries.fight_view`` and follows the open campaign's ``changed`` signal,
+so an undo, a redo or another program's step shows here as soon as the main window sees it.
+Nothing of the battle is kept in the window: closed and opened again, it shows the battle at the
+step it had reached.
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ from PySide6.QtWidgets import (
 from campaign1813.campaign import queries, services
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.errors import CampaignError
-from campaign1813.campaign.store.document import CampaignDocument
 from campaign1813.ui.battle.autoresolve_dialog import AutoResolveDialog
 from campaign1813.ui.battle.brigades import army_line
 from campaign1813.ui.battle.generic_page import GenericPlayPage
@@ -40,8 +40,8 @@ from campaign1813.ui.battle.play_page import PlayPage
 from campaign1813.ui.battle.report_view import ReportView
 from campaign1813.ui.battle.setup_page import SetupPage
 from campaign1813.ui.open_campaign import OpenCampaign
+from campaign1813.ui.operation import Operation
 
-Perform = Callable[[Callable[[CampaignDocument], Changes]], Changes]
 SETUP, PLAY, REPORT = range(3)
 
 
@@ -50,14 +50,13 @@ class BattleWindow(QMainWindow):
 
     finished = Signal(int)  # the battle's number, once its result is recorded here
 
-    def __init__(self, campaign: OpenCampaign, battle: int, perform: Perform,
+    def __init__(self, campaign: OpenCampaign, battle: int,
                  edit_actions: Sequence[QAction] = (), parent: QWidget | None = None):
         super().__init__(parent)
         self.setWindowFlag(Qt.WindowType.Window)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.campaign = campaign
         self.battle = battle
-        self._perform = perform
         self._document = campaign.document
         self.view: Any = None
         self.autoresolve_dialog: AutoResolveDialog | None = None
@@ -229,9 +228,10 @@ class BattleWindow(QMainWindow):
 
     # ----- acting -------------------------------------------------------------------------
     def _act(self, action: str, typed: Any, inputs: dict[str, Any]) -> Changes:
-        """One step of the battle, as one action in the campaign's log."""
-        return self._perform(lambda doc: services.battle_action(
-            doc, self.battle, action, typed=typed, **inputs))
+        """One step of the battle, as one action in the campaign's log; a refusal is raised to
+        the page that asked, which shows it."""
+        return Operation(self.campaign, lambda doc: services.battle_action(
+            doc, self.battle, action, typed=typed, **inputs)).perform()
 
     def _on_begin(self) -> None:
         self.tabs.setCurrentIndex(PLAY)
@@ -241,23 +241,24 @@ class BattleWindow(QMainWindow):
 
     def _open_fight(self, seed: int | None, specials: list[str],
                     ruleset: str | None = None) -> Changes:
-        changes = self._perform(lambda doc: services.open_battle(
-            doc, self.battle, seed=seed, specials=specials, ruleset=ruleset))
+        changes = Operation(self.campaign, lambda doc: services.open_battle(
+            doc, self.battle, seed=seed, specials=specials, ruleset=ruleset)).perform()
         self.statusBar().showMessage(changes.label)
         return changes
 
     def finish(self) -> Changes | None:
         """Give the battle's result to the campaign, once; the window closes onto the map."""
-        try:
-            changes = self._perform(lambda doc: services.finish_battle(doc, self.battle))
-        except CampaignError as exc:
-            (self.generic_page if self.generic else self.play_page).say(f"Refused: {exc}",
-                                                                        error=True)
-            self.statusBar().showMessage(f"Refused: {exc}")
-            return None
+        return (Operation(self.campaign, lambda doc: services.finish_battle(doc, self.battle))
+                .success(self._on_finished).failure(self._on_finish_refused).run())
+
+    def _on_finished(self, _changes: Changes) -> None:
         self.finished.emit(self.battle)
         self.close()
-        return changes
+
+    def _on_finish_refused(self, exc: CampaignError) -> None:
+        (self.generic_page if self.generic else self.play_page).say(f"Refused: {exc}",
+                                                                    error=True)
+        self.statusBar().showMessage(f"Refused: {exc}")
 
     def show_autoresolve(self) -> AutoResolveDialog:
         """The Monte Carlo odds, then the seeded run if the umpire commits."""
@@ -284,9 +285,10 @@ class BattleWindow(QMainWindow):
     def _autoresolve(self) -> Changes:
         ruleset = self._ruleset()
         if self.view is not None and not self.view.closed:
-            self._perform(lambda doc: services.abandon_battle(doc, self.battle))
-        return self._perform(lambda doc: services.autoresolve_battle(doc, self.battle,
-                                                                     ruleset=ruleset))
+            Operation(self.campaign,
+                      lambda doc: services.abandon_battle(doc, self.battle)).perform()
+        return Operation(self.campaign, lambda doc: services.autoresolve_battle(
+            doc, self.battle, ruleset=ruleset)).perform()
 
     def _after_autoresolve(self, dialog: AutoResolveDialog) -> None:
         if dialog.committed is not None:

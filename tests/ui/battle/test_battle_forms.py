@@ -17,7 +17,7 @@ import pytest
 from campaign1813.campaign import queries, services
 from campaign1813.campaign.services import IssueOrder
 from campaign1813.ui.battle.forms import BadRoll, Request, asks, chance_text, parse_roll
-from campaign1813.ui.campaign_view import STATE
+from campaign1813.ui.map.view import STATE
 from tests.ui.conftest import table_row
 
 PRUSSIANS = "I Prussian Corps"

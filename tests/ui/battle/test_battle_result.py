@@ -3,7 +3,7 @@
 only once the result is final; undoing the battle's opening closes its setup again."""
 
 from campaign1813.campaign.services import IssueOrder
-from campaign1813.ui.campaign_view import STATE
+from campaign1813.ui.map.view import STATE
 from tests.ui.conftest import table_row
 
 

@@ -12,7 +12,7 @@ hits and queues the morale test; a class B brigade with 2 casualties rolling 2 r
 
 from fractions import Fraction
 
-from campaign1813.ui.campaign_view import STATE
+from campaign1813.ui.map.view import STATE
 from tests.ui.conftest import table_row
 
 PRUSSIANS = "I Prussian Corps"
@@ -27,11 +27,11 @@ def _battle_at_magdeburg(window):
     assert window.campaign.status.command(PRUSSIANS).order == f"{PRUSSIANS} – Attack Magdeburg"
     for _ in range(6):
         window.end_day()
-    assert window.battles_due() == ["1. Magdeburg: 5 Corps against I Prussian Corps"]
+    assert window.menus.battles_due() == ["1. Magdeburg: 5 Corps against I Prussian Corps"]
 
 
 def _fight_action(window):
-    for action in window.battle_menu.actions():
+    for action in window.menus.battle_menu.actions():
         if action.text() == "1. Magdeburg: Fight at the Table…":
             return action
     raise AssertionError("no Fight at the Table… entry for battle 1")
@@ -191,7 +191,7 @@ def test_a_battle_fought_at_the_table_through_the_window(window, qtbot):
     # the map's table: the winner rests, the loser retreats
     assert table_row(window, "5 Corps")[STATE].startswith("resting")
     assert table_row(window, PRUSSIANS)[STATE].startswith("retreating")
-    assert window.battles_due() == []
+    assert window.menus.battles_due() == []
 
 
 def test_the_window_odds_are_the_engines_exact_fractions(window):

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from campaign1813.campaign import queries, services
-from campaign1813.ui.campaign_view import STATE
+from campaign1813.ui.map.view import STATE
 from tests.ui.conftest import table_row
 
 PRUSSIANS = "I Prussian Corps"
@@ -31,7 +31,7 @@ def _battle_window(window, ruleset):
     pad.give_button.click()
     for _ in range(6):
         window.end_day()
-    assert window.battles_due() == ["1. Magdeburg: 5 Corps against I Prussian Corps"]
+    assert window.menus.battles_due() == ["1. Magdeburg: 5 Corps against I Prussian Corps"]
     bw = window.open_battle_window(1)
     setup = bw.setup_page
     titles = [setup.ruleset.itemText(i) for i in range(setup.ruleset.count())]
@@ -78,7 +78,7 @@ def _finish_onto_the_map(window, bw, qtbot):
     assert queries.campaign_status(window.document).battles[0].result == "Allied"
     assert table_row(window, PRUSSIANS)[STATE].startswith("resting")
     assert table_row(window, "5 Corps")[STATE].startswith("retreating")
-    assert window.battles_due() == []
+    assert window.menus.battles_due() == []
 
 
 def test_a_ruleset_002_battle_played_in_the_window(window, qtbot):

@@ -1,6 +1,6 @@
 """Write the pictures of the road map: the whole map and one per theatre, as PNG files.
 
-    python -m campaign1813.ui.map_pictures OUTDIR
+    python -m tools.map_pictures OUTDIR
 
 Starting positions (each army group's HQ and each corps) are marked when the shipped scenario's
 orders of battle load; otherwise the map is drawn without them.
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from campaign1813.campaign.scenario.types import Scenario
 from campaign1813.maps.types import MapData, Theatre
-from campaign1813.ui.map_render import Marker, render_map
+from campaign1813.ui.map.render import Marker, render_map
 
 WHOLE_MAP = "whole-map.png"
 
@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     """Command line: write the map pictures into the folder given."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        print("usage: python -m campaign1813.ui.map_pictures OUTDIR", file=sys.stderr)
+        print("usage: python -m tools.map_pictures OUTDIR", file=sys.stderr)
         return 2
     from PySide6.QtWidgets import QApplication
 

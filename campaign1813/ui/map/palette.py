@@ -1,5 +1,5 @@
 """The colours the window shows before its map is drawn: the sea behind the map, and each
-side's and nation's flag. They are kept apart from the map's style (``map_style``: its other
+side's and nation's flag. They are kept apart from the map's style (``map.style``: its other
 colours, pens, signs and lettering), so the window's first paint does not wait for it; the
 map's scene and items take them from here too."""
 

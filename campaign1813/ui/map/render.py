@@ -1,6 +1,6 @@
 """Print the road map: the map scene rendered into a frame, with its title, scale and legend.
 
-``render_map`` builds a :class:`~campaign1813.ui.map_scene.MapScene` for the picture's box,
+``render_map`` builds a :class:`~campaign1813.ui.map.scene.MapScene` for the picture's box,
 renders it onto a ``QImage`` through ``QGraphicsScene.render`` (the same items the window
 shows) and paints the furniture of a printed map round it. It needs a running
 ``QGuiApplication`` (for fonts) but no window. One theatre can be drawn on its own, with the
@@ -27,9 +27,10 @@ from PySide6.QtGui import (
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.maps.geometry import Bounds
 from campaign1813.maps.types import Crossing, MapData, RoadClass, Theatre, TownKind
-from campaign1813.ui.map_items import MarkerSpec
-from campaign1813.ui.map_scene import MapScene, scene_bounds
-from campaign1813.ui.map_style import (
+from campaign1813.ui.map.items import MarkerSpec
+from campaign1813.ui.map.palette import SIDE_COLOUR
+from campaign1813.ui.map.scene import MapScene, scene_bounds
+from campaign1813.ui.map.style import (
     INK,
     draw_crossing,
     draw_town_sign,
@@ -37,7 +38,6 @@ from campaign1813.ui.map_style import (
     road_pen,
     town_radius,
 )
-from campaign1813.ui.palette import SIDE_COLOUR
 
 FRAME = QColor("#3b3127")
 PAPER = QColor("#fbf8f0")

@@ -36,12 +36,12 @@ from campaign1813.campaign.day.state import Kind, Status
 from campaign1813.campaign.queries import CampaignStatus, CommandView
 from campaign1813.campaign.scenario.types import Scenario
 from campaign1813.maps.types import Theatre
+from campaign1813.ui.map.palette import NATION_COLOUR, SEA, SIDE_COLOUR
 from campaign1813.ui.open_campaign import OpenCampaign, Update
-from campaign1813.ui.palette import NATION_COLOUR, SEA, SIDE_COLOUR
 
 if TYPE_CHECKING:  # the map's scene and items are loaded with the first map (see defer_map)
-    from campaign1813.ui.map_items import BattleSpec, MarkerSpec
-    from campaign1813.ui.map_scene import MapScene
+    from campaign1813.ui.map.items import BattleSpec, MarkerSpec
+    from campaign1813.ui.map.scene import MapScene
 
 WHOLE_MAP = "The whole map"
 STATE = 2  # the commands' table's state column
@@ -72,7 +72,7 @@ def state_tooltip(c: CommandView) -> str:
 
 def marker_spec(c: CommandView, label: str, colour: str) -> MarkerSpec:
     """A command's flag: where it truly stands, its short name, its state badges."""
-    from campaign1813.ui.map_items import MarkerSpec
+    from campaign1813.ui.map.items import MarkerSpec
 
     badges = [] if c.status is Status.READY else [c.status.value]
     total = sum(n for _, n in c.casualties)
@@ -144,11 +144,11 @@ class MapView(QGraphicsView):
         self._label_timer = QTimer(self)
         self._label_timer.setSingleShot(True)
         self._label_timer.setInterval(30)
-        self._label_timer.timeout.connect(self.place_labels)
+        self._label_timer.timeout.connect(self._on_labels_due)
         self._save_timer = QTimer(self)
         self._save_timer.setSingleShot(True)
         self._save_timer.setInterval(400)
-        self._save_timer.timeout.connect(self.save_state)
+        self._save_timer.timeout.connect(self._on_save_due)
         self.horizontalScrollBar().valueChanged.connect(self._on_scrolled)
         self.verticalScrollBar().valueChanged.connect(self._on_scrolled)
 
@@ -207,6 +207,9 @@ class MapView(QGraphicsView):
         if self.map_scene is not None:
             self.map_scene.place_labels(self.scale_now())
 
+    def _on_labels_due(self) -> None:
+        self.place_labels()
+
     def labels_later(self) -> None:
         """Place the names again soon (flags moved, or the scale changed)."""
         self._label_timer.start()
@@ -253,6 +256,9 @@ class MapView(QGraphicsView):
     def centre(self) -> QPointF:
         """The scene point at the middle of the window."""
         return self.mapToScene(self.viewport().rect().center())
+
+    def _on_save_due(self) -> None:
+        self.save_state()
 
     def save_state(self) -> None:
         """Keep the zoom and centre of the theatre shown in the settings."""
@@ -430,7 +436,7 @@ class CampaignView(QWidget):
         self.theatres.currentTextChanged.connect(self._on_theatre)
         self.fit_button = QPushButton("Fit theatre")
         self.fit_button.setToolTip("Show the whole of the theatre chosen")
-        self.fit_button.clicked.connect(self.fit_theatre)
+        self.fit_button.clicked.connect(self._on_fit)
         self.heading = QLabel()
         self.heading.setObjectName("campaignHeading")
         font = self.heading.font()
@@ -438,7 +444,7 @@ class CampaignView(QWidget):
         font.setBold(True)
         self.heading.setFont(font)
         self.map_view = MapView(settings)
-        self.map_view.command_clicked.connect(self.select_command)
+        self.map_view.command_clicked.connect(self._on_command_clicked)
         self.map_view.town_menu_wanted.connect(self._on_town_menu)
         self.map_view.battle_clicked.connect(self.battle_wanted)
         self.table = CommandsTable()
@@ -485,6 +491,12 @@ class CampaignView(QWidget):
         if item is None or item.parent() is None:
             return None
         return item.text(0)
+
+    def _on_fit(self) -> None:
+        self.fit_theatre()
+
+    def _on_command_clicked(self, name: str) -> None:
+        self.select_command(name)
 
     def fit_theatre(self) -> None:
         """Show the whole of the theatre chosen."""
@@ -605,7 +617,7 @@ class CampaignView(QWidget):
         built in pieces). Each theatre is drawn in its own projection, true east–west at its
         own latitude, as its printed map is, with its neighbours' towns greyed; the whole map
         in the whole map's."""
-        from campaign1813.ui.map_scene import MapScene, scene_bounds
+        from campaign1813.ui.map.scene import MapScene, scene_bounds
 
         scenario = self._scenario
         if scenario is None:
@@ -713,7 +725,7 @@ class CampaignView(QWidget):
 
 def _battles(status: CampaignStatus) -> list[BattleSpec]:
     """The battles still to be fought, for the map."""
-    from campaign1813.ui.map_items import BattleSpec
+    from campaign1813.ui.map.items import BattleSpec
 
     return [BattleSpec(b.id, b.place, format_date(b.date).rsplit(" ", 1)[0], b.title)
             for b in status.battles_due]

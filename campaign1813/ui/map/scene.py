@@ -8,7 +8,7 @@ The ground (sea and land, rivers, roads by class, crossings, towns by kind) is a
 cached layers built once per map; names are items that keep their size on screen and are placed
 again, without overlap, when the scale changes; commands, battles, control, orders and a route
 preview are items changed one by one. The window shows the scene in a view and the printed
-pictures render it onto an image (:mod:`campaign1813.ui.map_render`): one drawing code.
+pictures render it onto an image (:mod:`campaign1813.ui.map.render`): one drawing code.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from campaign1813.campaign.scenario.types import Side
 from campaign1813.maps.geometry import Bounds, Projection, river_meetings
 from campaign1813.maps.land import land_rings
 from campaign1813.maps.types import Crossing, MapData, RoadClass, Theatre, Town, TownKind
-from campaign1813.ui.map_items import (
+from campaign1813.ui.map.items import (
     BattleMarker,
     BattleSpec,
     CommandMarker,
@@ -50,7 +50,8 @@ from campaign1813.ui.map_items import (
     OrderArrow,
     PreviewPath,
 )
-from campaign1813.ui.map_style import (
+from campaign1813.ui.map.palette import SEA
+from campaign1813.ui.map.style import (
     COAST,
     CROSSINGS_FROM,
     GREAT_RIVERS,
@@ -81,7 +82,6 @@ from campaign1813.ui.map_style import (
     serif,
     town_radius,
 )
-from campaign1813.ui.palette import SEA
 
 # ---- label placement --------------------------------------------------------------------------
 

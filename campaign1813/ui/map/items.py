@@ -32,7 +32,8 @@ from PySide6.QtWidgets import (
 )
 
 from campaign1813.campaign.scenario.types import Side
-from campaign1813.ui.map_style import (
+from campaign1813.ui.map.palette import SIDE_COLOUR
+from campaign1813.ui.map.style import (
     INK,
     NOTE_WIDTH,
     OBJECTIVE,
@@ -50,7 +51,6 @@ from campaign1813.ui.map_style import (
     text_path,
     town_radius,
 )
-from campaign1813.ui.palette import SIDE_COLOUR
 
 if TYPE_CHECKING:
     from campaign1813.maps.types import Town

@@ -1,4 +1,4 @@
-"""Pictures of the battle window for its guide: ``python -m campaign1813.ui.battle.screenshots``.
+"""Pictures of the battle window for its guide: ``python -m tools.battle_screenshots``.
 
 Runs offscreen on a throwaway campaign: I Prussian Corps attacks Magdeburg with the Prussian
 Army HQ behind it (its reserve comes on at turn 4), and the window is shown at a laptop's
