@@ -5,7 +5,7 @@ form with its exact odds shown before the dice, Finish onto the map."""
 import pytest
 
 from campaign1813.campaign import queries
-from campaign1813.ui.campaign_view import STATE
+from campaign1813.ui.map.view import STATE
 from tests.battle.toy_ruleset import register_toy, unregister_toy
 from tests.ui.conftest import table_row
 
