@@ -82,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         for chip in ("3", "2", "4", "Poor"):
             play.chip.setCurrentIndex(play.chip.findData(chip))
             play.draw()
+            assert bw.view is not None  # the battle is on the table
             if bw.view.state.activation is not None and chip != "Poor":
                 play.pips_typed.setText("3")
                 play.roll_pips()

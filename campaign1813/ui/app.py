@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from types import TracebackType
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer
@@ -112,7 +113,8 @@ def error_log_dir() -> Path:
 
 
 def _install_excepthook(app: QApplication) -> None:
-    def hook(exc_type, exc, tb):
+    def hook(exc_type: type[BaseException], exc: BaseException,
+             tb: TracebackType | None) -> None:
         import traceback
 
         from PySide6.QtWidgets import QMessageBox

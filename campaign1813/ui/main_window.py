@@ -382,7 +382,8 @@ class MainWindow(QMainWindow):
 
         return self._run(lambda doc: services.record_result(doc, battle, winner))
 
-    def choose_retreat(self, command: str, option: str, town: str | None = None):
+    def choose_retreat(self, command: str, option: str,
+                       town: str | None = None) -> Changes | None:
         """The umpire's choice for a cut-off command: surrender or break out (to a town)."""
         from campaign1813.campaign import services
 

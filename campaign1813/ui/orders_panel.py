@@ -533,6 +533,7 @@ class OrdersPanel(QWidget):
         if line is not None:
             line.selectAll()
 
-    def _on_table_selection(self, item: QTreeWidgetItem | None, _previous) -> None:
+    def _on_table_selection(self, item: QTreeWidgetItem | None,
+                            _previous: QTreeWidgetItem | None) -> None:
         if item is not None and item.parent() is not None:
             self.select_command(item.text(0))

@@ -160,7 +160,8 @@ class ChooseOrdersDialog(QDialog):
     @property
     def choice(self) -> Choice:
         """The orders of battle chosen."""
-        return self.which.currentData()
+        chosen: Choice = self.which.currentData()
+        return chosen
 
     @property
     def paper_size(self) -> str:

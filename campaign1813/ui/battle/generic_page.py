@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from campaign1813.campaign.battle.core.actions import read_inputs
+from campaign1813.campaign.battle.core.actions import Input, read_inputs
 from campaign1813.campaign.battle.setup import ALLIED, FRENCH
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.ui.battle.forms import chance_text
@@ -90,7 +90,7 @@ class _Field:
     """One input's widget and how to read it back as the ``name=value`` pairs of
     ``core.actions.read_inputs``."""
 
-    def __init__(self, spec: Any, units: list[tuple[str, str]], changed: Callable[[], None],
+    def __init__(self, spec: Input, units: list[tuple[str, str]], changed: Callable[[], None],
                  prefix: str = ""):
         self.spec = spec
         self.name = prefix + spec.name

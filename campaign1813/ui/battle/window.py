@@ -58,7 +58,7 @@ class BattleWindow(QMainWindow):
         self.campaign = campaign
         self.battle = battle
         self._document = campaign.document
-        self.view: Any = None
+        self.view: queries.FightView | None = None
         self.autoresolve_dialog: AutoResolveDialog | None = None
         self.heading = QLabel()
         self.heading.setStyleSheet("font-weight: bold; font-size: 11pt")
@@ -115,8 +115,8 @@ class BattleWindow(QMainWindow):
                     min(740, room.height() - 30) if room else 740)
         campaign.changed.connect(self._on_changed)
         campaign.opened.connect(self._on_opened)
-        self.refresh()
-        if self.view is not None and self._begun(self.view):
+        view = self.refresh()
+        if view is not None and self._begun(view):
             self.tabs.setCurrentIndex(PLAY)
 
     @staticmethod
@@ -162,7 +162,7 @@ class BattleWindow(QMainWindow):
             chips()
         elif generic is not None:
             generic()
-        else:
+        elif self.view is not None:
             self.generic_page.say(f"Ruleset {self.view.ruleset} draws no chips: choose the "
                                   "action on the Play page")
 
@@ -173,11 +173,11 @@ class BattleWindow(QMainWindow):
             return None
         return next((b for b in status.battles if b.id == self.battle), None)
 
-    def refresh(self) -> None:
-        """Read the battle again and show it everywhere."""
+    def refresh(self) -> queries.FightView | None:
+        """Read the battle again and show it everywhere; the battle on the table, if it is."""
         doc = self.campaign.document
         if doc is None:
-            return
+            return None
         self.view = view = queries.fight_view(doc, self.battle)
         battle = self._battle_view()
         title = battle.title if battle is not None else f"battle {self.battle}"
@@ -194,7 +194,7 @@ class BattleWindow(QMainWindow):
             self.tabs.setCurrentIndex(SETUP)
             self.finish_button.setEnabled(False)
             self.auto_button.setEnabled(not decided)
-            return
+            return None
         self.tabs.setTabEnabled(PLAY, True)
         self.tabs.setTabEnabled(REPORT, True)
         self.setup_page.show_view(view)
@@ -215,6 +215,7 @@ class BattleWindow(QMainWindow):
         finished = view.closed
         self.finish_button.setEnabled(d.final and not finished)
         self.auto_button.setEnabled(not finished and not decided)
+        return view
 
     def _on_changed(self, _update: Any) -> None:
         if self.campaign.document is self._document:

@@ -18,7 +18,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QObject, QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -27,6 +27,7 @@ from PySide6.QtGui import (
     QPainterPath,
     QPen,
     QPolygonF,
+    QTransform,
 )
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -82,6 +83,15 @@ from campaign1813.ui.map.style import (
     serif,
     town_radius,
 )
+
+# A command's place: a town, or a road (its two towns) and the miles from the first.
+Place = tuple[str, str | None, float]
+# A town's sign: where, its kind, fortress or not, its radius, greyed or not.
+TownSign = tuple[QPointF, TownKind, bool, float, bool]
+# What the names were last placed for: the scale, the frame (its rectangle, as Qt gives it),
+# every flag and the battles.
+PlacedKey = tuple[float, object,
+                  tuple[tuple[Place, int, str, tuple[str, ...]], ...], tuple[int, ...]]
 
 # ---- label placement --------------------------------------------------------------------------
 
@@ -149,7 +159,7 @@ class MapScene(QGraphicsScene):
     """The road map and the campaign's pieces on it, in miles."""
 
     def __init__(self, map_data: MapData, bounds: Bounds | None = None, unit: float = 1.0,
-                 parent=None, theatre: Theatre | None = None):
+                 parent: QObject | None = None, theatre: Theatre | None = None):
         """``bounds``: the box drawn and its projection (the whole map's by default);
         ``theatre``: the theatre the scene is the map of, whose neighbours' towns are greyed."""
         super().__init__(parent)
@@ -184,7 +194,7 @@ class MapScene(QGraphicsScene):
         self.note: NoteItem | None = None
         self._steps = self._build_steps()
         self.built = False
-        self._placed: tuple | None = None
+        self._placed: PlacedKey | None = None
         self._flagged: set[str] = set()  # the towns where flags stand, as names are placed
 
     # ---- coordinates ----
@@ -351,7 +361,7 @@ class MapScene(QGraphicsScene):
             signs = [(self._town_points[t.name], t.kind, t.fortress,
                       town_radius(t.kind, t.fortress, u), self.muted(t)) for t in towns]
 
-            def draw(p: QPainter, lod: float, signs=signs) -> None:
+            def draw(p: QPainter, lod: float, signs: list[TownSign] = signs) -> None:
                 px = 1.0 / lod
                 greyed = False
                 for at, kind, fortress, r, muted in signs:  # the greyed ones come first
@@ -519,7 +529,7 @@ class MapScene(QGraphicsScene):
                        grid: BucketGrid) -> list[tuple[QPointF, list[CommandMarker]]]:
         """The stacks of flags at this scale: one per place, places within a few pixels of a
         bigger one joining its stack (each command keeps its own dot at its true place)."""
-        at: dict[tuple, list[CommandMarker]] = defaultdict(list)
+        at: dict[Place, list[CommandMarker]] = defaultdict(list)
         for marker in self.markers.values():
             at[marker.spec.place].append(marker)
         clusters: list[tuple[QPointF, list[CommandMarker]]] = []
@@ -692,7 +702,7 @@ class MapScene(QGraphicsScene):
         """Show exactly these markers: new ones added, gone ones removed, changed ones redrawn."""
         specs = list(specs)
         keep = {s.key for s in specs}
-        touched: set[tuple] = set()
+        touched: set[Place] = set()
         for key in [k for k in self.markers if k not in keep]:
             item = self.markers.pop(key)
             touched.add(item.spec.place)
@@ -714,8 +724,8 @@ class MapScene(QGraphicsScene):
                 self.removeItem(item)
         self._restack(touched)
 
-    def _apply_markers(self, specs: list[MarkerSpec]) -> set[tuple]:
-        touched: set[tuple] = set()
+    def _apply_markers(self, specs: list[MarkerSpec]) -> set[Place]:
+        touched: set[Place] = set()
         for spec in specs:
             item = self.markers.get(spec.key)
             if item is None:
@@ -733,11 +743,11 @@ class MapScene(QGraphicsScene):
             item.setPos(self.place_point(spec.a, spec.b, spec.miles))
         return touched
 
-    def _restack(self, places: set[tuple]) -> None:
+    def _restack(self, places: set[Place]) -> None:
         """Number the flags at each of these places: HQs first, then in the order given."""
         if not places:
             return
-        at: dict[tuple, list[CommandMarker]] = defaultdict(list)
+        at: dict[Place, list[CommandMarker]] = defaultdict(list)
         for item in self.markers.values():
             if item.spec.place in places:
                 at[item.spec.place].append(item)
@@ -747,12 +757,12 @@ class MapScene(QGraphicsScene):
             for slot, item in enumerate(items):
                 item.set_slot(slot)
 
-    def _stack_order(self) -> Callable[[CommandMarker], tuple]:
+    def _stack_order(self) -> Callable[[CommandMarker], tuple[bool, bool, int]]:
         """The order of flags in a stack: the French first, HQs first, then as given."""
         order = {k: i for i, k in enumerate(self.markers)}
         return lambda m: (m.spec.side is not Side.FRENCH, not m.spec.hq, order[m.spec.key])
 
-    def marker_at(self, scene_pos: QPointF, view_transform) -> str | None:
+    def marker_at(self, scene_pos: QPointF, view_transform: QTransform) -> str | None:
         """The command whose flag or dot is under a point, if any."""
         for item in self.items(scene_pos, Qt.ItemSelectionMode.IntersectsItemShape,
                                Qt.SortOrder.DescendingOrder, view_transform):
@@ -760,7 +770,7 @@ class MapScene(QGraphicsScene):
                 return item.spec.key
         return None
 
-    def battle_at(self, scene_pos: QPointF, view_transform) -> int | None:
+    def battle_at(self, scene_pos: QPointF, view_transform: QTransform) -> int | None:
         """The scheduled battle whose burst or box is under a point, if any."""
         for item in self.items(scene_pos, Qt.ItemSelectionMode.IntersectsItemBoundingRect,
                                Qt.SortOrder.DescendingOrder, view_transform):

@@ -13,8 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QPoint, QPointF, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QContextMenuEvent, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtCore import QPoint, QPointF, QRectF, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QContextMenuEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QResizeEvent,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import (
     QComboBox,
     QGraphicsView,
@@ -34,7 +41,7 @@ from campaign1813.campaign import queries
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day.state import Kind, Status
 from campaign1813.campaign.queries import CampaignStatus, CommandView
-from campaign1813.campaign.scenario.types import Scenario
+from campaign1813.campaign.scenario.types import Scenario, Side
 from campaign1813.maps.types import Theatre
 from campaign1813.ui.map.palette import NATION_COLOUR, SEA, SIDE_COLOUR
 from campaign1813.ui.open_campaign import OpenCampaign, Update
@@ -136,7 +143,8 @@ class MapView(QGraphicsView):
         self.setBackgroundBrush(SEA)
         self.map_scene: MapScene | None = None
         self.key = WHOLE_MAP
-        self._fit_rect = None  # what to fit again on a resize, until the umpire zooms
+        # what to fit again on a resize, until the umpire zooms
+        self._fit_rect: QRectF | None = None
         self._painted = self._build_pending = False
         self._build_timer = QTimer(self)
         self._build_timer.setSingleShot(True)
@@ -168,7 +176,7 @@ class MapView(QGraphicsView):
             else:  # the window is shown first: the ground starts once the map has been painted
                 self._build_pending = True
 
-    def paintEvent(self, event) -> None:  # noqa: N802 (Qt override)
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt override)
         super().paintEvent(event)
         if not self._painted:
             self._painted = True
@@ -215,13 +223,13 @@ class MapView(QGraphicsView):
         self._label_timer.start()
 
     # ---- zoom and pan, kept ----
-    def show_area(self, key: str, rect) -> None:
+    def show_area(self, key: str, rect: QRectF) -> None:
         """Show a theatre (``key``): as the umpire last left it, or fitted to ``rect``."""
         self.key = key
         if not self.restore_state(key):
             self.fit(rect)
 
-    def fit(self, rect) -> None:
+    def fit(self, rect: QRectF) -> None:
         """Fit a scene rectangle in the window."""
         self._fit_rect = rect
         self.resetTransform()
@@ -242,7 +250,7 @@ class MapView(QGraphicsView):
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 (Qt override)
         self.zoom_by(1.25 if event.angleDelta().y() > 0 else 0.8)
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)
         if self._fit_rect is not None:
             self.resetTransform()
@@ -336,7 +344,7 @@ class CommandsTable(QTreeWidget):
             header.resizeSection(column, width)
         self._rows: dict[str, QTreeWidgetItem] = {}
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt override)
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)
         # the stretched orders column grows with the table but keeps its width when the table
         # narrows (the map beside it took the room): stretch it again to what is left
@@ -731,7 +739,7 @@ def _battles(status: CampaignStatus) -> list[BattleSpec]:
             for b in status.battles_due]
 
 
-def _control(status: CampaignStatus) -> tuple[dict, dict]:
+def _control(status: CampaignStatus) -> tuple[dict[str, Side], dict[str, Side]]:
     """Who holds each town, and which side seeks each objective town."""
     sought = {t.town: o.objective.side for o in status.objectives for t in o.towns}
     return dict(status.control), sought
