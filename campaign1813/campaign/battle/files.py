@@ -7,13 +7,15 @@ import hashlib
 from pathlib import Path
 
 from campaign1813.data import data_root
+from campaign1813.errors import CampaignError
 
 # The manifest of shipped ruleset files that are known to fit their models.
 MANIFEST = "validated.json"
 
 
-class RulesetError(ValueError):
-    """A ruleset or one of its tables is missing or malformed; says which and why."""
+class RulesetError(CampaignError):
+    """A ruleset or one of its tables is missing or malformed; says which and why (shown to the
+    umpire as any refusal is, never as an internal error)."""
 
 
 def rulesets_root() -> Path:

@@ -61,13 +61,14 @@ NOUNS: dict[frozenset[str], str] = {
     frozenset(get_args(PursuitAction)): "a pursuit action",
 }
 
-DICE_PATTERN = r"^(average|average die|([1-9][0-9]*)?d(6|10))$"
+# at most nine dice: every roll's exact odds are worked out, and the rules roll two at most
+DICE_PATTERN = r"^(average|average die|[1-9]?d(6|10))$"
 FRACTION_PATTERN = r"^[0-9]+(/[0-9]*[1-9][0-9]*|\.[0-9]+)?$"
 RULE_NUMBER_PATTERN = r"^[0-9]+$"
 
 # How an error describes text that does not match its pattern.
 PATTERNS: dict[str, str] = {
-    DICE_PATTERN: "a die such as d6, 2d6, d10 or average",
+    DICE_PATTERN: "a die such as d6, 2d6, d10 or average (at most 9 dice)",
     FRACTION_PATTERN: 'a fraction such as "1/2"',
     RULE_NUMBER_PATTERN: "a rule number",
 }
@@ -119,6 +120,12 @@ class RulesetFile(Table):
     """The ruleset whose files are read for any table file this one does not have."""
     assumptions: list[str] = []
     """Readings of unclear rules, each one sentence."""
+
+    @model_validator(mode="after")
+    def _not_itself(self) -> RulesetFile:
+        if self.extends is not None and self.extends == self.name:
+            raise ValueError(f"ruleset '{self.name}' cannot extend itself")
+        return self
 
 
 # --- the schema files ----------------------------------------------------------------------

@@ -30,6 +30,7 @@ from campaign1813.campaign.battle.ruleset1813.fight import (
     side_of,
 )
 from campaign1813.campaign.battle.ruleset1813.fight_tests import Prepared, known_facts, prepare
+from campaign1813.campaign.battle.ruleset1813.rules.loader import check_all
 from campaign1813.campaign.battle.ruleset1813.rules.morale import rout_point
 from campaign1813.campaign.battle.setup import BattleSetup
 
@@ -93,6 +94,7 @@ class Engine1813:
     chips = True
 
     def __init__(self, ruleset: str) -> None:
+        check_all(ruleset)  # every table read once (then kept): a damaged one is refused now
         self.ruleset = ruleset
 
     def replay(self, setup: BattleSetup, steps: Sequence[Step]) -> FightState:

@@ -33,7 +33,7 @@ from campaign1813.campaign.battle.files import (
 from campaign1813.campaign.battle.registry import own_engine, ruleset_names
 
 __all__ = ["MANIFEST", "RulesetError", "assumptions", "content_hash", "load_table",
-           "ruleset_info", "ruleset_names", "rulesets_root"]
+           "ruleset_info", "ruleset_names", "rulesets_root", "check_all"]
 
 def _folder(name: str) -> Path:
     return rulesets_root() / name
@@ -69,6 +69,20 @@ def load_table(ruleset: str, filename: str) -> dict[str, Any]:
             return _parse(path, f"{name}/{filename}")
         name = info.get("extends")
     raise RulesetError(f"ruleset '{ruleset}' has no table file {filename}")
+
+
+def check_all(ruleset: str) -> None:
+    """Read every table file of a ruleset and of those it extends, so that a damaged one is
+    refused now, before a battle is set up or fought by it, rather than half-way through."""
+    names: set[str] = set()
+    seen: list[str] = []
+    name: str | None = ruleset
+    while name is not None and name not in seen:
+        seen.append(name)
+        names.update(p.name for p in _folder(name).glob("*.toml"))
+        name = ruleset_info(name).get("extends")
+    for filename in sorted(names - {"ruleset.toml"}):
+        load_table(ruleset, filename)
 
 
 def assumptions(ruleset: str) -> tuple[str, ...]:

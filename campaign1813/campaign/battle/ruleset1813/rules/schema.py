@@ -619,7 +619,8 @@ class MoraleTest(Table):
 
     title: str
     die: DieName
-    pass_at: int
+    pass_at: Annotated[int, Field(ge=1)]
+    """The lowest total that passes (a test that every brigade passes is no test)."""
     shaken_at: int
     facts: Facts = {}
     conflicts: list[Annotated[list[str], Field(min_length=2, max_length=2)]] = []
