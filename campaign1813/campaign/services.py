@@ -128,7 +128,7 @@ def end_day(store: CampaignStore) -> Changes:
 
 
 def record_result(store: CampaignStore, battle: int, winner: str | None, *,
-                  casualties: dict[str, Any] | None = None) -> Changes:
+                  casualties: dict[str, dict[str, int]] | None = None) -> Changes:
     """Record a battle's result (a Side or its name, ``draw`` or None) and its aftermath."""
     text = "draw" if winner is None else str(winner)
     return _perform_unless_fighting(store, RecordResult(battle, text, casualties or {}),

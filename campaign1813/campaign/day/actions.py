@@ -99,7 +99,7 @@ class RecordResult:
 
     battle: int
     result: str
-    casualties: dict = field(default_factory=dict)
+    casualties: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def apply(self, ground: Ground, state: DayState) -> Applied:
         """Record the result and its aftermath."""
