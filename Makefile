@@ -26,8 +26,7 @@ run: $(RUN_STAMP)
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check campaign1813 tests benchmarks tools
 	$(BIN)/lint-imports
-	$(BIN)/mypy --strict --warn-unreachable campaign1813/campaign/battle campaign1813/maps
-	$(BIN)/mypy
+	$(BIN)/mypy --strict --warn-unreachable
 
 test: lint
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest \

@@ -17,15 +17,32 @@ from msgspec.structs import replace
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day.ground import Ground, Position, describe
 from campaign1813.campaign.day.objectives import ObjectiveState, objective_states
-from campaign1813.campaign.day.state import Battle, DayState, Kind, Status, status_reason
+from campaign1813.campaign.day.settings import SETTINGS, shown
+from campaign1813.campaign.day.state import (
+    Battle,
+    DayState,
+    Kind,
+    Status,
+    hq_name,
+    status_reason,
+)
+from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.protocol import FIGHT_STEP, CampaignStore
 from campaign1813.maps.types import Theatre
 
-# The day's rules are read only by what orders and retreats ask (imported there): the campaign
-# at a glance, which the window shows first, does not need them.
+# Two kinds of read import what they need where they start. The day's rules (``day.movement``,
+# ``day.orders``, ``day.aftermath``) are read only by what orders and retreats ask: the campaign
+# at a glance, which ``status`` prints and the window shows first, does not need them. The
+# battle engine (the registry and a ruleset, ``day.fight_setup``, ``export.setup_sheet``: some
+# 45 ms of ``status``'s 110) is read only by the battles on the table and their setup sheets.
 if TYPE_CHECKING:
+    from campaign1813.campaign.battle.core.actions import ActionSpec, Table
+    from campaign1813.campaign.battle.core.engine import Decision, Engine
+    from campaign1813.campaign.battle.core.steps import Step
+    from campaign1813.campaign.battle.setup import BattleSetup
     from campaign1813.campaign.day.aftermath import BreakOut
+    from campaign1813.campaign.export.setup_sheet import SetupSheet
 
 
 class CommandView(msgspec.Struct, frozen=True):
@@ -304,7 +321,6 @@ def preview_of(state: DayState, ground: Ground, command: str, verb: str, objecti
     """``route_preview`` on a state in memory."""
     from campaign1813.campaign.day.movement import advance
     from campaign1813.campaign.day.orders import build_order
-    from campaign1813.campaign.errors import CampaignError
 
     try:
         order = build_order(ground, state, command, verb, objective, tuple(via), forced)
@@ -362,8 +378,6 @@ class SettingView(msgspec.Struct, frozen=True):
 
 def campaign_settings(doc: CampaignStore) -> tuple[SettingView, ...]:
     """The settings the umpire may change, with their values in this campaign."""
-    from campaign1813.campaign.day.settings import SETTINGS, shown
-
     ground = doc.ground()
     with doc.read() as reader:
         state = reader.state()
@@ -489,43 +503,45 @@ class FightView(msgspec.Struct, frozen=True):
     campaign's brigades (``mapping``) and whether the battle is closed (``closed``).
     """
 
-    setup: Any
-    steps: tuple[Any, ...]
+    setup: BattleSetup
+    steps: tuple[Step, ...]
     state: Any
-    decision: Any
+    decision: Decision
     broken_corps: tuple[str, ...]
     lost: tuple[str, ...]
     ruleset: str = "1813"
     step_now: str = ""
-    units: Any = None
+    units: Table | None = None
     who_acts: tuple[str, ...] = ()
-    actions: tuple[Any, ...] = ()
-    mapping: Any = None
+    actions: tuple[ActionSpec, ...] = ()
+    mapping: Table | None = None
     closed: bool = False
 
     @property
-    def engine(self) -> Any:
-        """The engine of the battle's ruleset (``battle.core.engine.Engine``)."""
-        from campaign1813.campaign.battle.registry import find_ruleset
-
-        return find_ruleset(self.setup.ruleset)
+    def engine(self) -> Engine[Any]:
+        """The engine of the battle's ruleset."""
+        return _engine(self.setup.ruleset)
 
     @property
     def report(self) -> list[str]:
         """The battle report so far."""
-        return self.engine.report(self.setup, self.steps)  # type: ignore[no-any-return]
+        return self.engine.report(self.setup, self.steps)
+
+
+def _engine(ruleset: str) -> Engine[Any]:
+    from campaign1813.campaign.battle.registry import find_ruleset
+
+    return find_ruleset(ruleset)
 
 
 def fight_view(doc: CampaignStore, battle: int) -> FightView | None:
     """A battle being fought on the table, or None if it has not been set up."""
-    from campaign1813.campaign.battle.registry import find_ruleset
-
     with doc.read() as reader:
         found = reader.fight(battle)
     if found is None:
         return None
     setup, steps = found
-    engine = find_ruleset(setup.ruleset)
+    engine = _engine(setup.ruleset)
     state = engine.replay(setup, steps)
     corps, lost = engine.broken(setup, state)
     return FightView(setup, tuple(steps), state, engine.decision(setup, state), corps, lost,
@@ -543,15 +559,12 @@ def fights_in_progress(doc: CampaignStore) -> dict[int, int]:
 # -- a battle's setup sheet for the table ------------------------------------------------------
 
 
-def battle_setup_view(doc: CampaignStore, battle: int) -> Any:
-    """The setup sheet of a battle (``export.setup_sheet.SetupSheet``): the setup on the table
-    if it is being fought, else the one the scheduled battle gives now, with the river's course
-    across the table taken from the map."""
-    import math
-
+def battle_setup_view(doc: CampaignStore, battle: int) -> SetupSheet:
+    """The setup sheet of a battle: the setup on the table if it is being fought, else the one
+    the scheduled battle gives now, with the river's course across the table taken from the
+    map."""
     from campaign1813.campaign.day.fight_setup import battle_setup
-    from campaign1813.campaign.export.setup_sheet import setup_sheet
-    from campaign1813.maps.geometry import MILES_PER_DEGREE
+    from campaign1813.campaign.export.setup_sheet import river_miles, setup_sheet
 
     with doc.read() as reader:
         found = reader.fight(battle)
@@ -561,22 +574,16 @@ def battle_setup_view(doc: CampaignStore, battle: int) -> Any:
     setup = found[0] if found is not None else battle_setup(ground, state, battle)
     map_data = ground.scenario.map
     town = next(t for t in map_data.towns if t.name == setup.place)
-    course = None
     river = next((r for r in map_data.rivers if r.name == setup.table.river), None)
-    if river is not None:
-        cos0 = math.cos(math.radians(town.lat))
-        course = [((lon - town.lon) * cos0 * MILES_PER_DEGREE,
-                   (lat - town.lat) * MILES_PER_DEGREE) for lat, lon in river.points]
+    course = None if river is None else river_miles(town, river)
     return setup_sheet(setup, campaign=name, river_course=course,
                        entry_roads=_entry_roads(ground, state, setup))
 
 
-def _entry_roads(ground: Ground, state: DayState, setup: Any) -> dict[str, str]:
+def _entry_roads(ground: Ground, state: DayState, setup: BattleSetup) -> dict[str, str]:
     """The town whose road each corps that enters comes in on: the road it stands on if that
     touches the battle town, else the battle town's neighbour on its shortest way there (the
     same reading the setup's entry edge is worked from)."""
-    from campaign1813.campaign.day.state import hq_name
-
     here = setup.place
     out: dict[str, str] = {}
     for corps in setup.corps:

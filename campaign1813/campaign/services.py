@@ -12,8 +12,10 @@ line call these and nothing else to change a campaign.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, is_dataclass
+from dataclasses import asdict, is_dataclass, replace
 from typing import TYPE_CHECKING, Any
+
+from msgspec import structs
 
 from campaign1813.campaign.day.actions import (
     Action,
@@ -46,7 +48,15 @@ from campaign1813.campaign.store.protocol import (
 )
 
 if TYPE_CHECKING:
+    from campaign1813.campaign.battle.core.engine import Engine
+    from campaign1813.campaign.battle.core.results import Progress
+    from campaign1813.campaign.battle.setup import BattleSetup, Special
     from campaign1813.campaign.day.state import DayState
+
+# The battle engine (the registry of rulesets, the battle's types, the setting up of a battle in
+# ``day.fight_setup``) is imported by the three helpers ``_engine``, ``_chips`` and
+# ``_new_setup`` alone, when a battle is set up, fought or looked for: the day's actions (an
+# order, the end of the day) run without it, and start some 45 ms sooner.
 
 __all__ = [
     "Changes", "IssueOrder", "cancel_order", "change_setting", "choose_retreat", "end_day",
@@ -70,8 +80,9 @@ def _perform(work: UnitOfWork, ground: Ground, action: Action) -> Changes:
     label, lines, report = _apply(ground, state, action)
     work.put_state(state)
     payload: dict[str, Any] = {}
-    if is_dataclass(action) and not isinstance(action, type):
-        payload = asdict(action)
+    logged: object = action  # an action is a dataclass, whose fields the log keeps
+    if is_dataclass(logged) and not isinstance(logged, type):
+        payload = asdict(logged)
     return work.record(LogEntry(type(action).__name__, label, day, tuple(lines), payload),
                        report)
 
@@ -119,7 +130,7 @@ def end_day(store: CampaignStore) -> Changes:
 
 
 def record_result(store: CampaignStore, battle: int, winner: str | None, *,
-                  casualties: dict[str, Any] | None = None) -> Changes:
+                  casualties: dict[str, dict[str, int]] | None = None) -> Changes:
     """Record a battle's result (a Side or its name, ``draw`` or None) and its aftermath."""
     side = None if winner is None else result_side(str(winner))
     return _perform_unless_fighting(store, RecordResult(battle, side, casualties or {}),
@@ -182,17 +193,40 @@ def _fight(work: CampaignReader, battle: int) -> Fight:
     return found
 
 
-def _engine(setup: Any) -> Any:
-    """The engine of the rules a battle is fought by."""
-    from campaign1813.campaign.battle.registry import find_ruleset
+def _engine(ruleset: str | None = None) -> Engine[Any]:
+    """The engine of a ruleset (of the 1813 rules for None); an unknown one is refused."""
+    from campaign1813.campaign.battle import registry
 
-    return find_ruleset(setup.ruleset)
+    return registry.find_ruleset(registry.DEFAULT_RULESET if ruleset is None else ruleset)
+
+
+def _chips(names: Sequence[str]) -> tuple[Special, ...]:
+    """The optional chips named (in any case); one that is not is refused, listing them."""
+    from campaign1813.campaign.battle.setup import Special
+
+    known = {s.value.lower(): s for s in Special if s is not Special.POOR}
+    chosen = []
+    for name in names:
+        if name.lower() not in known:
+            raise OrderRefused(f"'{name}' is not an optional chip (chips: "
+                               f"{', '.join(s.value for s in known.values())})")
+        chosen.append(known[name.lower()])
+    return tuple(chosen)
+
+
+def _new_setup(ground: Ground, state: DayState, battle: int, *, seed: int | None,
+               ruleset: str, specials: Sequence[Special] = ()) -> BattleSetup:
+    """A fresh setup of a scheduled battle under the campaign's settings."""
+    from campaign1813.campaign.day.fight_setup import battle_setup
+
+    return battle_setup(ground.adjusted(state.settings), state, battle, seed=seed,
+                        specials=specials, ruleset=ruleset)
 
 
 def _refuse_if_fighting(work: UnitOfWork, battle: int, what: str) -> None:
     """Refuse an action on a battle that is on the table and not finished there."""
     found = work.fight(battle)
-    if found is not None and not _engine(found.setup).closed(*found):
+    if found is not None and not _engine(found.setup.ruleset).closed(*found):
         raise OrderRefused(f"battle {battle} is being fought on the table; finish it there, or "
                            f"abandon the fight, before you {what}")
 
@@ -202,29 +236,18 @@ def open_battle(store: CampaignStore, battle: int, *, seed: int | None = None,
     """Set a scheduled battle up for the table by the ruleset the umpire chooses (the 1813
     rules unless he names another): its forces, table, chips and orders, or the campaign's
     brigades converted to the ruleset's units."""
-    from campaign1813.campaign.battle.registry import DEFAULT_RULESET, find_ruleset
-    from campaign1813.campaign.battle.setup import Special
-    from campaign1813.campaign.day.fight_setup import battle_setup
-
-    ruleset = ruleset or DEFAULT_RULESET
-    engine = find_ruleset(ruleset)
+    engine = _engine(ruleset or None)
     if specials and not engine.chips:
-        raise OrderRefused(f"ruleset {ruleset} draws no chips; an optional chip is for the "
-                           "1813 rules")
-    known = {s.value.lower(): s for s in Special if s is not Special.POOR}
-    chosen = []
-    for name in specials:
-        if name.lower() not in known:
-            raise OrderRefused(f"'{name}' is not an optional chip (chips: "
-                               f"{', '.join(s.value for s in known.values())})")
-        chosen.append(known[name.lower()])
+        raise OrderRefused(f"ruleset {engine.ruleset} draws no chips; an optional chip is for "
+                           "the 1813 rules")
+    chosen = _chips(specials)
     ground = store.ground()
     with store.unit_of_work() as work:
         if work.fight(battle) is not None:
             raise OrderRefused(f"battle {battle} is already set up on the table")
         state = work.state()
-        setup = battle_setup(ground.adjusted(state.settings), state, battle, seed=seed,
-                             specials=tuple(chosen), ruleset=ruleset)
+        setup = _new_setup(ground, state, battle, seed=seed, ruleset=engine.ruleset,
+                           specials=chosen)
         engine.replay(setup, [])  # a setup the ruleset cannot convert is refused now
         work.open_fight(setup)
         return work.record(LogEntry(OPEN_FIGHT, f"Open {setup.title} on the table", state.date,
@@ -240,7 +263,7 @@ def battle_action(store: CampaignStore, battle: int, action: str, *,
         return finish_battle(store, battle)
     with store.unit_of_work() as work:
         setup, steps = _fight(work, battle)
-        step = _engine(setup).action(setup, steps, action, inputs).apply(typed)
+        step = _engine(setup.ruleset).action(setup, steps, action, inputs).apply(typed)
         work.add_step(battle, step)
         changes = work.record(LogEntry(FIGHT_STEP, f"Battle {battle}: {step.label}",
                                        work.summary().current_date, (), {"battle": battle}))
@@ -248,9 +271,7 @@ def battle_action(store: CampaignStore, battle: int, action: str, *,
 
 
 def _with_lines(changes: Changes, lines: Sequence[str]) -> Changes:
-    from msgspec.structs import replace
-
-    return replace(changes, lines=tuple(lines))
+    return structs.replace(changes, lines=tuple(lines))
 
 
 def finish_battle(store: CampaignStore, battle: int) -> Changes:
@@ -259,7 +280,7 @@ def finish_battle(store: CampaignStore, battle: int) -> Changes:
     ground = store.ground()
     with store.unit_of_work() as work:
         setup, steps = _fight(work, battle)
-        engine = _engine(setup)
+        engine = _engine(setup.ruleset)
         # The battle is replayed once: the closing step changes no unit of any ruleset (it
         # only marks the battle finished), so the casualties are those of the state before it.
         fought = engine.replay(setup, steps)
@@ -289,16 +310,10 @@ def abandon_battle(store: CampaignStore, battle: int) -> Changes:
 
 
 def _setup_for(store: CampaignStore, reader: CampaignReader, battle: int, seed: int | None,
-               ruleset: str | None = None) -> Any:
+               ruleset: str | None = None) -> BattleSetup:
     """The setup of a battle: the one on the table if it is there, else a fresh one for the
     ruleset named (the 1813 rules unless another is)."""
-    from dataclasses import replace
-
-    from campaign1813.campaign.battle.registry import DEFAULT_RULESET, find_ruleset
-    from campaign1813.campaign.day.fight_setup import battle_setup
-
-    if ruleset is not None:
-        find_ruleset(ruleset)  # an unknown ruleset is refused before anything is read
+    engine = _engine(ruleset)  # an unknown ruleset is refused before anything is read
     ground = store.ground()
     found = reader.fight(battle)
     state = reader.state()
@@ -308,12 +323,11 @@ def _setup_for(store: CampaignStore, reader: CampaignReader, battle: int, seed: 
             raise OrderRefused(f"battle {battle} is on the table by ruleset {setup.ruleset}, "
                                f"not {ruleset}; abandon it there to use another")
         return setup if seed is None else replace(setup, seed=seed)
-    return battle_setup(ground.adjusted(state.settings), state, battle, seed=seed,
-                        ruleset=ruleset or DEFAULT_RULESET)
+    return _new_setup(ground, state, battle, seed=seed, ruleset=engine.ruleset)
 
 
 def autoresolve_odds(store: CampaignStore, battle: int, runs: int, *,
-                     seed: int | None = None, progress: Any = None,
+                     seed: int | None = None, progress: Progress = None,
                      ruleset: str | None = None) -> list[str]:
     """Win, draw and loss of a battle over ``runs`` abstract runs, with their 95 % intervals;
     nothing is recorded."""
@@ -321,7 +335,7 @@ def autoresolve_odds(store: CampaignStore, battle: int, runs: int, *,
         raise OrderRefused(f"--odds needs at least one run, not {runs}")
     with store.read() as reader:
         setup = _setup_for(store, reader, battle, seed, ruleset)
-    odds = _engine(setup).estimate(setup, runs, seed=setup.seed, progress=progress)
+    odds = _engine(setup.ruleset).estimate(setup, runs, seed=setup.seed, progress=progress)
     lines = [f"{setup.title[0].upper()}{setup.title[1:]}: {odds.runs} auto-resolved runs"
              + (f" by ruleset {setup.ruleset}" if setup.ruleset != "1813" else "")
              + (" (cancelled)" if odds.cancelled else "")]
@@ -341,7 +355,7 @@ def autoresolve_battle(store: CampaignStore, battle: int, *,
     with store.unit_of_work() as work:
         _refuse_if_fighting(work, battle, "auto-resolve it")
         setup = _setup_for(store, work, battle, seed, ruleset)
-        engine = _engine(setup)
+        engine = _engine(setup.ruleset)
         result = engine.resolve(setup, setup.seed)
         action = RecordResult(battle, result.winner, engine.auto_casualties(setup, result))
         state = work.state()

@@ -5,8 +5,8 @@ each in this package (``document``, ``day``, ``battle``, ``odds``, ``scenario``,
 ``COMMANDS`` says which group owns which command, so only the group of the command being run
 is imported and registered (``campaign1813 --help`` imports none of them). Each group module has
 ``register(subparsers, argv)``, which adds its parsers and sets ``func`` to a handler taking the
-parsed arguments and returning an exit status; a handler imports what it needs (the database,
-the road network) itself.
+parsed arguments and returning an exit status; a group module imports at its top what its
+commands need, since it is imported only when one of them runs.
 """
 
 from __future__ import annotations
@@ -114,12 +114,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; errors are one line on stderr and a non-zero status. Whatever it
     prints is escaped, so a name holding terminal codes cannot act on the terminal."""
     out, err = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = _Escaping(out), _Escaping(err)  # type: ignore[assignment]
+    sys.stdout, sys.stderr = _Escaping(out), _Escaping(err)
     try:
         return _run(list(sys.argv[1:] if argv is None else argv))
     finally:
         broken = sys.stdout is None  # a reader that stopped reading: nothing more to flush
-        sys.stdout, sys.stderr = (None if broken else out), err  # type: ignore[assignment]
+        sys.stdout, sys.stderr = (None if broken else out), err
         if not broken:
             out.flush()
 
@@ -138,7 +138,7 @@ def _run(argv: list[str]) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # output piped into a command that stopped reading, e.g. `head`
-        sys.stdout = None  # type: ignore[assignment]
+        sys.stdout = None
         return 0
     except Exception as exc:  # a fault of ours: one line; transactions leave the file whole
         if os.environ.get("CAMPAIGN1813_DEBUG"):

@@ -8,6 +8,20 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from campaign1813.campaign.calendar import format_date
+from campaign1813.campaign.day.objectives import theatre_met
+from campaign1813.campaign.errors import CampaignError
+from campaign1813.campaign.queries import (
+    battle_json,
+    campaign_settings,
+    campaign_status,
+    diary_text,
+    fights_in_progress,
+    objective_json,
+    status_json,
+)
+from campaign1813.campaign.scenario.types import Side
+from campaign1813.campaign.store.document import open_campaign
+from campaign1813.maps.types import Theatre
 
 if TYPE_CHECKING:
     from campaign1813.campaign.day.changes import Changes
@@ -111,17 +125,22 @@ def register(sub: Any, argv: list[str] | None = None) -> None:
 
 
 def _open(args: argparse.Namespace) -> CampaignStore:
-    from campaign1813.campaign.store.document import open_campaign
-
     return open_campaign(args.file)
 
 
-def _act(args: argparse.Namespace, name: str, *a: Any, **kw: Any) -> int:
+def _changes(args: argparse.Namespace, name: str, *a: Any, **kw: Any) -> Changes:
+    """Run the service ``name`` on the campaign: what the action changed."""
+    # The services bring the day's rules; the group's reading commands (status, battles,
+    # objectives, diary) start without them.
     from campaign1813.campaign import services
 
     fn: Callable[..., Changes] = getattr(services, name)
     with _open(args) as doc:
-        changes = fn(doc, *a, **kw)
+        return fn(doc, *a, **kw)
+
+
+def _act(args: argparse.Namespace, name: str, *a: Any, **kw: Any) -> int:
+    changes = _changes(args, name, *a, **kw)
     for line in changes.lines or (changes.label,):
         print(line)
     return 0
@@ -137,10 +156,7 @@ def _cancel(args: argparse.Namespace) -> int:
 
 
 def _end_day(args: argparse.Namespace) -> int:
-    from campaign1813.campaign import services
-
-    with _open(args) as doc:
-        changes = services.end_day(doc)
+    changes = _changes(args, "end_day")
     for line in changes.lines:
         print(line)
     report = changes.report
@@ -180,17 +196,11 @@ def _redo(args: argparse.Namespace) -> int:
 
 def _along_log(args: argparse.Namespace, name: str) -> int:
     """Undo or redo: the label of the action taken back or done again."""
-    from campaign1813.campaign import services
-
-    with _open(args) as doc:
-        changes: Changes = getattr(services, name)(doc)
-    print(changes.label)
+    print(_changes(args, name).label)
     return 0
 
 
 def _diary(args: argparse.Namespace) -> int:
-    from campaign1813.campaign.queries import diary_text
-
     with _open(args) as doc:
         text = diary_text(doc)
     print(text or "The diary is empty.")
@@ -198,8 +208,6 @@ def _diary(args: argparse.Namespace) -> int:
 
 
 def _status(args: argparse.Namespace) -> int:
-    from campaign1813.campaign.queries import campaign_status, status_json
-
     with _open(args) as doc:
         status = campaign_status(doc)
     if args.json:
@@ -227,15 +235,11 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _settings(args: argparse.Namespace) -> int:
-    from campaign1813.campaign.errors import CampaignError
-
     if args.name is not None and args.value is None:
         raise CampaignError(f"give the new value of {args.name}, e.g. "
                             f"'settings FILE {args.name} VALUE'")
     if args.name is not None:
         return _act(args, "change_setting", args.name, args.value)
-    from campaign1813.campaign.queries import campaign_settings
-
     with _open(args) as doc:
         settings = campaign_settings(doc)
     for s in settings:
@@ -245,13 +249,6 @@ def _settings(args: argparse.Namespace) -> int:
 
 
 def _objectives(args: argparse.Namespace) -> int:
-    import json
-
-    from campaign1813.campaign.day.objectives import theatre_met
-    from campaign1813.campaign.queries import campaign_status, objective_json
-    from campaign1813.campaign.scenario.types import Side
-    from campaign1813.maps.types import Theatre
-
     with _open(args) as doc:
         status = campaign_status(doc)
     if args.json:
@@ -278,8 +275,6 @@ def _steps(n: int) -> str:
 
 
 def _battles(args: argparse.Namespace) -> int:
-    from campaign1813.campaign.queries import battle_json, campaign_status, fights_in_progress
-
     with _open(args) as doc:
         status = campaign_status(doc)
         on_table = fights_in_progress(doc)

@@ -8,6 +8,12 @@ from typing import Any
 
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.errors import CampaignError
+from campaign1813.campaign.store.document import (
+    backup_campaign,
+    create_campaign,
+    open_campaign,
+    restore_campaign,
+)
 
 
 def _parse_date(text: str) -> date:
@@ -50,9 +56,7 @@ def register(sub: Any, argv: list[str] | None = None) -> None:
     p.set_defaults(func=_restore)
 
 
-def _new(args) -> int:
-    from campaign1813.campaign.store.document import create_campaign
-
+def _new(args: argparse.Namespace) -> int:
     if not args.file.endswith(".c1813"):
         raise CampaignError(f"{args.file}: a campaign file's name must end in .c1813")
     with create_campaign(args.file, name=args.name, start_date=args.start) as doc:
@@ -61,9 +65,7 @@ def _new(args) -> int:
     return 0
 
 
-def _info(args) -> int:
-    from campaign1813.campaign.store.document import open_campaign
-
+def _info(args: argparse.Namespace) -> int:
     with open_campaign(args.file) as doc:
         s = doc.summary()
     print(f"{s.name}\nstarted {format_date(s.start_date)}\ntoday   {format_date(s.current_date)}")
@@ -71,8 +73,6 @@ def _info(args) -> int:
 
 
 def _backup(args: argparse.Namespace) -> int:
-    from campaign1813.campaign.store.document import backup_campaign, open_campaign
-
     if not args.out.endswith(".c1813"):
         raise CampaignError(f"{args.out}: a campaign file's name must end in .c1813")
     with open_campaign(args.file) as doc:
@@ -83,8 +83,6 @@ def _backup(args: argparse.Namespace) -> int:
 
 
 def _restore(args: argparse.Namespace) -> int:
-    from campaign1813.campaign.store.document import open_campaign, restore_campaign
-
     if not args.file.endswith(".c1813"):
         raise CampaignError(f"{args.file}: a campaign file's name must end in .c1813")
     aside = restore_campaign(args.backup, args.file)

@@ -12,7 +12,14 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+from pathlib import Path
 from typing import Any
+
+from campaign1813.campaign.export.output import write_new
+from campaign1813.campaign.export.paper import installed
+from campaign1813.campaign.export.render import document_html, document_markdown
+from campaign1813.campaign.queries import campaign_status
+from campaign1813.campaign.store.document import open_campaign
 
 # The modules (in this package) that add an ``export`` subcommand each.
 EXPORTS: list[str] = [
@@ -53,10 +60,6 @@ def chosen_output(args: argparse.Namespace) -> tuple[str, str]:
 
 def write(out: str, data: bytes, force: bool) -> None:
     """Write an export's bytes and say where they went."""
-    from pathlib import Path
-
-    from campaign1813.campaign.export.output import write_new
-
     write_new(Path(out), data, force=force)
     print(f"wrote {out}")
 
@@ -83,10 +86,9 @@ def register_export(kinds: Any) -> None:
 
 
 def _oob(args: argparse.Namespace) -> int:
+    # The orders of battle read the scenario's forces with pydantic: imported by this export
+    # alone, as the setup sheet (the battle engine) is by its own (``export_setup``).
     from campaign1813.campaign.export import oob_document as oob
-    from campaign1813.campaign.export.paper import installed
-    from campaign1813.campaign.queries import campaign_status
-    from campaign1813.campaign.store.document import open_campaign
 
     fmt, out = chosen_output(args)
     if fmt == "pdf":
@@ -104,8 +106,6 @@ def _oob(args: argparse.Namespace) -> int:
     else:
         forces = oob.all_forces(armies)
     if fmt in ("pdf", "html", "md"):
-        from campaign1813.campaign.export.render import document_html, document_markdown
-
         document = oob.oob_document(forces, summary.name, summary.current_date)
         if fmt == "pdf":
             data = paper.pdf(document, args.paper)

@@ -15,6 +15,11 @@ import json
 from typing import Any
 
 from campaign1813.campaign.cli.export import add_output, chosen_output, write
+from campaign1813.campaign.export.diary import DiaryFilter, campaign_diary, find_theatre, parse_day
+from campaign1813.campaign.export.paper import installed
+from campaign1813.campaign.export.render import document_html, document_markdown
+from campaign1813.campaign.queries import battle_setup_view
+from campaign1813.campaign.store.document import open_campaign
 
 
 def register_export(kinds: Any) -> None:
@@ -47,9 +52,8 @@ def register_export(kinds: Any) -> None:
 
 
 def _setup(args: argparse.Namespace) -> int:
+    # The setup sheet brings the battle engine: imported by this export alone.
     from campaign1813.campaign.export.setup_sheet import sheet_json, sheet_paper
-    from campaign1813.campaign.queries import battle_setup_view
-    from campaign1813.campaign.store.document import open_campaign
 
     fmt, out = chosen_output(args)
     paper = sheet_paper() if fmt in ("pdf", "svg") else None  # refused before any work
@@ -66,16 +70,6 @@ def _setup(args: argparse.Namespace) -> int:
 
 
 def _diary(args: argparse.Namespace) -> int:
-    from campaign1813.campaign.export.diary import (
-        DiaryFilter,
-        campaign_diary,
-        find_theatre,
-        parse_day,
-    )
-    from campaign1813.campaign.export.paper import installed
-    from campaign1813.campaign.export.render import document_html, document_markdown
-    from campaign1813.campaign.store.document import open_campaign
-
     fmt, out = chosen_output(args)
     chosen = DiaryFilter(
         find_theatre(args.theatre) if args.theatre else None,

@@ -3,9 +3,16 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from typing import Any
+
+from campaign1813.campaign.export.oob import oob_json, oob_text
+from campaign1813.campaign.scenario.errors import ScenarioError
+from campaign1813.campaign.scenario.forces import army_named
+from campaign1813.campaign.scenario.loader import load_scenario, read_scenario_folder
+from campaign1813.maps.types import Theatre
 
 
 def register(sub: Any, argv: list[str] | None = None) -> None:
@@ -30,12 +37,7 @@ def register(sub: Any, argv: list[str] | None = None) -> None:
     check.set_defaults(func=_check)
 
 
-def _oob(args) -> int:
-    # Imported here so that the other subcommands start without reading the scenario code.
-    from campaign1813.campaign.export.oob import oob_json, oob_text
-    from campaign1813.campaign.scenario.forces import army_named
-    from campaign1813.campaign.scenario.loader import load_scenario, read_scenario_folder
-
+def _oob(args: argparse.Namespace) -> int:
     scenario = load_scenario(read_scenario_folder(args.scenario))
     armies = scenario.armies
     if args.army is not None:
@@ -47,11 +49,7 @@ def _oob(args) -> int:
     return 0
 
 
-def _check(args) -> int:
-    from campaign1813.campaign.scenario.errors import ScenarioError
-    from campaign1813.campaign.scenario.loader import load_scenario, read_scenario_folder
-    from campaign1813.maps.types import Theatre
-
+def _check(args: argparse.Namespace) -> int:
     where = args.path or "the shipped 1813 scenario"
     try:
         scenario = load_scenario(read_scenario_folder(args.path))

@@ -104,11 +104,12 @@ class RecordResult:
 
     battle: int
     result: Side | None
-    casualties: dict = field(default_factory=dict)
+    casualties: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if isinstance(self.result, str) and not isinstance(self.result, Side):
-            object.__setattr__(self, "result", aftermath.result_side(self.result))
+        logged: object = self.result  # a result logged before as text reads back as a side
+        if isinstance(logged, str) and not isinstance(logged, Side):
+            object.__setattr__(self, "result", aftermath.result_side(logged))
 
     def apply(self, ground: Ground, state: DayState) -> Applied:
         """Record the result and its aftermath."""

@@ -10,6 +10,7 @@ their orders.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -35,7 +36,7 @@ class DayReport:
     lines: tuple[str, ...]
 
 
-def _join(names) -> str:
+def _join(names: Iterable[str]) -> str:
     names = list(names)
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
@@ -192,7 +193,8 @@ def _both_attack(battle: Battle, meant: dict[tuple[str, str], tuple[bool, bool]]
     return len(sides) == 2
 
 
-def _forced_march_cost(ground: Ground, state: DayState, marched: dict, lines: list) -> None:
+def _forced_march_cost(ground: Ground, state: DayState, marched: Mapping[str, float],
+                       lines: list[str]) -> None:
     """A corps that force-marched pays the setting's cost: a casualty on each infantry
     brigade, carried to its next battle."""
     for name, miles in marched.items():

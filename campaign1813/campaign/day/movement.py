@@ -12,6 +12,7 @@ the step until the moment is known to a fraction of a second.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from msgspec.structs import replace
@@ -171,8 +172,10 @@ def _arrival(leg: Leg | None, share: float) -> float | None:
     return when if when < 1.0 - 1e-9 else None
 
 
-def _contact_moment(state, ground, pair, before, routes, positions, share, contact,
-                    reach) -> float:
+def _contact_moment(state: DayState, ground: Ground, pair: tuple[str, str],
+                    before: Mapping[str, Position], routes: Mapping[str, tuple[str, ...]],
+                    positions: Mapping[str, Position], share: float, contact: float,
+                    reach: float) -> float:
     """The fraction of the step at which two commands came within ``contact_miles``, found
     by halving: one of them stopped marching part-way through the step."""
 
@@ -191,13 +194,16 @@ def _contact_moment(state, ground, pair, before, routes, positions, share, conta
     return hi
 
 
-def _leg(state: DayState, ground: Ground, name: str, pos, route, days) -> Leg:
+def _leg(state: DayState, ground: Ground, name: str, pos: Position, route: tuple[str, ...],
+         days: float) -> Leg:
     c = state.commands[name]
     order = state.orders[name]
     return advance(ground, pos, route, days, c.mounted, order.forced)
 
 
-def _marched_into(state, legs, positions, share, cut, halted, stopped, step) -> None:
+def _marched_into(state: DayState, legs: Mapping[str, Leg], positions: Mapping[str, Position],
+                  share: float, cut: dict[str, float], halted: set[str],
+                  stopped: dict[str, tuple[float, str]], step: int) -> None:
     """A column that reaches a town where an enemy stands stops there, however small the
     contact distance: it cannot slip through the enemy between two checks."""
     held: dict[str, list[str]] = {}

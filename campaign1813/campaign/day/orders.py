@@ -7,14 +7,12 @@ whose CinC's HQ is more than ``messenger_miles`` away by road takes effect a day
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from msgspec.structs import replace
 
 from campaign1813.campaign.calendar import format_date
-from campaign1813.campaign.day.aftermath import (
-    retreat_destinations,
-    retreat_route,
-    status_reason,
-)
+from campaign1813.campaign.day.aftermath import retreat_destinations, retreat_route
 from campaign1813.campaign.day.ground import Ground, OrderRefused, Position
 from campaign1813.campaign.day.state import (
     DayState,
@@ -24,6 +22,7 @@ from campaign1813.campaign.day.state import (
     Verb,
     find_command,
     hq_name,
+    status_reason,
 )
 from campaign1813.campaign.errors import CampaignError
 
@@ -37,7 +36,7 @@ def parse_verb(text: str) -> Verb:
     raise OrderRefused(f"'{text}' is not an order; give one of {allowed}")
 
 
-def _join(names) -> str:
+def _join(names: Iterable[str]) -> str:
     names = list(names)
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 

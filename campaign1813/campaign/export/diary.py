@@ -21,11 +21,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from itertools import groupby
-from typing import Any
 
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.export.document import Block, Document, Heading, Paragraph, Unit
-from campaign1813.campaign.queries import DiaryEntry
+from campaign1813.campaign.queries import DiaryEntry, campaign_status, diary
+from campaign1813.campaign.store.protocol import CampaignStore
 from campaign1813.errors import CampaignError
 from campaign1813.maps.types import Theatre
 
@@ -192,10 +192,8 @@ def diary_document(entries: Iterable[DiaryEntry], *, campaign: str,
                     tuple(units))
 
 
-def campaign_diary(doc: Any, chosen: DiaryFilter = DiaryFilter()) -> Document:
+def campaign_diary(doc: CampaignStore, chosen: DiaryFilter = DiaryFilter()) -> Document:
     """The diary of an open campaign as a document, for the part chosen."""
-    from campaign1813.campaign.queries import campaign_status, diary
-
     status = campaign_status(doc)
     places: dict[str, Theatre] = {t.name: t.theatre for t in doc.ground().scenario.map.towns}
     places.update({c.name: c.theatre for c in status.commands})

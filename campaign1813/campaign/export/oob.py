@@ -8,6 +8,7 @@ reserve commander. Every grade shows its bonus to the command dice ("Average +2"
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from campaign1813.campaign.scenario.types import (
     ArmyGroup,
@@ -91,12 +92,12 @@ def oob_text(armies: Sequence[ArmyGroup]) -> str:
     return "\n\n".join(army_oob_text(a) for a in armies)
 
 
-def _commander_json(commander: Commander) -> dict:
+def _commander_json(commander: Commander) -> dict[str, Any]:
     return {"name": commander.name, "grade": commander.grade.value,
             "bonus": commander.grade.bonus}
 
 
-def _corps_json(corps: Corps) -> dict:
+def _corps_json(corps: Corps) -> dict[str, Any]:
     cavalry, artillery = corps.cavalry, corps.artillery
     return {
         "name": corps.name,
@@ -114,7 +115,7 @@ def _corps_json(corps: Corps) -> dict:
     }
 
 
-def army_json(army: ArmyGroup) -> dict:
+def army_json(army: ArmyGroup) -> dict[str, Any]:
     """One army group's order of battle as plain JSON-ready values."""
     return {
         "name": army.name,
@@ -127,6 +128,6 @@ def army_json(army: ArmyGroup) -> dict:
     }
 
 
-def oob_json(armies: Sequence[ArmyGroup]) -> dict:
+def oob_json(armies: Sequence[ArmyGroup]) -> dict[str, Any]:
     """The orders of battle of several army groups as ``{"armies": [...]}``."""
     return {"armies": [army_json(a) for a in armies]}

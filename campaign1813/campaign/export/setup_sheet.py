@@ -24,8 +24,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from datetime import date
+from typing import Any, Protocol, runtime_checkable
 
+from campaign1813.campaign.battle.core.actions import Tally
+from campaign1813.campaign.battle.registry import find_ruleset
 from campaign1813.campaign.battle.setup import (
     FRENCH,
     REINFORCEMENT_TURN,
@@ -38,14 +41,14 @@ from campaign1813.campaign.battle.setup import (
 )
 from campaign1813.campaign.battle.terms import Arm
 from campaign1813.campaign.calendar import format_date
-
-if TYPE_CHECKING:
-    from campaign1813.campaign.battle.core.actions import Tally
+from campaign1813.campaign.export.paper import NoPaperError, installed
+from campaign1813.maps.geometry import MILES_PER_DEGREE
+from campaign1813.maps.types import River, Town
 
 __all__ = ["SetupSheet", "TableSheet", "SquareSheet", "RoadSheet", "EntrySheet", "CorpsSheet",
            "BrigadeSheet", "ChipSheet", "ReserveSheet", "Figures", "setup_sheet", "sheet_json",
-           "square_name", "figures_text", "river_course_on_table", "FIGURES", "SPECIAL_MEANING",
-           "SCHEMA_ID", "SheetPaper", "sheet_paper"]
+           "square_name", "figures_text", "river_course_on_table", "river_miles", "FIGURES",
+           "SPECIAL_MEANING", "SCHEMA_ID", "SheetPaper", "sheet_paper"]
 
 SCHEMA_ID = "https://campaign1813.example/schemas/battle-setup.schema.json"
 
@@ -513,8 +516,6 @@ def setup_sheet(setup: BattleSetup, *, campaign: str = "",
     Each brigade's tally is its ruleset's (the engine's ``tallies``). A ruleset that draws no
     chips (seeds 002 and 004) has no chips in the bag and no reserve to allocate either: its
     conversion leaves the reserve commanders off the table."""
-    from campaign1813.campaign.battle.registry import find_ruleset
-
     engine = find_ruleset(setup.ruleset)
     tallies = engine.tallies(setup)
     chips = {c.commander: c.label for c in setup.chips if c.commander is not None}
@@ -527,9 +528,15 @@ def setup_sheet(setup: BattleSetup, *, campaign: str = "",
                       _reserves(setup, corps, chips) if engine.chips else ())
 
 
-def _date(iso: str) -> str:
-    from datetime import date
+def river_miles(town: Town, river: River) -> list[tuple[float, float]]:
+    """A river's points in miles east and north of a battle's town, as ``setup_sheet`` takes
+    them."""
+    cos0 = math.cos(math.radians(town.lat))
+    return [((lon - town.lon) * cos0 * MILES_PER_DEGREE, (lat - town.lat) * MILES_PER_DEGREE)
+            for lat, lon in river.points]
 
+
+def _date(iso: str) -> str:
     return format_date(date.fromisoformat(iso))
 
 
@@ -552,8 +559,6 @@ class SheetPaper(Protocol):
 def sheet_paper() -> SheetPaper:
     """The installed paper, refused in one line if there is none or it draws no setup
     sheets."""
-    from campaign1813.campaign.export.paper import NoPaperError, installed
-
     paper = installed()
     if not isinstance(paper, SheetPaper):
         raise NoPaperError("the installed printing support draws no battle setup sheets")

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 import msgspec
 
 from campaign1813.campaign.day.ground import Position
+from campaign1813.campaign.day.settings import BY_NAME, shown
 from campaign1813.campaign.day.state import Battle, CommandState, DayState, Order
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.types import Side
@@ -181,9 +182,6 @@ def _place_orders(state: DayState, orders: Iterable[tuple[Order, bool]]) -> None
 
 def _settings(data: Any, where: str) -> dict[str, Any]:
     """The campaign's changes to its settings, each checked as when the umpire made it."""
-    from campaign1813.campaign.day.settings import BY_NAME, shown
-    from campaign1813.campaign.errors import CampaignError
-
     if not isinstance(data, dict):
         raise DamagedState(f"{where}: the settings are not a table")
     out: dict[str, Any] = {}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import tomllib
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,8 +22,12 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from campaign1813 import __version__
+from campaign1813.campaign.day.ground import Ground
+from campaign1813.campaign.day.state import initial_state
 from campaign1813.campaign.errors import CampaignError, CampaignFileError
 from campaign1813.campaign.export.output import SIDE_FILES, ExportError, refuse_side_file
+from campaign1813.campaign.store.audit import audit
+from campaign1813.campaign.store.codec import read_campaign, write_state
 from campaign1813.campaign.store.protocol import (
     CampaignBusy,
     CampaignReader,
@@ -30,11 +35,17 @@ from campaign1813.campaign.store.protocol import (
     CampaignSummary,
     UnitOfWork,
 )
+from campaign1813.campaign.store.scenario import read_scenario, store_scenario, stored_key
 from campaign1813.campaign.store.version import APPLICATION, SCHEMA_VERSION
+from campaign1813.campaign.store.work import FileReader, FileWork
+from campaign1813.data import scenario_dir
 
 if TYPE_CHECKING:
-    from campaign1813.campaign.day.ground import Ground
     from campaign1813.campaign.scenario.types import Scenario
+
+# Two kinds of work import what only they need, where they start: making or upgrading a file
+# (``store.migrate``: alembic, SQLAlchemy) and validating a scenario's files (pydantic). Opening
+# a campaign, which every command does, reads the stored scenario with msgspec and needs neither.
 
 __all__ = ["SUFFIX", "CampaignBusy", "CampaignDocument", "CampaignSummary", "backup_campaign",
            "campaign_from_scenario", "check_campaign_file", "connect", "create_campaign",
@@ -293,16 +304,12 @@ class CampaignDocument(CampaignStore):
     @contextmanager
     def read(self) -> Iterator[CampaignReader]:
         """One read transaction, as the store's protocol reads it."""
-        from campaign1813.campaign.store.work import FileReader
-
         with self.reading() as con:
             yield FileReader(con)
 
     @contextmanager
     def unit_of_work(self) -> Iterator[UnitOfWork]:
         """One write transaction for one action, as the store's protocol writes it."""
-        from campaign1813.campaign.store.work import FileWork
-
         with self.writing() as con:
             work = FileWork(con)
             yield work
@@ -321,8 +328,6 @@ class CampaignDocument(CampaignStore):
     # -- what the whole campaign shares ---------------------------------------------------------
     def scenario(self) -> Scenario:
         """The campaign's scenario, read once per content of its stored files."""
-        from campaign1813.campaign.store.scenario import read_scenario, stored_key
-
         with self._maybe_reading() as con:
             key = stored_key(con)
             if self._scenario is None or self._scenario[0] != key:
@@ -331,8 +336,6 @@ class CampaignDocument(CampaignStore):
 
     def ground(self) -> Ground:
         """The road ground of the campaign's scenario, built once per scenario."""
-        from campaign1813.campaign.day.ground import Ground
-
         scenario = self.scenario()
         assert self._scenario is not None
         if self._ground is None or self._ground[0] != self._scenario[0]:
@@ -349,8 +352,6 @@ class CampaignDocument(CampaignStore):
 
     def summary(self) -> CampaignSummary:
         """The campaign's name and dates."""
-        from campaign1813.campaign.store.codec import read_campaign
-
         with self._maybe_reading() as con:
             return CampaignSummary(*read_campaign(con))
 
@@ -417,8 +418,6 @@ def _check_upgraded(work: Path) -> None:
 def _audit(doc: CampaignDocument) -> None:
     """The stored state checked against the campaign's own scenario and ground, which are
     read once here and kept by the document for what it does next."""
-    from campaign1813.campaign.store.audit import audit
-
     with doc.reading() as con:
         audit(con, doc.ground)
 
@@ -451,7 +450,6 @@ def create_campaign(
     failure leaves no half-written campaign behind.
     """
     from campaign1813.campaign.scenario.loader import load_scenario, read_scenario_folder
-    from campaign1813.data import scenario_dir
 
     path = Path(path)
     _check_destination(path, overwrite)
@@ -483,12 +481,7 @@ def _check_destination(path: Path, overwrite: bool) -> None:
 def _build(path: Path, loaded: Scenario, *, name: str, start: date, scenario: str,
            files: dict[str, str] | None) -> None:
     """Lay out a ``.part`` file, write the new campaign into it, and move it into place."""
-    import tomllib  # the scenario's settings file: read only when a campaign is made
-
-    from campaign1813.campaign.day.state import initial_state
-    from campaign1813.campaign.store.codec import write_state
     from campaign1813.campaign.store.migrate import create_layout
-    from campaign1813.campaign.store.scenario import store_scenario
 
     tmp = path.with_name(path.name + ".part")
     tmp.unlink(missing_ok=True)

@@ -10,14 +10,18 @@ module reads the rows and makes the differences; the unit of work (``store.work`
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 
-from campaign1813.campaign.battle.core.steps import Step
-from campaign1813.campaign.battle.setup import BattleSetup
 from campaign1813.campaign.store.codec import DamagedState, Json
 from campaign1813.campaign.store.protocol import FIGHT_STEP, OPEN_FIGHT, Fight
+
+if TYPE_CHECKING:  # the battle's types are imported by ``read`` alone, which decodes them
+    from campaign1813.campaign.battle.core.steps import Step
+    from campaign1813.campaign.battle.setup import BattleSetup
+
+_T = TypeVar("_T")
 
 __all__ = ["FIGHT_STEP", "OPEN_FIGHT", "fought", "opened", "read", "removed", "step_key",
            "stepped"]
@@ -28,18 +32,11 @@ def step_key(battle: int, seq: int) -> str:
     return f"{battle}|{seq:05d}"
 
 
-def _setup(text: str, battle: int) -> BattleSetup:
+def _decoded(text: str, kind: type[_T], row: str) -> _T:
     try:
-        return msgspec.json.decode(text, type=BattleSetup)
+        return msgspec.json.decode(text, type=kind)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        raise DamagedState(f"fight row {battle} is damaged: {exc}") from None
-
-
-def _step(text: str, battle: int, seq: int) -> Step:
-    try:
-        return msgspec.json.decode(text, type=Step)
-    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        raise DamagedState(f"fight_step row {battle}/{seq} is damaged: {exc}") from None
+        raise DamagedState(f"{row} is damaged: {exc}") from None
 
 
 def fought(con: sqlite3.Connection) -> dict[int, int]:
@@ -51,6 +48,11 @@ def fought(con: sqlite3.Connection) -> dict[int, int]:
 
 def read(con: sqlite3.Connection, battle: int) -> Fight | None:
     """A battle's setup and its steps in order, or None if it has not been opened."""
+    # The battle engine's modules come with the first fight read: the campaign at a glance
+    # (``status``) reads the store without them.
+    from campaign1813.campaign.battle.core.steps import Step
+    from campaign1813.campaign.battle.setup import BattleSetup
+
     row = con.execute("SELECT setup_json FROM fight WHERE battle = ?", (battle,)).fetchone()
     if row is None:
         return None
@@ -59,8 +61,8 @@ def read(con: sqlite3.Connection, battle: int) -> Fight | None:
             "SELECT seq, step_json FROM fight_step WHERE battle = ? ORDER BY seq", (battle,))):
         if seq != i:
             raise DamagedState(f"fight_step of battle {battle} is damaged: step {i} is missing")
-        steps.append(_step(text, battle, seq))
-    return Fight(_setup(row[0], battle), steps)
+        steps.append(_decoded(text, Step, f"fight_step row {battle}/{seq}"))
+    return Fight(_decoded(row[0], BattleSetup, f"fight row {battle}"), steps)
 
 
 def _plain(value: Any) -> Json:

@@ -3,7 +3,11 @@
 A new campaign is laid out by running every revision on an empty file. An older campaign is
 upgraded on a copy made with SQLite's backup API; only when every revision has run and the copy
 is complete does it replace the original, so a failed upgrade leaves the file byte for byte as
-it was. Alembic and SQLAlchemy are imported here only, when a file is made or upgraded.
+it was.
+
+Alembic, SQLAlchemy and SQLModel (the tables of ``schema``, which the migrations' environment
+imports too) are imported by this module alone, and it is imported only when a file is made or
+upgraded (``store.document``): opening a campaign of the newest version needs none of them.
 """
 
 from __future__ import annotations
@@ -14,7 +18,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.config import Config
+from alembic.migration import MigrationContext
+from sqlalchemy import create_engine
+from sqlalchemy.pool import NullPool
+
 from campaign1813.campaign.errors import CampaignError, CampaignFileError
+from campaign1813.campaign.store.scenario import read_scenario
+from campaign1813.campaign.store.schema import SQLModel
 from campaign1813.campaign.store.version import APPLICATION_ID, REVISIONS, SCHEMA_VERSION
 
 SCRIPTS = "campaign1813.campaign.store:migrations"
@@ -22,11 +35,6 @@ SCRIPTS = "campaign1813.campaign.store:migrations"
 
 def _run(path: Path, start: str | None) -> None:
     """Run the revisions after ``start`` (all of them for None) on the file, in one go."""
-    from alembic import command
-    from alembic.config import Config
-    from sqlalchemy import create_engine
-    from sqlalchemy.pool import NullPool
-
     config = Config()
     config.set_main_option("script_location", SCRIPTS)
     engine = create_engine("sqlite://", creator=lambda: sqlite3.connect(path),
@@ -58,8 +66,6 @@ def _mark(path: Path) -> None:
 
 def _complete(path: Path) -> None:
     """What an upgrade does after the revisions: the validated scenario kept in the file."""
-    from campaign1813.campaign.store.scenario import read_scenario
-
     con = sqlite3.connect(path, isolation_level=None)
     try:
         con.execute("BEGIN IMMEDIATE")
@@ -130,12 +136,6 @@ def upgrade_file(path: Path, version: int,
 
 def compare_layout(path: Path) -> list[Any]:
     """The differences between a file's layout and the tables of ``schema`` (for the tests)."""
-    from alembic.autogenerate import compare_metadata
-    from alembic.migration import MigrationContext
-    from sqlalchemy import create_engine
-
-    from campaign1813.campaign.store.schema import SQLModel
-
     engine = create_engine("sqlite://", creator=lambda: sqlite3.connect(path))
     try:
         with engine.connect() as connection:

@@ -16,6 +16,11 @@ from sqlmodel import Field, SQLModel
 
 from campaign1813.campaign.store.version import APPLICATION, SCHEMA_VERSION
 
+# SQLModel too: its metadata holds these tables, for the migrations and the comparison with them
+__all__ = ["BattleRow", "CampaignInfo", "CommandRow", "DayRow", "DocumentInfo", "EventRow",
+           "FightRow", "FightStepRow", "OrderRow", "SQLModel", "ScenarioFile", "ScenarioForm",
+           "TownControlRow"]
+
 
 class DocumentInfo(SQLModel, table=True):
     """One row saying which application wrote the file and in which schema version."""

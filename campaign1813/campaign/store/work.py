@@ -14,7 +14,7 @@ from __future__ import annotations
 import sqlite3
 from typing import TYPE_CHECKING, Any
 
-from campaign1813.campaign.store import log
+from campaign1813.campaign.store import fights, log
 from campaign1813.campaign.store.codec import (
     DamagedState,
     Json,
@@ -67,13 +67,9 @@ class FileReader(CampaignReader):
         return log.next_redo(self._con)
 
     def fight(self, battle: int) -> Fight | None:
-        from campaign1813.campaign.store import fights
-
         return fights.read(self._con, battle)
 
     def fights(self) -> dict[int, int]:
-        from campaign1813.campaign.store import fights
-
         return fights.fought(self._con)
 
 
@@ -120,8 +116,6 @@ class FileWork(FileReader, UnitOfWork):
         self._put = state
 
     def open_fight(self, setup: BattleSetup) -> None:
-        from campaign1813.campaign.store import fights
-
         self._open()
         if self.fight(setup.battle) is not None:
             raise DamagedState(f"battle {setup.battle} is already on the table")
@@ -129,8 +123,6 @@ class FileWork(FileReader, UnitOfWork):
         self._fights[setup.battle] = Fight(setup, [])
 
     def add_step(self, battle: int, step: Step) -> None:
-        from campaign1813.campaign.store import fights
-
         self._open()
         fight = self.fight(battle)
         if fight is None:
@@ -139,8 +131,6 @@ class FileWork(FileReader, UnitOfWork):
         self._fights[battle] = Fight(fight.setup, [*fight.steps, step])
 
     def remove_fight(self, battle: int) -> None:
-        from campaign1813.campaign.store import fights
-
         self._open()
         fight = self.fight(battle)
         if fight is None:
