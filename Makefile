@@ -28,8 +28,9 @@ lint: $(TEST_STAMP)
 	$(BIN)/lint-imports
 	$(BIN)/mypy --strict --warn-unreachable
 
+# two workers (the tests of a file together, so a module's fixture is made once)
 test: lint
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest \
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -n 2 --dist loadfile \
 		--cov=campaign1813.campaign.battle --cov-report=term:skip-covered --cov-fail-under=95
 
 # the fuzzers at length (make test runs each with a bounded number of examples)
