@@ -15,7 +15,7 @@ import argparse
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from campaign1813 import __version__
@@ -83,8 +83,36 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def battle_number(text: str) -> int:
+    """A battle's number as typed: a whole number the file can hold (an argparse type)."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if not 1 <= number < 2**63:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a battle number (campaign1813 "
+                                         "battles FILE lists them)")
+    return number
+
+
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``."""
+    def read(text: str) -> int:
+        try:
+            number = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+        if not low <= number <= high:
+            raise argparse.ArgumentTypeError(f"{number} is not between {low:,} and {high:,}")
+        return number
+    return read
+
+
 _CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0))
-             if chr(c) not in "\n\t"}
+             if chr(c) not in "\n\t"} | {
+    # the marks that turn text around or hide in it (U+202E makes "gpj.exe" read "exe.jpg")
+    c: f"\\u{c:04x}" for c in (0x200B, 0x200E, 0x200F, *range(0x202A, 0x202F),
+                                *range(0x2066, 0x206A), 0x2028, 0x2029, 0xFEFF)}
 
 
 def escape(text: str) -> str:
@@ -135,11 +163,16 @@ def _run(argv: list[str]) -> int:
     except CampaignError as exc:
         print(f"campaign1813: error: {exc}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl+C: what was committed stays, what was under way is not
+        print("campaign1813: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # output piped into a command that stopped reading, e.g. `head`
         sys.stdout = None
         return 0
+    except OSError as exc:  # the file system's refusal (a name too long, a folder not there)
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"campaign1813: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 1
     except Exception as exc:  # a fault of ours: one line; transactions leave the file whole
         if os.environ.get("CAMPAIGN1813_DEBUG"):
             raise

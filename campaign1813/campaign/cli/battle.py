@@ -29,6 +29,7 @@ from campaign1813.campaign.battle.core.engine import TestOdds
 from campaign1813.campaign.battle.core.steps import ActionRefused
 from campaign1813.campaign.battle.registry import find_ruleset
 from campaign1813.campaign.battle.report_forms import html_of, markdown_of
+from campaign1813.campaign.cli import battle_number
 from campaign1813.campaign.day.ground import OrderRefused
 from campaign1813.campaign.store.document import open_campaign
 from campaign1813.errors import CampaignError
@@ -69,7 +70,7 @@ def register(sub: Any, argv: list[str] | None = None) -> None:
     """Add ``battle`` and ``autoresolve``."""
     p = sub.add_parser("battle", help="fight a scheduled battle at the table, step by step")
     p.add_argument("file")
-    p.add_argument("id", type=int, help="the battle's number (campaign1813 battles FILE)")
+    p.add_argument("id", type=battle_number, help="the battle's number (campaign1813 battles FILE)")
     acts = p.add_subparsers(dest="action", metavar="ACTION")
     p.set_defaults(func=lambda _a: p.print_help() or 0)
     for name, text in ACTIONS.items():
@@ -79,7 +80,7 @@ def register(sub: Any, argv: list[str] | None = None) -> None:
 
     p = sub.add_parser("autoresolve", help="fight a battle abstractly and record its result")
     p.add_argument("file")
-    p.add_argument("id", type=int)
+    p.add_argument("id", type=battle_number)
     p.add_argument("--seed", type=int, default=None, help="the battle's seed (default: its own)")
     p.add_argument("--odds", type=int, metavar="N", default=None,
                    help="only estimate win/draw/loss over N runs; records nothing")

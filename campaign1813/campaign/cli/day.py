@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from campaign1813.campaign.calendar import format_date
+from campaign1813.campaign.cli import battle_number, whole_number
 from campaign1813.campaign.day.objectives import theatre_met
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.queries import (
@@ -76,22 +77,22 @@ def register(sub: Any, argv: list[str] | None = None) -> None:
 
     p = sub.add_parser("result", help="record a battle's result")
     p.add_argument("file")
-    p.add_argument("battle", type=int)
+    p.add_argument("battle", type=battle_number)
     # any case (allied, DRAW): the result's own check words the refusal
     p.add_argument("winner", metavar="{French,Allied,draw}", help="the winner, in any case")
     p.set_defaults(func=_result)
 
     p = sub.add_parser("postpone", help="put a battle off to a later day")
     p.add_argument("file")
-    p.add_argument("battle", type=int)
-    p.add_argument("--days", type=int, default=1)
+    p.add_argument("battle", type=battle_number)
+    p.add_argument("--days", type=whole_number(1, 366), default=1)
     p.add_argument("--reason", required=True)
     p.set_defaults(func=_postpone)
 
     p = sub.add_parser("merge", help="fight two battles of the day as one")
     p.add_argument("file")
-    p.add_argument("battle", type=int)
-    p.add_argument("other", type=int)
+    p.add_argument("battle", type=battle_number)
+    p.add_argument("other", type=battle_number)
     p.add_argument("--reason", required=True)
     p.add_argument("--force", action="store_true",
                    help="merge even battles far apart by road")
@@ -99,7 +100,7 @@ def register(sub: Any, argv: list[str] | None = None) -> None:
 
     p = sub.add_parser("split", help="fight some commands of a battle separately")
     p.add_argument("file")
-    p.add_argument("battle", type=int)
+    p.add_argument("battle", type=battle_number)
     p.add_argument("commands", nargs="+")
     p.add_argument("--reason", required=True)
     p.set_defaults(func=_split)

@@ -216,6 +216,10 @@ def state_diff(before: Json, after: Json) -> tuple[Json, Json]:
 # -- rows of the file ------------------------------------------------------------------------
 
 
+_LINE_BREAKS = {c: f"\\x{c:02x}" for c in (0x0A, 0x0B, 0x0C, 0x0D, 0x85)} | {
+    0x2028: "\\u2028", 0x2029: "\\u2029"}
+
+
 def read_campaign(con: sqlite3.Connection) -> tuple[str, date, date]:
     """The campaign's name, start date and current date, as its one row keeps them."""
     row = con.execute('SELECT name, start_date, "current_date" FROM campaign').fetchone()
@@ -224,6 +228,8 @@ def read_campaign(con: sqlite3.Connection) -> tuple[str, date, date]:
     name, start, current = row
     if not isinstance(name, str):
         raise DamagedState(f"the campaign's name is damaged: {name!r:.80} is not text")
+    # a name written by another program may hold line breaks: shown, it stays on its line
+    name = name.translate(_LINE_BREAKS)
     return (name, iso_date(start, "the campaign's start date"),
             iso_date(current, "the campaign's current date"))
 

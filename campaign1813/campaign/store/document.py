@@ -13,6 +13,7 @@ import json
 import os
 import sqlite3
 import tomllib
+import unicodedata
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -455,7 +456,7 @@ def create_campaign(
     _check_destination(path, overwrite)
     files = read_scenario_folder(scenario_dir(scenario))
     loaded = load_scenario(files)  # a scenario that does not validate never becomes a campaign
-    _build(path, loaded, name=name or loaded.settings.name,
+    _build(path, loaded, name=check_name(name) if name is not None else loaded.settings.name,
            start=start_date or loaded.settings.start_date, scenario=scenario, files=files)
     return open_campaign(path)
 
@@ -469,6 +470,26 @@ def campaign_from_scenario(path: str | Path, scenario: Scenario,
     _build(path, scenario, name=name or scenario.name, start=scenario.settings.start_date,
            scenario=scenario.name, files=None)
     return open_campaign(path)
+
+
+def check_name(name: str) -> str:
+    """A campaign's name as the umpire gives it: text of one line, no control characters nor
+    the invisible marks that turn text around (refused with the reason), at most 200
+    characters."""
+    shown = name.encode("utf-8", "backslashreplace").decode("utf-8")
+    if not name.strip():
+        raise CampaignError("a campaign's name cannot be empty")
+    if len(name) > 200:
+        raise CampaignError(f"the campaign's name is {len(name)} characters long; at most 200")
+    if shown != name:
+        raise CampaignError(f"the campaign's name {shown!r} holds bytes that are not text "
+                            "(not UTF-8)")
+    odd = [c for c in name if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp")]
+    if odd:
+        raise CampaignError(f"the campaign's name {shown.encode('unicode_escape').decode()!r} "
+                            f"holds a control or direction mark (U+{ord(odd[0]):04X}); give "
+                            "it in plain words")
+    return name
 
 
 def _check_destination(path: Path, overwrite: bool) -> None:

@@ -1,0 +1,79 @@
+"""What a careless or hostile command line gives is refused in one line naming the thing and
+the reason, never an internal error, and nothing it prints can forge a line or turn text
+around on the terminal."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from campaign1813.campaign.cli import escape, main
+from campaign1813.campaign.store.document import open_campaign
+
+
+def _one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
+    err = capsys.readouterr().err
+    assert err.startswith("campaign1813: error: "), err
+    assert err.count("\n") == 1 and "internal error" not in err, err
+    return err
+
+
+@pytest.mark.parametrize("battle", ["9223372036854775808", "99999999999999999999999", "0",
+                                    "-3", "one"])
+def test_a_battle_number_the_file_cannot_hold_is_refused(fresh_campaign, capsys, battle):
+    path = fresh_campaign()
+    for argv in (["result", str(path), battle, "French"], ["battle", str(path), battle, "show"],
+                 ["autoresolve", str(path), battle], ["postpone", str(path), battle, "rain"]):
+        with pytest.raises(SystemExit) as done:
+            main(argv)
+        assert done.value.code == 2  # argparse's refusal, naming the argument
+        assert f"'{battle}' is not a battle number" in capsys.readouterr().err
+
+
+def test_an_estimate_is_bounded(fresh_campaign, capsys):
+    path = fresh_campaign()
+    assert main(["autoresolve", str(path), "1", "--odds", str(10**12)]) == 1
+    assert "--odds takes from 1 to 100,000 runs, not 1,000,000,000,000" in _one_line_error(capsys)
+
+
+def test_a_name_too_long_for_the_file_system_is_one_line(tmp_path, capsys):
+    name = tmp_path / ("x" * 300 + ".c1813")
+    assert main(["new", str(name)]) == 1
+    assert "File name too long" in _one_line_error(capsys)
+    assert main(["info", str(name)]) == 1
+    _one_line_error(capsys)
+
+
+@pytest.mark.parametrize(("name", "why"), [
+    ("\udcff", "holds bytes that are not text"),
+    ("Elbe\ncampaign1813: error: forged", "holds a control or direction mark (U+000A)"),
+    ("Elbe\u202e3181", "holds a control or direction mark (U+202E)"),
+    ("   ", "cannot be empty"),
+    ("x" * 201, "at most 200"),
+])
+def test_a_campaign_name_that_is_not_one_line_of_text_is_refused(tmp_path, capsys, name, why):
+    path = tmp_path / "c.c1813"
+    assert main(["new", str(path), "--name", name]) == 1
+    assert why in _one_line_error(capsys)
+    assert not path.exists()
+
+
+def test_a_name_written_by_another_program_stays_on_its_line(fresh_campaign, capsys):
+    path = fresh_campaign()
+    con = sqlite3.connect(path)
+    con.execute("UPDATE campaign SET name = ?",
+                ("Elbe\ncampaign1813: error: forged \u202eevil",))
+    con.commit()
+    con.close()
+    assert main(["info", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "Elbe\\x0acampaign1813: error: forged \\u202eevil"
+    with open_campaign(path) as doc:
+        assert "\n" not in doc.summary().name
+
+
+def test_the_terminal_sees_no_mark_that_turns_text_around():
+    assert escape("report\u202etxt.exe") == "report\\u202etxt.exe"
+    assert escape("a\u2066b\u2069c\u200fd") == "a\\u2066b\\u2069c\\u200fd"
+    assert escape("Lüneburg – Hamburg\n") == "Lüneburg – Hamburg\n"
