@@ -77,3 +77,22 @@ def test_the_terminal_sees_no_mark_that_turns_text_around():
     assert escape("report\u202etxt.exe") == "report\\u202etxt.exe"
     assert escape("a\u2066b\u2069c\u200fd") == "a\\u2066b\\u2069c\\u200fd"
     assert escape("Lüneburg – Hamburg\n") == "Lüneburg – Hamburg\n"
+
+
+def test_no_document_carries_a_control_character_a_reason_was_typed_with(fresh_campaign,
+                                                                         tmp_path, capsys):
+    from campaign1813.campaign import services
+
+    path = fresh_campaign()
+    with open_campaign(path) as doc:
+        services.issue_order(doc, "I Prussian Corps", "Attack", "Magdeburg")
+        for _ in range(6):
+            services.end_day(doc)
+        services.postpone_battle(doc, 1, "rain\x1b[2J\x07 all day")
+    for kind in ("md", "html"):
+        out = tmp_path / f"diary.{kind}"
+        assert main(["export", "diary", str(path), f"--{kind}", str(out)]) == 0, \
+            capsys.readouterr().err
+        text = out.read_text(encoding="utf-8")
+        assert "rain␛[2J␇ all day" in text.replace("\\[", "[")
+        assert not any(ord(c) < 0x20 and c not in "\n\t" for c in text)

@@ -52,8 +52,22 @@ section.new-page { page-break-before: always; break-before: page; }
 """
 
 
+# A control character in a name (an escape code, a bell) is written as its visible picture
+# (ESC as ␛): a document opened in a terminal or an editor shows it and does not act on it.
+_PICTURES = {c: 0x2400 + c for c in range(0x20) if chr(c) not in "\n\t"} | {0x7F: 0x2421}
+
+
+def visible(text: str) -> str:
+    """Text with its control characters written as their pictures.
+
+    >>> visible("Elbe\x1b[31m")
+    'Elbe␛[31m'
+    """
+    return text.translate(_PICTURES)
+
+
 def _e(text: str) -> str:
-    return html.escape(text, quote=True)
+    return html.escape(visible(text), quote=True)
 
 
 def _html_block(block: Block) -> str:
@@ -93,13 +107,14 @@ def document_html(document: Document) -> str:
 
 def _md(text: str) -> str:
     """Text with Markdown's own marks escaped, so a name is printed as it is spelt."""
+    text = visible(text)
     for mark in "\\`*_[]#|<>":
         text = text.replace(mark, "\\" + mark)
     return text
 
 
 def _cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    return visible(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
 
 _RULE = {Align.LEFT: "---", Align.CENTRE: ":---:", Align.RIGHT: "---:"}
