@@ -137,7 +137,8 @@ def test_the_vocabulary_is_the_engines():
      "house/movement.toml: difficult_terrain.fraction: should be a fraction such as \"1/2\", "
      "not 'half'"),
     ("fire.toml", 'dice = "2d6"', 'dice = "3d7"',
-     "house/fire.toml: dice: should be a die such as d6, 2d6, d10 or average (at most 9 dice), not '3d7'"),
+     "house/fire.toml: dice: should be a die such as d6, 2d6, d10 or average (at most 9 dice), "
+     "not '3d7'"),
     ("quick.toml", 'state = "disordered"', 'state = "tired"',
      "house/quick.toml: after_combat.state: 'tired' is not a morale state "
      "(formed, disordered, shaken or rout)"),

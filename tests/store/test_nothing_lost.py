@@ -288,3 +288,46 @@ def test_a_name_that_was_not_utf8_is_printed_escaped(shipped, tmp_path, capsys):
 def test_escape_keeps_lines_and_tabs():
     assert escape("a\tb\nc\x07d\x9be") == "a\tb\nc\\x07d\\x9be"
     assert isinstance(CampaignBusy("x"), CampaignError)
+
+
+def _open_and_tell(path, start, results):
+    from campaign1813.campaign.errors import CampaignError
+    from campaign1813.campaign.store.document import open_campaign
+
+    start.wait()
+    try:
+        with open_campaign(path) as doc:
+            results.put(("ok", doc.summary().current_date.isoformat()))
+    except CampaignError as exc:
+        results.put(("refused", str(exc)))
+    except Exception as exc:  # an internal error: what the test is looking for
+        results.put(("internal", f"{type(exc).__name__}: {exc}"))
+
+
+def test_two_programs_opening_an_old_file_upgrade_it_once(tmp_path):
+    """Two programs open one file of the first release's schema at the same moment: the
+    second waits for the first's upgrade (or is told the file is being upgraded), never
+    works through the same half-built copy, and the file ends upgraded and whole."""
+    import multiprocessing
+
+    golden = Path(__file__).parents[1] / "fixtures" / "golden-v1.c1813"
+    ctx = multiprocessing.get_context("fork")
+    for round_ in range(6):
+        path = tmp_path / f"old{round_}.c1813"
+        shutil.copy(golden, path)
+        start, results = ctx.Barrier(2), ctx.Queue()
+        children = [ctx.Process(target=_open_and_tell, args=(path, start, results))
+                    for _ in range(2)]
+        for child in children:
+            child.start()
+        told = [results.get(timeout=60) for _ in children]
+        for child in children:
+            child.join(60)
+        assert all(kind != "internal" for kind, _ in told), told
+        assert any(kind == "ok" for kind, _ in told), told
+        for kind, said in told:
+            assert kind == "ok" or "is being upgraded or written by another program" in said
+        assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(path.name)) == [
+            path.name]
+        with open_campaign(path) as doc:
+            assert doc.summary().current_date == date(1813, 5, 7)

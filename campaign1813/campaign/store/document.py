@@ -393,7 +393,9 @@ def open_campaign(path: str | Path) -> CampaignDocument:
                                           " and is read-only, so it cannot be upgraded")
         from campaign1813.campaign.store.migrate import upgrade_file
 
-        upgrade_file(real, version, check=_check_upgraded)
+        with _upgrading(real, path):
+            if _version_now(real) < SCHEMA_VERSION:  # another program may have upgraded it
+                upgrade_file(real, version, check=_check_upgraded)
     try:
         con = connect(path, "ro" if readonly else "rw")
     except sqlite3.Error as exc:
@@ -405,6 +407,37 @@ def open_campaign(path: str | Path) -> CampaignDocument:
         doc.close()
         raise
     return doc
+
+
+def _version_now(real: Path) -> int:
+    """The schema version the file at this name has now, read through SQLite (a plain open
+    and close of the file would drop the lock ``_upgrading`` holds: POSIX locks are the
+    process's, and any close of the file releases them; SQLite keeps its own files open)."""
+    con = sqlite3.connect(_address(real, "ro"), uri=True, timeout=BUSY_SECONDS)
+    try:
+        row = con.execute("SELECT schema_version FROM document").fetchone()
+    finally:
+        con.close()
+    return int(row[0]) if row is not None and isinstance(row[0], int) else 0
+
+
+@contextmanager
+def _upgrading(real: Path, shown: Path) -> Iterator[None]:
+    """Hold the file's write lock while it is upgraded, so a second program opening it waits
+    for the first (or is told it is busy) instead of upgrading through the same copy."""
+    try:
+        guard = sqlite3.connect(_address(real, "rw"), uri=True, isolation_level=None,
+                                timeout=BUSY_SECONDS)
+        guard.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        if _is_busy(exc):
+            raise CampaignBusy(f"{shown}: is being upgraded or written by another program; "
+                               "try again in a moment") from None
+        raise CampaignFileError(shown, f"cannot be upgraded ({exc})") from exc
+    try:
+        yield
+    finally:
+        guard.close()  # its transaction wrote nothing: closing it releases the lock
 
 
 def _check_upgraded(work: Path) -> None:
