@@ -76,9 +76,10 @@ def _miles(u: str, v: str, road: Mapping[str, Any]) -> float:
     return miles
 
 
-def _leaving(start: Start, miles: Miles | None = None) -> tuple[str, Miles | str]:
-    """The town a search from ``start`` sets out from, and each road's miles as seen from there
-    (``miles``, or the road's length; networkx's own reading of it where nothing is added).
+def _leaving(start: Start, miles: Miles | None = None) -> tuple[str, float, Miles | str]:
+    """The town a search from ``start`` sets out from, its miles from the start, and each
+    road's miles as seen from there (``miles``, or the road's length: networkx's own reading
+    of it where nothing is added).
 
     networkx searches from one town. A place on a road is searched from the road's nearer end:
     every road out of that end is longer by the miles to it, and the place's own road leads to
@@ -89,15 +90,17 @@ def _leaving(start: Start, miles: Miles | None = None) -> tuple[str, Miles | str
     if len(start) == 1:
         (town, offset), = start
         if offset == 0:
-            return town, "miles" if miles is None else miles
+            return town, offset, "miles" if miles is None else miles
         given = miles or _miles
 
         def from_town(u: str, v: str, road: Mapping[str, Any]) -> float | None:
             more = given(u, v, road)
             return offset + more if u == town and more is not None else more
 
-        return town, from_town
-    (near, to_near), (far, to_far) = sorted(start, key=lambda end: end[1])
+        return town, offset, from_town
+    (near, to_near), (far, to_far) = start
+    if to_far < to_near:
+        (near, to_near), (far, to_far) = (far, to_far), (near, to_near)
     if miles is None:  # the campaign day's most common search: kept to plain lookups
 
         def along(u: str, v: str, road: Mapping[str, Any]) -> float:
@@ -106,7 +109,7 @@ def _leaving(start: Start, miles: Miles | None = None) -> tuple[str, Miles | str
                 return length
             return to_far if v == far else to_near + road["miles"]
 
-        return near, along
+        return near, to_near, along
 
     def from_road(u: str, v: str, road: Mapping[str, Any]) -> float | None:
         if u != near:
@@ -116,33 +119,27 @@ def _leaving(start: Start, miles: Miles | None = None) -> tuple[str, Miles | str
         more = miles(u, v, road)
         return None if more is None else to_near + more
 
-    return near, from_road
-
-
-def _started(found: dict[str, float], start: Start, cutoff: float | None) -> dict[str, float]:
-    """``found`` with the town searched from at its own miles from the start."""
-    town, offset = min(start, key=lambda end: end[1])
-    if cutoff is not None and offset > cutoff:
-        found.pop(town, None)
-    else:
-        found[town] = offset
-    return found
+    return near, to_near, from_road
 
 
 def _reach(graph: Any, start: Start, cutoff: float | None = None) -> dict[str, float]:
     """Road miles from a place to every town no more than ``cutoff`` miles away."""
-    source, miles = _leaving(start)
-    found: dict[str, float] = nx.multi_source_dijkstra_path_length(
-        graph, {source}, cutoff=cutoff, weight=miles)
-    return _started(found, start, cutoff)
+    source, offset, miles = _leaving(start)
+    found: dict[str, float] = nx.single_source_dijkstra_path_length(
+        graph, source, cutoff=cutoff, weight=miles)
+    if cutoff is not None and offset > cutoff:
+        del found[source]
+    else:
+        found[source] = offset
+    return found
 
 
 def _miles_to(graph: Any, start: Start, town: str) -> float:
     """Road miles from a place to one town (``inf`` if no road leads there); the search stops
     at the town."""
-    source, miles = _leaving(start)
+    source, offset, miles = _leaving(start)
     if town == source:
-        return min(offset for _, offset in start)
+        return offset
     if town not in graph:
         return math.inf
     try:
@@ -162,13 +159,13 @@ def _routes(graph: Any, start: Start, within: float | None = None,
     may end at the first town past them. ``miles`` gives a road's length, or None for a road
     the search may not take; ``graph`` may be a view that leaves out towns.
     """
-    source, weight = _leaving(start, miles or _miles)
+    source, offset, weight = _leaving(start, miles or _miles)
     assert callable(weight)
     before, found = nx.dijkstra_predecessor_and_distance(graph, source, cutoff=within,
                                                          weight=weight)
     leaves = len(start) == 1 and start[0][1] == 0
     far = max(start, key=lambda end: end[1])[0] if len(start) == 2 else None
-    found[source] = min(offset for _, offset in start)
+    found[source] = offset
     out: Routes = {}
 
     def way(town: str, last: str) -> tuple[str, ...]:
