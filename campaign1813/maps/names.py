@@ -31,6 +31,9 @@ def _plain(text: str) -> str:
 def folded(text: str) -> tuple[str, ...]:
     """The forms a name is known by once folded: umlauts plain, and umlauts with an ``e``.
 
+    The one folding of names: towns, commands, army groups and theatres are all matched by it
+    (through :class:`NameIndex`), and the order pad's list of towns too.
+
     >>> folded("Lübeck")
     ('lubeck', 'luebeck')
     >>> folded("Meißen")
@@ -44,7 +47,11 @@ def folded(text: str) -> tuple[str, ...]:
 
 
 def fold(text: str) -> str:
-    """A typed name folded for looking up: case, spacing and accents dropped."""
+    """A typed name folded for looking up: case, spacing and accents dropped (ä as a).
+
+    >>> fold("  Blücher ") == fold("BLUCHER"), fold("Southern Germany  and Austria")
+    (True, 'southern germany and austria')
+    """
     return folded(text)[0]
 
 
@@ -58,7 +65,11 @@ def join_or(names: Sequence[str]) -> str:
 
 
 class NameIndex:
-    """Spellings of names (names, aliases), each leading to the name it stands for."""
+    """Spellings of names (names, aliases), each leading to the name it stands for.
+
+    >>> NameIndex([("Blücher's Army", "Blücher's Army")]).find("BLUECHER'S  army")
+    "Blücher's Army"
+    """
 
     def __init__(self, spellings: Iterable[tuple[str, str]]):
         self._exact: dict[str, str] = {}

@@ -7,7 +7,9 @@ TOML files, and the road network, the geometry and the drawing code read them.
 # no ``from __future__ import annotations`` here: msgspec reads these classes' annotations when
 # a campaign is opened, and would compile each written as text
 
+from collections.abc import Mapping
 from enum import StrEnum
+from typing import Annotated, Any
 
 import msgspec
 
@@ -49,17 +51,36 @@ class Crossing(StrEnum):
 
 
 class Town(msgspec.Struct, frozen=True):
-    """A place on the road map."""
+    """A place on the road map.
+
+    The one declaration of a town: the scenario's schema makes the ``[[town]]`` table of
+    ``map/towns.toml`` from these fields (their types, ranges and descriptions), and every
+    reader of that file makes its towns with :meth:`from_table`.
+    """
 
     name: str
-    lat: float
-    lon: float
+    lat: Annotated[float, msgspec.Meta(ge=-90, le=90)]
+    lon: Annotated[float, msgspec.Meta(ge=-180, le=180)]
     theatre: Theatre
     kind: TownKind
     built_up: bool
-    river: str | None = None
-    fortress: bool = False
-    aliases: tuple[str, ...] = ()
+    river: Annotated[str | None, msgspec.Meta(description="the river the town stands on")] = None
+    fortress: Annotated[bool, msgspec.Meta(
+        description="fortified in 1813; by default only a town of kind fortress")] = False
+    aliases: Annotated[tuple[str, ...], msgspec.Meta(description="other spellings")] = ()
+
+    @classmethod
+    def from_table(cls, table: Mapping[str, Any]) -> "Town":
+        """The town of a ``[[town]]`` table's keys: one of kind fortress is fortified unless
+        its table says ``fortress = false``.
+
+        >>> Town.from_table({"name": "Torgau", "lat": 51.56, "lon": 13, "theatre": "Central "
+        ...                  "Germany", "kind": "fortress", "built_up": True}).fortress
+        True
+        """
+        values = dict(table)
+        values.setdefault("fortress", values.get("kind") == TownKind.FORTRESS)
+        return msgspec.convert(values, cls)
 
 
 class Road(msgspec.Struct, frozen=True):

@@ -18,7 +18,7 @@ import pytest
 from msgspec.structs import replace
 
 from campaign1813.campaign.cli import main as bare_main
-from campaign1813.campaign.export.oob_document import army_forces, oob_document
+from campaign1813.campaign.export.oob_document import army_forces, oob_document, theatre_forces
 from campaign1813.campaign.scenario.loader import load_scenario, read_scenario_folder
 from campaign1813.ui.console import main
 
@@ -337,3 +337,9 @@ def test_the_command_line_writes_the_orders_of_battle_as_html_and_markdown(campa
     assert len(rows) == 4 * 5  # four corps of four infantry and one cavalry brigade
     assert "| 13 | Infantry Brigade | A | B | A |  |" in rows
     assert run(capsys, "export", "oob", campaign, "--md", str(text))[0] == 1  # kept, no --force
+
+
+def test_a_theatre_is_found_by_its_name_folded_as_towns_are():
+    armies = load_scenario().armies
+    found = theatre_forces(armies, "  southern germany  AND austria")
+    assert [s.army.name for s in found.armies] == ["Third French Army", "Austrian Army"]

@@ -9,7 +9,7 @@ import pytest
 
 from campaign1813.maps.geometry import great_circle_miles
 from campaign1813.maps.tools import road_miles
-from campaign1813.maps.tools.map_toml import MAP_DIR
+from campaign1813.maps.tools.map_toml import MAP_DIR, read_towns
 from campaign1813.maps.types import Crossing, RoadClass, Theatre, TownKind
 
 GERMANY = {"Northern Germany", "Central Germany", "Southern Germany and Austria"}
@@ -211,6 +211,17 @@ def test_the_scenario_loader_accepts_the_map():
     map_data = loader.load_map(folder.read_scenario_folder())
     assert len(map_data.towns) >= 150
     assert {t.name for t in map_data.towns if t.fortress} >= set(FORTRESSES_OF_1813)
+
+
+def test_the_map_tools_read_the_towns_the_scenario_loader_makes():
+    """One town, two readers: the loader's checked [[town]] tables and the tools' plain ones."""
+    loader = pytest.importorskip("campaign1813.campaign.scenario.map_loader")
+    folder = pytest.importorskip("campaign1813.campaign.scenario.loader")
+    checked = loader.load_map(folder.read_scenario_folder()).towns
+    read = read_towns(MAP_DIR / "towns.toml")
+    assert tuple(read) == checked
+    kinds = {(t.kind is TownKind.FORTRESS, t.fortress) for t in read}
+    assert kinds == {(True, True), (False, False), (False, True)}  # Hamburg: a city, fortified
 
 
 def test_the_land_outline_loads():

@@ -114,3 +114,48 @@ def test_the_shipped_map_takes_ascii_spellings():
         "Köpenick", "Köpenick", "Munich", "Munich", "Lübeck", "Lübeck", "Münster"]
     with pytest.raises(UnknownTown, match="did you mean Magdeburg[?]$"):
         shipped.resolve("Magdeberg")
+
+
+# --- searches from a place on a road --------------------------------------------------------
+
+@pytest.fixture
+def loop():
+    # A long winding road A-B (30 miles) and a short way round it, B-C-A (5 + 5).
+    towns = (town("A", 10.0), town("B", 10.1), town("C", 10.05), town("D", 10.2))
+    roads = (Road("A", "B", 30, RoadClass.MINOR), Road("B", "C", 5, RoadClass.MAIN),
+             Road("C", "A", 5, RoadClass.MAIN), Road("B", "D", 4, RoadClass.MAIN))
+    return RoadMap(MapData(towns, roads, ()))
+
+
+def test_from_a_road_the_far_end_may_be_nearer_the_other_way_round(loop):
+    start = (("A", 29.0), ("B", 1.0))  # a mile short of B on the winding road
+    assert loop.reach(start) == {"B": 1.0, "D": 5.0, "C": 6.0, "A": 11.0}
+    assert loop.reach(start, cutoff=5.0) == {"B": 1.0, "D": 5.0}
+    assert loop.miles_to(start, "A") == 11.0 and loop.miles_to(start, "B") == 1.0
+    assert loop.routes(start)["A"] == (("B", "C", "A"), 11.0)
+
+
+def test_from_a_town_a_march_leaves_it(loop):
+    found = loop.routes((("B", 0.0),))
+    assert "B" not in found and found["A"] == (("C", "A"), 10.0)
+    assert loop.reach((("B", 0.0),)) == {"B": 0.0, "D": 4.0, "C": 5.0, "A": 10.0}
+
+
+def test_a_march_goes_on_only_from_towns_short_of_its_miles(loop):
+    found = loop.routes((("B", 0.0),), within=4.5)  # D (4) is short of them, C (5) past
+    assert found == {"D": (("D",), 4.0), "C": (("C",), 5.0), "A": (("A",), 30.0)}
+
+
+def test_equal_routes_go_the_first_way_in_alphabetical_order():
+    towns = tuple(town(n, 10.0 + i / 10) for i, n in enumerate("SNMT"))
+    roads = (Road("S", "N", 6, RoadClass.MAIN), Road("N", "T", 4, RoadClass.MAIN),
+             Road("S", "M", 4, RoadClass.MAIN), Road("M", "T", 6, RoadClass.MAIN))
+    found = RoadMap(MapData(towns, roads, ())).routes((("S", 0.0),))
+    assert found["T"] == (("M", "T"), 10.0)
+
+
+def test_a_search_may_avoid_towns_and_roads(loop):
+    assert "C" not in loop.routes((("B", 0.0),), avoiding=["C"])
+    assert loop.routes((("B", 0.0),), avoiding=["C"])["A"] == (("A",), 30.0)
+    never_back_to_a = lambda u, v, road: None if v == "A" else road["miles"]  # noqa: E731
+    assert set(loop.routes((("B", 0.0),), miles=never_back_to_a)) == {"C", "D"}

@@ -4,6 +4,7 @@ from collections import Counter
 from datetime import date
 
 import pytest
+from msgspec.structs import replace
 
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.errors import ScenarioError
@@ -193,6 +194,13 @@ def test_army_named_ignores_case_and_accents(armies):
         army_named(armies, "Army of Bohemia")
     assert str(err.value).startswith(
         "no army group called 'Army of Bohemia' (known: Second French Army, Prussian Army, ")
+
+
+def test_army_groups_and_theatres_are_folded_as_towns_are(armies):
+    """One folding for every name: umlauts with an e, spaces, case (as the map's towns)."""
+    blucher = replace(armies[1], name="Blücher's Army")
+    assert army_named([*armies, blucher], "BLUECHER'S  army") is blucher
+    assert army_named([*armies, blucher], " blucher's army ") is blucher
 
 
 # --- validation of armies.toml ----------------------------------------------------------------

@@ -8,10 +8,11 @@ cut off and the umpire chooses: surrender, or break out through the weakest enem
 
 from __future__ import annotations
 
-import heapq
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import TYPE_CHECKING, Any
 
 from msgspec.structs import replace
 
@@ -28,6 +29,9 @@ from campaign1813.campaign.day.state import (  # noqa: F401 (status_reason: said
     status_reason,
 )
 from campaign1813.campaign.scenario.types import Side
+
+if TYPE_CHECKING:
+    from campaign1813.maps.road_map import Miles
 
 DRAW = "draw"
 
@@ -89,6 +93,28 @@ def _away_from(ground: Ground, sources: list[Position], cutoff: float) -> dict[s
     return best
 
 
+def _start_away(
+    ground: Ground, here: Position, here_away: float, away: dict[str, float], barred: set[str]
+) -> tuple[tuple[str, float], ...]:
+    """Where a retreat from ``here`` (``here_away`` miles from the battle) sets out: its town,
+    or the ends of its road that lie farther from the battle and are not barred."""
+    if here.b is None:
+        return ((here.a, 0.0),)
+    return tuple((t, d) for t, d in ground.offsets(here)
+                 if away.get(t, -1.0) > here_away + EPS and t not in barred)
+
+
+def _away_roads(here: Position, here_away: float, away: dict[str, float]) -> Miles:
+    """The roads a retreat may take: those to a town farther from the battle than the last
+    (than ``here``, from its town)."""
+
+    def miles(u: str, v: str, road: Mapping[str, Any]) -> float | None:
+        last = here_away if here.b is None and u == here.a else away[u]
+        return road["miles"] if away.get(v, -1.0) > last + EPS else None
+
+    return miles
+
+
 def _paths_away(
     ground: Ground, state: DayState, name: str, respect_enemy: bool
 ) -> dict[str, tuple[tuple[str, ...], float]]:
@@ -104,25 +130,10 @@ def _paths_away(
     longest = max(ground.length.values(), default=0.0)
     away = _away_from(ground, sources, start_away + day + longest + 1.0)
     barred = enemy_towns(state, c.side) if respect_enemy else set()
-    best: dict[str, tuple[tuple[str, ...], float]] = {}
-    frontier: list[tuple[float, tuple[str, ...], float]] = []
-    first = ground.adj[pos.a] if pos.b is None else ground.offsets(pos)
-    for town, d in first:
-        if town in away and away[town] > start_away + EPS and town not in barred:
-            frontier.append((d, (town,), away[town]))
-    while frontier:
-        frontier.sort()
-        miles, route, last_away = frontier.pop(0)
-        town = route[-1]
-        if town in best and best[town][1] <= miles:
-            continue
-        best[town] = (route, miles)
-        if miles >= day - EPS:
-            continue  # the day's march ends short of or at this town
-        for nxt, length in ground.adj[town]:
-            if nxt in away and away[nxt] > last_away + EPS and nxt not in barred:
-                frontier.append((miles + length, (*route, nxt), away[nxt]))
-    return best
+    start = _start_away(ground, pos, start_away, away, barred)
+    if not start:
+        return {}
+    return ground.road_map.routes(start, day - EPS, _away_roads(pos, start_away, away), barred)
 
 
 def _winners(ground: Ground, state: DayState, name: str) -> PositionIndex:
@@ -172,25 +183,11 @@ def _leg_away(
     """The shortest road from ``here`` (``here_away`` miles from the battle) to ``target`` on
     which every town is farther from the battle than the last and none is barred; None if
     there is no such road."""
-    first = ground.adj[here.a] if here.b is None else ground.offsets(here)
-    heap: list[tuple[float, tuple[str, ...]]] = [
-        (d, (t,)) for t, d in first
-        if away.get(t, -1.0) > here_away + EPS and t not in barred
-    ]
-    heapq.heapify(heap)
-    done: set[str] = set()
-    while heap:
-        miles, route = heapq.heappop(heap)
-        town = route[-1]
-        if town == target:
-            return route
-        if town in done:
-            continue
-        done.add(town)
-        for nxt, length in ground.adj[town]:
-            if away.get(nxt, -1.0) > away[town] + EPS and nxt not in barred and nxt not in done:
-                heapq.heappush(heap, (miles + length, (*route, nxt)))
-    return None
+    start = _start_away(ground, here, here_away, away, barred)
+    if not start:
+        return None
+    found = ground.road_map.routes(start, None, _away_roads(here, here_away, away), barred)
+    return found[target][0] if target in found else None
 
 
 def retreat_route(
@@ -269,22 +266,7 @@ def breakout_options(ground: Ground, state: DayState, name: str) -> list[BreakOu
     rates = ground.settings.mounted_rate if c.mounted else ground.settings.foot_rate
     day = rates.road
     here = set(c.position.ends()) if c.position.b is None else set()
-    best: dict[str, tuple[tuple[str, ...], float]] = {}
-    frontier: list[tuple[float, tuple[str, ...]]] = [
-        (d, (town,)) for town, d in
-        (ground.adj[c.position.a] if c.position.b is None else ground.offsets(c.position))]
-    while frontier:
-        frontier.sort()
-        miles, route = frontier.pop(0)
-        town = route[-1]
-        if town in best or town in here:
-            continue
-        best[town] = (route, miles)
-        if miles >= day - EPS:
-            continue
-        for nxt, length in ground.adj[town]:
-            if nxt not in best and nxt not in route and nxt not in here:
-                frontier.append((miles + length, (*route, nxt)))
+    best = ground.road_map.routes(ground.offsets(c.position), day - EPS)
     options = []
     for town, (route, _miles) in best.items():
         if town in barred:

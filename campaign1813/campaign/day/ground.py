@@ -1,16 +1,15 @@
 """Positions on the road map and distances between them, measured along the roads.
 
 A command stands at a town, or on the road between two towns at some miles from one end. The
-campaign day needs the road distance between two such positions many times each step, so this
-module keeps a plain adjacency table and runs small bounded searches over it; routes between
-towns come from the road map itself.
+campaign day asks the road distance between two such positions many times each step; the road
+map (``maps/road_map.py``, networkx) searches, bounded where the question is (a search towards
+a town stops at the town), and this module keeps a plain table of the roads for the march.
 """
 
 # no ``from __future__ import annotations`` here: msgspec reads these classes' annotations when
 # a campaign is opened, and would compile each written as text
 
 import copy
-import heapq
 import math
 from collections.abc import Mapping
 from functools import cached_property
@@ -151,24 +150,16 @@ class Ground:
 
     def reach(self, pos: Position, cutoff: float = math.inf) -> dict[str, float]:
         """Road miles from a position to every town within ``cutoff``."""
-        best: dict[str, float] = {}
-        heap = [(d, t) for t, d in self.offsets(pos)]
-        heapq.heapify(heap)
-        while heap:
-            d, town = heapq.heappop(heap)
-            if town in best or d > cutoff + EPS:
-                continue
-            best[town] = d
-            for nxt, miles in self.adj[town]:
-                if nxt not in best:
-                    heapq.heappush(heap, (d + miles, nxt))
-        return best
+        return self.road_map.reach(self.offsets(pos),
+                                   None if math.isinf(cutoff) else cutoff + EPS)
 
     def distance(self, p: Position, q: Position, cutoff: float = math.inf) -> float:
         """Road miles between two positions (``inf`` if farther than ``cutoff``)."""
         direct = math.inf
         if p.b is not None and q.b is not None and (p.a, p.b) == (q.a, q.b):
             direct = abs(p.miles - q.miles)
+        if q.b is None and math.isinf(cutoff):  # to a town: the search stops there
+            return min(direct, self.road_map.miles_to(self.offsets(p), q.a))
         reached = self.reach(p, cutoff)
         best = direct
         for town, d in self.offsets(q):

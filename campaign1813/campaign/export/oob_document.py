@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import csv
 import io
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -43,6 +42,7 @@ from campaign1813.campaign.export.oob import (
 from campaign1813.campaign.scenario.forces import army_named
 from campaign1813.campaign.scenario.types import ArmyGroup, Corps, Side
 from campaign1813.errors import CampaignError
+from campaign1813.maps.names import NameIndex
 
 if TYPE_CHECKING:
     from campaign1813.campaign.queries import BattleView
@@ -78,11 +78,6 @@ def _whole(army: ArmyGroup) -> ArmyOnSheet:
     return ArmyOnSheet(army, army.corps)
 
 
-def _folded(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).strip()
-
-
 def all_forces(armies: Sequence[ArmyGroup]) -> Forces:
     """Every army group of the scenario, theatre by theatre."""
     return Forces("Orders of Battle", {"kind": "all"}, tuple(_whole(a) for a in armies))
@@ -99,7 +94,8 @@ def army_forces(armies: Sequence[ArmyGroup], name: str) -> Forces:
 def theatre_forces(armies: Sequence[ArmyGroup], name: str) -> Forces:
     """Both sides' army groups of one theatre, the French first."""
     theatres = list(dict.fromkeys(a.theatre for a in armies))
-    theatre = next((t for t in theatres if _folded(t.value) == _folded(name)), None)
+    found = NameIndex((t.value, t.value) for t in theatres).find(name)
+    theatre = next((t for t in theatres if t.value == found), None)
     if theatre is None:
         known = ", ".join(t.value for t in theatres)
         raise CampaignError(f"no theatre called '{name}' (known: {known})")

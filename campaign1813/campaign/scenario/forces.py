@@ -10,7 +10,6 @@ in one :class:`ScenarioError` with one line per problem: the file, the entry and
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -46,6 +45,7 @@ from campaign1813.campaign.scenario.types import (
     Objective,
     Settings,
 )
+from campaign1813.maps.names import NameIndex
 
 __all__ = ["ARMIES_FILE", "CALIBRES", "INFANTRY_PER_CORPS", "NATIONALITIES", "OBJECTIVES_FILE",
            "SETTINGS_FILE", "army_named", "load_armies", "load_objectives", "load_settings"]
@@ -299,16 +299,12 @@ def load_objectives(files: Mapping[str, str],
 
 # --- finding an army group --------------------------------------------------------------------
 
-def _folded(text: str) -> str:
-    """Lower case without accents, so 'blucher' finds 'Blücher'."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).strip()
-
-
 def army_named(armies: Sequence[ArmyGroup], name: str) -> ArmyGroup:
-    """The army group of that name, in any case and with or without accents."""
+    """The army group of that name, found as a town is (any case, umlauts and accents
+    optional: :class:`~campaign1813.maps.names.NameIndex`)."""
+    found = NameIndex((a.name, a.name) for a in armies).find(name)
     for army in armies:
-        if _folded(army.name) == _folded(name):
+        if army.name == found:
             return army
     known = ", ".join(a.name for a in armies)
     raise CampaignError(f"no army group called '{name}' (known: {known})")

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import networkx as nx  # type: ignore[import-untyped]
+from pydantic import BaseModel
 
 from campaign1813.campaign.scenario.errors import ScenarioError
 from campaign1813.campaign.scenario.files import (
@@ -33,7 +34,7 @@ from campaign1813.campaign.scenario.schema import (
     TownsFile,
 )
 from campaign1813.maps.geometry import town_miles, uncrossed_rivers
-from campaign1813.maps.types import MapData, River, Road, Town, TownKind
+from campaign1813.maps.types import MapData, River, Road, Town
 
 TOWNS = "map/towns.toml"
 ROADS = "map/roads.toml"
@@ -122,11 +123,8 @@ def _load_towns(files, lines: list[str]) -> list[Town]:
     return [_town(entry) for _, entry in _entries(problems, "town", TownEntry, checked)]
 
 
-def _town(entry: TownEntry) -> Town:
-    fortress = entry.kind is TownKind.FORTRESS if entry.fortress is None else entry.fortress
-    return Town(name=entry.name, lat=entry.lat, lon=entry.lon, theatre=entry.theatre,
-                kind=entry.kind, built_up=entry.built_up, river=entry.river, fortress=fortress,
-                aliases=tuple(entry.aliases))
+def _town(entry: BaseModel) -> Town:
+    return Town.from_table(entry.model_dump(exclude_unset=True))
 
 
 def _river_name(raw: Any, number: int) -> str:

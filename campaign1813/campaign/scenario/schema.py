@@ -17,6 +17,8 @@ from datetime import date
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+import msgspec
+import msgspec.inspect as mi
 from pydantic import (
     BaseModel,
     BeforeValidator,
@@ -25,13 +27,14 @@ from pydantic import (
     Strict,
     StrictBool,
     StringConstraints,
+    create_model,
     model_validator,
 )
 from pydantic.json_schema import SkipJsonSchema
 from pydantic_core import PydanticCustomError
 
 from campaign1813.campaign.scenario.types import CavalryType, Grade, Rating, Settings, Side
-from campaign1813.maps.types import Crossing, RoadClass, Theatre, TownKind
+from campaign1813.maps.types import Crossing, RoadClass, Theatre, Town
 
 # The nations the campaign fields: the rules give some of them effects (British pursuit, Spanish
 # commanders in base contact), so a typo must not silently lose those effects.
@@ -68,27 +71,57 @@ class _Table(BaseModel):
 
 # --- map/towns.toml, map/roads.toml, map/rivers.toml -------------------------------------------
 
-class TownEntry(_Table):
-    """One [[town]]: where it is, its theatre and kind; other spellings as aliases."""
+def _checked(kind: mi.Type) -> Any:
+    """The annotation that checks a value of a map type as a TOML file writes it: text stripped
+    and never empty, numbers finite within the type's range, true and false as themselves."""
+    if isinstance(kind, mi.Metadata):
+        return _checked(kind.type)
+    if isinstance(kind, mi.StrType):
+        return Text
+    if isinstance(kind, mi.FloatType):
+        return Annotated[float, Field(strict=True, ge=kind.ge, le=kind.le, gt=kind.gt,
+                                      lt=kind.lt, allow_inf_nan=False)]
+    if isinstance(kind, mi.BoolType):
+        return StrictBool
+    if isinstance(kind, mi.EnumType):
+        return kind.cls
+    if isinstance(kind, mi.VarTupleType):
+        return list[_checked(kind.item_type)]  # type: ignore[misc]
+    if isinstance(kind, mi.UnionType):  # a value that may be left out: ``str | None``
+        (inner,) = [t for t in kind.types if not isinstance(t, mi.NoneType)]
+        return _checked(inner)
+    raise TypeError(f"a map value of type {kind!r} has no TOML form")
 
-    name: Text
-    lat: Latitude
-    lon: Longitude
-    theatre: Theatre
-    kind: TownKind
-    built_up: StrictBool
-    river: Text | SkipJsonSchema[None] = Field(
-        None, description="the river the town stands on", json_schema_extra=_no_default)
-    fortress: StrictBool | SkipJsonSchema[None] = Field(
-        None, description="fortified in 1813; by default only a town of kind fortress",
-        json_schema_extra=_no_default)
-    aliases: list[Text] = Field(default_factory=list, description="other spellings")
+
+def _table_of(value: type[msgspec.Struct], name: str, doc: str) -> type[_Table]:
+    """The model of a TOML table that holds one map value, made from the value's own fields: a
+    field with a default may be left out (and the value's reader decides what that means)."""
+    info = mi.type_info(value)
+    assert isinstance(info, mi.StructType), value
+    fields: dict[str, Any] = {}
+    for field in info.fields:
+        checked = _checked(field.type)
+        said = field.type.extra_json_schema if isinstance(field.type, mi.Metadata) else None
+        description = (said or {}).get("description")
+        if field.required:
+            fields[field.name] = (checked, Field(description=description))
+        elif isinstance(field.default, tuple):
+            fields[field.name] = (checked, Field(default_factory=list, description=description))
+        else:
+            fields[field.name] = (checked | SkipJsonSchema[None], Field(  # type: ignore[misc]
+                None, description=description, json_schema_extra=_no_default))
+    return create_model(name, __base__=_Table, __doc__=doc, __module__=__name__, **fields)
+
+
+TownEntry = _table_of(
+    Town, "TownEntry", "One [[town]]: where it is, its theatre and kind; other spellings as "
+    "aliases.")
 
 
 class TownsFile(_Table):
     """map/towns.toml: the towns of the road map."""
 
-    town: list[TownEntry] = Field(min_length=1)
+    town: list[TownEntry] = Field(min_length=1)  # type: ignore[valid-type]
 
 
 class RoadEntry(_Table):

@@ -15,9 +15,7 @@ from campaign1813.maps.types import (
     River,
     Road,
     RoadClass,
-    Theatre,
     Town,
-    TownKind,
 )
 
 MAP_DIR = Path(__file__).resolve().parents[2] / "data" / "scenarios" / "1813" / "map"
@@ -26,23 +24,7 @@ MAP_DIR = Path(__file__).resolve().parents[2] / "data" / "scenarios" / "1813" / 
 def read_towns(path: Path) -> list[Town]:
     """The ``[[town]]`` tables of a towns file as towns."""
     data = tomllib.loads(path.read_text(encoding="utf-8"))
-    towns = []
-    for t in data.get("town", []):
-        kind = TownKind(t["kind"])
-        towns.append(
-            Town(
-                name=t["name"],
-                lat=float(t["lat"]),
-                lon=float(t["lon"]),
-                theatre=Theatre(t["theatre"]),
-                kind=kind,
-                built_up=bool(t["built_up"]),
-                river=t.get("river"),
-                fortress=bool(t.get("fortress", kind is TownKind.FORTRESS)),
-                aliases=tuple(t.get("aliases", ())),
-            )
-        )
-    return towns
+    return [Town.from_table(t) for t in data.get("town", [])]
 
 
 def read_roads(path: Path) -> list[Road]:
