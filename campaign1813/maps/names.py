@@ -14,6 +14,7 @@ matches (``difflib``) to offer; numbers are never guessed (9 Corps is not a miss
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -94,8 +95,6 @@ class NameIndex:
         numbers = _numbers(typed)
         forms = [f for f in self._folded if _numbers(f) == numbers]
         out: list[str] = []
-        import difflib  # near misses: asked for only when a name is not found
-
         for form in difflib.get_close_matches(typed, forms, n=2 * count, cutoff=CLOSE):
             for name in sorted(self._folded[form]):
                 if name not in out:

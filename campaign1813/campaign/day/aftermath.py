@@ -9,7 +9,7 @@ cut off and the umpire chooses: surrender, or break out through the weakest enem
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
@@ -282,7 +282,7 @@ def breakout_options(ground: Ground, state: DayState, name: str) -> list[BreakOu
     return options
 
 
-def _key(state: DayState):
+def _key(state: DayState) -> Callable[[str], int]:
     return lambda n: state.commands[n].key
 
 
@@ -341,7 +341,8 @@ def apply_result(
     return lines + after
 
 
-def _casualties(ground: Ground, state: DayState, battle: Battle, casualties) -> list[str]:
+def _casualties(ground: Ground, state: DayState, battle: Battle,
+                casualties: Mapping[str, Mapping[str, int]] | None) -> list[str]:
     """Losses after a battle: kept only when the campaign carries casualties forward."""
     if not ground.settings.carry_casualties_forward:
         for n in battle.everyone():  # losses brought to this battle are spent in it
@@ -357,9 +358,9 @@ def _casualties(ground: Ground, state: DayState, battle: Battle, casualties) -> 
     return ["Casualties are carried forward to the next battle."]
 
 
-def _names(names) -> str:
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+def _names(names: Iterable[str]) -> str:
+    listed = list(names)
+    return listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " and " + listed[-1]
 
 
 def choose_option(

@@ -68,7 +68,9 @@ def schedule(ground: Ground, state: DayState, contacts: list[Contact]) -> list[B
     groups: dict[str, list[tuple[Contact, Side | None]]] = {}
     for pair, attacker in fights:
         groups.setdefault(root(pair.french), []).append((pair, attacker))
-    key = lambda n: state.commands[n].key  # noqa: E731
+    def key(n: str) -> int:
+        return state.commands[n].key
+
     battles = []
     ordered = sorted(groups.values(), key=lambda g: min(key(p.french) for p, _ in g))
     for fights_here in ordered:
@@ -135,7 +137,7 @@ def _place(ground: Ground, state: DayState, first: Contact, attacker: Side | Non
         return ground.nearest_town(defender)
     candidates = sorted(set(fpos.ends()) | set(apos.ends()))
 
-    def score(town: str):
+    def score(town: str) -> tuple[float, float, str]:
         here = Position(town)
         a = ground.distance(fpos, here)
         b = ground.distance(apos, here)
@@ -216,7 +218,7 @@ def merge(
         raise OrderRefused(f"{both} {gap}; merge them with --force if they are one fight")
     note = f"merged with the battle of {b.place} (no. {b.id}): {reason}"
 
-    def union(x, y):
+    def union(x: tuple[str, ...], y: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(dict.fromkeys((*x, *y)))
 
     french = union(a.french, b.french)

@@ -53,12 +53,12 @@ class Position(msgspec.Struct, frozen=True, order=True):
         """The same place with its miles to six decimals, as the day's end records it."""
         return self if self.b is None else Position(self.a, self.b, round(self.miles, 6))
 
-    def to_json(self) -> list:
+    def to_json(self) -> list[str | float]:
         """A compact JSON form: ``[town]`` or ``[a, b, miles]``."""
         return [self.a] if self.b is None else [self.a, self.b, self.miles]
 
     @staticmethod
-    def from_json(data: list) -> "Position":
+    def from_json(data: list[Any]) -> "Position":
         """The inverse of ``to_json``."""
         return Position(data[0]) if len(data) == 1 else Position(data[0], data[1], data[2])
 

@@ -39,7 +39,7 @@ def one_line(text: str) -> str:
     return text.translate(_ESCAPES)
 
 
-def parse_toml(files: Mapping[str, str], name: str) -> dict:
+def parse_toml(files: Mapping[str, str], name: str) -> dict[str, Any]:
     """One scenario file parsed, or a ScenarioError naming the file and the fault."""
     if name not in files:
         raise ScenarioError(f"{name}: the file is missing")

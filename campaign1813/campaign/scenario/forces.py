@@ -15,6 +15,7 @@ from typing import Any
 
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.files import (
+    Label,
     Loc,
     Problems,
     Style,
@@ -134,7 +135,7 @@ def _number_label(value: Any) -> str | None:
     return None if isinstance(value, bool) or not isinstance(value, int) else str(value)
 
 
-def _armies_labeller(data: Any):
+def _armies_labeller(data: Any) -> Label:
     """Entries named as the umpire knows them: the army, the corps and army, the brigade."""
 
     def label(loc: Loc) -> tuple[str, str]:

@@ -12,14 +12,14 @@ from campaign1813.campaign.scenario.types import ArmyGroup, Objective, Scenario
 from campaign1813.data import scenario_dir
 
 
-def read_scenario_folder(path=None) -> dict[str, str]:
+def read_scenario_folder(path: str | Path | None = None) -> dict[str, str]:
     """Every ``.toml`` file of a scenario folder (default: the shipped 1813), by relative path."""
     root = scenario_dir() if path is None else Path(path)
     if isinstance(root, Path) and not root.is_dir():
         raise ScenarioError(f"{root}: no such scenario folder")
     files: dict[str, str] = {}
 
-    def walk(folder, prefix: str) -> None:
+    def walk(folder: Path, prefix: str) -> None:
         for entry in sorted(folder.iterdir(), key=lambda e: e.name):
             if entry.is_dir():
                 walk(entry, f"{prefix}{entry.name}/")

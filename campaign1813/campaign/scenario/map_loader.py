@@ -9,7 +9,7 @@ the entry and the reason; all problems are collected and raised together as one
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import networkx as nx  # type: ignore[import-untyped]
@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from campaign1813.campaign.scenario.errors import ScenarioError
 from campaign1813.campaign.scenario.files import (
+    Label,
     Loc,
     Problems,
     Style,
@@ -55,7 +56,8 @@ def _valid_text(value: Any) -> bool:
     return isinstance(value, str) and bool(value.strip())
 
 
-def _entries(problems: Problems, key: str, model, checked) -> list[tuple[int, Any]]:
+def _entries(problems: Problems, key: str, model: type[BaseModel],
+             checked: BaseModel | None) -> list[tuple[int, Any]]:
     """The entries of a file with their places: all of them if the file passed its model
     (``checked``), else those the entry's model accepts on their own."""
     if checked is not None:
@@ -67,7 +69,7 @@ def _entries(problems: Problems, key: str, model, checked) -> list[tuple[int, An
             if isinstance(entry, dict) and problems.valid((key, i))]
 
 
-def _labeller(data: Any, key: str, name_of):
+def _labeller(data: Any, key: str, name_of: Callable[[Any, int], str | None]) -> Label:
     """Label a value of ``[[key]]`` entry by the entry's name, as ``name_of(raw, i)`` gives it."""
 
     def label(loc: Loc) -> tuple[str, str] | None:
@@ -94,7 +96,7 @@ def _town_name(raw: Any, number: int) -> str | None:
     return name if _valid_text(name) else None  # a town without a name is reported once
 
 
-def _load_towns(files, lines: list[str]) -> list[Town]:
+def _load_towns(files: Mapping[str, str], lines: list[str]) -> list[Town]:
     data = parse_toml(files, TOWNS)
     problems = Problems(TOWNS, data, _STYLE)
     raw_towns = value_at(data, ("town",))
@@ -132,7 +134,7 @@ def _river_name(raw: Any, number: int) -> str:
     return name if isinstance(name, str) and name else f"river {number}"
 
 
-def _load_rivers(files, lines: list[str]) -> list[River]:
+def _load_rivers(files: Mapping[str, str], lines: list[str]) -> list[River]:
     if RIVERS not in files:
         return []
     data = parse_toml(files, RIVERS)
@@ -154,7 +156,8 @@ def _road_name(raw: Any, number: int) -> str:
     return f"road {number} ({value_at(raw, ('from',))} – {value_at(raw, ('to',))})"
 
 
-def _load_roads(files, towns: Mapping[str, str], lines: list[str]) -> list[Road]:
+def _load_roads(files: Mapping[str, str], towns: Mapping[str, str],
+                lines: list[str]) -> list[Road]:
     data = parse_toml(files, ROADS)
     problems = Problems(ROADS, data, _STYLE)
     checked = problems.check(RoadsFile, _labeller(data, "road", _road_name))

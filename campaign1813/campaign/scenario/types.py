@@ -14,7 +14,8 @@ import msgspec
 
 # the two sides of every theatre are the battle's: one Side for the campaign and its battles
 from campaign1813.campaign.battle.core.outcome import Side as Side
-from campaign1813.campaign.battle.ratings import Grade, Rating
+from campaign1813.campaign.battle.ratings import Grade as Grade
+from campaign1813.campaign.battle.ratings import Rating as Rating
 from campaign1813.maps.types import MapData, Theatre
 
 
