@@ -331,3 +331,19 @@ def test_two_programs_opening_an_old_file_upgrade_it_once(tmp_path):
             path.name]
         with open_campaign(path) as doc:
             assert doc.summary().current_date == date(1813, 5, 7)
+
+
+@pytest.mark.parametrize(("table", "column"), [("day_info", "settings_json"),
+                                               ("campaign", "settings_json")])
+def test_json_nested_past_any_limit_is_damage_not_an_internal_error(fresh_campaign, table,
+                                                                    column):
+    from campaign1813.campaign.errors import CampaignError
+
+    path = fresh_campaign()
+    con = sqlite3.connect(path)
+    con.execute(f"UPDATE {table} SET {column} = ?", ("[" * 100_000,))
+    con.commit()
+    con.close()
+    with pytest.raises(CampaignError, match="is damaged"):
+        with open_campaign(path) as doc:
+            doc.settings()

@@ -113,7 +113,7 @@ def _from_row(row: sqlite3.Row, skip: tuple[str, ...] = ()) -> Json:
 def _json_or_none(text: Any) -> Any:
     try:
         return json.loads(text)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):  # nested past Python's limit: damaged too
         return None
 
 

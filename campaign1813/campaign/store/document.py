@@ -360,7 +360,11 @@ class CampaignDocument(CampaignStore):
         """The campaign's settings as stored in the file."""
         with self._maybe_reading() as con:
             text = con.execute("SELECT settings_json FROM campaign").fetchone()[0]
-        return dict(json.loads(text))
+        try:
+            return dict(json.loads(text))
+        except (TypeError, ValueError, RecursionError):
+            raise CampaignFileError(self.path, "is damaged: its settings are not a table of "
+                                               "names and values") from None
 
     def data_version(self) -> int:
         """SQLite's count of commits by other connections: it changes when another window or
