@@ -12,16 +12,18 @@ log (:class:`~campaign1813.ui.undo.UndoHistory`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QWidget
 
 from campaign1813.campaign import queries
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day.changes import Changes
+from campaign1813.campaign.day.settings import shown
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.queries import RoutePreview
 from campaign1813.campaign.store.document import (
@@ -33,7 +35,7 @@ from campaign1813.campaign.store.document import (
     save_campaign_as,
 )
 from campaign1813.ui import APP_TITLE
-from campaign1813.ui.day_windows import ReportPane
+from campaign1813.ui.day_windows import DiaryWindow, ReportPane
 from campaign1813.ui.map.view import CampaignView
 from campaign1813.ui.menus import Menus
 from campaign1813.ui.objectives_panel import ObjectivesPanel
@@ -44,17 +46,13 @@ from campaign1813.ui.undo import UndoHistory
 
 # What only a menu command opens is loaded when it is first asked for, not before the window is
 # shown: the battle window (it brings the battle engine), the battle and settings dialogs, the
-# diary window and the orders-of-battle printing; even Qt's message box and file dialog, whose
-# Python types (with their enums) are made when first imported.
+# setup sheet and the orders-of-battle printing.
 # The day's rules, with the campaign services that apply them, come with the first action (or
 # load behind the shown window, ui/app.py): the window shows the campaign without them.
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QMessageBox
-
     from campaign1813.campaign.services import IssueOrder
     from campaign1813.ui.battle import BattleWindow
     from campaign1813.ui.battle_dialogs import BattleDialog
-    from campaign1813.ui.day_windows import DiaryWindow
     from campaign1813.ui.settings_dialog import SettingsDialog
 
 __all__ = ["APP_TITLE", "MainWindow"]
@@ -87,9 +85,9 @@ class MainWindow(QMainWindow):
         self.campaign_view = CampaignView(self.campaign, self, settings=self._settings,
                                           defer_map=defer_map)
         self.campaign_view.battle_wanted.connect(self._on_battle_wanted)
-        shown = self._settings.value("view/theatre")
-        if shown:
-            self.campaign_view.theatres.setCurrentText(str(shown))
+        theatre = self._settings.value("view/theatre")
+        if theatre:
+            self.campaign_view.theatres.setCurrentText(str(theatre))
         self.campaign_view.theatre_changed.connect(
             lambda text: self._settings.setValue("view/theatre", text))
         self.setCentralWidget(self.campaign_view)
@@ -214,8 +212,6 @@ class MainWindow(QMainWindow):
         if not path.exists():
             return True
         if replace is None:
-            from PySide6.QtWidgets import QMessageBox
-
             answer = QMessageBox.question(
                 self, APP_TITLE, f"{path.name} already exists in {path.parent}.\n"
                                  "Do you want to replace it?",
@@ -263,8 +259,6 @@ class MainWindow(QMainWindow):
         """Tell the umpire what went wrong, in a window-modal box that does not block."""
         self.statusBar().showMessage(message)
         self.error_reported.emit(message)
-        from PySide6.QtWidgets import QMessageBox
-
         box = QMessageBox(QMessageBox.Icon.Warning, APP_TITLE, message,
                           QMessageBox.StandardButton.Ok, self)
         box.setWindowModality(Qt.WindowModality.WindowModal)
@@ -435,8 +429,6 @@ class MainWindow(QMainWindow):
             return
         text = queries.diary_text(self.document)
         if self.diary_window is None:
-            from campaign1813.ui.day_windows import DiaryWindow
-
             self.diary_window = DiaryWindow(self)
         self.diary_window.setWindowTitle(f"Campaign Diary — {self.document.summary().name}")
         self.diary_window.show_text(text)
@@ -487,10 +479,6 @@ class MainWindow(QMainWindow):
             return ""
         s = doc.summary()
         stored = doc.settings().get("campaign", {})
-        from html import escape
-
-        from campaign1813.campaign.day.settings import shown
-
         lines = [f"<b>{escape(s.name)}</b>", f"Today: {format_date(s.current_date)}",
                  f"Began: {format_date(s.start_date)}", f"File: {escape(str(doc.path))}"]
         lines += [f"{k.replace('_', ' ')}: {escape(str(v))}" for k, v in stored.items()

@@ -11,6 +11,7 @@ window shows.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPoint, QPointF, QRectF, QSettings, Qt, QTimer, Signal
@@ -189,8 +190,6 @@ class MapView(QGraphicsView):
         scene = self.map_scene
         if scene is None:
             return
-        from time import perf_counter
-
         end = perf_counter() + BUILD_BUDGET_MS / 1000
         while perf_counter() < end:
             if not scene.build_step():
