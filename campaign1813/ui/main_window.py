@@ -40,17 +40,18 @@ from campaign1813.ui.map.view import CampaignView
 from campaign1813.ui.menus import Menus
 from campaign1813.ui.objectives_panel import ObjectivesPanel
 from campaign1813.ui.open_campaign import OpenCampaign, Update
-from campaign1813.ui.operation import Operation, Service
+from campaign1813.ui.operation import Operation, Service, day_service
 from campaign1813.ui.orders_panel import OrdersPanel
 from campaign1813.ui.undo import UndoHistory
 
 # What only a menu command opens is loaded when it is first asked for, not before the window is
 # shown: the battle window (it brings the battle engine), the battle and settings dialogs, the
 # setup sheet and the orders-of-battle printing.
-# The day's rules, with the campaign services that apply them, come with the first action (or
-# load behind the shown window, ui/app.py): the window shows the campaign without them.
+# The day's rules, with the campaign services that apply them, come with the first action
+# (ui/operation.py's day_service, or loaded behind the shown window, ui/app.py): the window
+# shows the campaign without them.
 if TYPE_CHECKING:
-    from campaign1813.campaign.services import IssueOrder
+    from campaign1813.campaign.day.actions import IssueOrder
     from campaign1813.ui.battle import BattleWindow
     from campaign1813.ui.battle_dialogs import BattleDialog
     from campaign1813.ui.settings_dialog import SettingsDialog
@@ -362,9 +363,7 @@ class MainWindow(QMainWindow):
 
     def end_day(self) -> Changes | None:
         """March the day, or close it once its battles have results; the report is shown."""
-        from campaign1813.campaign import services
-
-        return Operation(self.campaign, services.end_day).success(self._on_day_ended).run()
+        return Operation(self.campaign, day_service("end_day")).success(self._on_day_ended).run()
 
     def _on_day_ended(self, _changes: Changes) -> None:
         self.report_dock.show()
@@ -372,16 +371,12 @@ class MainWindow(QMainWindow):
 
     def record_result(self, battle: int, winner: str) -> Changes | None:
         """Record a battle's result: ``French``, ``Allied`` or ``draw``."""
-        from campaign1813.campaign import services
-
-        return self._run(lambda doc: services.record_result(doc, battle, winner))
+        return self._run(day_service("record_result", battle, winner))
 
     def choose_retreat(self, command: str, option: str,
                        town: str | None = None) -> Changes | None:
         """The umpire's choice for a cut-off command: surrender or break out (to a town)."""
-        from campaign1813.campaign import services
-
-        return self._run(lambda doc: services.choose_retreat(doc, command, option, town))
+        return self._run(day_service("choose_retreat", command, option, town))
 
     def undo(self) -> Changes | None:
         """Take back the action Edit ▸ Undo names, from the file's log."""
