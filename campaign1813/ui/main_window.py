@@ -268,7 +268,7 @@ class MainWindow(QMainWindow):
 
     def export_setup_sheet(self, battle: int) -> Path | None:
         """Battle ▸ Setup Sheet…: write a battle's setup sheet as PDF, or its table as SVG."""
-        from campaign1813.ui.paper.setup_sheet import save_setup_sheet
+        from campaign1813.ui.setup_sheet_dialog import save_setup_sheet  # the battle's setup
 
         if self.document is None:
             return None
