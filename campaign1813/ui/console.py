@@ -27,7 +27,7 @@ class LazyQtPaper:
 
     def _qt(self) -> Paper:
         if self._paper is None:
-            from campaign1813.ui.paper import QtPaper
+            from campaign1813.ui.paper import QtPaper  # Qt with the first PDF, not before
 
             self._paper = QtPaper()
         return self._paper

@@ -286,7 +286,7 @@ class MainWindow(QMainWindow):
                            kind: str | type[BattleDialog]) -> BattleDialog | None:
         """Open the dialog that postpones, merges or splits a battle due (one at a time);
         ``kind`` is the dialog's class or its verb (Postpone, Merge, Split)."""
-        from campaign1813.ui.battle_dialogs import DIALOGS, MergeDialog
+        from campaign1813.ui.battle_dialogs import DIALOGS, MergeDialog  # with the services
 
         due = self.campaign.battles_due
         found = next((b for b in due if b.id == battle), None)
@@ -311,7 +311,7 @@ class MainWindow(QMainWindow):
         windows = self.battle_windows
         window = windows.get(battle)
         if window is None or not window.isVisible():
-            from campaign1813.ui.battle import BattleWindow
+            from campaign1813.ui.battle import BattleWindow  # with the battle engine
 
             window = BattleWindow(self.campaign, battle, (self.undo_action, self.redo_action),
                                   self)
@@ -455,7 +455,7 @@ class MainWindow(QMainWindow):
         """Campaign ▸ Settings…: the campaign's settings, each change an undoable action."""
         if self.document is None:
             return None
-        from campaign1813.ui.settings_dialog import SettingsDialog
+        from campaign1813.ui.settings_dialog import SettingsDialog  # with the services
 
         if self.settings_dialog is not None:
             self.settings_dialog.close()
