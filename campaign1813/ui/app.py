@@ -8,23 +8,23 @@ it, and the first order does not either.
 
 from __future__ import annotations
 
+import importlib
+import logging
 import sys
+import threading
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer
 from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from campaign1813 import __version__
 from campaign1813.campaign.store.document import SUFFIX
 from campaign1813.data import data_root
 from campaign1813.ui.main_window import APP_TITLE, MainWindow
-
-if TYPE_CHECKING:
-    import threading
 
 ORGANISATION = "campaign1813"
 APPLICATION = "campaign1813"
@@ -61,10 +61,6 @@ DEFERRED_MODULES = ("campaign1813.campaign.services", "campaign1813.maps.road_ma
 def load_in_background(modules: tuple[str, ...] = DEFERRED_MODULES) -> threading.Thread:
     """Import modules on a background thread (pure imports: no Qt, no campaign file), so the
     window stays responsive while they load; a module asked for meanwhile simply waits."""
-    import importlib
-    import logging
-    import threading
-
     def load() -> None:
         for name in modules:
             try:
@@ -115,10 +111,6 @@ def error_log_dir() -> Path:
 def _install_excepthook(app: QApplication) -> None:
     def hook(exc_type: type[BaseException], exc: BaseException,
              tb: TracebackType | None) -> None:
-        import traceback
-
-        from PySide6.QtWidgets import QMessageBox
-
         log_dir = error_log_dir()
         text = "".join(traceback.format_exception(exc_type, exc, tb))
         try:

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
+from campaign1813.campaign.cli import main as cli_main
 from campaign1813.campaign.export.paper import Paper, install
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ class LazyQtPaper:
 
     def _qt(self) -> Paper:
         if self._paper is None:
-            from campaign1813.ui.paper import QtPaper
+            from campaign1813.ui.paper import QtPaper  # Qt with the first PDF, not before
 
             self._paper = QtPaper()
         return self._paper
@@ -47,8 +48,6 @@ class LazyQtPaper:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with the Qt painter installed for PDF exports."""
-    from campaign1813.campaign.cli import main as cli_main
-
     install(LazyQtPaper())
     return cli_main(argv)
 

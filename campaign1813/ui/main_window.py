@@ -12,16 +12,18 @@ log (:class:`~campaign1813.ui.undo.UndoHistory`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QWidget
 
 from campaign1813.campaign import queries
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day.changes import Changes
+from campaign1813.campaign.day.settings import shown
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.queries import RoutePreview
 from campaign1813.campaign.store.document import (
@@ -33,28 +35,25 @@ from campaign1813.campaign.store.document import (
     save_campaign_as,
 )
 from campaign1813.ui import APP_TITLE
-from campaign1813.ui.day_windows import ReportPane
+from campaign1813.ui.day_windows import DiaryWindow, ReportPane
 from campaign1813.ui.map.view import CampaignView
 from campaign1813.ui.menus import Menus
 from campaign1813.ui.objectives_panel import ObjectivesPanel
 from campaign1813.ui.open_campaign import OpenCampaign, Update
-from campaign1813.ui.operation import Operation, Service
+from campaign1813.ui.operation import Operation, Service, day_service
 from campaign1813.ui.orders_panel import OrdersPanel
 from campaign1813.ui.undo import UndoHistory
 
 # What only a menu command opens is loaded when it is first asked for, not before the window is
 # shown: the battle window (it brings the battle engine), the battle and settings dialogs, the
-# diary window and the orders-of-battle printing; even Qt's message box and file dialog, whose
-# Python types (with their enums) are made when first imported.
-# The day's rules, with the campaign services that apply them, come with the first action (or
-# load behind the shown window, ui/app.py): the window shows the campaign without them.
+# setup sheet and the orders-of-battle printing.
+# The day's rules, with the campaign services that apply them, come with the first action
+# (ui/operation.py's day_service, or loaded behind the shown window, ui/app.py): the window
+# shows the campaign without them.
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QMessageBox
-
-    from campaign1813.campaign.services import IssueOrder
+    from campaign1813.campaign.day.actions import IssueOrder
     from campaign1813.ui.battle import BattleWindow
     from campaign1813.ui.battle_dialogs import BattleDialog
-    from campaign1813.ui.day_windows import DiaryWindow
     from campaign1813.ui.settings_dialog import SettingsDialog
 
 __all__ = ["APP_TITLE", "MainWindow"]
@@ -87,9 +86,9 @@ class MainWindow(QMainWindow):
         self.campaign_view = CampaignView(self.campaign, self, settings=self._settings,
                                           defer_map=defer_map)
         self.campaign_view.battle_wanted.connect(self._on_battle_wanted)
-        shown = self._settings.value("view/theatre")
-        if shown:
-            self.campaign_view.theatres.setCurrentText(str(shown))
+        theatre = self._settings.value("view/theatre")
+        if theatre:
+            self.campaign_view.theatres.setCurrentText(str(theatre))
         self.campaign_view.theatre_changed.connect(
             lambda text: self._settings.setValue("view/theatre", text))
         self.setCentralWidget(self.campaign_view)
@@ -214,8 +213,6 @@ class MainWindow(QMainWindow):
         if not path.exists():
             return True
         if replace is None:
-            from PySide6.QtWidgets import QMessageBox
-
             answer = QMessageBox.question(
                 self, APP_TITLE, f"{path.name} already exists in {path.parent}.\n"
                                  "Do you want to replace it?",
@@ -263,8 +260,6 @@ class MainWindow(QMainWindow):
         """Tell the umpire what went wrong, in a window-modal box that does not block."""
         self.statusBar().showMessage(message)
         self.error_reported.emit(message)
-        from PySide6.QtWidgets import QMessageBox
-
         box = QMessageBox(QMessageBox.Icon.Warning, APP_TITLE, message,
                           QMessageBox.StandardButton.Ok, self)
         box.setWindowModality(Qt.WindowModality.WindowModal)
@@ -273,7 +268,7 @@ class MainWindow(QMainWindow):
 
     def export_setup_sheet(self, battle: int) -> Path | None:
         """Battle ▸ Setup Sheet…: write a battle's setup sheet as PDF, or its table as SVG."""
-        from campaign1813.ui.paper.setup_sheet import save_setup_sheet
+        from campaign1813.ui.setup_sheet_dialog import save_setup_sheet  # the battle's setup
 
         if self.document is None:
             return None
@@ -291,7 +286,7 @@ class MainWindow(QMainWindow):
                            kind: str | type[BattleDialog]) -> BattleDialog | None:
         """Open the dialog that postpones, merges or splits a battle due (one at a time);
         ``kind`` is the dialog's class or its verb (Postpone, Merge, Split)."""
-        from campaign1813.ui.battle_dialogs import DIALOGS, MergeDialog
+        from campaign1813.ui.battle_dialogs import DIALOGS, MergeDialog  # with the services
 
         due = self.campaign.battles_due
         found = next((b for b in due if b.id == battle), None)
@@ -316,7 +311,7 @@ class MainWindow(QMainWindow):
         windows = self.battle_windows
         window = windows.get(battle)
         if window is None or not window.isVisible():
-            from campaign1813.ui.battle import BattleWindow
+            from campaign1813.ui.battle import BattleWindow  # with the battle engine
 
             window = BattleWindow(self.campaign, battle, (self.undo_action, self.redo_action),
                                   self)
@@ -368,9 +363,7 @@ class MainWindow(QMainWindow):
 
     def end_day(self) -> Changes | None:
         """March the day, or close it once its battles have results; the report is shown."""
-        from campaign1813.campaign import services
-
-        return Operation(self.campaign, services.end_day).success(self._on_day_ended).run()
+        return Operation(self.campaign, day_service("end_day")).success(self._on_day_ended).run()
 
     def _on_day_ended(self, _changes: Changes) -> None:
         self.report_dock.show()
@@ -378,16 +371,12 @@ class MainWindow(QMainWindow):
 
     def record_result(self, battle: int, winner: str) -> Changes | None:
         """Record a battle's result: ``French``, ``Allied`` or ``draw``."""
-        from campaign1813.campaign import services
-
-        return self._run(lambda doc: services.record_result(doc, battle, winner))
+        return self._run(day_service("record_result", battle, winner))
 
     def choose_retreat(self, command: str, option: str,
                        town: str | None = None) -> Changes | None:
         """The umpire's choice for a cut-off command: surrender or break out (to a town)."""
-        from campaign1813.campaign import services
-
-        return self._run(lambda doc: services.choose_retreat(doc, command, option, town))
+        return self._run(day_service("choose_retreat", command, option, town))
 
     def undo(self) -> Changes | None:
         """Take back the action Edit ▸ Undo names, from the file's log."""
@@ -435,8 +424,6 @@ class MainWindow(QMainWindow):
             return
         text = queries.diary_text(self.document)
         if self.diary_window is None:
-            from campaign1813.ui.day_windows import DiaryWindow
-
             self.diary_window = DiaryWindow(self)
         self.diary_window.setWindowTitle(f"Campaign Diary — {self.document.summary().name}")
         self.diary_window.show_text(text)
@@ -468,7 +455,7 @@ class MainWindow(QMainWindow):
         """Campaign ▸ Settings…: the campaign's settings, each change an undoable action."""
         if self.document is None:
             return None
-        from campaign1813.ui.settings_dialog import SettingsDialog
+        from campaign1813.ui.settings_dialog import SettingsDialog  # with the services
 
         if self.settings_dialog is not None:
             self.settings_dialog.close()
@@ -487,10 +474,6 @@ class MainWindow(QMainWindow):
             return ""
         s = doc.summary()
         stored = doc.settings().get("campaign", {})
-        from html import escape
-
-        from campaign1813.campaign.day.settings import shown
-
         lines = [f"<b>{escape(s.name)}</b>", f"Today: {format_date(s.current_date)}",
                  f"Began: {format_date(s.start_date)}", f"File: {escape(str(doc.path))}"]
         lines += [f"{k.replace('_', ' ')}: {escape(str(v))}" for k, v in stored.items()

@@ -16,7 +16,15 @@ from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, QSettings
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QMenu, QMenuBar, QStatusBar, QWidget
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QMenu,
+    QMenuBar,
+    QMessageBox,
+    QStatusBar,
+    QWidget,
+)
 
 from campaign1813 import __version__
 from campaign1813.campaign import queries
@@ -157,8 +165,6 @@ class Menus(QObject):
     def _save_dialog(self, title: str) -> tuple[str, bool] | None:
         """A file name from a save dialog that adds the suffix itself, so that it asks before
         replacing the very file that will be written; and whether it asked."""
-        from PySide6.QtWidgets import QFileDialog
-
         dialog = QFileDialog(_widget(self._window), title, self._window.start_folder(),
                              FILE_FILTER)
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
@@ -175,8 +181,6 @@ class Menus(QObject):
             self._window.new_campaign(chosen[0], replace=True if chosen[1] else None)
 
     def _on_open(self) -> None:
-        from PySide6.QtWidgets import QFileDialog
-
         path, _ = QFileDialog.getOpenFileName(_widget(self._window), "Open Campaign",
                                               self._window.start_folder(), FILE_FILTER)
         if path:
@@ -245,8 +249,6 @@ class Menus(QObject):
     def _on_details(self) -> None:
         if self.campaign.document is None:
             return
-        from PySide6.QtWidgets import QMessageBox
-
         QMessageBox.information(_widget(self._window), "Campaign Details",
                                 self._window.details_text())
 
@@ -323,8 +325,6 @@ class Menus(QObject):
 
     # ----- Help ----------------------------------------------------------------------------
     def _on_about(self) -> None:
-        from PySide6.QtWidgets import QMessageBox
-
         QMessageBox.about(
             _widget(self._window),
             f"About {APP_TITLE}",

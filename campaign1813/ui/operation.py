@@ -13,18 +13,49 @@ none, to the open campaign's ``refused`` signal, on which the main window tells 
 
 Where the refusal is shown by the widget that asked — a battle page's form, a dialog's red
 line — the caller uses :meth:`Operation.perform`, which raises it to that widget instead.
+
+The services bring the day's rules (its actions, movement, aftermath), which the window shows
+an open campaign without (``tests/test_app_start.py``) and ``ui/app.py`` loads behind the shown
+window. The main window, its order pad and Undo reach them through :func:`day_service` and
+:func:`issue_order` alone, which import them when first called; the dialogs and the battle
+window, loaded when opened, import the services at their top.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.store.document import CampaignDocument
 from campaign1813.ui.open_campaign import OpenCampaign
 
+if TYPE_CHECKING:
+    from campaign1813.campaign.day.actions import IssueOrder
+
 Service = Callable[[CampaignDocument], Changes]
+
+
+def day_service(name: str, *args: object, **kwargs: object) -> Service:
+    """The campaign service ``name`` (``end_day``, ``perform``, ``undo``…) called on the open
+    file with these arguments, as an :class:`Operation` runs it."""
+
+    def call(doc: CampaignDocument) -> Changes:
+        from campaign1813.campaign import services  # the day's rules: with the first action
+
+        service: Callable[..., Changes] = getattr(services, name)
+        return service(doc, *args, **kwargs)
+
+    return call
+
+
+def issue_order(command: str, verb: str, objective: str, via: tuple[str, ...] = (),
+                forced: bool = False) -> IssueOrder:
+    """An order as the campaign's own command, to give with ``day_service("perform", …)``."""
+    from campaign1813.campaign.day.actions import IssueOrder  # the day's rules, as above
+
+    return IssueOrder(command, verb, objective, via, forced)
 
 
 class Operation:

@@ -48,10 +48,10 @@ from campaign1813.campaign.queries import CommandView, RoutePreview
 from campaign1813.maps.names import fold, folded
 from campaign1813.ui.map.view import CampaignView
 from campaign1813.ui.open_campaign import OpenCampaign, Update
-from campaign1813.ui.operation import Operation
+from campaign1813.ui.operation import Operation, day_service, issue_order
 
 if TYPE_CHECKING:
-    from campaign1813.campaign.services import IssueOrder
+    from campaign1813.campaign.day.actions import IssueOrder
 
 REFUSED_STYLE = "color: #b00020;"
 DONE_STYLE = "color: #1b5e20;"
@@ -261,18 +261,14 @@ class OrdersPanel(QWidget):
     # ----- what the umpire asks for ------------------------------------------------------
     def request(self) -> IssueOrder:
         """The order as entered now, as the campaign's own command."""
-        from campaign1813.campaign.services import IssueOrder  # with the day's rules
-
-        return IssueOrder(self.command.currentText(), self.verb.currentText(),
-                            self.objective.currentText().strip(),
-                            split_waypoints(self.via.text()), self.forced.isChecked())
+        return issue_order(self.command.currentText(), self.verb.currentText(),
+                           self.objective.currentText().strip(),
+                           split_waypoints(self.via.text()), self.forced.isChecked())
 
     def give(self, request: IssueOrder) -> Changes | None:
         """Give an order; what it did, or the reason it was refused, is shown here (a refusal
         also on the map, at the objective)."""
-        from campaign1813.campaign import services  # the day's rules: with the first action
-
-        return (Operation(self.campaign, lambda doc: services.perform(doc, request))
+        return (Operation(self.campaign, day_service("perform", request))
                 .success(self._on_given)
                 .failure(lambda exc: self._on_order_refused(request, exc)).run())
 
@@ -282,15 +278,11 @@ class OrdersPanel(QWidget):
         self.select_command(command)
         self.verb.setCurrentText(verb)
         self.objective.setEditText(town)
-        from campaign1813.campaign.services import IssueOrder
-
-        return self.give(IssueOrder(command, verb, town))
+        return self.give(issue_order(command, verb, town))
 
     def cancel(self, command: str) -> Changes | None:
         """Withdraw a command's orders."""
-        from campaign1813.campaign import services
-
-        return (Operation(self.campaign, lambda doc: services.cancel_order(doc, command))
+        return (Operation(self.campaign, day_service("cancel_order", command))
                 .success(lambda changes: self.show_done(" ".join(changes.lines)))
                 .failure(self._on_refused).run())
 

@@ -6,6 +6,11 @@ Qt's print preview, painting the same document the PDF export writes (``ui/paper
 printer. Export writes PDF, CSV or JSON, as the save dialog's file type says, through the
 same ``write_new`` as the command line: an existing file is replaced only when the umpire has
 said so (the save dialog's own question counts).
+
+What goes on paper — the scenario's forces (``export.oob_document``, which brings pydantic:
+110–175 ms of CPU) and Qt's painter (``ui/paper``, with the setup sheet's types: 45–60 ms) — is
+imported by the functions that make the papers, once the umpire has chosen, so the chooser
+opens at once (this module alone takes some 10 ms).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 
 from PySide6.QtCore import QLocale
+from PySide6.QtPrintSupport import QPrinter, QPrintPreviewDialog
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -34,8 +40,6 @@ from campaign1813.campaign.export.output import write_new
 from campaign1813.campaign.export.paper import PAPER_SIZES
 
 if TYPE_CHECKING:
-    from PySide6.QtPrintSupport import QPrintPreviewDialog
-
     from campaign1813.campaign.export import oob_document as oob
     from campaign1813.campaign.store.document import CampaignDocument
     from campaign1813.ui.open_campaign import OpenCampaign
@@ -97,9 +101,7 @@ def choices(window: MainWindow) -> list[tuple[str, Choice]]:
 
 def forces_for(window: MainWindow, choice: Choice) -> oob.Forces:
     """The orders of battle the choice names, read from the open campaign."""
-    from campaign1813.campaign.export import (
-        oob_document as oob,  # the scenario's forces: loaded when asked for
-    )
+    from campaign1813.campaign.export import oob_document as oob  # once chosen: see above
 
     doc = window.document
     if doc is None:
@@ -118,9 +120,7 @@ def forces_for(window: MainWindow, choice: Choice) -> oob.Forces:
 
 def document_for(window: MainWindow, choice: Choice) -> Document:
     """The printable orders of battle of the choice, headed with the campaign and its date."""
-    from campaign1813.campaign.export import (
-        oob_document as oob,  # the scenario's forces: loaded when asked for
-    )
+    from campaign1813.campaign.export import oob_document as oob  # once chosen: see above
 
     assert window.document is not None
     summary = window.document.summary()
@@ -171,9 +171,7 @@ class ChooseOrdersDialog(QDialog):
 
 def preview_dialog(parent: QWidget, document: Document, paper_size: str) -> QPrintPreviewDialog:
     """Qt's print preview of the document, painting it onto the printer as the PDF is made."""
-    from PySide6.QtPrintSupport import QPrinter, QPrintPreviewDialog
-
-    from campaign1813.ui.paper import page_layout, paint_document
+    from campaign1813.ui.paper import page_layout, paint_document  # once chosen: see above
 
     printer = QPrinter(QPrinter.PrinterMode.HighResolution)
     printer.setPageLayout(page_layout(paper_size))
@@ -187,15 +185,13 @@ def preview_dialog(parent: QWidget, document: Document, paper_size: str) -> QPri
 
 def export_bytes(window: MainWindow, choice: Choice, fmt: str, paper_size: str) -> bytes:
     """The orders of battle of the choice as the bytes of a PDF, CSV or JSON file."""
-    from campaign1813.campaign.export import (
-        oob_document as oob,  # the scenario's forces: loaded when asked for
-    )
+    from campaign1813.campaign.export import oob_document as oob  # once chosen: see above
 
     assert window.document is not None
     summary = window.document.summary()
     forces = forces_for(window, choice)
     if fmt == "pdf":
-        from campaign1813.ui.paper import QtPaper
+        from campaign1813.ui.paper import QtPaper  # once chosen: see above
 
         return QtPaper().pdf(oob.oob_document(forces, summary.name, summary.current_date),
                              paper_size)

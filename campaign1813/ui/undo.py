@@ -19,7 +19,7 @@ from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.store.document import CampaignDocument
 from campaign1813.ui.open_campaign import OpenCampaign
-from campaign1813.ui.operation import Operation, Service
+from campaign1813.ui.operation import Operation, Service, day_service
 
 
 class UndoHistory(QObject):
@@ -75,9 +75,6 @@ class UndoHistory(QObject):
         def step(doc: CampaignDocument) -> Changes:
             if label is None:
                 raise CampaignError(f"there is nothing to {what}")
-            from campaign1813.campaign import services  # the day's rules: with the first action
-
-            service = services.undo if what == "undo" else services.redo
-            return service(doc, expected=label)
+            return day_service(what, expected=label)(doc)
 
         return step

@@ -230,3 +230,11 @@ def test_the_pad_takes_towns_without_umlauts_and_offers_near_misses(window, qtbo
     assert window.orders_panel.message.text() == (
         "order for 5 Corps refused: no town called 'Brunswik' on the map; did you mean "
         "Brunswick?")
+
+
+def test_a_retreat_chosen_for_a_command_not_cut_off_is_refused_and_told(window, qtbot):
+    before = dump(window)
+    with qtbot.waitSignal(window.error_reported) as told:
+        assert window.choose_retreat("5 Corps", "surrender") is None
+    assert told.args[0] == "5 Corps is not cut off; it needs no surrender or break-out"
+    assert dump(window) == before

@@ -10,8 +10,8 @@ from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.document import open_campaign
 from campaign1813.maps.tools.map_toml import read_map
 from campaign1813.maps.types import MapData, Road, RoadClass, Theatre, Town, TownKind
-from campaign1813.ui.map.items import MarkerSpec
 from campaign1813.ui.map.scene import MapScene
+from campaign1813.ui.map.specs import MarkerSpec
 from campaign1813.ui.map.style import VILLAGE_NAMES_FROM, VILLAGES_FROM
 from campaign1813.ui.map.view import CampaignView
 from campaign1813.ui.open_campaign import OpenCampaign

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from html import escape
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -674,6 +675,4 @@ def _name(view: Any, key: str) -> str:
 
 
 def _escape(text: str) -> str:
-    from html import escape
-
     return escape(text, quote=False).replace("\n", "<br>")

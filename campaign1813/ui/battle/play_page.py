@@ -29,7 +29,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from campaign1813.campaign.battle.ruleset1813.fight import Phase, label_of, pips_distribution
+from campaign1813.campaign.battle.ruleset1813.fight import (
+    DEFERRED,
+    Phase,
+    label_of,
+    pips_distribution,
+)
 from campaign1813.campaign.battle.ruleset1813.rules.brigade import ARM_FORMATIONS
 from campaign1813.campaign.battle.ruleset1813.rules.tables.command import CorpsAction, command_table
 from campaign1813.campaign.battle.terms import CorpsOrder, Role
@@ -428,8 +433,6 @@ class PlayPage(QWidget):
 
     @staticmethod
     def _first_due(view: Any) -> int | None:
-        from campaign1813.campaign.battle.ruleset1813.fight import DEFERRED
-
         for i, p in enumerate(view.state.queue, 1):
             if p.test not in DEFERRED and queued_request(view, i) is not None:
                 return i

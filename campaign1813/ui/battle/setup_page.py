@@ -5,6 +5,7 @@ reinforcements due; before the battle is set up, the choice to set it up or auto
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import escape
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -182,8 +183,6 @@ class SetupPage(QWidget):
             self.open_button.setEnabled(False)
             self.auto_button.setEnabled(False)
             return
-        from html import escape
-
         lines = [f"<h3>{escape(battle.title[0].upper() + battle.title[1:])}</h3>",
                  f"<b>French:</b> {escape(', '.join(battle.french))}",
                  f"<b>Allied:</b> {escape(', '.join(battle.allied))}"]

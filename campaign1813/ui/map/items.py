@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import textwrap
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -33,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.ui.map.palette import SIDE_COLOUR
+from campaign1813.ui.map.specs import BattleSpec, MarkerSpec
 from campaign1813.ui.map.style import (
     INK,
     NOTE_WIDTH,
@@ -253,28 +253,6 @@ class NamesLayer(QGraphicsItem):
 # ---- commands, battles, control --------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class MarkerSpec:
-    """What a command's marker shows: where (town, or a point along a road), its short name,
-    side and flag colour, whether it is an HQ, its state badges and its full description."""
-
-    key: str
-    a: str
-    b: str | None
-    miles: float
-    label: str
-    side: Side
-    colour: str  # the flag's colour, '#rrggbb'
-    hq: bool = False
-    badges: tuple[str, ...] = ()
-    tooltip: str = ""
-
-    @property
-    def place(self) -> tuple[str, str | None, float]:
-        """The spot several markers may share: a town, or a point of a road to a tenth of a mile."""
-        return (self.a, self.b, round(self.miles, 1) if self.b is not None else 0.0)
-
-
 # The badges a marker may carry, with their colours; "-12" style badges are casualties.
 BADGE_COLOUR = {
     "resting": QColor("#6d6d6d"), "retreating": QColor("#d0701a"),
@@ -425,16 +403,6 @@ class CommandMarker(ScreenItem):
 def _text_on(colour: QColor) -> QColor:
     """White on a dark flag, ink on a pale one."""
     return INK if colour.lightnessF() > 0.62 else QColor("#ffffff")
-
-
-@dataclass(frozen=True)
-class BattleSpec:
-    """A battle still to be fought: its number, town, short date and title."""
-
-    id: int
-    place: str
-    when: str
-    title: str
 
 
 class BattleMarker(ScreenItem):

@@ -27,9 +27,9 @@ from PySide6.QtGui import (
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.maps.geometry import Bounds
 from campaign1813.maps.types import Crossing, MapData, RoadClass, Theatre, TownKind
-from campaign1813.ui.map.items import MarkerSpec
 from campaign1813.ui.map.palette import SIDE_COLOUR
 from campaign1813.ui.map.scene import MapScene, scene_bounds
+from campaign1813.ui.map.specs import MarkerSpec
 from campaign1813.ui.map.style import (
     INK,
     draw_crossing,

@@ -40,11 +40,9 @@ from campaign1813.maps.land import land_rings
 from campaign1813.maps.types import Crossing, MapData, RoadClass, Theatre, Town, TownKind
 from campaign1813.ui.map.items import (
     BattleMarker,
-    BattleSpec,
     CommandMarker,
     ControlLayer,
     GroundLayer,
-    MarkerSpec,
     NameItem,
     NamesLayer,
     NoteItem,
@@ -52,6 +50,7 @@ from campaign1813.ui.map.items import (
     PreviewPath,
 )
 from campaign1813.ui.map.palette import SEA
+from campaign1813.ui.map.specs import BattleSpec, MarkerSpec
 from campaign1813.ui.map.style import (
     COAST,
     CROSSINGS_FROM,

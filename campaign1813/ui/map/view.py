@@ -11,6 +11,7 @@ window shows.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPoint, QPointF, QRectF, QSettings, Qt, QTimer, Signal
@@ -44,10 +45,10 @@ from campaign1813.campaign.queries import CampaignStatus, CommandView
 from campaign1813.campaign.scenario.types import Scenario, Side
 from campaign1813.maps.types import Theatre
 from campaign1813.ui.map.palette import NATION_COLOUR, SEA, SIDE_COLOUR
+from campaign1813.ui.map.specs import BattleSpec, MarkerSpec
 from campaign1813.ui.open_campaign import OpenCampaign, Update
 
 if TYPE_CHECKING:  # the map's scene and items are loaded with the first map (see defer_map)
-    from campaign1813.ui.map.items import BattleSpec, MarkerSpec
     from campaign1813.ui.map.scene import MapScene
 
 WHOLE_MAP = "The whole map"
@@ -79,8 +80,6 @@ def state_tooltip(c: CommandView) -> str:
 
 def marker_spec(c: CommandView, label: str, colour: str) -> MarkerSpec:
     """A command's flag: where it truly stands, its short name, its state badges."""
-    from campaign1813.ui.map.items import MarkerSpec
-
     badges = [] if c.status is Status.READY else [c.status.value]
     total = sum(n for _, n in c.casualties)
     if total:
@@ -189,8 +188,6 @@ class MapView(QGraphicsView):
         scene = self.map_scene
         if scene is None:
             return
-        from time import perf_counter
-
         end = perf_counter() + BUILD_BUDGET_MS / 1000
         while perf_counter() < end:
             if not scene.build_step():
@@ -625,6 +622,8 @@ class CampaignView(QWidget):
         built in pieces). Each theatre is drawn in its own projection, true east–west at its
         own latitude, as its printed map is, with its neighbours' towns greyed; the whole map
         in the whole map's."""
+        # the scene with its items and style: loaded with the first map, which the application
+        # makes after the window's first paint (defer_map)
         from campaign1813.ui.map.scene import MapScene, scene_bounds
 
         scenario = self._scenario
@@ -733,8 +732,6 @@ class CampaignView(QWidget):
 
 def _battles(status: CampaignStatus) -> list[BattleSpec]:
     """The battles still to be fought, for the map."""
-    from campaign1813.ui.map.items import BattleSpec
-
     return [BattleSpec(b.id, b.place, format_date(b.date).rsplit(" ", 1)[0], b.title)
             for b in status.battles_due]
 

@@ -15,6 +15,8 @@ from campaign1813.campaign.export.document import Document
 from campaign1813.campaign.export.paper import check_paper_size
 from campaign1813.campaign.export.setup_sheet import SetupSheet
 from campaign1813.ui.paper.layout import page_layout, paint_document
+from campaign1813.ui.paper.setup_sheet import setup_sheet_pdf
+from campaign1813.ui.paper.table_diagram import table_svg
 
 __all__ = ["QtPaper", "ensure_gui_application", "paint_document", "page_layout"]
 
@@ -56,14 +58,10 @@ class QtPaper:
     # -- a battle's setup sheet --
     def setup_sheet_pdf(self, sheet: SetupSheet, paper_size: str) -> bytes:
         """A battle's setup sheet as PDF bytes (``setup_sheet.py``)."""
-        from campaign1813.ui.paper.setup_sheet import setup_sheet_pdf
-
         ensure_gui_application()
         return setup_sheet_pdf(sheet, paper_size)
 
     def table_svg(self, sheet: SetupSheet) -> bytes:
         """A battle's table as SVG (``table_diagram.py``)."""
-        from campaign1813.ui.paper.table_diagram import table_svg
-
         ensure_gui_application()
         return table_svg(sheet)

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import (
@@ -39,7 +37,7 @@ from campaign1813.campaign.export.setup_sheet import (
 from campaign1813.ui.paper.layout import page_layout
 from campaign1813.ui.paper.table_diagram import SIDE_COLOURS, paint_table, table_extent
 
-__all__ = ["setup_sheet_pdf", "paint_setup_sheet", "save_setup_sheet"]
+__all__ = ["setup_sheet_pdf", "paint_setup_sheet"]
 
 RESOLUTION = 300
 FAMILY = "DejaVu Sans"
@@ -471,37 +469,3 @@ def setup_sheet_pdf(sheet: SetupSheet, paper_size: str = "a4") -> bytes:
     del writer  # the writer finishes the file when it goes
     buffer.close()
     return bytes(data.data())
-
-
-def save_setup_sheet(parent: Any, doc: Any, battle: int, folder: str) -> Path | None:
-    """Battle ▸ Setup Sheet…: ask where, then write the battle's sheet as PDF (the paper the
-    locale uses) or its table as SVG; the file written, or None if the umpire cancelled."""
-    from PySide6.QtCore import QLocale
-    from PySide6.QtWidgets import QFileDialog
-
-    from campaign1813.campaign.export.output import write_new
-    from campaign1813.campaign.queries import battle_setup_view
-
-    sheet = battle_setup_view(doc, battle)  # a sheet that cannot be drawn is refused first
-    name, chosen = QFileDialog.getSaveFileName(
-        parent, f"Setup Sheet of Battle {battle}", str(Path(folder) / f"battle-{battle}.pdf"),
-        f"{_PDF_FILTER};;{_SVG_FILTER}")
-    if not name:
-        return None
-    path = Path(name)
-    if path.suffix.lower() not in (".pdf", ".svg"):
-        path = path.with_name(path.name + (".svg" if chosen == _SVG_FILTER else ".pdf"))
-    if path.suffix.lower() == ".svg":
-        from campaign1813.ui.paper.table_diagram import table_svg
-
-        data = table_svg(sheet)
-    else:
-        us = QLocale().measurementSystem() == QLocale.MeasurementSystem.ImperialUSSystem
-        data = setup_sheet_pdf(sheet, "letter" if us else "a4")
-    # The dialog has asked before replacing the file it named; not one given a suffix here.
-    write_new(path, data, force=str(path) == name)
-    return path
-
-
-_PDF_FILTER = "Setup sheet (*.pdf)"
-_SVG_FILTER = "Table diagram (*.svg)"
