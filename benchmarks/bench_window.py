@@ -9,8 +9,9 @@ planner has loaded is printed too. Both run several times in turn; the figures a
 of wall and CPU time (user + system of the child) and their ratios, with the spread of the ratio
 over the pairs of runs, and the ratio of the least CPU time each took. The target (at most
 2.5×, with no patch of a dependency's private names) is judged on that last ratio: on a
-shared machine a run is only ever slowed by what else runs, so the least time is the truest of each, and their ratio the steadiest (the medians' ratio moves
-by half a unit from one run of the benchmark to the next here). Twenty-one pairs, because the
+shared machine a run is only ever slowed by what else runs, so the least time is the truest of
+each, and their ratio the steadiest (the medians' ratio moves by half a unit from one run of
+the benchmark to the next here). Twenty-one pairs, because the
 application's run is twice as long as the bare one's and so twice as likely to be slowed: with
 few runs its least time is the less likely of the two to be an unhindered one. Memory is the
 child's own peak resident set (``VmHWM``, which starts afresh with the child's program, unlike
