@@ -17,11 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from campaign1813.campaign.battle.core.engine import Engine
 from campaign1813.campaign.battle.files import data_folders
 from campaign1813.errors import CampaignError
+
+# the protocol's module imports the battle's setup and steps, which `odds` needs neither of
+if TYPE_CHECKING:
+    from campaign1813.campaign.battle.core.engine import Engine
 
 __all__ = ["DEFAULT_RULESET", "RULESETS", "UnknownRuleset", "find_ruleset", "register",
            "unregister", "ruleset_names", "all_ruleset_names", "own_engine"]
@@ -31,7 +34,7 @@ DEFAULT_RULESET = "1813"
 
 # What makes an engine: a class (or any callable) taking the ruleset's name, or the dotted path
 # ``package.module:Class`` of one, imported when the ruleset is first asked for.
-EngineMaker = Callable[[str], Engine[Any]]
+EngineMaker = Callable[[str], "Engine[Any]"]
 
 # ruleset name → its engine class, or where it lives
 RULESETS: dict[str, str | EngineMaker] = {

@@ -11,17 +11,14 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from campaign1813.campaign.battle.dice import DiceSource, Die, Roll, SeededDice
+from campaign1813.campaign.battle.core.refusal import ActionRefused as ActionRefused
+from campaign1813.campaign.battle.core.refusal import roll_for as roll_for
+from campaign1813.campaign.battle.dice import SeededDice
 from campaign1813.campaign.battle.setup import BattleSetup
-from campaign1813.campaign.errors import CampaignError
 
 __all__ = ["ActionRefused", "Step", "seeded", "state_patch", "patched", "roll_for"]
 
 _S = TypeVar("_S")  # a battle's state, of whichever ruleset
-
-
-class ActionRefused(CampaignError):
-    """The rules do not allow this action now; the message names the unit and the reason."""
 
 
 @dataclass(frozen=True)
@@ -71,10 +68,3 @@ def patched(plain: dict[str, Any], patches: Iterable[Mapping[str, Any]],
     return msgspec.convert(plain, kind)
 
 
-def roll_for(dice: DiceSource, die: Die, count: int, purpose: str) -> Roll:
-    """Ask the dice source for a roll and check it is of the dice asked for."""
-    roll = dice.roll(die, count, purpose)
-    if roll.die != die or roll.count != count:
-        raise ActionRefused(f"{purpose}: expected a roll of {count} {die.name}, "
-                            f"got {roll.count} {roll.die.name}")
-    return roll

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TypeVar
 
-from campaign1813.campaign.battle.core.steps import ActionRefused as ActionRefused
-from campaign1813.campaign.battle.core.steps import roll_for as roll_for
+from campaign1813.campaign.battle.core.refusal import ActionRefused as ActionRefused
+from campaign1813.campaign.battle.core.refusal import roll_for as roll_for
 from campaign1813.campaign.battle.dice import Die, distribution
 from campaign1813.campaign.battle.terms import MoraleState
 
