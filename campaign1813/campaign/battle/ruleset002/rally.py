@@ -5,7 +5,7 @@
 >>> check_rally(Rally(by_general=True, engaged=True, enemy_near=True, near=False))
 Traceback (most recent call last):
 ...
-campaign1813.campaign.battle.core.steps.ActionRefused: an enemy is within 6 inches of the \
+campaign1813.campaign.battle.core.refusal.ActionRefused: an enemy is within 6 inches of the \
 unit: the General must be within 6 inches of it
 """
 
