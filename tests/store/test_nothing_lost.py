@@ -347,3 +347,91 @@ def test_json_nested_past_any_limit_is_damage_not_an_internal_error(fresh_campai
     with pytest.raises(CampaignError, match="is damaged"):
         with open_campaign(path) as doc:
             doc.settings()
+
+
+def _tamper_last_entry(path: Path, column: str, change) -> None:
+    con = sqlite3.connect(path)
+    seq, text = con.execute(f"SELECT seq, {column} FROM event_log ORDER BY seq DESC "
+                            "LIMIT 1").fetchone()
+    con.execute(f"UPDATE event_log SET {column} = ? WHERE seq = ?", (change(text), seq))
+    con.commit()
+    con.close()
+
+
+def _ordered(fresh_campaign) -> Path:
+    path = fresh_campaign()
+    with open_campaign(path) as doc:
+        services.issue_order(doc, "4 Corps", "Move", "Lüneburg")
+        services.end_day(doc)
+    return path
+
+
+@pytest.mark.parametrize(("what", "change"), [
+    ("a march of -30 miles", lambda t: t.replace('"marched": 0.0', '"marched": -30.0', 1)),
+    ("a position on no road", lambda t: t.replace('"position": [', '"position": ["Atlantis", ', 1)),
+    ("not JSON", lambda t: t[: len(t) // 2]),
+    ("nested past any limit", lambda t: "[" * 100_000),
+    ("a section no campaign has", lambda t: '{"martians": {}}'),
+])
+def test_an_undo_of_a_damaged_log_entry_is_refused_and_changes_nothing(fresh_campaign, what,
+                                                                        change):
+    from campaign1813.campaign.errors import CampaignError
+
+    path = _ordered(fresh_campaign)
+    _tamper_last_entry(path, "before_json", change)
+    before = hashlib.sha256(path.read_bytes()).hexdigest()
+    with open_campaign(path) as doc:
+        with pytest.raises(CampaignError, match=r"the log's entry \d+ \(End day.*\) is damaged, "
+                                                "so it cannot be undone"):
+            services.undo(doc)
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == before, what
+    with open_campaign(path) as doc:  # and the campaign still opens and plays on
+        assert queries.campaign_status(doc).date == date(1813, 5, 2)
+
+
+def test_a_log_entry_never_puts_its_own_words_into_the_sql(fresh_campaign):
+    """A key of a saved row is a column name only if the table declares it: a crafted key that
+    would have run its own statement is refused, and nothing is written."""
+    from campaign1813.campaign.errors import CampaignError
+
+    path = _ordered(fresh_campaign)
+    crafted = 'name") SELECT name, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 FROM day_command --'
+    as_json = crafted.replace('"', '\\"')
+    _tamper_last_entry(path, "before_json", lambda t: t.replace('"name":', f'"{as_json}":', 1))
+    before = hashlib.sha256(path.read_bytes()).hexdigest()
+    with open_campaign(path) as doc:
+        with pytest.raises(CampaignError, match="which is not one of the table's columns"):
+            services.undo(doc)
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+
+
+@pytest.mark.parametrize(("sql", "why"), [
+    ("UPDATE day_command SET marched = -30 WHERE name = '4 Corps'", "marched"),
+    ("UPDATE day_command SET marched = 9e999 WHERE name = '4 Corps'", "marched"),
+])
+def test_a_stored_value_no_campaign_can_hold_is_refused_on_open(fresh_campaign, sql, why):
+    from campaign1813.campaign.errors import CampaignError
+
+    path = fresh_campaign()
+    con = sqlite3.connect(path)
+    con.execute(sql)
+    con.commit()
+    con.close()
+    with pytest.raises(CampaignError, match=f"is damaged.*{why}"):
+        open_campaign(path)
+
+
+def test_a_battle_result_that_is_no_side_is_refused_on_open(fresh_campaign):
+    from campaign1813.campaign.errors import CampaignError
+
+    path = fresh_campaign()
+    with open_campaign(path) as doc:
+        services.issue_order(doc, "I Prussian Corps", "Attack", "Magdeburg")
+        for _ in range(6):
+            services.end_day(doc)
+    con = sqlite3.connect(path)
+    con.execute("UPDATE day_battle SET result = 'Martians'")
+    con.commit()
+    con.close()
+    with pytest.raises(CampaignError, match="is damaged.*result"):
+        open_campaign(path)

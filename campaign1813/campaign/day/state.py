@@ -9,7 +9,7 @@ writes it back, in one transaction per umpire action.
 
 from datetime import date
 from enum import StrEnum
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 from msgspec.structs import replace
@@ -69,7 +69,8 @@ class CommandState(msgspec.Struct, frozen=True):
     status: Status = Status.READY
     status_date: date | None = None
     battle: int | None = None
-    marched: float = 0.0
+    # miles marched today: never negative, and no rate marches a thousand in a day
+    marched: Annotated[float, msgspec.Meta(ge=0, le=1000)] = 0.0
     halted: bool = False
     casualties: tuple[tuple[str, int], ...] = ()
 
@@ -110,7 +111,8 @@ class Battle(msgspec.Struct, frozen=True):
     french_reinforcements: tuple[str, ...] = ()
     allied_reinforcements: tuple[str, ...] = ()
     attacker: Side | None = None
-    result: str | None = None
+    # who won, as the log and the file keep it: a side's name, or draw
+    result: Literal["French", "Allied", "draw"] | None = None
     notes: tuple[str, ...] = ()
 
     def side(self, side: Side) -> tuple[str, ...]:

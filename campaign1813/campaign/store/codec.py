@@ -375,6 +375,14 @@ def _insert(con: sqlite3.Connection, table: str, rows: list[Json]) -> None:
     if not rows:
         return
     columns = list(rows[0])
+    # The columns are the table's own, as it declares them: a name that came with the data (a
+    # log entry's keys) is refused, never written into the SQL.
+    declared = {r[1] for r in con.execute(f"PRAGMA table_info({table})")}
+    for row in rows:
+        odd = sorted(set(row) - declared, key=str) or sorted(set(columns) ^ set(row), key=str)
+        if odd:
+            raise DamagedState(f"a {table} row names {odd[0]!r:.80}, which is not one of the "
+                               "table's columns")
     names = ", ".join(f'"{c}"' for c in columns)
     marks = ", ".join("?" for _ in columns)
     sql = f"INSERT INTO {table} ({names}) VALUES ({marks})"

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.day.ground import OrderRefused
-from campaign1813.campaign.store.codec import Json, write_changes
+from campaign1813.campaign.errors import CampaignError
+from campaign1813.campaign.store.codec import SECTIONS as STATE_SECTIONS
+from campaign1813.campaign.store.codec import DamagedState, Json, read_state, write_changes
 from campaign1813.campaign.store.protocol import LogEntry, LoggedAction
 
 if TYPE_CHECKING:  # a day's report is handed on, never read here
@@ -50,30 +53,54 @@ def _latest(con: sqlite3.Connection, undone: bool) -> sqlite3.Row | None:
     return row
 
 
-def undo(con: sqlite3.Connection, expected: str | None = None) -> Changes:
+Check = Callable[[sqlite3.Connection], object] | None
+
+
+def undo(con: sqlite3.Connection, expected: str | None = None, check: Check = None) -> Changes:
     """Put back the state before the latest action in force (refused if it is not the one
     the umpire was shown, ``expected``, because another window acted since)."""
-    return _step(con, expected, back=True)
+    return _step(con, expected, True, check)
 
 
-def redo(con: sqlite3.Connection, expected: str | None = None) -> Changes:
+def redo(con: sqlite3.Connection, expected: str | None = None, check: Check = None) -> Changes:
     """Apply again the earliest undone action."""
-    return _step(con, expected, back=False)
+    return _step(con, expected, False, check)
 
 
-def _step(con: sqlite3.Connection, expected: str | None, back: bool) -> Changes:
+# What a log entry may change: the day's own values, its sections, the battles on the table.
+SECTIONS = frozenset({"date", "marched", "next_battle", "settings", *STATE_SECTIONS, "fights",
+                      "fight_steps"})
+
+
+def _step(con: sqlite3.Connection, expected: str | None, back: bool, check: Check) -> Changes:
     """One step along the log: back (the latest action in force undone) or forward (the
-    earliest undone action done again)."""
+    earliest undone action done again). The state it leaves is checked (``check``: the whole
+    audit against the campaign's map; else each row read back) before anything is kept."""
     what = "undo" if back else "redo"
     row = _latest(con, undone=not back)
     if row is None:
         raise OrderRefused(f"there is nothing to {what}")
     _expect(row, expected, what)
-    before, after = json.loads(row["before_json"]), json.loads(row["after_json"])
+    damaged = f"the log's entry {row['seq']} ({row['label']}) is damaged, so it cannot be {what}ne"
+    try:
+        before, after = json.loads(row["before_json"]), json.loads(row["after_json"])
+        lines = () if back else tuple(str(line) for line in json.loads(row["lines_json"]))
+    except (TypeError, ValueError, RecursionError):
+        raise DamagedState(f"{damaged}: what it saved is not JSON") from None
+    if not isinstance(before, dict) or not isinstance(after, dict) or set(before) - SECTIONS \
+            or set(after) - SECTIONS:
+        raise DamagedState(f"{damaged}: what it saved is not a change of the campaign day")
     old, new = (after, before) if back else (before, after)
-    write_changes(con, new)
+    try:
+        write_changes(con, new)
+        # The state it leaves is read back and checked before anything is committed: a value
+        # no campaign can hold is refused here, and the whole step with it.
+        (check or read_state)(con)
+    except CampaignError as exc:
+        raise DamagedState(f"{damaged}: {exc}") from None
+    except (TypeError, ValueError, KeyError, AttributeError, sqlite3.Error) as exc:
+        raise DamagedState(f"{damaged} ({type(exc).__name__}: {exc})") from None
     con.execute("UPDATE event_log SET undone = ? WHERE seq = ?", (back, row["seq"]))
-    lines = () if back else tuple(json.loads(row["lines_json"]))
     return _changes(f"{what.capitalize()} {row['label']}", lines, old, new, None)
 
 

@@ -12,6 +12,7 @@ the campaign at a glance needs neither.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from campaign1813.campaign.store import fights, log
@@ -82,8 +83,10 @@ class FileWork(FileReader, UnitOfWork):
     """A unit of work in the campaign file's write transaction (the document opens and commits
     it): what the action changed is written only by ``record``, with its log entry."""
 
-    def __init__(self, con: sqlite3.Connection) -> None:
+    def __init__(self, con: sqlite3.Connection,
+                 check: Callable[[sqlite3.Connection], object] | None = None) -> None:
         super().__init__(con)
+        self._check = check  # the stored state's audit, run on what an undo or redo leaves
         self._before: Json | None = None
         self._state: DayState | None = None
         self._put: DayState | None = None
@@ -153,12 +156,12 @@ class FileWork(FileReader, UnitOfWork):
     def undo(self, expected: str | None = None) -> Changes:
         self._open()
         self._done = True
-        return log.undo(self._con, expected)
+        return log.undo(self._con, expected, self._check)
 
     def redo(self, expected: str | None = None) -> Changes:
         self._open()
         self._done = True
-        return log.redo(self._con, expected)
+        return log.redo(self._con, expected, self._check)
 
     @property
     def wrote(self) -> bool:
