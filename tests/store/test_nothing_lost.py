@@ -435,3 +435,24 @@ def test_a_battle_result_that_is_no_side_is_refused_on_open(fresh_campaign):
     con.close()
     with pytest.raises(CampaignError, match="is damaged.*result"):
         open_campaign(path)
+
+
+@pytest.mark.parametrize(("old", "new", "why"), [
+    ('"road":15.0', '"road":1e300', "road"),
+    ('"steps_per_day":12', '"steps_per_day":100000000', "steps_per_day"),
+])
+def test_an_edited_stored_scenario_is_checked_as_its_files_are(fresh_campaign, old, new, why):
+    """The campaign's stored copy of its scenario holds to the ranges the scenario's files are
+    held to, though the files' hash still matches: a copy out of range is not trusted, and the
+    scenario is read again from the campaign's own files (no corps marches 1e300 miles a day,
+    and no End Day runs a hundred million steps)."""
+    path = fresh_campaign()
+    con = sqlite3.connect(path)
+    form = con.execute("SELECT form_json FROM scenario_form").fetchone()[0]
+    assert old in form
+    con.execute("UPDATE scenario_form SET form_json = ?", (form.replace(old, new, 1),))
+    con.commit()
+    con.close()
+    with open_campaign(path) as doc:
+        settings = doc.scenario().settings
+        assert (settings.foot_rate.road, settings.steps_per_day) == (15.0, 12), why

@@ -9,6 +9,7 @@ The loader builds these from the TOML files and the campaign file stores them; e
 
 from datetime import date
 from enum import StrEnum
+from typing import Annotated
 
 import msgspec
 
@@ -105,12 +106,18 @@ class Objective(msgspec.Struct, frozen=True):
     towns: tuple[str, ...] = ()
 
 
+# The ranges the scenario's schema allows (``scenario/schema.py``), held again when a campaign's
+# stored copy of its scenario is read: an edited copy cannot march a corps 180 miles a day.
+DayRate = Annotated[float, msgspec.Meta(gt=0, le=100)]
+ShortMiles = Annotated[float, msgspec.Meta(ge=0, le=100)]
+
+
 class MarchRates(msgspec.Struct, frozen=True):
     """Miles a day on roads, off roads and in difficult country."""
 
-    road: float
-    off_road: float
-    difficult: float
+    road: DayRate
+    off_road: DayRate
+    difficult: DayRate
 
 
 class Settings(msgspec.Struct, frozen=True):
@@ -118,16 +125,16 @@ class Settings(msgspec.Struct, frozen=True):
 
     name: str = "The 1813 Campaign"
     start_date: date = date(1813, 5, 1)
-    contact_miles: float = 10.0
-    reinforce_miles: float = 10.0
+    contact_miles: ShortMiles = 10.0
+    reinforce_miles: ShortMiles = 10.0
     foot_rate: MarchRates = MarchRates(15, 10, 5)
     mounted_rate: MarchRates = MarchRates(30, 15, 5)
-    forced_march_extra_miles: float = 5.0
+    forced_march_extra_miles: ShortMiles = 5.0
     forced_march_cost: str = "one casualty on each infantry brigade, carried to the next battle"
     carry_casualties_forward: bool = False
     messenger_orders: bool = False
-    messenger_miles: float = 60.0
-    steps_per_day: int = 12
+    messenger_miles: Annotated[float, msgspec.Meta(gt=0, le=1000)] = 60.0
+    steps_per_day: Annotated[int, msgspec.Meta(ge=1, le=240)] = 12
     battle_turns: int = 12  # turns of a battle day before night falls (seed 000: twelve)
 
 
