@@ -30,7 +30,8 @@ def test_menus(window):
     assert menu_titles(window) == ["&File", "&Edit", "&Campaign", "&Battle", "&Help"]
     file_items = [a.text() for a in window.menus.file_menu.actions() if a.text()]
     assert file_items == ["&New Campaign…", "&Open…", "Open &Recent", "Save &As…", "&Back Up…",
-                          "&Print Orders of Battle…", "E&xport Orders of Battle…", "&Quit"]
+                          "Restore From Bac&kup…", "&Print Orders of Battle…",
+                          "E&xport Orders of Battle…", "&Quit"]
 
 
 def test_title_without_and_with_a_campaign(window, tmp_path, qtbot):
@@ -212,3 +213,4 @@ def test_the_objectives_and_the_battle_overrides_are_in_the_window(window, tmp_p
         ["Objectives"]
     assert window.objectives_panel.rows()[0] == (0, ("Northern Germany", "", ""))
     assert window.open_battle_dialog(1, PostponeDialog) is None  # no battle is due
+

@@ -32,6 +32,7 @@ from campaign1813.campaign.store.document import (
     backup_campaign,
     create_campaign,
     open_campaign,
+    restore_campaign,
     save_campaign_as,
 )
 from campaign1813.ui import APP_TITLE
@@ -205,6 +206,37 @@ class MainWindow(QMainWindow):
             self.report_error(f"Cannot back up the campaign: {exc}")
             return False
         self.statusBar().showMessage(f"Backed up to {path}")
+        return True
+
+    def restore_from_backup(self, backup: str | Path, *, confirm: bool | None = None) -> bool:
+        """Put a backup in the place of the open campaign (``campaign1813 restore``): the
+        campaign as it is now is kept beside it as ``NAME.before-restore``, journal and all,
+        and the backup is opened. ``confirm`` None asks the umpire first."""
+        doc = self.document
+        if doc is None:
+            return False
+        backup, path = Path(backup), doc.path
+        if confirm is None:
+            answer = QMessageBox.question(
+                self, "Restore From Backup",
+                f"Put {backup.name} in the place of {path.name}?\n\nThe campaign as it is now "
+                f"is kept beside it as {path.name}.before-restore.",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No)
+            confirm = answer == QMessageBox.StandardButton.Yes
+        if not confirm:
+            return False
+        doc.close()  # the file is replaced only once no connection of ours holds it
+        try:
+            aside = restore_campaign(backup, path)
+            restored = open_campaign(path)
+        except (CampaignError, OSError) as exc:
+            self.report_error(f"Cannot restore {backup}: {exc}")
+            self.open_file(path)  # the campaign as it was, which the refusal left in place
+            return False
+        self._set_document(restored)
+        kept = f"; the campaign as it was is kept as {aside.name}" if aside else ""
+        self.statusBar().showMessage(f"Restored {backup}{kept}")
         return True
 
     def _may_replace(self, path: Path, replace: bool | None) -> bool:

@@ -62,6 +62,8 @@ class Window(Protocol):
     def new_campaign(self, path: str | Path, *, replace: bool | None = None) -> bool: ...
     def save_as(self, path: str | Path, *, replace: bool | None = None) -> bool: ...
     def back_up(self, path: str | Path, *, replace: bool | None = None) -> bool: ...
+    def restore_from_backup(self, backup: str | Path, *,
+                            confirm: bool | None = None) -> bool: ...
     def details_text(self) -> str: ...
     def undo(self) -> object: ...
     def redo(self) -> object: ...
@@ -100,6 +102,8 @@ class Menus(QObject):
         self.save_as_action = self._action(self.file_menu, "Save &As…", self._on_save_as,
                                            QKeySequence.StandardKey.SaveAs)
         self.backup_action = self._action(self.file_menu, "&Back Up…", self._on_backup)
+        self.restore_action = self._action(self.file_menu, "Restore From Bac&kup…",
+                                           self._on_restore)
         self.file_menu.addSeparator()
         # File ▸ Print / Export Orders of Battle…: the dialogs and slots are in ui/print_oob.py
         self.print_oob_action = self._action(self.file_menu, "&Print Orders of Battle…",
@@ -195,6 +199,12 @@ class Menus(QObject):
         chosen = self._save_dialog("Back Up Campaign")
         if chosen:
             self._window.back_up(chosen[0], replace=True if chosen[1] else None)
+
+    def _on_restore(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(_widget(self._window), "Restore From Backup",
+                                              self._window.start_folder(), FILE_FILTER)
+        if path:
+            self._window.restore_from_backup(path)
 
     def _orders_of_battle(self, slot: str) -> None:
         """File ▸ Print or Export Orders of Battle…, from ui/print_oob.py loaded when asked."""
