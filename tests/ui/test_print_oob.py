@@ -41,9 +41,10 @@ def _in_order(text: str, lines: list[str]) -> None:
         at = found[0]
 
 
-def test_the_file_menu_has_print_and_export_after_back_up(window):
+def test_the_file_menu_has_print_and_export_after_back_up_and_restore(window):
     texts = [a.text() for a in window.menus.file_menu.actions() if not a.isSeparator()]
-    at = texts.index("&Back Up…")
+    at = texts.index("Restore From Bac&kup…")
+    assert texts[at - 1] == "&Back Up…"
     assert texts[at + 1:at + 3] == ["&Print Orders of Battle…", "E&xport Orders of Battle…"]
     assert window.menus.print_oob_action.isEnabled() and window.menus.export_oob_action.isEnabled()
 
