@@ -10,6 +10,7 @@ stays open to be put right; nothing is changed. The dialogs never judge an overr
 from __future__ import annotations
 
 from collections.abc import Sequence
+from html import escape
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -69,8 +70,8 @@ class BattleDialog(QDialog):
         self._campaign = campaign
         self.changes: Changes | None = None
         self.setWindowTitle(f"{self.verb} the Battle of {battle.place}")
-        self.heading = QLabel(f"<b>{battle.title[:1].upper()}{battle.title[1:]}</b><br>"
-                              f"{_sides(battle)}")
+        title = battle.title[:1].upper() + battle.title[1:]  # names shown as spelt, not as HTML
+        self.heading = QLabel(f"<b>{escape(title)}</b><br>{escape(_sides(battle))}")
         self.heading.setTextFormat(Qt.TextFormat.RichText)
         self.heading.setWordWrap(True)
         self.form = QFormLayout()

@@ -343,3 +343,24 @@ def test_a_theatre_is_found_by_its_name_folded_as_towns_are():
     armies = load_scenario().armies
     found = theatre_forces(armies, "  southern germany  AND austria")
     assert [s.army.name for s in found.armies] == ["Third French Army", "Austrian Army"]
+
+
+def test_no_csv_cell_can_be_read_as_a_formula(monkeypatch):
+    """A name beginning with a formula's mark is written with a leading apostrophe (a scenario
+    edited by hand must not run a formula in the umpire's spreadsheet); numbers stay numbers."""
+    import csv
+    import io
+
+    from campaign1813.campaign.export import oob_document
+
+    crafted = [{"army": "=HYPERLINK(\"http://x\")", "name": "+SUM(A1)", "class": "@A",
+                "men": "-3"}]
+    monkeypatch.setattr(oob_document, "_rows", lambda sheet: [dict(r) for r in crafted])
+    monkeypatch.setattr(oob_document, "CSV_COLUMNS", ["army", "name", "class", "men"])
+
+    class OneSheet:
+        armies = (None,)
+
+    rows = list(csv.DictReader(io.StringIO(oob_document.oob_csv(OneSheet()))))  # type: ignore[arg-type]
+    assert rows == [{"army": "'=HYPERLINK(\"http://x\")", "name": "'+SUM(A1)", "class": "'@A",
+                     "men": "-3"}]

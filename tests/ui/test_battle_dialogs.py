@@ -162,3 +162,16 @@ def test_split_through_the_dialog_fights_the_flank_apart(qtbot, tmp_path):
     window.undo()
     assert len(queries.campaign_status(window.document).battles) == 1
     window.document.close()
+
+
+def test_a_name_that_looks_like_markup_is_shown_as_it_is_spelt(two_battles, qtbot):
+    """A command named with angle brackets (a scenario edited by hand) is text in the dialog's
+    heading, not markup that hides it."""
+    from msgspec.structs import replace
+
+    window = two_battles
+    battle = replace(queries.campaign_status(window.document).battles[0],
+                     french=("<b>Vistula</b> & <i>Polish</i>",))
+    dialog = PostponeDialog(battle, window.campaign)
+    qtbot.addWidget(dialog)
+    assert "&lt;b&gt;Vistula&lt;/b&gt; &amp; &lt;i&gt;Polish&lt;/i&gt;" in dialog.heading.text()

@@ -238,14 +238,34 @@ def _rows(sheet: ArmyOnSheet) -> Iterable[dict[str, Any]]:
                "calibre": art.calibre, "horse": "yes" if art.horse else "no"}
 
 
+_FORMULA_MARKS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value: object) -> object:
+    """A cell as a spreadsheet reads it as text: one beginning with a formula's mark (``=``,
+    ``+``, ``-``, ``@``, a tab or a carriage return) gets a leading apostrophe, as
+    spreadsheet-safe CSV writers do; numbers are left as they are.
+
+    >>> spreadsheet_safe("=SUM(A1)"), spreadsheet_safe("-3"), spreadsheet_safe(8)
+    ("'=SUM(A1)", '-3', 8)
+    """
+    if not isinstance(value, str) or not value.startswith(_FORMULA_MARKS):
+        return value
+    try:
+        float(value)
+    except ValueError:
+        return "'" + value
+    return value
+
+
 def oob_csv(forces: Forces) -> str:
     """One row per commander, brigade and battery, with a header row; blank where a column
-    does not apply (a battery has no firepower grade)."""
+    does not apply (a battery has no firepower grade). No cell can be read as a formula."""
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, restval="", lineterminator="\r\n")
     writer.writeheader()
     for sheet in forces.armies:
-        writer.writerows(_rows(sheet))
+        writer.writerows({k: spreadsheet_safe(v) for k, v in row.items()} for row in _rows(sheet))
     return out.getvalue()
 
 

@@ -10,6 +10,7 @@ open test's form with its odds. Right: the brigades table and the report as it g
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import escape
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -304,7 +305,7 @@ class PlayPage(QWidget):
         drawn = ", ".join(st.drawn) or "none"
         extra = "; the Poor chip waits for a Poor commander" if st.poor_pending else ""
         self.turn_text.setText(f"<b>{where.get(st.phase, st.phase)}</b>, move {st.move}; "
-                               f"chips drawn this turn: {drawn}{extra}")
+                               f"chips drawn this turn: {escape(drawn)}{extra}")
         playing = st.phase in (Phase.SETUP, Phase.PLAY)
         self.chip.clear()
         left = [c for c in s.chips if c.label not in st.drawn]
@@ -321,7 +322,7 @@ class PlayPage(QWidget):
         self._show_queue(view)
         self._show_special(view)
         d = view.decision
-        self.decision.setText(f"<b>{d.result or 'undecided'}</b> — {d.reason}")
+        self.decision.setText(f"<b>{escape(d.result or 'undecided')}</b> — {escape(d.reason)}")
         self.holder_button.setEnabled(st.phase == Phase.NIGHT)
         self.brigades.show_view(view)
         self.report.show_lines(view.report)
@@ -356,9 +357,10 @@ class PlayPage(QWidget):
         if corps is not None:
             now = st.corps[corps.key]
             orders = f"; orders <b>{now.orders.value}</b>" + (
-                f" on {now.objective}" if now.objective else "")
-        given = f" (move given by {s.commander(a.given_by).name})" if a.given_by else ""
-        self.commander.setText(f"Chip {a.chip}: <b>{cm.name}</b>, {role}, {cm.grade.value} "
+                f" on {escape(now.objective)}" if now.objective else "")
+        given = f" (move given by {escape(s.commander(a.given_by).name)})" if a.given_by else ""
+        self.commander.setText(f"Chip {a.chip}: <b>{escape(cm.name)}</b>, {escape(role)}, "
+                               f"{cm.grade.value} "
                                f"(+{bonus}){orders}{given}")
         rolled = a.pips is not None
         self.pips_button.setEnabled(not rolled)
