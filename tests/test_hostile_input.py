@@ -96,3 +96,21 @@ def test_no_document_carries_a_control_character_a_reason_was_typed_with(fresh_c
         text = out.read_text(encoding="utf-8")
         assert "rain␛[2J␇ all day" in text.replace("\\[", "[")
         assert not any(ord(c) < 0x20 and c not in "\n\t" for c in text)
+
+
+def test_a_relative_name_beginning_file_colon_means_that_file(tmp_path, monkeypatch, capsys):
+    """SQLite reads a bare name beginning "file:" as an address: every file the program makes
+    beside a campaign (the new file's, a copy's, an upgrade's) is named absolutely, so such a
+    name is the file it spells and nothing stray is left."""
+    from pathlib import Path
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "file:x.c1813"]) == 0
+    assert main(["backup", "file:x.c1813", "file:y.c1813"]) == 0
+    golden = Path(__file__).parent / "fixtures" / "golden-v1.c1813"
+    (tmp_path / "file:old.c1813").write_bytes(golden.read_bytes())
+    assert main(["info", "file:old.c1813"]) == 0  # upgraded on a copy beside it
+    assert main(["restore", "file:y.c1813", "file:x.c1813"]) == 0
+    assert "today   7 May 1813" in capsys.readouterr().out
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "file:old.c1813", "file:x.c1813", "file:x.c1813.before-restore", "file:y.c1813"]

@@ -541,7 +541,8 @@ def _build(path: Path, loaded: Scenario, *, name: str, start: date, scenario: st
     """Lay out a ``.part`` file, write the new campaign into it, and move it into place."""
     from campaign1813.campaign.store.migrate import create_layout
 
-    tmp = path.with_name(path.name + ".part")
+    # absolute: SQLite reads a bare name beginning "file:" as an address, not as the file
+    tmp = path.absolute().with_name(path.name + ".part")
     tmp.unlink(missing_ok=True)
     try:
         create_layout(tmp)
@@ -576,7 +577,7 @@ def backup_campaign(doc: CampaignDocument, out: str | Path, *, overwrite: bool =
         raise CampaignFileError(out, "is the campaign itself; choose another name for the copy")
     refuse_campaign_target(out, "a copy")
     _check_destination(out, overwrite)
-    tmp = out.with_name(out.name + ".part")
+    tmp = out.absolute().with_name(out.name + ".part")  # absolute: see _build
     try:
         tmp.unlink(missing_ok=True)
         dst = sqlite3.connect(tmp)
@@ -618,7 +619,7 @@ def restore_campaign(backup: str | Path, target: str | Path) -> Path | None:
             side = real.with_name(real.name + suffix)
             if side.exists():
                 side.replace(aside.with_name(aside.name + suffix))
-    tmp = real.with_name(real.name + ".part")
+    tmp = real.absolute().with_name(real.name + ".part")  # absolute: see _build
     try:
         tmp.unlink(missing_ok=True)
         src = sqlite3.connect(_address(backup, "ro"), uri=True)

@@ -102,7 +102,8 @@ def upgrade_file(path: Path, version: int,
     if version not in REVISIONS:
         raise CampaignFileError(path, f"has schema version {version}, which no release wrote")
     _check_tables(path, version)
-    work = path.with_name(path.name + ".upgrading")
+    # absolute: SQLite reads a bare name beginning "file:" as an address, not as the file
+    work = path.absolute().with_name(path.name + ".upgrading")
     work.unlink(missing_ok=True)
     try:
         src = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
