@@ -577,22 +577,39 @@ def backup_campaign(doc: CampaignDocument, out: str | Path, *, overwrite: bool =
         raise CampaignFileError(out, "is the campaign itself; choose another name for the copy")
     refuse_campaign_target(out, "a copy")
     _check_destination(out, overwrite)
+    try:
+        _write_copy(doc.con, out)
+    except OSError as exc:
+        raise CampaignFileError(out, f"cannot be written ({exc.strerror or exc})") from None
+    except sqlite3.Error as exc:
+        raise CampaignFileError(out, f"cannot be written ({exc})") from None
+    return out
+
+
+def _write_copy(source: sqlite3.Connection, out: Path) -> None:
+    """A whole copy of a database through SQLite's backup API, made beside ``out`` and moved
+    into place when complete; nothing is left beside it if it fails."""
     tmp = out.absolute().with_name(out.name + ".part")  # absolute: see _build
     try:
         tmp.unlink(missing_ok=True)
         dst = sqlite3.connect(tmp)
         try:
-            doc.con.backup(dst)
+            source.backup(dst)
         finally:
             dst.close()
         tmp.replace(out)
-    except OSError as exc:
+    except BaseException:
         tmp.unlink(missing_ok=True)
-        raise CampaignFileError(out, f"cannot be written ({exc.strerror or exc})") from None
-    except sqlite3.Error as exc:
-        tmp.unlink(missing_ok=True)
-        raise CampaignFileError(out, f"cannot be written ({exc})") from None
-    return out
+        raise
+
+
+def _move_with_journal(src: Path, dst: Path) -> None:
+    """Rename a campaign file and what SQLite keeps beside it, as a pair."""
+    src.replace(dst)
+    for suffix in SIDE_FILES:
+        side = src.with_name(src.name + suffix)
+        if side.exists():
+            side.replace(dst.with_name(dst.name + suffix))
 
 
 def restore_campaign(backup: str | Path, target: str | Path) -> Path | None:
@@ -614,32 +631,16 @@ def restore_campaign(backup: str | Path, target: str | Path) -> Path | None:
     aside = real
     if real.exists():
         aside = _free_name(real.with_name(real.name + ".before-restore"))
-        real.replace(aside)
-        for suffix in SIDE_FILES:
-            side = real.with_name(real.name + suffix)
-            if side.exists():
-                side.replace(aside.with_name(aside.name + suffix))
-    tmp = real.absolute().with_name(real.name + ".part")  # absolute: see _build
+        _move_with_journal(real, aside)
     try:
-        tmp.unlink(missing_ok=True)
         src = sqlite3.connect(_address(backup, "ro"), uri=True)
         try:
-            dst = sqlite3.connect(tmp)
-            try:
-                src.backup(dst)
-            finally:
-                dst.close()
+            _write_copy(src, real)
         finally:
             src.close()
-        tmp.replace(real)
     except (OSError, sqlite3.Error) as exc:
-        tmp.unlink(missing_ok=True)
         if aside != real and not real.exists():
-            aside.replace(real)  # put the replaced file back rather than leave nothing
-            for suffix in SIDE_FILES:
-                side = aside.with_name(aside.name + suffix)
-                if side.exists():
-                    side.replace(real.with_name(real.name + suffix))
+            _move_with_journal(aside, real)  # put the replaced file back rather than nothing
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise CampaignFileError(target, f"cannot be restored ({reason})") from None
     return aside if aside != real else None
