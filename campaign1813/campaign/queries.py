@@ -28,7 +28,7 @@ from campaign1813.campaign.day.state import (
 )
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.types import Side
-from campaign1813.campaign.store.protocol import FIGHT_STEP, CampaignStore
+from campaign1813.campaign.store.protocol import FIGHT_STEP, CampaignStore, LogStep
 from campaign1813.maps.types import Theatre
 
 # Two kinds of read import what they need where they start. The day's rules (``day.movement``,
@@ -408,6 +408,18 @@ def next_redo(doc: CampaignStore) -> str | None:
     """The label of the action Redo would apply again."""
     with doc.read() as reader:
         return reader.next_redo()
+
+
+def undo_step(doc: CampaignStore) -> LogStep | None:
+    """The action Undo would take back, with its log entry's id."""
+    with doc.read() as reader:
+        return reader.undo_step()
+
+
+def redo_step(doc: CampaignStore) -> LogStep | None:
+    """The action Redo would apply again, with its log entry's id."""
+    with doc.read() as reader:
+        return reader.redo_step()
 
 
 # -- the diary ---------------------------------------------------------------------------------

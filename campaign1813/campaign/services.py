@@ -44,6 +44,7 @@ from campaign1813.campaign.store.protocol import (
     CampaignStore,
     Fight,
     LogEntry,
+    LogStep,
     UnitOfWork,
 )
 
@@ -173,14 +174,15 @@ def change_setting(store: CampaignStore, name: str, value: str) -> Changes:
     return perform(store, ChangeSetting(name, value))
 
 
-def undo(store: CampaignStore, expected: str | None = None) -> Changes:
-    """Take back the latest action in force; with ``expected``, only if it is that one."""
+def undo(store: CampaignStore, expected: LogStep | None = None) -> Changes:
+    """Take back the latest action in force; with ``expected``, only if it is that entry."""
     with store.unit_of_work() as work:
         return work.undo(expected)
 
 
-def redo(store: CampaignStore, expected: str | None = None) -> Changes:
-    """Apply again the earliest action taken back; with ``expected``, only if it is that one."""
+def redo(store: CampaignStore, expected: LogStep | None = None) -> Changes:
+    """Apply again the earliest action taken back; with ``expected``, only if it is that
+    entry."""
     with store.unit_of_work() as work:
         return work.redo(expected)
 

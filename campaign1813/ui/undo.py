@@ -2,9 +2,10 @@
 
 The log in the file is the only undo history: it outlives the window, and the command line and
 other windows write to it too. The two menu entries show the labels the log gives
-(``queries.next_undo``/``next_redo``, e.g. "Undo Order: 4 Corps – Move Lüneburg") and ask the
-services to take back or apply again exactly that action (``expected=``), so an undo is refused,
-not misapplied, when someone else acted since the menu was read. There is no stack or counter
+(``queries.undo_step``/``redo_step``, e.g. "Undo Order: 4 Corps – Move Lüneburg") and ask the
+services to take back or apply again exactly that log entry (``expected=``, by the entry's own
+id, not its label), so an undo is refused, not misapplied, when someone else acted since the
+menu was read, even if they logged an action with the same label. There is no stack or counter
 of our own to keep in step with the log. Each step is run as any action is
 (:class:`~campaign1813.ui.operation.Operation`).
 """
@@ -18,6 +19,7 @@ from campaign1813.campaign import queries
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.store.document import CampaignDocument
+from campaign1813.campaign.store.protocol import LogStep
 from campaign1813.ui.open_campaign import OpenCampaign
 from campaign1813.ui.operation import Operation, Service, day_service
 
@@ -28,8 +30,8 @@ class UndoHistory(QObject):
     def __init__(self, campaign: OpenCampaign, parent: QObject | None = None):
         super().__init__(parent)
         self.campaign = campaign
-        self.undo_label: str | None = None
-        self.redo_label: str | None = None
+        self.undo_next: LogStep | None = None
+        self.redo_next: LogStep | None = None
         self.undo_action = QAction("&Undo", self)
         self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
         self.redo_action = QAction("&Redo", self)
@@ -41,12 +43,22 @@ class UndoHistory(QObject):
     def refresh(self, *_args: object) -> None:
         """Read what the log would undo and redo next into the menu."""
         doc = self.campaign.document
-        self.undo_label = queries.next_undo(doc) if doc is not None else None
-        self.redo_label = queries.next_redo(doc) if doc is not None else None
-        for action, word, label in ((self.undo_action, "&Undo", self.undo_label),
-                                    (self.redo_action, "&Redo", self.redo_label)):
-            action.setEnabled(label is not None)
-            action.setText(f"{word} {label}" if label else word)
+        self.undo_next = queries.undo_step(doc) if doc is not None else None
+        self.redo_next = queries.redo_step(doc) if doc is not None else None
+        for action, word, step in ((self.undo_action, "&Undo", self.undo_next),
+                                   (self.redo_action, "&Redo", self.redo_next)):
+            action.setEnabled(step is not None)
+            action.setText(f"{word} {step.label}" if step else word)
+
+    @property
+    def undo_label(self) -> str | None:
+        """The label of the action the Undo entry shows."""
+        return self.undo_next.label if self.undo_next else None
+
+    @property
+    def redo_label(self) -> str | None:
+        """The label of the action the Redo entry shows."""
+        return self.redo_next.label if self.redo_next else None
 
     def _on_read(self, *_args: object) -> None:
         """The file was opened or changed: the log's next steps may have changed too."""
@@ -55,12 +67,12 @@ class UndoHistory(QObject):
     def undoing(self) -> Service:
         """The service call that takes back the action the menu shows; refused if the log's
         latest is another."""
-        return self._step("undo", self.undo_label)
+        return self._step("undo", self.undo_next)
 
     def redoing(self) -> Service:
         """The service call that applies again the action the menu shows; refused if the
         log's next is another."""
-        return self._step("redo", self.redo_label)
+        return self._step("redo", self.redo_next)
 
     def undo(self) -> Changes:
         """Take back the action the menu shows, and show what changed; a refusal is raised."""
@@ -71,10 +83,10 @@ class UndoHistory(QObject):
         return Operation(self.campaign, self.redoing()).perform()
 
     @staticmethod
-    def _step(what: str, label: str | None) -> Service:
+    def _step(what: str, shown: LogStep | None) -> Service:
         def step(doc: CampaignDocument) -> Changes:
-            if label is None:
+            if shown is None:
                 raise CampaignError(f"there is nothing to {what}")
-            return day_service(what, expected=label)(doc)
+            return day_service(what, expected=shown)(doc)
 
         return step

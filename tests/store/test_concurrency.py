@@ -31,6 +31,7 @@ from campaign1813.campaign import queries, services
 from campaign1813.campaign.day.ground import OrderRefused
 from campaign1813.campaign.store import document
 from campaign1813.campaign.store.document import CampaignBusy, CampaignDocument, open_campaign
+from campaign1813.campaign.store.protocol import LogStep
 from tests.day.test_scenarios import battle_setup, make
 
 Action = Callable[[CampaignDocument], services.Changes]
@@ -54,8 +55,12 @@ def undo(doc: CampaignDocument) -> services.Changes:
 
 
 def undo_shown(doc: CampaignDocument) -> services.Changes:
-    """Undo of the action the window showed when the race began (the latest one then)."""
-    return services.undo(doc, SHOWN_UNDO)
+    """Undo of the action the window showed when the race began (the latest one then), asked
+    for by its log entry as the window does."""
+    with sqlite3.connect(doc.path) as con:  # the entry the race began with, still in the log
+        (entry,) = con.execute("SELECT entry FROM event_log WHERE label = ?",
+                               (SHOWN_UNDO,)).fetchone()
+    return services.undo(doc, LogStep(entry, SHOWN_UNDO))
 
 
 def french_win(doc: CampaignDocument) -> services.Changes:

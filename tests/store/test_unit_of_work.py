@@ -63,7 +63,8 @@ def test_a_unit_of_work_logs_its_entry_with_only_what_changed_and_undo_puts_it_b
         assert json.loads(before) == {"orders": {"1 Corps|active": None}}
         assert list(json.loads(after)["orders"]) == ["1 Corps|active"]
         assert queries.diary(doc)[-1].text == lines[-1]
-        services.undo(doc, label)
+        assert queries.undo_step(doc).label == label
+        services.undo(doc, queries.undo_step(doc))
         assert "1 Corps" not in queries.day_state(doc).orders
 
 

@@ -94,6 +94,35 @@ def test_undo_takes_back_only_the_action_the_menu_named(history, doc, tmp_path):
     assert queries.state_json(doc) == before
 
 
+def test_undo_matches_the_log_entry_not_its_label(history, doc):
+    """The command line takes back the order the menu shows and gives it again: the same label,
+    and SQLite gives the new row the old one's number. The menu's Undo is refused, not applied
+    to the command line's copy."""
+    act(history, services.issue_order, "6 Corps", "Move", "Brunswick")
+    shown = history.undo_next
+    with open_campaign(doc.path) as other:  # the command line
+        services.undo(other)
+        services.issue_order(other, "6 Corps", "Move", "Brunswick")
+    assert queries.undo_step(doc) is not None
+    assert queries.undo_step(doc).label == shown.label  # the same label …
+    assert queries.undo_step(doc).entry != shown.entry  # … but another entry
+    before = queries.state_json(doc)
+    with pytest.raises(OrderRefused, match="changed elsewhere"):
+        history.undo()
+    assert queries.state_json(doc) == before
+    assert queries.next_undo(doc) == "Order: 6 Corps – Move Brunswick"
+
+
+def test_every_log_entry_has_an_id_of_its_own(history, doc):
+    """An entry's id is never given again, even to an action logged after an undo."""
+    seen = set()
+    for _ in range(3):
+        act(history, services.issue_order, "6 Corps", "Move", "Brunswick")
+        seen.add(queries.undo_step(doc).entry)
+        services.undo(doc)
+    assert len(seen) == 3
+
+
 def test_an_undo_taken_back_elsewhere_is_reported_and_the_file_read_again(window, qtbot):
     window.orders_panel.select_command("6 Corps")
     window.orders_panel.objective.setEditText("Brunswick")

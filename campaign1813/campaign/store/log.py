@@ -10,6 +10,7 @@ action after an undo drops the actions that could have been redone.
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 from collections.abc import Callable
 from datetime import date
@@ -20,13 +21,13 @@ from campaign1813.campaign.day.ground import OrderRefused
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.store.codec import SECTIONS as STATE_SECTIONS
 from campaign1813.campaign.store.codec import DamagedState, Json, read_state, write_changes
-from campaign1813.campaign.store.protocol import LogEntry, LoggedAction
+from campaign1813.campaign.store.protocol import LogEntry, LoggedAction, LogStep
 
 if TYPE_CHECKING:  # a day's report is handed on, never read here
     from campaign1813.campaign.day.cycle import DayReport
 
-__all__ = ["LoggedAction", "actions_in_force", "next_redo", "next_undo", "record", "redo",
-           "undo"]
+__all__ = ["LogStep", "LoggedAction", "actions_in_force", "next_redo", "next_undo", "record",
+           "redo", "redo_step", "undo", "undo_step"]
 
 
 def record(con: sqlite3.Connection, entry: LogEntry, old: Json, new: Json,
@@ -35,10 +36,12 @@ def record(con: sqlite3.Connection, entry: LogEntry, old: Json, new: Json,
     its entry, for undo."""
     write_changes(con, new)
     con.execute("DELETE FROM event_log WHERE undone")
+    # the entry's own id: random, so no program writing to this log can ever give it again
     con.execute(
-        "INSERT INTO event_log (kind, label, date, lines_json, payload_json, before_json, "
-        "after_json, undone) VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
-        (entry.kind, entry.label, entry.day.isoformat(), json.dumps(list(entry.lines)),
+        "INSERT INTO event_log (entry, kind, label, date, lines_json, payload_json, before_json, "
+        "after_json, undone) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)",
+        (secrets.token_hex(16), entry.kind, entry.label, entry.day.isoformat(),
+         json.dumps(list(entry.lines)),
          json.dumps(dict(entry.payload), default=str), json.dumps(old), json.dumps(new)),
     )
     return _changes(entry.label, tuple(entry.lines), old, new, report)
@@ -56,13 +59,15 @@ def _latest(con: sqlite3.Connection, undone: bool) -> sqlite3.Row | None:
 Check = Callable[[sqlite3.Connection], object] | None
 
 
-def undo(con: sqlite3.Connection, expected: str | None = None, check: Check = None) -> Changes:
+def undo(con: sqlite3.Connection, expected: LogStep | None = None,
+         check: Check = None) -> Changes:
     """Put back the state before the latest action in force (refused if it is not the one
     the umpire was shown, ``expected``, because another window acted since)."""
     return _step(con, expected, True, check)
 
 
-def redo(con: sqlite3.Connection, expected: str | None = None, check: Check = None) -> Changes:
+def redo(con: sqlite3.Connection, expected: LogStep | None = None,
+         check: Check = None) -> Changes:
     """Apply again the earliest undone action."""
     return _step(con, expected, False, check)
 
@@ -72,7 +77,8 @@ SECTIONS = frozenset({"date", "marched", "next_battle", "settings", *STATE_SECTI
                       "fight_steps"})
 
 
-def _step(con: sqlite3.Connection, expected: str | None, back: bool, check: Check) -> Changes:
+def _step(con: sqlite3.Connection, expected: LogStep | None, back: bool,
+          check: Check) -> Changes:
     """One step along the log: back (the latest action in force undone) or forward (the
     earliest undone action done again). The state it leaves is checked (``check``: the whole
     audit against the campaign's map; else each row read back) before anything is kept."""
@@ -104,9 +110,11 @@ def _step(con: sqlite3.Connection, expected: str | None, back: bool, check: Chec
     return _changes(f"{what.capitalize()} {row['label']}", lines, old, new, None)
 
 
-def _expect(row: sqlite3.Row, expected: str | None, what: str) -> None:
-    if expected is not None and row["label"] != expected:
-        raise OrderRefused(f"cannot {what} {expected}: the campaign was changed elsewhere "
+def _expect(row: sqlite3.Row, expected: LogStep | None, what: str) -> None:
+    """Refuse unless the log's next entry is the one the umpire was shown (by its id: another
+    program may have logged an action with the same label since)."""
+    if expected is not None and row["entry"] != expected.entry:
+        raise OrderRefused(f"cannot {what} {expected.label}: the campaign was changed elsewhere "
                            f"since; the next to {what} is {row['label']}")
 
 
@@ -120,6 +128,18 @@ def next_redo(con: sqlite3.Connection) -> str | None:
     """The label of the action redo would apply again, if any."""
     row = _latest(con, True)
     return str(row["label"]) if row else None
+
+
+def undo_step(con: sqlite3.Connection) -> LogStep | None:
+    """The action undo would take back, with its entry's id, if any."""
+    row = _latest(con, False)
+    return LogStep(str(row["entry"]), str(row["label"])) if row else None
+
+
+def redo_step(con: sqlite3.Connection) -> LogStep | None:
+    """The action redo would apply again, with its entry's id, if any."""
+    row = _latest(con, True)
+    return LogStep(str(row["entry"]), str(row["label"])) if row else None
 
 
 def actions_in_force(con: sqlite3.Connection) -> list[LoggedAction]:

@@ -75,6 +75,16 @@ class LoggedAction(msgspec.Struct, frozen=True):
     kind: str = ""
 
 
+class LogStep(msgspec.Struct, frozen=True):
+    """The action undo or redo would take next: its entry's own id and its label.
+
+    A window keeps what it showed and asks for exactly that entry; a label alone is not enough,
+    since another program may log an action with the same label."""
+
+    entry: str
+    label: str
+
+
 class Fight(NamedTuple):
     """A battle on the table: its setup and the steps taken since, in order."""
 
@@ -107,6 +117,14 @@ class CampaignReader(Protocol):
 
     def next_redo(self) -> str | None:
         """The label of the action redo would apply again, if any."""
+        ...
+
+    def undo_step(self) -> LogStep | None:
+        """The action undo would take back, with its entry's id, if any."""
+        ...
+
+    def redo_step(self) -> LogStep | None:
+        """The action redo would apply again, with its entry's id, if any."""
         ...
 
     def fight(self, battle: int) -> Fight | None:
@@ -149,12 +167,12 @@ class UnitOfWork(CampaignReader, Protocol):
         day's report, if the action made one)."""
         ...
 
-    def undo(self, expected: str | None = None) -> Changes:
+    def undo(self, expected: LogStep | None = None) -> Changes:
         """Put back the state before the latest action in force (refused if it is not the one
         the umpire was shown, ``expected``, because another window acted since)."""
         ...
 
-    def redo(self, expected: str | None = None) -> Changes:
+    def redo(self, expected: LogStep | None = None) -> Changes:
         """Apply again the earliest action taken back (refused likewise)."""
         ...
 

@@ -12,6 +12,7 @@ as JSON text (positions, lists of names), so one mechanism moves every entity to
 
 from datetime import date
 
+from sqlalchemy import Index
 from sqlmodel import Field, SQLModel
 
 from campaign1813.campaign.store.version import APPLICATION, SCHEMA_VERSION
@@ -143,11 +144,17 @@ class DayRow(SQLModel, table=True):
 
 
 class EventRow(SQLModel, table=True):
-    """One umpire action: its diary lines and the state before and after it, for undo/redo."""
+    """One umpire action: its diary lines and the state before and after it, for undo/redo.
+
+    ``seq`` orders the log, but SQLite gives a deleted row's number again; ``entry`` is the
+    action's own id (random, 128 bits), never given to another, by which a window asks to take
+    back exactly the action it showed."""
 
     __tablename__ = "event_log"
+    __table_args__ = (Index("event_log_entry", "entry", unique=True),)
 
     seq: int | None = Field(default=None, primary_key=True)
+    entry: str | None = None
     kind: str
     label: str
     date: date

@@ -32,6 +32,7 @@ from campaign1813.campaign.store.protocol import (
     Fight,
     LogEntry,
     LoggedAction,
+    LogStep,
     UnitOfWork,
 )
 
@@ -66,6 +67,12 @@ class FileReader(CampaignReader):
 
     def next_redo(self) -> str | None:
         return log.next_redo(self._con)
+
+    def undo_step(self) -> LogStep | None:
+        return log.undo_step(self._con)
+
+    def redo_step(self) -> LogStep | None:
+        return log.redo_step(self._con)
 
     def fight(self, battle: int) -> Fight | None:
         return fights.read(self._con, battle)
@@ -153,12 +160,12 @@ class FileWork(FileReader, UnitOfWork):
         self._done = True
         return log.record(self._con, entry, old, new, report)
 
-    def undo(self, expected: str | None = None) -> Changes:
+    def undo(self, expected: LogStep | None = None) -> Changes:
         self._open()
         self._done = True
         return log.undo(self._con, expected, self._check)
 
-    def redo(self, expected: str | None = None) -> Changes:
+    def redo(self, expected: LogStep | None = None) -> Changes:
         self._open()
         self._done = True
         return log.redo(self._con, expected, self._check)
