@@ -1,6 +1,8 @@
 """The main window: title, menus, New/Open round trip, recent files, refusals."""
 
 import hashlib
+import os
+import shutil
 
 import pytest
 from PySide6.QtCore import QSettings
@@ -155,6 +157,38 @@ def test_the_window_follows_another_program_writing_its_file(window, tmp_path, q
     assert window.undo_action.text() == "&Undo Order: 5 Corps – Hold Magdeburg"
     assert "changed in another window or program" in window.statusBar().currentMessage()
     assert not window.check_for_changes()  # nothing new since
+
+
+def test_the_window_opens_again_a_file_replaced_on_disk(window, tmp_path, qtbot):
+    """Another program writes a copy over the open campaign (``backup … --overwrite``): the
+    window notices the file is another one, says so and shows it; its actions reach it."""
+    from campaign1813.campaign import queries, services
+    from campaign1813.campaign.store.document import open_campaign
+
+    path = tmp_path / "shared.c1813"
+    window.new_campaign(path)
+    shutil.copy(path, tmp_path / "copy.c1813")
+    with open_campaign(tmp_path / "copy.c1813") as other:
+        services.issue_order(other, "5 Corps", "Hold", "Magdeburg")
+    os.replace(tmp_path / "copy.c1813", path)  # as another program's --overwrite does
+    with qtbot.waitSignal(window.error_reported) as blocker:
+        assert window.check_for_changes()
+    assert "was replaced on disk by another program" in blocker.args[0]
+    assert window.campaign.status.command("5 Corps").order == "5 Corps – Hold Magdeburg"
+    window.campaign.apply(services.issue_order(window.document, "4 Corps", "Hold", "Hamburg"))
+    with open_campaign(path) as other:
+        assert set(queries.day_state(other).orders) == {"4 Corps", "5 Corps"}
+    assert not window.check_for_changes()
+
+
+def test_the_window_closes_a_campaign_removed_on_disk(window, tmp_path, qtbot):
+    path = tmp_path / "gone.c1813"
+    window.new_campaign(path)
+    path.unlink()
+    with qtbot.waitSignal(window.error_reported) as blocker:
+        assert window.check_for_changes()
+    assert "was replaced or removed by another program" in blocker.args[0]
+    assert window.document is None
 
 
 def test_an_order_asked_for_on_the_map_goes_through_the_service_and_shows_on_the_pad(

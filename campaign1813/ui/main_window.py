@@ -262,6 +262,9 @@ class MainWindow(QMainWindow):
         doc = self.document
         if doc is None:
             return False
+        if doc.replaced():
+            self._open_again(doc)
+            return True
         try:
             version = doc.data_version()
         except Exception:  # a file gone or unreadable is reported when next used
@@ -277,6 +280,22 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(
             "The campaign was changed in another window or program; it is shown as it is now")
         return True
+
+    def _open_again(self, doc: CampaignDocument) -> None:
+        """The file was replaced on disk (a backup or an export written over it by another
+        program) or removed: open what the name holds now, or close the campaign, and say so."""
+        path = doc.path
+        doc.close()
+        try:
+            fresh = open_campaign(path)
+        except CampaignError as exc:
+            self.campaign.open(None)
+            self.report_error(f"The campaign file {path} was replaced or removed by another "
+                              f"program and cannot be opened again ({exc}); it is closed.")
+            return
+        self._set_document(fresh)
+        self.report_error(f"The campaign file {path} was replaced on disk by another program; "
+                          "it has been opened again and is shown as it is now.")
 
     def _set_document(self, doc: CampaignDocument) -> None:
         if self.document is not None and self.document is not doc:

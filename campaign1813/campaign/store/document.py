@@ -161,6 +161,15 @@ def check_campaign_file(path: str | Path) -> int:
     return version
 
 
+def _identity(path: Path) -> tuple[int, int] | None:
+    """The file a name leads to now (device and inode, links followed), or None if none."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
 def real_path(path: Path) -> Path:
     """The file a name means once symbolic links are followed: SQLite keeps a file's journal
     beside the file itself, not beside a link to it. A name with no link in it is kept as
@@ -262,7 +271,21 @@ class CampaignDocument(CampaignStore):
         self.readonly = readonly
         self._scenario: tuple[str, Scenario] | None = None
         self._ground: tuple[str, Ground] | None = None
+        self._identity = _identity(path)
         _OPEN.add(self)
+
+    def replaced(self) -> bool:
+        """Whether the name no longer leads to the file this campaign was opened from: another
+        program moved a file over it, or removed it. SQLite goes on reading the file it has
+        open, which no one else can see now, and refuses to write it."""
+        now = _identity(self.path)
+        return now is None or now != self._identity
+
+    def _still_here(self) -> None:
+        if self.replaced():
+            raise CampaignFileError(
+                self.path, "was replaced or removed on disk by another program since it was "
+                           "opened; open it again to see the campaign as it is now")
 
     @contextmanager
     def writing(self) -> Iterator[sqlite3.Connection]:
@@ -270,6 +293,7 @@ class CampaignDocument(CampaignStore):
         that cannot wait out another program's reading is refused as busy."""
         if self.readonly:
             raise CampaignFileError(self.path, "is read-only; it can be viewed but not changed")
+        self._still_here()
         self._begin("BEGIN IMMEDIATE")
         try:
             # The first page goes into the journal before anything else (the header's
@@ -285,6 +309,8 @@ class CampaignDocument(CampaignStore):
                 self.con.execute("ROLLBACK")
             if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
                 raise _busy(self.path) from None
+            if isinstance(exc, sqlite3.OperationalError) and self.replaced():
+                self._still_here()  # replaced while the action ran: say so, not SQLite's words
             raise
 
     @contextmanager
