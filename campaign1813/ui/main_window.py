@@ -545,8 +545,12 @@ class MainWindow(QMainWindow):
         self._watch.stop()  # a closed window no longer looks at its file
         self._settings.setValue("window/geometry", self.saveGeometry())
         self._settings.setValue("window/state", self.saveState())
-        if self.document is not None:
-            self.document.close()
+        doc = self.document
+        if doc is not None:
+            # the views let the campaign go first: a map still to be made (one turn of the
+            # loop after the first paint) must not read a file closed under it
+            self.campaign.open(None)
+            doc.close()
         super().closeEvent(event)
 
 

@@ -1,0 +1,18 @@
+"""Closing the window at once after it is first shown."""
+
+from PySide6.QtCore import QSettings
+
+from campaign1813.ui.main_window import MainWindow
+
+
+def test_quitting_right_after_the_first_paint_leaves_no_error(qtbot, tmp_path, fresh_campaign):
+    """The map is made a turn of the loop after the first paint; a window closed in between
+    (its file closed with it) does not make it."""
+    w = MainWindow(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat), defer_map=True)
+    qtbot.addWidget(w)
+    assert w.open_file(fresh_campaign())
+    w.show()
+    w.campaign_view.map_view.first_painted.connect(w.close)
+    qtbot.waitUntil(lambda: not w.isVisible(), timeout=5000)
+    qtbot.wait(50)
+    assert w.document is None  # let go with the window, before its file was closed
