@@ -248,3 +248,21 @@ def test_the_objectives_and_the_battle_overrides_are_in_the_window(window, tmp_p
     assert window.objectives_panel.rows()[0] == (0, ("Northern Germany", "", ""))
     assert window.open_battle_dialog(1, PostponeDialog) is None  # no battle is due
 
+
+
+def test_the_first_start_takes_most_of_the_screen():
+    """No saved geometry: nine tenths of the screen's free area, never beyond it."""
+    from PySide6.QtCore import QSize
+
+    from campaign1813.ui.main_window import first_size
+
+    assert first_size(QSize(1920, 1040)) == QSize(1728, 936)
+    assert first_size(QSize(1366, 728)) == QSize(1229, 720)
+    assert first_size(QSize(1024, 600)) == QSize(1024, 600)
+
+
+def test_a_window_with_no_saved_geometry_fills_most_of_its_screen(window):
+    from campaign1813.ui.main_window import first_size
+
+    area = window.screen().availableGeometry()
+    assert window.size() == first_size(area.size())

@@ -16,7 +16,7 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QWidget
 
@@ -118,8 +118,12 @@ class MainWindow(QMainWindow):
         geometry = self._settings.value("window/geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)
-        else:
-            self.resize(1100, 720)
+        else:  # the first start: most of the screen, centred on it
+            area = self.screen().availableGeometry()
+            self.resize(first_size(area.size()))
+            frame = self.frameGeometry()
+            frame.moveCenter(area.center())
+            self.move(frame.topLeft())
         docks = self._settings.value("window/state")
         if docks is not None:
             self.restoreState(docks)
@@ -552,6 +556,13 @@ class MainWindow(QMainWindow):
             self.campaign.open(None)
             doc.close()
         super().closeEvent(event)
+
+
+def first_size(available: QSize) -> QSize:
+    """The window's size at its first start: nine tenths of the screen's free area each way,
+    so the map and the table both have room, never more than the screen holds."""
+    return QSize(max(min(available.width(), 1100), round(available.width() * 0.9)),
+                 max(min(available.height(), 720), round(available.height() * 0.9)))
 
 
 def _campaign_path(path: str | Path) -> Path:
