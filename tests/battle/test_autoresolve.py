@@ -684,3 +684,48 @@ def test_the_report_lines_are_the_tables_own():
                                          faces[1] if result.pursues else None,
                                          result.row.result if result.row else "")
         assert table_line == ours
+
+
+def _moves(report: tuple[str, ...]) -> list[tuple[str, str, list[str]]]:
+    """Each corps commander's move: (corps, orders, its lines)."""
+    out: list[tuple[str, str, list[str]]] = []
+    for line in report:
+        if line.startswith(("Move ", "Turn ")) and " (chip " in line and "CinC" not in line:
+            out.append((line.split(" – ")[2].split(" (chip ")[0], "", []))
+        elif line.startswith(("Move ", "Turn ")):
+            out.append(("", "", []))
+        elif out and line.startswith("Orders: ") and not out[-1][1]:
+            out[-1] = (out[-1][0], line.removeprefix("Orders: "), out[-1][2])
+        elif out:
+            out[-1][2].append(line)
+    return out
+
+
+def test_rich_battles_keep_the_rules(rich_reports):
+    """Over 150 battles of every order: Rule 7, a battery fires once in its commander's move;
+    Rules 4, 11-13, infantry skirmish or fire only on Hold or Engage and fight hand to hand only
+    on Attack; Rule 6, opportunity charges only in the enemy's move; Rule 15, infantry never
+    charge cavalry; Rule 3, pips are never overspent."""
+    for report in rich_reports:
+        for corps, orders_, lines_ in _moves(report):
+            if not corps:
+                continue
+            own = f"({corps})"
+            fired = [line.split(", by ")[1].split(" (")[0] for line in lines_
+                     if line.startswith("Artillery fire on ")]
+            assert len(fired) == len(set(fired)), lines_
+            for line in lines_:
+                if line.startswith("Skirmish: ") and line.split(" (")[1].startswith(corps):
+                    assert orders_ in ("Hold", "Engage"), (corps, orders_, line)
+                if line.startswith("Combat (Rule 12): ") and own in line.split(" against ")[0]:
+                    assert orders_ in ("Hold", "Engage"), (corps, orders_, line)
+                if line.startswith(("Combat (Rule 13): ", "Combat (Rule 9): ")):
+                    assert own in line.split(" against ")[0]
+                    assert orders_ == "Attack", (corps, orders_, line)
+                if " attempt to opportunity charge " in line:
+                    assert own not in line.split(" attempt ")[0], line
+                if line.startswith(("Combat (Rule 14): ", "Combat (Rule 15): ")):
+                    assert "Cavalry Brigade" in line.split(" against ")[0], line
+                left = re.search(r"\(\d pips?, (-?\d+) left\)$", line)
+                if left:
+                    assert int(left.group(1)) >= 0, line
