@@ -729,3 +729,13 @@ def test_rich_battles_keep_the_rules(rich_reports):
                 left = re.search(r"\(\d pips?, (-?\d+) left\)$", line)
                 if left:
                     assert int(left.group(1)) >= 0, line
+
+
+def test_the_revision_reacts_by_its_own_table():
+    """Revised Rule 6 (seed 003): infantry charged form square after a test (the 1813 "change
+    formation" is not a reaction of the revision), cavalry counter charge after a test."""
+    s = in_the_open(setup(["B"], ["B"], ruleset="1813-revised"))
+    text = "\n".join("\n".join(resolve(s, seed=n).report) for n in range(60))
+    assert re.search(r"tries to form square \([1-6]\) (pass|fail)", text)
+    assert re.search(r"tries to counter charge \([1-6]\) (pass|fail)", text)
+    assert "tries to change formation" not in text
