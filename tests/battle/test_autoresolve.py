@@ -603,6 +603,11 @@ def test_squares_and_columns_change_the_odds_by_the_rules_tables():
                                  auto_tables.FORMED, frozenset(), inf(Formation.LINE), 0,
                                  auto_tables.FORMED, frozenset())
     assert (t.attacker_total, t.defender_total) == (0, 2)      # line against column
+    # Rule 11: skirmish B (+2) kills on 6+, so on 4-6 in line and, −1 in square, on 5-6.
+    for f, kills in ((Formation.LINE, [4, 5, 6]), (Formation.SQUARE, [5, 6])):
+        sk = auto_tables.skirmish_table("1813", inf(f), 0, auto_tables.FORMED, frozenset(),
+                                        inf(Formation.LINE), 0, auto_tables.FORMED, frozenset())
+        assert [fa for fa in range(1, 7) if sk.rows[(fa, 1)][2].casualties] == kills
     assert not auto_tables.may_be_charged("1813", Arm.INFANTRY, Formation.SQUARE,
                                           auto_tables.FORMED)
     assert auto_tables.may_be_charged("1813", Arm.INFANTRY, Formation.SQUARE,
