@@ -87,7 +87,7 @@ def test_html_holds_the_same_days_and_the_report(campaign_files):
     heads = [html.unescape(h) for h in re.findall(r"<h2>([^<]*)</h2>", page)]
     assert heads == ["4 May 1813", "5 May 1813",
                      "Battle report: The battle of Magdeburg (5 May 1813)"]
-    assert "<h3>Turn 1</h3>" in page
+    assert "<h3>Turn 1 of 12</h3>" in page
     assert "<h4>Move 1 – Prussian – I Prussian Corps (chip 2)</h4>" in page
 
 

@@ -26,7 +26,9 @@ from fractions import Fraction
 from functools import cache
 from math import lcm
 
+from campaign1813.campaign.battle.core.refusal import ActionRefused
 from campaign1813.campaign.battle.dice import D6, Die, TypedDice, distribution
+from campaign1813.campaign.battle.ruleset1813.report_lines import morale_word
 from campaign1813.campaign.battle.ruleset1813.rules.army import (
     ArmyStanding,
     BrigadeStanding,
@@ -54,7 +56,11 @@ from campaign1813.campaign.battle.ruleset1813.rules.combat import (
     Side,
     fight,
 )
-from campaign1813.campaign.battle.ruleset1813.rules.command import Commander, roll_pips
+from campaign1813.campaign.battle.ruleset1813.rules.command import (
+    Commander,
+    corps_action_cost,
+    roll_pips,
+)
 from campaign1813.campaign.battle.ruleset1813.rules.firefight import FIREFIGHT_RULE, firefight
 from campaign1813.campaign.battle.ruleset1813.rules.morale import (
     MORALE,
@@ -66,11 +72,23 @@ from campaign1813.campaign.battle.ruleset1813.rules.morale import (
     morale_rules,
     take_morale_test,
 )
+from campaign1813.campaign.battle.ruleset1813.rules.opportunity import (
+    ChargeSituation,
+    Reaction,
+    ReactionSituation,
+    charge_refusal,
+    opportunity_charge,
+    react,
+    reaction_refusal,
+)
 from campaign1813.campaign.battle.ruleset1813.rules.quick import (
     Contact,
     QuickCase,
     quick_cases,
     quick_result,
+)
+from campaign1813.campaign.battle.ruleset1813.rules.quick import (
+    charge_refusal as quick_charge_refusal,
 )
 from campaign1813.campaign.battle.ruleset1813.rules.rout import (
     Nearby,
@@ -79,8 +97,12 @@ from campaign1813.campaign.battle.ruleset1813.rules.rout import (
     rout_reaction,
 )
 from campaign1813.campaign.battle.ruleset1813.rules.skirmish import Skirmish, skirmish
-from campaign1813.campaign.battle.ruleset1813.rules.tables.command import command_table
+from campaign1813.campaign.battle.ruleset1813.rules.tables.command import (
+    CorpsAction,
+    command_table,
+)
 from campaign1813.campaign.battle.ruleset1813.rules.tables.fire import fire_table
+from campaign1813.campaign.battle.ruleset1813.rules.tables.opportunity import opportunity_table
 from campaign1813.campaign.battle.terms import (
     Arm,
     Calibre,
@@ -95,6 +117,9 @@ __all__ = ["DiceTable", "MoraleRow", "MoraleTable", "CombatRow", "CombatTable", 
            "SkirmishTable", "PursuitRow", "PursuitTable", "Profile", "dice_table",
            "morale_table", "rally_pursuers_table", "fire_table_for", "combat_table",
            "skirmish_table", "pursuit_table", "GunsCharged", "guns_charged", "pips_table",
+           "Contacted", "contact_result", "may_be_charged", "TestTable", "charge_test_table",
+           "reaction_for", "reaction_table", "action_cost", "pips_bonus", "fire_modifier",
+           "CHARGER", "square_halt_text",
            "reaction_action",
            "end_of_sequence_state", "corps_break_count", "side_break_count", "broken_states",
            "ROUT", "SHAKEN", "DISORDERED", "FORMED"]
@@ -187,19 +212,11 @@ def _brigade(arm: Arm, rating: Rating, casualties: int, state: int, nation: str 
                    state=STATE_ORDER[state], nation=nation)
 
 
-def _morale_text(before: int, result: MoraleResult, rallying: bool) -> str:
-    after = _index(result.effect.new_state) if result.effect.new_state else before
+def _morale_text(before: int, result: MoraleResult) -> str:
+    """The words the report gives the test (the table's own, :func:`.report_lines.morale_word`)."""
     if result.roll is None:
         return f"routs without testing at {result.test.brigade.casualties} casualties"
-    if result.outcome is MoraleOutcome.PASS:
-        if after != before:
-            return f"pass and become {_STATE_WORDS[after]}"
-        if before in (SHAKEN, ROUT) and not rallying:
-            return f"pass, still {_STATE_WORDS[before]}"
-        return "pass"
-    if after == ROUT:
-        return "fail, still routing" if before == ROUT else "fail and rout"
-    return "fail, still shaken" if before == SHAKEN else "fail, shaken"
+    return morale_word(result, STATE_ORDER[before])
 
 
 def _morale_rows(brigade: Brigade, results: dict[int, MoraleResult], rallying: bool,
@@ -213,7 +230,7 @@ def _morale_rows(brigade: Brigade, results: dict[int, MoraleResult], rallying: b
         after = _index(new) if new else before
         automatic = result.roll is None
         rows.append(MoraleRow(result.outcome, after, after == ROUT and before != ROUT,
-                              _morale_text(before, result, rallying)))
+                              _morale_text(before, result)))
     return MoraleTable(dice_table(die), automatic, tuple(rows))
 
 
@@ -258,6 +275,17 @@ def fire_table_for(ruleset: str, calibre: Calibre, gunners: Rating, casualties: 
     return dice, tuple(hits.get(t, 0) for t in range(max(hits) + 1))
 
 
+@cache
+def fire_modifier(ruleset: str, calibre: Calibre, gunners: Rating, casualties: int,
+                  target: Target, band: RangeBand) -> int:
+    """Rule 7: what the modifiers add to the roll (gunners' class and casualties)."""
+    situation = FireSituation(Battery("battery", calibre, gunners, casualties), "target",
+                              target, band)
+    first = _totals_of(ruleset)[0]
+    result = artillery_fire(situation, TypedDice([first]), ruleset)
+    return result.total - result.roll.total
+
+
 def _totals_of(ruleset: str) -> tuple[int, ...]:
     table = fire_table(ruleset)
     return tuple(distribution(table.die, table.count))
@@ -283,6 +311,7 @@ class SideHit:
     casualties: int
     state: int
     new_rout: bool
+    shown: MoraleState | None = None      # the state the rules' effect names, for the report
 
 
 def _side_hit(before: Brigade, effect: Effect | None) -> SideHit:
@@ -290,7 +319,7 @@ def _side_hit(before: Brigade, effect: Effect | None) -> SideHit:
     if effect is None:
         return SideHit(0, b, False)
     after = _index(effect.new_state) if effect.new_state else b
-    return SideHit(effect.casualties, after, after == ROUT and b != ROUT)
+    return SideHit(effect.casualties, after, after == ROUT and b != ROUT, effect.new_state)
 
 
 @dataclass(frozen=True)
@@ -312,6 +341,8 @@ class CombatTable:
     attacker_rolls: bool
     difference: int
     rows: tuple[CombatRow, ...]       # indexed by the roller's 2d6 total (0-1 unused)
+    attacker_total: int = 0           # each side's combat factors, for the report
+    defender_total: int = 0
 
     def odds(self) -> dict[str, Fraction]:
         """The chance of each row's result, read from the rows."""
@@ -340,7 +371,7 @@ def combat_table(ruleset: str, rule: int, attacker: Profile, a_casualties: int, 
             result = fight(combat, dice, ruleset)
         by_name = {e.brigade: e for e in result.effects}
         pursuers = {f.who for f in result.follow_ons if f.test == PURSUIT}
-        rows[total] = CombatRow(result.row.result[:1].lower() + result.row.result[1:],
+        rows[total] = CombatRow(result.row.result,
                                 _side_hit(a, by_name.get("attacker")),
                                 _side_hit(d, by_name.get("defender")),
                                 "attacker" in pursuers, "defender" in pursuers)
@@ -348,7 +379,8 @@ def combat_table(ruleset: str, rule: int, attacker: Profile, a_casualties: int, 
     padding = rows[min(rows)]
     return CombatTable(dice_table(result.roll.die, result.roll.count),
                        result.favoured is Side.ATTACKER, result.factors.difference,
-                       tuple(rows.get(t, padding) for t in range(max(rows) + 1)))
+                       tuple(rows.get(t, padding) for t in range(max(rows) + 1)),
+                       result.factors.attacker_total, result.factors.defender_total)
 
 
 # --- Rule 11: skirmish ---------------------------------------------------------------------
@@ -389,32 +421,175 @@ def skirmish_table(ruleset: str, attacker: Profile, a_casualties: int, a_state: 
     return SkirmishTable(dice_table(D6), rows)
 
 
-# --- Rule 8: guns charged with no supports to evade behind ---------------------------------
+# --- Rule 8: quick results ------------------------------------------------------------------
+
+# Where a quick result names who made the contact, the report puts the charger's name.
+CHARGER = "\x00"
 
 
 @dataclass(frozen=True)
-class GunsCharged:
-    """Rule 8's quick result for a deployed battery charged with no supports near it."""
+class Contacted:
+    """Rule 8's quick result for a contact: escaped or not, what it does, the rules' words."""
 
+    escaped: bool
     removed: bool
     hit: SideHit
-    text: str
+    text: str          # the result alone: "all lost", "rout" …
+    note: str          # the whole note, with CHARGER standing for the charger's name
+
+
+GunsCharged = Contacted
 
 
 @cache
-def guns_charged(ruleset: str, state: int) -> GunsCharged | None:
-    """What cavalry do to unsupported guns, read from ``quick_result``; None if the ruleset
-    has no such quick result (the revision leaves guns to the Rule 6 reaction)."""
-    case = QuickCase.DEPLOYED_ARTILLERY_CHARGED
-    if case not in quick_cases(ruleset):
+def contact_result(ruleset: str, case: QuickCase, arm: Arm, state: int,
+                   more_than_half_move_away: bool = False,
+                   supports_within_4: bool = False) -> Contacted | None:
+    """A quick result of Rule 8, read from ``quick_result``; None if the ruleset has no such
+    case or it is not for this arm and state."""
+    rules = quick_cases(ruleset)
+    if case not in rules:
         return None
-    battery = _brigade(Arm.ARTILLERY, Rating.B, 0, state, name="battery")
-    contact = Contact(battery.name, Arm.ARTILLERY, battery.state, case, by="cavalry",
-                      by_arm=Arm.CAVALRY, more_than_half_move_away=True,
-                      supports_within_4=False)
-    effect = quick_result(contact, ruleset).effects[0]
+    brigade = _brigade(arm, Rating.B, 0, state, name="brigade")
+    contact = Contact(brigade.name, arm, brigade.state, case, by=CHARGER, by_arm=Arm.CAVALRY,
+                      more_than_half_move_away=more_than_half_move_away,
+                      supports_within_4=supports_within_4)
+    try:
+        result = quick_result(contact, ruleset)
+    except ActionRefused:
+        return None
+    effect = result.effects[0]
     text = effect.note.partition(": ")[2] or effect.note
-    return GunsCharged(effect.removed, _side_hit(battery, effect), text)
+    return Contacted(result.escaped, effect.removed, _side_hit(brigade, effect), text,
+                     effect.note)
+
+
+def guns_charged(ruleset: str, state: int) -> Contacted | None:
+    """What cavalry do to unsupported deployed guns, read from ``quick_result``; None if the
+    ruleset has no such quick result (the revision leaves guns to the Rule 6 reaction)."""
+    return contact_result(ruleset, QuickCase.DEPLOYED_ARTILLERY_CHARGED, Arm.ARTILLERY, state,
+                          True, False)
+
+
+@cache
+def may_be_charged(ruleset: str, arm: Arm, formation: Formation | None, state: int) -> bool:
+    """Whether cavalry may charge this brigade at all (Rule 8: never a formed square)."""
+    if formation is None:
+        return True
+    return quick_charge_refusal("cavalry", Arm.CAVALRY, arm, formation, STATE_ORDER[state],
+                                ruleset) is None
+
+
+@cache
+def square_halt_text(ruleset: str) -> str:
+    """Rule 8's words when cavalry come on a formed square, with CHARGER for their name."""
+    text = quick_charge_refusal(CHARGER, Arm.CAVALRY, Arm.INFANTRY, Formation.SQUARE,
+                                MoraleState.FORMED, ruleset)
+    return text or ""
+
+
+# --- Rule 6: opportunity charges and the target's reaction ---------------------------------
+
+
+@dataclass(frozen=True)
+class TestTable:
+    """A pass-or-fail test in one situation: whether each face passes, or one result for all."""
+
+    dice: DiceTable
+    automatic: bool
+    passes: tuple[bool, ...]          # indexed by the face (index 0: the result without a roll)
+    fail_casualties: int = 0          # what failing costs (the revision's 40 %)
+
+    def chance(self) -> Fraction:
+        """The chance of passing."""
+        if self.automatic:
+            return Fraction(int(self.passes[0]))
+        return sum((p for f, p in distribution(self.dice.die, self.dice.count).items()
+                    if self.passes[f]), Fraction(0))
+
+
+def _faces(die: Die) -> list[int]:
+    return sorted(set(die.faces))
+
+
+@cache
+def charge_test_table(ruleset: str, rating: Rating, casualties: int, target_arm: Arm,
+                      target_state: int, target_formation: Formation,
+                      grade: Grade) -> TestTable | None:
+    """Rule 6: the cavalry's test to opportunity charge, read from ``opportunity_charge``;
+    None when the target offers no ground for one. The corps commander is with his corps,
+    within 8 inches of the cavalry but not 4."""
+    situation = ChargeSituation("cavalry", rating, "target", target_arm,
+                                STATE_ORDER[target_state], target_formation,
+                                commander_within_8=True, commander_grade=grade,
+                                casualties=casualties)
+    if charge_refusal(situation, ruleset) is not None:
+        return None
+    die = opportunity_table(ruleset).die
+    passes = {f: opportunity_charge(situation, TypedDice([f]), ruleset).passed
+              for f in _faces(die)}
+    return TestTable(dice_table(die), False, tuple(passes.get(f, False)
+                                                   for f in range(max(passes) + 1)))
+
+
+@cache
+def reaction_for(ruleset: str, arm: Arm, formation: Formation | None,
+                 evade_allowed: bool) -> Reaction | None:
+    """The reaction a sensible target makes to a charge (Rule 6): cavalry counter charge,
+    infantry form square (the 1813 rules' change of formation), guns evade if they may or
+    else unlimber; None if the ruleset gives this arm none."""
+    kinds = opportunity_table(ruleset).reactions
+    wanted: tuple[Reaction, ...]
+    if arm is Arm.CAVALRY:
+        wanted = (Reaction.COUNTER_CHARGE,)
+    elif arm is Arm.INFANTRY:
+        wanted = () if formation is Formation.SQUARE else (Reaction.FORM_SQUARE,
+                                                            Reaction.CHANGE_FORMATION)
+    else:
+        wanted = (Reaction.EVADE,) + ((Reaction.CHANGE_FORMATION,)
+                                      if formation is Formation.LIMBERED else ())
+    for kind in wanted:
+        rules = kinds.get(kind)
+        if rules is not None and (not rules.needs_orders or evade_allowed):
+            return kind
+    return None
+
+
+@cache
+def reaction_table(ruleset: str, arm: Arm, rating: Rating, state: int, reaction: Reaction,
+                   casualties: int, grade: Grade, evade_allowed: bool) -> TestTable | None:
+    """Rule 6: the target's reaction from more than half the cavalry's move away, read from
+    ``react``; None when the rules refuse it (not formed, wrong arm …)."""
+    situation = ReactionSituation("brigade", arm, rating, STATE_ORDER[state], reaction, True,
+                                  commander_grade=grade, casualties=casualties,
+                                  orders_allow_evade=evade_allowed)
+    if reaction_refusal(situation, ruleset) is not None:
+        return None
+    table = opportunity_table(ruleset)
+    die = table.die
+    if not table.reactions[reaction].test:
+        return TestTable(dice_table(die), True, (react(situation, TypedDice([]), ruleset).passed,))
+    results = {f: react(situation, TypedDice([f]), ruleset) for f in _faces(die)}
+    lost = max((sum(e.casualties for e in r.effects) for r in results.values() if not r.passed),
+               default=0)
+    return TestTable(dice_table(die), False,
+                     tuple(results[f].passed if f in results else False
+                           for f in range(max(results) + 1)), lost)
+
+
+# --- Rule 3: what actions cost ----------------------------------------------------------------
+
+
+@cache
+def action_cost(ruleset: str, action: CorpsAction) -> int:
+    """The pips an action of Rule 3 costs a corps commander."""
+    return corps_action_cost(action, ruleset)
+
+
+@cache
+def pips_bonus(ruleset: str, grade: Grade) -> int:
+    """What a commander's grade adds to the pips die (Rules 2-3), for the report."""
+    return command_table(ruleset).pips_bonus[grade]
 
 
 # --- Rule 16: pursuit and the reaction to a rout -------------------------------------------
@@ -456,7 +631,7 @@ def pursuit_table(ruleset: str, nation: str) -> PursuitTable:
         result = pursue(cavalry, routers, TypedDice([first, f]), ruleset)
         row = result.row
         assert row is not None, "the highest face always pursues"
-        rows[f] = PursuitRow(row.action, row.result[:1].lower() + row.result[1:], row.casualties)
+        rows[f] = PursuitRow(row.action, row.result, row.casualties)
     die = result.pursue_roll.die
     return PursuitTable(dice_table(die), tuple(pursues.get(f, False) for f in range(first + 1)),
                         tuple(rows.get(f, rows[first]) for f in range(first + 1)))

@@ -14,7 +14,7 @@ battles and counts who won, with a 95 % interval for each share (:mod:`.core.res
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from campaign1813.campaign.battle.core.results import (
     AutoOdds,
@@ -26,7 +26,9 @@ from campaign1813.campaign.battle.core.results import (
     run_seed,
 )
 from campaign1813.campaign.battle.dice import D6
+from campaign1813.campaign.battle.ruleset1813 import report_lines as lines
 from campaign1813.campaign.battle.ruleset1813.auto_tables import (
+    CHARGER,
     DISORDERED,
     FORMED,
     ROUT,
@@ -36,27 +38,40 @@ from campaign1813.campaign.battle.ruleset1813.auto_tables import (
     MoraleTable,
     Profile,
     SideHit,
+    TestTable,
+    action_cost,
     broken_states,
+    charge_test_table,
     combat_table,
+    contact_result,
     corps_break_count,
     dice_table,
     end_of_sequence_state,
+    fire_modifier,
     fire_table_for,
-    guns_charged,
+    may_be_charged,
     morale_table,
+    pips_bonus,
     pips_table,
     pursuit_table,
     rally_pursuers_table,
     reaction_action,
+    reaction_for,
+    reaction_table,
     side_break_count,
     skirmish_table,
+    square_halt_text,
 )
+from campaign1813.campaign.battle.ruleset1813.fight import FightState, label_of
 from campaign1813.campaign.battle.ruleset1813.rules.artillery import RangeBand, Target
-from campaign1813.campaign.battle.ruleset1813.rules.brigade import STATE_ORDER
+from campaign1813.campaign.battle.ruleset1813.rules.brigade import ARM_FORMATIONS, STATE_ORDER
 from campaign1813.campaign.battle.ruleset1813.rules.command import Role
 from campaign1813.campaign.battle.ruleset1813.rules.loader import RulesetError
 from campaign1813.campaign.battle.ruleset1813.rules.morale import morale_rules
+from campaign1813.campaign.battle.ruleset1813.rules.opportunity import Reaction
+from campaign1813.campaign.battle.ruleset1813.rules.quick import QuickCase
 from campaign1813.campaign.battle.ruleset1813.rules.rout import PURSUING, ROUT_WITHIN
+from campaign1813.campaign.battle.ruleset1813.rules.tables.command import CorpsAction
 from campaign1813.campaign.battle.setup import (
     ALLIED,
     FRENCH,
@@ -107,8 +122,9 @@ _IN_COVER = frozenset({"enemy-in-cover"})
 _STATE_WORDS = ("formed", "disordered", "shaken", "routs")
 _TARGET_OF_ARM = {Arm.INFANTRY: Target.INFANTRY, Arm.CAVALRY: Target.CAVALRY,
                   Arm.ARTILLERY: Target.ARTILLERY}
-_FORMATION_OF_ARM = {Arm.INFANTRY: Formation.LINE, Arm.CAVALRY: Formation.CAVALRY_LINE,
-                     Arm.ARTILLERY: None}
+# What an opportunity charge (Rule 6) looks for first among the brigades that offer one: the
+# contacts Rule 8 settles at once, then the worst state, then cavalry caught in column.
+_CHARGE_PREFERENCE = {Formation.COLUMN_OF_MARCH: 0, Formation.LIMBERED: 0}
 _SKIRMISH_ORDER = {Rating.A: 0, Rating.B: 1, Rating.C: 2}
 _SIDES = (FRENCH, ALLIED)
 
@@ -127,7 +143,8 @@ class _UnitPlan:
     arm: Arm
     rating: Rating
     skirmish: int
-    profile: Profile
+    profiles: dict[Formation, Profile]     # what the rules read of it, in each formation
+    first: Formation                       # its formation when the battle begins
     limit: int
     casualties: int
     calibre: Calibre
@@ -182,7 +199,6 @@ def _plan(setup: BattleSetup) -> _Plan:
         raise _refuse(setup, str(exc)) from exc
     by_key = {b.key: b for b in setup.brigades}
     listed: dict[str, str] = {}
-    names = _report_names(setup)
     corps: list[_CorpsPlan] = []
     commanded: dict[str, int] = {}
     ranks = dict.fromkeys(_SIDES, 0)
@@ -220,10 +236,13 @@ def _plan(setup: BattleSetup) -> _Plan:
                 raise _refuse(setup, f"{b.name} is {b.arm.value} with a cavalry weight")
             if b.arm is Arm.ARTILLERY and b.calibre <= 0:
                 raise _refuse(setup, f"{b.name} has no calibre")
-            profile: Profile = (b.arm, b.rating, b.firepower, b.skirmish, b.cavalry, b.lancers,
-                                _FORMATION_OF_ARM[b.arm], b.nation)
-            units.append(_UnitPlan(b.key, b.name, names[b.key], b.arm, b.rating,
-                                   _SKIRMISH_ORDER[b.skirmish], profile, limit, b.casualties,
+            profiles: dict[Formation, Profile] = {
+                f: (b.arm, b.rating, b.firepower, b.skirmish, b.cavalry, b.lancers, f, b.nation)
+                for f in ARM_FORMATIONS[b.arm]}
+            first = Formation.LINE      # set below, once the whole setup is known good
+            units.append(_UnitPlan(b.key, b.name, label_of(setup, b.key), b.arm, b.rating,
+                                   _SKIRMISH_ORDER[b.skirmish], profiles, first, limit,
+                                   b.casualties,
                                    Calibre.from_pounds(b.calibre),
                                    c.edge is None and b.arm is not Arm.CAVALRY,
                                    b.nation.lower()))
@@ -236,27 +255,12 @@ def _plan(setup: BattleSetup) -> _Plan:
     for side in _SIDES:
         if not any(c.side == side and c.arrival <= 1 for c in corps):
             raise _refuse(setup, f"the {side} side has no corps on the field on turn 1")
+    # Brigades start in the formations the table sets them up in (column of march for corps
+    # marching in, line and unlimbered guns for the rest).
+    starting = FightState.start(setup).brigades
+    corps = [replace(c, units=tuple(replace(u, first=starting[u.key].formation or u.first)
+                                    for u in c.units)) for c in corps]
     return _Plan(setup, setup.ruleset, tuple(corps), _chips(setup, commanded))
-
-
-def _report_names(setup: BattleSetup) -> dict[str, str]:
-    """Brigade names for the report: a name both sides use gets the nation (or side), and one
-    still shared gets its corps."""
-    sides = {c.key: c.side for c in setup.corps}
-
-    def unique(named: dict[str, str]) -> set[str]:
-        seen: dict[str, int] = {}
-        for name in named.values():
-            seen[name] = seen.get(name, 0) + 1
-        return {name for name, n in seen.items() if n == 1}
-
-    names = {b.key: b.name for b in setup.brigades}
-    ok = unique(names)
-    names = {b.key: b.name if b.name in ok else f"{b.nation or sides.get(b.corps, '')} {b.name}"
-             for b in setup.brigades}
-    ok = unique(names)
-    return {b.key: names[b.key] if names[b.key] in ok else f"{b.name} of {b.corps}"
-            for b in setup.brigades}
 
 
 def _chips(setup: BattleSetup, commanded: dict[str, int]) -> tuple[_ChipPlan, ...]:
@@ -298,7 +302,7 @@ def _chips(setup: BattleSetup, commanded: dict[str, int]) -> tuple[_ChipPlan, ..
 
 
 class _Unit:
-    __slots__ = ("p", "corps", "casualties", "state", "destroyed", "pursuing")
+    __slots__ = ("p", "corps", "casualties", "state", "destroyed", "pursuing", "form")
 
     def __init__(self, p: _UnitPlan, corps: _Corps):
         self.p = p
@@ -307,6 +311,12 @@ class _Unit:
         self.state = FORMED
         self.destroyed = False
         self.pursuing = False
+        self.form = p.first
+
+    @property
+    def profile(self) -> Profile:
+        """What the rules read of the brigade in its formation now."""
+        return self.p.profiles[self.form]
 
 
 class _Corps:
@@ -343,10 +353,14 @@ class _Battle:
         self.moved: set[int] = set()
         self.pips = 0
         self.reserve = 0
+        self.charged: set[int] = set()     # cavalry (by id) that charged in this move
         self.winner: str | None = None
         self.reason = ""
         self.broken = broken_states(self.ruleset)
         self.d6 = dice_table(D6)
+        self.cost = {a: action_cost(self.ruleset, a) for a in CorpsAction}
+        self.poor_in_battle = any(chip.grade is Grade.POOR for chip in plan.chips
+                                  if chip.kind in ("corps", "cinc"))
 
     # -- dice and distance
 
@@ -373,7 +387,7 @@ class _Battle:
         turns = self.plan.setup.turns
         for turn in range(1, turns + 1):
             self.turn = turn
-            self.say(f"Turn {turn}")
+            self.say(f"Turn {turn} of {turns}")
             for c in self.corps:
                 if not c.present and c.p.arrival == turn:
                     c.present = True
@@ -387,6 +401,7 @@ class _Battle:
                 for u in c.units:
                     if u.state == DISORDERED:
                         u.state = end_of_sequence_state(self.ruleset, u.state)
+        self.say(f"Night falls after turn {turns}")
         self.nightfall()
         return turns
 
@@ -414,10 +429,12 @@ class _Battle:
             if chip.kind == "corps":
                 if not self.will_move(chip, position):
                     continue
+                self.move += 1
                 self.corps_move(self.corps[chip.corps], chip.text)
             elif chip.kind == "cinc":
                 if not self.will_move(chip, position):
                     continue
+                self.move += 1
                 self.cinc_move(chip, chip.text)
             elif chip.kind == "poor":
                 self.poor_chip(bag, position)
@@ -445,8 +462,10 @@ class _Battle:
     def poor_chip(self, bag: list[_ChipPlan], position: int) -> None:
         self.move += 1
         self.say(f"Move {self.move} – Poor Card")
-        if any(chip.grade is Grade.POOR and self.will_move(chip, later)
-               for later, chip in enumerate(bag[position + 1:], position + 1)):
+        if not self.poor_in_battle:
+            self.say("No Poor commander in this battle, no effect")
+        elif any(chip.grade is Grade.POOR and self.will_move(chip, later)
+                 for later, chip in enumerate(bag[position + 1:], position + 1)):
             self.poor_pending = True
         else:
             self.say("All Poor commanders have already moved, no effect")
@@ -454,6 +473,8 @@ class _Battle:
     def early_chip(self, chip: _ChipPlan, bag: list[_ChipPlan], position: int) -> None:
         """A gifted chip moves a gifted general of its side who has not yet moved; the French
         tactical chip a French corps still out of range (on its blinds)."""
+        self.move += 1
+        self.say(f"Move {self.move} – {chip.label} chip")
         for later, other in enumerate(bag[position + 1:], position + 1):
             if other.side != chip.side or not self.will_move(other, later):
                 continue
@@ -465,22 +486,19 @@ class _Battle:
                                                 self.gap(c, c.target) < START_GAP - 1):
                     continue
                 self.moved.add(other.corps)
-                self.corps_move(c, chip.text)
+                self.corps_move(c, f"chip {chip.label}")
                 return
             if chip.kind == "gifted":
                 self.moved.add(-1 - later)
-                self.cinc_move(other, chip.text)
+                self.cinc_move(other, f"chip {chip.label}")
                 return
-        self.move += 1
-        self.say(f"Move {self.move} – {chip.text}")
-        self.say("No general left who may use it")
+        self.say("No commander may use it")
 
     # -- a commander's move
 
     def header(self, nation: str, name: str, label: str) -> None:
         """``Move 3 – Prussian – 1 corps (chip 8)``: the nation, as the seed's reports say."""
-        self.move += 1
-        self.say(f"Move {self.move} – {nation} – {name} ({label})")
+        self.say(lines.header_line(self.move, nation, name, label))
 
     def roll_pips(self, grade: Grade) -> int:
         """Roll pips; a Poor commander drawn while the Poor chip waits loses his move."""
@@ -491,30 +509,34 @@ class _Battle:
         dice, by_face = pips_table(self.ruleset, grade)
         face = self.roll(dice)
         pips = by_face[face]
-        self.say(f"Pips ({face}) {pips}")
+        if self.log is not None:
+            self.log.append(lines.pips_line(face, pips_bonus(self.ruleset, grade), grade, pips))
         return pips
 
     def corps_move(self, c: _Corps, label: str) -> None:
         p = c.p
         self.header(p.nation or p.side, p.key, label)
-        self.say(f"Orders: {p.orders.value}")
+        self.say(lines.orders_line(p.orders.value))
         pips = self.roll_pips(p.grade)
         lost = pips < 0
         waiting = [u for u in c.units if self.wants_rally(u)]
         self.pips = max(pips, 0)
+        self.charged = set()
         # One pip set aside for each brigade already waiting to rally.
         self.reserve = len(waiting)
         for u in waiting:
-            if u.pursuing and self.pips > 0:
-                self.pips -= 1
+            if u.pursuing and self.pips >= self.cost[CorpsAction.RALLY]:
+                self.pips -= self.cost[CorpsAction.RALLY]
                 self.reserve -= 1
                 self.rally_pursuers(u)
         t = c.target
         if t is not None:
             self.artillery(c, t, lost)
             if not lost:
+                self.formations(c, t)
                 self.advance(c, t)
                 self.combats(c, t)
+                self.opportunity(c)
         self.rallies(waiting)
 
     def wants_rally(self, u: _Unit) -> bool:
@@ -523,12 +545,28 @@ class _Battle:
         return u.pursuing or u.state == SHAKEN or (u.state == ROUT and
                                                     u.casualties < u.p.limit)
 
-    def spend(self) -> bool:
-        """Pay one pip for an action, keeping the pips set aside for rallies."""
-        if self.pips > self.reserve:
-            self.pips -= 1
+    def spend(self, action: CorpsAction = CorpsAction.MOVE) -> bool:
+        """Pay for an action of Rule 3, keeping the pips set aside for rallies."""
+        cost = self.cost[action]
+        if self.pips - cost >= self.reserve:
+            self.pips -= cost
             return True
         return False
+
+    def spent(self, action: CorpsAction, brigade: str = "", note: str = "") -> None:
+        """The report's line for pips just spent, as the table writes it."""
+        if self.log is not None:
+            self.log.append(lines.spend_line(note or lines.action_text(action.value, brigade),
+                                             self.cost[action], self.pips))
+
+    def reform(self, u: _Unit, formation: Formation, action: CorpsAction) -> bool:
+        """Change a brigade's formation for the pips of Rule 3, if they are there."""
+        if not self.spend(action):
+            return False
+        self.spent(action, u.p.label)
+        u.form = formation
+        self.say(lines.formation_line(u.p.label, formation))
+        return True
 
     def artillery(self, c: _Corps, t: _Corps, lost: bool) -> None:
         gap = self.gap(c, t)
@@ -537,8 +575,12 @@ class _Battle:
         for u in c.units:
             if u.p.arm is not Arm.ARTILLERY or u.destroyed or u.state != FORMED:
                 continue
+            if u.form is Formation.LIMBERED:
+                # Guns unlimber to fire (Rule 3: an artillery action); not on a lost move.
+                if lost or not self.reform(u, Formation.UNLIMBERED, CorpsAction.ARTILLERY_ACTION):
+                    continue
             # Artillery fires even when its commander loses his move to the Poor chip.
-            if not lost and not self.spend():
+            if not lost and not self.spend(CorpsAction.ARTILLERY_ACTION):
                 return
             if not self.fire(u, t, gap):
                 return
@@ -555,13 +597,63 @@ class _Battle:
         total = self.roll(dice)
         hits = hits_by_total[total]
         if self.log is not None:
-            what = "miss" if not hits else ("1 hit" if hits == 1 else f"{hits} hits")
-            self.log.append(f"Artillery fire on {kind.value}, {target.p.label} ({total}) {what}")
+            mod = fire_modifier(self.ruleset, gun.p.calibre, gun.p.rating, gun.casualties, kind,
+                                band)
+            self.log.append(lines.fire_line("Artillery fire", kind.value, target.p.label,
+                                            band.value, gun.p.label, total, total + mod, hits))
         if hits:
             target.casualties += hits
-            if self.morale(target, 0, False, "Test morale for"):
+            if self.morale(target, 0, False):
                 self.cascade([target])
         return True
+
+    # -- formations (Rule 3 pays for them; Rules 6, 8, 11-15 read them)
+
+    def threatened(self, c: _Corps, gap: int) -> _Unit | None:
+        """The brigade enemy cavalry would charge next: formed cavalry of the corps it faces at
+        short range, able to charge, pick the infantry brigade nearest its rout point."""
+        t = c.target
+        if t is None or gap > SHORT_RANGE_GAP or c.p.town:
+            return None
+        if not any(u.p.arm is Arm.CAVALRY and not u.destroyed and u.state == FORMED
+                   and not u.pursuing for u in t.units):
+            return None
+        best: _Unit | None = None
+        best_key = (0, 0)
+        for u in c.units:
+            if u.p.arm is not Arm.INFANTRY or u.destroyed or u.state != FORMED:
+                continue
+            key = (u.p.limit - u.casualties, u.p.rating is Rating.A)
+            if best is None or key < best_key:
+                best, best_key = u, key
+        return best
+
+    def formations(self, c: _Corps, t: _Corps) -> None:
+        """Formed brigades take the formation their next action wants, as far as the pips go:
+        near the enemy infantry deploy (column of attack to attack, line to fire), the one the
+        enemy cavalry would charge forms square, cavalry form line to charge."""
+        if c.p.town:
+            return
+        orders = c.p.orders
+        gap = self.gap(c, t)
+        stop = _ADVANCE_TO.get(orders)
+        if stop is not None and gap > stop:
+            gap -= 1                 # where the corps will be after its advance this move
+        if gap > SHORT_RANGE_GAP:
+            return
+        deploy = Formation.COLUMN_OF_ATTACK if orders is CorpsOrder.ATTACK else Formation.LINE
+        square = None if orders is CorpsOrder.ATTACK else self.threatened(c, gap)
+        for u in c.units:
+            if u.destroyed or u.state != FORMED or u.pursuing:
+                continue
+            if u.p.arm is Arm.INFANTRY:
+                want = Formation.SQUARE if u is square else deploy
+            elif u.p.arm is Arm.CAVALRY:
+                want = Formation.CAVALRY_LINE
+            else:
+                continue
+            if u.form is not want:
+                self.reform(u, want, CorpsAction.CHANGE_FORMATION)
 
     def advance(self, c: _Corps, t: _Corps) -> None:
         if c.p.town:
@@ -571,11 +663,11 @@ class _Battle:
         stop = _ADVANCE_TO.get(orders)
         if stop is not None and gap > stop and self.spend():
             self.set_gap(c, t, gap - 1)
-            self.say("All move forward" if gap - 1 > LONG_RANGE_GAP
-                     else f"All advance to {BAND_NAMES[gap - 1]}")
+            self.spent(CorpsAction.MOVE, note="All move forward" if gap - 1 > LONG_RANGE_GAP
+                       else f"All advance to {BAND_NAMES[gap - 1]}")
         elif orders is CorpsOrder.WITHDRAW and gap < START_GAP and self.spend():
             self.set_gap(c, t, gap + 1)
-            self.say(f"All fall back to {BAND_NAMES[gap + 1]}")
+            self.spent(CorpsAction.MOVE, note=f"All fall back to {BAND_NAMES[gap + 1]}")
 
     def combats(self, c: _Corps, t: _Corps) -> None:
         orders = c.p.orders
@@ -590,34 +682,31 @@ class _Battle:
             target = self.pick(t, (Arm.INFANTRY,), False)
             if target is None:
                 break
-            if not self.spend():
-                return
             if orders is CorpsOrder.ATTACK:
+                if not self.spend():
+                    return
                 if target.p.in_town:
-                    self.combat(9, u, target, _NONE, _GARRISON, "Attack")
+                    self.combat(9, u, target, _NONE, _GARRISON)
                 else:
-                    self.combat(13, u, target, _NONE, _NONE, "Attack")
-            elif target.p.in_town or u.p.skirmish < target.p.skirmish:
-                self.skirmish(u, target)
+                    self.combat(13, u, target, _NONE, _NONE)
             else:
-                self.combat(12, u, target, _NONE, _NONE, "Firefight")
+                if not self.spend(CorpsAction.INFANTRY_FIRE):
+                    return
+                if target.p.in_town or u.p.skirmish < target.p.skirmish:
+                    self.skirmish(u, target)
+                else:
+                    self.combat(12, u, target, _NONE, _NONE)
         for u in c.units:
             if (u.p.arm is not Arm.CAVALRY or u.destroyed or u.state != FORMED
-                    or u.pursuing):
+                    or u.pursuing or id(u) in self.charged):
                 continue
-            target = (self.pick(t, (Arm.CAVALRY,), False) or self.pick(t, (Arm.INFANTRY,), True)
-                      or self.unsupported_guns(t))
+            target = (self.pick(t, (Arm.CAVALRY,), False) or self.chargeable_infantry(u, t)
+                      or self.guns_to_charge(t))
             if target is None:
                 break
             if not self.spend():
                 return
-            if target.p.arm is Arm.ARTILLERY:
-                self.charge_guns(u, target)
-            elif target.p.arm is Arm.CAVALRY:
-                self.combat(14, u, target, _NONE,
-                            _NONE if target.state == FORMED else _STATIONARY, "Charge")
-            else:
-                self.combat(15, u, target, _NONE, _NONE, "Charge")
+            self.charge(u, target)
 
     def pick(self, t: _Corps, arms: tuple[Arm, ...], unformed_infantry: bool) -> _Unit | None:
         """The enemy brigade nearest its rout point (then the worse state, then the order of
@@ -635,38 +724,170 @@ class _Battle:
                 best, best_key = u, key
         return best
 
-    def unsupported_guns(self, t: _Corps) -> _Unit | None:
-        """An enemy battery with no formed friend to evade behind, if the ruleset lets
-        cavalry cut such guns down (Rule 8)."""
-        guns = self.pick(t, (Arm.ARTILLERY,), False)
-        if guns is None or self.facts(guns) & _SUPPORTS:
-            return None
-        return guns if guns_charged(self.ruleset, guns.state) is not None else None
+    def chargeable_infantry(self, cavalry: _Unit, t: _Corps) -> _Unit | None:
+        """Enemy infantry out of the town that cavalry may charge (never a formed square, Rule
+        8) and would not be worse off charging (their factors at least the infantry's, Rule
+        15): the one nearest its rout point."""
+        best: _Unit | None = None
+        best_key = (0, 0)
+        for u in t.units:
+            if (u.destroyed or u.state == ROUT or u.p.arm is not Arm.INFANTRY or u.p.in_town
+                    or not may_be_charged(self.ruleset, Arm.INFANTRY, u.form, u.state)):
+                continue
+            table = combat_table(self.ruleset, 15, cavalry.profile, cavalry.casualties,
+                                 cavalry.state, _NONE, u.profile, u.casualties, u.state, _NONE)
+            if not table.attacker_rolls:
+                continue
+            key = (u.p.limit - u.casualties, -u.state)
+            if best is None or key < best_key:
+                best, best_key = u, key
+        return best
 
-    def charge_guns(self, cavalry: _Unit, guns: _Unit) -> None:
-        result = guns_charged(self.ruleset, guns.state)
-        assert result is not None
-        self.say(f"Charge {cavalry.p.label} on {guns.p.label} (Rule 8): {result.text}")
-        if result.removed:
-            guns.destroyed = True
+    def guns_to_charge(self, t: _Corps) -> _Unit | None:
+        """An enemy battery cavalry may ride down: limbered, or deployed with no formed friend
+        to evade behind, where the ruleset has a quick result for it (Rule 8)."""
+        guns = self.pick(t, (Arm.ARTILLERY,), False)
+        if guns is None:
+            return None
+        if guns.form is Formation.LIMBERED:
+            case = QuickCase.LIMBERED_ARTILLERY_CONTACTED_BY_CAVALRY
+        elif self.facts(guns) & _SUPPORTS:
+            return None
+        else:
+            case = QuickCase.DEPLOYED_ARTILLERY_CHARGED
+        return guns if contact_result(self.ruleset, case, Arm.ARTILLERY, guns.state, True,
+                                      False) is not None else None
+
+    # -- charges, opportunity charges and reactions (Rules 6, 8, 14, 15)
+
+    def opportunity(self, c: _Corps) -> None:
+        """Rule 6: during this corps' move, formed enemy cavalry at short range may charge a
+        brigade of it that offers the chance (a column of march, limbered guns, a brigade not
+        formed, cavalry in column), if they pass the test; no pips are paid."""
+        for e in self.corps:
+            if (e.p.side == c.p.side or not e.present or e.withdrawn
+                    or self.gap(c, e) > SHORT_RANGE_GAP):
+                continue
+            for cav in e.units:
+                if (cav.p.arm is not Arm.CAVALRY or cav.destroyed or cav.state != FORMED
+                        or cav.pursuing or id(cav) in self.charged):
+                    continue
+                found = self.opportunity_target(cav, c)
+                if found is None:
+                    continue
+                target, table = found
+                face = self.roll(table.dice)
+                passed = table.passes[face]
+                if self.log is not None:
+                    self.log.append(lines.charge_line(cav.p.label, target.p.label, face, passed))
+                if passed:
+                    self.charge(cav, target)
+
+    def opportunity_target(self, cav: _Unit, c: _Corps) -> tuple[_Unit, TestTable] | None:
+        best: tuple[_Unit, TestTable] | None = None
+        best_key = (0, 0, 0)
+        for u in c.units:
+            if u.destroyed or u.state == ROUT or (u.p.in_town and u.p.arm is not Arm.CAVALRY):
+                continue
+            if not may_be_charged(self.ruleset, u.p.arm, u.form, u.state):
+                continue
+            table = charge_test_table(self.ruleset, cav.p.rating, cav.casualties, u.p.arm,
+                                      u.state, u.form, cav.corps.p.grade)
+            if table is None:
+                continue
+            key = (_CHARGE_PREFERENCE.get(u.form, 1), -u.state, u.p.limit - u.casualties)
+            if best is None or key < best_key:
+                best, best_key = (u, table), key
+        return best
+
+    def charge(self, cav: _Unit, target: _Unit) -> None:
+        """Cavalry charge from 8 inches, more than half their move (Rule 6): a formed target
+        reacts first (counter charge, square, evade or unlimber), then the contact is settled
+        by Rule 8's quick results or fought under Rule 14 or 15."""
+        self.charged.add(id(cav))
+        reacted = False
+        reaction = None
+        if target.state == FORMED:
+            evade = target.corps.p.orders is CorpsOrder.WITHDRAW
+            reaction = reaction_for(self.ruleset, target.p.arm, target.form, evade)
+            table = None if reaction is None else reaction_table(
+                self.ruleset, target.p.arm, target.p.rating, target.state, reaction,
+                target.casualties, target.corps.p.grade, evade)
+            if reaction is not None and table is not None:
+                face = 0 if table.automatic else self.roll(table.dice)
+                reacted = table.passes[face]
+                if self.log is not None:
+                    self.log.append(lines.reaction_line(target.p.label, reaction.value,
+                                                        None if table.automatic else face,
+                                                        reacted))
+                if not reacted and table.fail_casualties:
+                    self.hit(target, SideHit(table.fail_casualties, target.state, False))
+            else:
+                reaction = None
+        if reacted and reaction is Reaction.EVADE:
             return
-        self.hit(guns, result.hit)
+        if reacted and target.p.arm is Arm.INFANTRY:
+            target.form = Formation.SQUARE
+            self.say(lines.formation_line(target.p.label, Formation.SQUARE))
+            self.say(square_halt_text(self.ruleset).replace(CHARGER, cav.p.label))
+            return
+        arm = target.p.arm
+        if arm is Arm.CAVALRY:
+            stationary = not (reacted and reaction is Reaction.COUNTER_CHARGE)
+            self.combat(14, cav, target, _NONE, _STATIONARY if stationary else _NONE)
+        elif arm is Arm.INFANTRY:
+            if target.form is Formation.COLUMN_OF_MARCH and self.quick(
+                    cav, target, QuickCase.COLUMN_OF_MARCH_CONTACTED_BY_CAVALRY, False, False):
+                return
+            if may_be_charged(self.ruleset, arm, target.form, target.state):
+                self.combat(15, cav, target, _NONE, _NONE)
+        else:
+            if reacted:             # the guns unlimbered in time (the 1813 change of formation)
+                target.form = Formation.UNLIMBERED
+                self.say(lines.formation_line(target.p.label, Formation.UNLIMBERED))
+            if target.form is Formation.LIMBERED:
+                self.quick(cav, target, QuickCase.LIMBERED_ARTILLERY_CONTACTED_BY_CAVALRY,
+                           False, False)
+            else:
+                self.quick(cav, target, QuickCase.DEPLOYED_ARTILLERY_CHARGED, True,
+                           bool(self.facts(target) & _SUPPORTS))
+
+    def quick(self, cav: _Unit, target: _Unit, case: QuickCase, beyond_half: bool,
+              supports: bool) -> bool:
+        """Rule 8's quick result for this contact, if the ruleset has one: applied."""
+        result = contact_result(self.ruleset, case, target.p.arm, target.state, beyond_half,
+                                supports)
+        if result is None:
+            return False
+        if self.log is not None:
+            self.log.append(lines.quick_line(target.p.label,
+                                             result.note.replace(CHARGER, cav.p.label)))
+        if result.escaped:
+            return True
+        if result.removed:
+            target.destroyed = True
+            return True
+        self.hit(target, result.hit)
         if result.hit.new_rout:
-            self.cascade([guns])
+            self.cascade([target])
+            self.pursuit(cav, target)
+        return True
 
     # -- combats, skirmish, morale
 
     def combat(self, rule: int, a: _Unit, d: _Unit, a_facts: frozenset[str],
-               d_facts: frozenset[str], verb: str) -> None:
-        table: CombatTable = combat_table(self.ruleset, rule, a.p.profile, a.casualties, a.state,
-                                          a_facts, d.p.profile, d.casualties, d.state, d_facts)
+               d_facts: frozenset[str]) -> None:
+        table: CombatTable = combat_table(self.ruleset, rule, a.profile, a.casualties, a.state,
+                                          a_facts, d.profile, d.casualties, d.state, d_facts)
         total = self.roll(table.dice)
         row = table.rows[total]
         if self.log is not None:
             roller = a if table.attacker_rolls else d
-            self.log.append(f"{verb} {a.p.label} on {d.p.label} (Rule {rule}): "
-                            f"{roller.corps.p.side} roll ({total}) +{table.difference}, "
-                            f"{row.result}")
+            self.log.append(lines.combat_line(
+                rule, a.p.label, table.attacker_total, d.p.label, table.defender_total,
+                roller.p.label, total, table.difference, row.result,
+                (lines.effect_text(a.p.label, row.attacker.casualties, row.attacker.shown),
+                 lines.effect_text(d.p.label, row.defender.casualties, row.defender.shown))))
         self.hit(a, row.attacker)
         self.hit(d, row.defender)
         routed = [u for u, h in ((a, row.attacker), (d, row.defender)) if h.new_rout]
@@ -678,34 +899,24 @@ class _Battle:
             self.pursuit(d, a)
 
     def hit(self, u: _Unit, h: SideHit) -> None:
-        changed = h.state != u.state
-        if not h.casualties and not changed:
-            return
         u.casualties += h.casualties
         u.state = h.state
-        if self.log is not None:
-            parts = []
-            if h.casualties:
-                parts.append(f"{h.casualties} casualt{'y' if h.casualties == 1 else 'ies'}")
-            if changed:
-                parts.append(_STATE_WORDS[h.state])
-            self.log.append(f"{u.p.label}: {', '.join(parts)}")
 
     def skirmish(self, a: _Unit, d: _Unit) -> None:
-        table = skirmish_table(self.ruleset, a.p.profile, a.casualties, a.state,
-                               _IN_COVER if d.p.in_town else _NONE, d.p.profile, d.casualties,
+        table = skirmish_table(self.ruleset, a.profile, a.casualties, a.state,
+                               _IN_COVER if d.p.in_town else _NONE, d.profile, d.casualties,
                                d.state, _NONE)
         fa = self.roll(table.dice)
         fd = self.roll(table.dice)
         a_hit, a_tests, d_hit, d_tests = table.rows[(fa, fd)]
         if self.log is not None:
-            self.log.append(f"Skirmish {a.p.label} ({fa}) {'kill' if d_hit.casualties else 'miss'}"
-                            f", {d.p.label} ({fd}) {'kill' if a_hit.casualties else 'miss'}")
+            losers = tuple(u.p.label for u, h in ((a, a_hit), (d, d_hit)) if h.casualties)
+            self.log.append(lines.skirmish_line(a.p.label, fa, d.p.label, fd, losers))
         self.hit(a, a_hit)
         self.hit(d, d_hit)
         routed = [u for u, h in ((a, a_hit), (d, d_hit)) if h.new_rout]
         for u, tests in ((a, a_tests), (d, d_tests)):
-            if tests and self.morale(u, 0, False, "Test morale for"):
+            if tests and self.morale(u, 0, False):
                 routed.append(u)
         if routed:
             self.cascade(routed)
@@ -722,18 +933,18 @@ class _Battle:
             mask |= _PURSUIT
         return mask
 
-    def morale(self, u: _Unit, extra: int, rallying: bool, prefix: str) -> bool:
+    def morale(self, u: _Unit, extra: int, rallying: bool) -> bool:
         """A morale test (a rally when ``rallying``); whether the brigade newly routs."""
         table: MoraleTable = morale_table(self.ruleset, u.p.arm, u.p.rating, u.casualties,
                                           u.state, _FACTS[self.facts(u) | extra], rallying)
         if table.automatic:
             row = table.rows[0]
-            self.say(f"{prefix} {u.p.label}: {row.text}")
+            self.say(lines.automatic_rout_line(u.p.label, u.casualties))
         else:
             face = self.roll(table.dice)
             row = table.rows[face]
             if self.log is not None:
-                self.log.append(f"{prefix} {u.p.label} ({face}) {row.text}")
+                self.log.append(lines.morale_line(rallying, u.p.label, face, row.text))
         u.state = row.state
         return row.new_rout
 
@@ -742,16 +953,20 @@ class _Battle:
         queue = list(routed)
         while queue:
             r = queue.pop(0)
-            for f in r.corps.units:
-                # A brigade already routing has run its rout move to the rear, out of reach.
-                if f is r or f.destroyed or f.state == ROUT:
+            near = [f for f in r.corps.units
+                    # A brigade already routing has run its rout move to the rear, out of reach.
+                    if f is not r and not f.destroyed and f.state != ROUT]
+            if self.log is not None and near:
+                self.log.append(lines.rout_reaction_line(r.p.label,
+                                                         tuple(f.p.label for f in near)))
+            for f in near:
+                if f.state == ROUT:
                     continue
                 action = reaction_action(self.ruleset, f.state)
                 if action == "rout":
                     f.state = ROUT
-                    self.say(f"{f.p.label}, shaken, routs with {r.p.label}")
                     queue.append(f)
-                elif self.morale(f, _ROUT_NEAR, False, "Test morale for"):
+                elif self.morale(f, _ROUT_NEAR, False):
                     queue.append(f)
 
     def pursuit(self, cavalry: _Unit, routers: _Unit) -> None:
@@ -761,12 +976,12 @@ class _Battle:
         table = pursuit_table(self.ruleset, cavalry.p.nation)
         first = self.roll(table.dice)
         if not table.pursues[first]:
-            self.say(f"Pursuit test for {cavalry.p.label} ({first}) no pursuit")
+            self.say(lines.pursuit_line(cavalry.p.label, first, None, ""))
             return
         second = self.roll(table.dice)
         row = table.rows[second]
         cavalry.pursuing = True
-        self.say(f"Pursuit test for {cavalry.p.label} ({first}) pursue ({second}) {row.result}")
+        self.say(lines.pursuit_line(cavalry.p.label, first, second, row.result))
         if row.action == "routers" and row.casualties and not routers.destroyed:
             self.hit(routers, SideHit(row.casualties, routers.state, False))
 
@@ -774,30 +989,30 @@ class _Battle:
         table = rally_pursuers_table(self.ruleset, u.p.rating, u.casualties, u.state,
                                      _FACTS[self.facts(u) & ~_PURSUIT])
         u.pursuing = False
-        if table.automatic:
-            row = table.rows[0]
-            self.say(f"Rally pursuers {u.p.label}: {row.text}")
-        else:
-            face = self.roll(table.dice)
-            row = table.rows[face]
-            self.say(f"Rally pursuers {u.p.label} ({face}) {row.text}")
+        face = 0 if table.automatic else self.roll(table.dice)
+        row = table.rows[face]
+        if self.log is not None:
+            self.log.append(lines.rally_pursuers_line(u.p.label,
+                                                      None if table.automatic else face,
+                                                      STATE_ORDER[row.state]))
         u.state = row.state
         if row.new_rout:
             self.cascade([u])
 
     def rallies(self, waiting: list[_Unit]) -> None:
         """Rules 16-18: routing, then Shaken brigades test; the commander pays for rallies."""
+        cost = self.cost[CorpsAction.RALLY]
         for wanted in (ROUT, SHAKEN):
             for u in waiting:
                 if u.destroyed or u.state != wanted or u.pursuing:
                     continue
                 if u.state == ROUT and u.casualties >= u.p.limit:
                     continue
-                if self.pips > 0:
-                    self.pips -= 1
-                    routs = self.morale(u, 0, True, "Test to rally")
+                if self.pips >= cost:
+                    self.pips -= cost
+                    routs = self.morale(u, 0, True)
                 elif u.state == SHAKEN:
-                    routs = self.morale(u, 0, False, "Test morale for")
+                    routs = self.morale(u, 0, False)
                 else:
                     continue
                 if routs:
@@ -805,7 +1020,7 @@ class _Battle:
 
     def cinc_move(self, chip: _ChipPlan, label: str) -> None:
         """The CinC rallies the brigades of the corps of his side most in need of it."""
-        self.header(chip.nation or chip.side, chip.name, label)
+        self.header(chip.nation or chip.side, "CinC", label)
         pips = self.roll_pips(chip.grade)
         if pips <= 0:
             return

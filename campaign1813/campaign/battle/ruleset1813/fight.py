@@ -29,6 +29,7 @@ from campaign1813.campaign.battle.core.outcome import Outcome as BattleOutcome
 from campaign1813.campaign.battle.core.outcome import Termination
 from campaign1813.campaign.battle.core.steps import Step, patched, seeded, state_patch
 from campaign1813.campaign.battle.dice import DiceSource, Roll
+from campaign1813.campaign.battle.ruleset1813 import report_lines
 from campaign1813.campaign.battle.ruleset1813.rules.army import (
     ArmyStanding,
     BrigadeStanding,
@@ -288,7 +289,7 @@ def _nation(setup: BattleSetup, commander: str) -> str:
 def _header(setup: BattleSetup, state: FightState, commander: str, chip: str) -> str:
     c = setup.commander(commander)
     what = "CinC" if c.role is Role.CINC else (_corps_of_commander(setup, commander) or c.name)
-    return f"Move {state.move} – {_nation(setup, commander)} – {what} (chip {chip})"
+    return report_lines.header_line(state.move, _nation(setup, commander), what, f"chip {chip}")
 
 
 # -- the army break ---------------------------------------------------------------------------
@@ -573,7 +574,7 @@ def roll_pips(setup: BattleSetup, state: FightState, dice: DiceSource) -> Outcom
     bonus = table.pips_bonus[c.grade]
     pips = max(0, roll.total + bonus)
     act = replace(act, pips=pips, roll=roll.total, stage=Stage.SPOT)
-    lines = [f"Pips: {roll.total} + {bonus} ({c.grade.value}) = {pips}"]
+    lines = [report_lines.pips_line(roll.total, bonus, c.grade, pips)]
     queue = state.queue
     corps = _corps_of_commander(setup, act.commander)
     if corps is not None:
@@ -796,7 +797,7 @@ def set_formation(setup: BattleSetup, state: FightState, brigade: str,
     brigades[brigade] = replace(now, formation=formation)
     return Outcome("formation", f"Formation: {label_of(setup, brigade)} – {formation.value}",
                    replace(state, brigades=brigades),
-                   (f"{label_of(setup, brigade)} forms {formation.value}",))
+                   (report_lines.formation_line(label_of(setup, brigade), formation),))
 
 
 def dismiss(setup: BattleSetup, state: FightState, index: int, reason: str) -> Outcome:

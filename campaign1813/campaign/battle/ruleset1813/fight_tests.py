@@ -31,6 +31,7 @@ from fractions import Fraction
 from typing import Any
 
 from campaign1813.campaign.battle.dice import DiceSource, Roll
+from campaign1813.campaign.battle.ruleset1813 import report_lines
 from campaign1813.campaign.battle.ruleset1813.fight import (
     DEFERRED,
     BrigadeNow,
@@ -240,14 +241,7 @@ def _yes_no(odds: Mapping[bool, Fraction], yes: str, no: str) -> tuple[tuple[str
 
 def _effect_text(e: Effect) -> str:
     """``2 Infantry Brigade: 3 casualties, rout``."""
-    parts = []
-    if e.casualties:
-        parts.append(f"{e.casualties} casualt{'y' if e.casualties == 1 else 'ies'}")
-    if e.removed:
-        parts.append("leaves the table")
-    elif e.new_state:
-        parts.append(e.new_state.value)
-    return f"{e.brigade}: {', '.join(parts) or 'no loss'}"
+    return report_lines.effect_text(e.brigade, e.casualties, e.new_state, e.removed)
 
 
 def _faces(roll: Roll | None) -> str:
@@ -329,13 +323,10 @@ def _fire(setup: BattleSetup, state: FightState, who: str, target: str,
 
     def run(dice: DiceSource) -> Resolved:
         r = artillery_fire(situation, dice, setup.ruleset)
-        hits = "miss" if not r.hits else f"{r.hits} hit{'s' if r.hits > 1 else ''}"
         what = "Bounce through" if bounce else "Artillery fire"
-        mod = r.total - r.roll.total
-        shown = f"({r.roll.total}{mod:+d} = {r.total})" if mod else f"({r.roll.total})"
-        return Resolved(f"{what} on {kind.value} – {aim.name}, {band.value} range, by "
-                        f"{battery.name} {shown} {hits}", (r.roll,), r.effects, r.follow_ons,
-                        cause=who)
+        return Resolved(report_lines.fire_line(what, kind.value, aim.name, band.value,
+                                               battery.name, r.roll.total, r.total, r.hits),
+                        (r.roll,), r.effects, r.follow_ons, cause=who)
     known = (known_facts(setup, state, who), known_facts(setup, state, target),
              f"needs {odds.need_one} for one hit, {odds.need_two} for two; modifiers "
              + (", ".join(str(m) for m in odds.modifiers) or "none"))
@@ -397,9 +388,8 @@ def _charge(setup: BattleSetup, state: FightState, who: str, target: str,
 
     def run(dice: DiceSource) -> Resolved:
         r = opportunity_charge(situation, dice, setup.ruleset)
-        word = "charge" if r.passed else "fail"
-        return Resolved(f"{cav.name} attempt to opportunity charge {aim.name} ({r.roll.total}) "
-                        f"{word}", (r.roll,), follow_ons=r.follow_ons, cause=who)
+        return Resolved(report_lines.charge_line(cav.name, aim.name, r.roll.total, r.passed),
+                        (r.roll,), follow_ons=r.follow_ons, cause=who)
     return Prepared("charge", "Rule 6", (known_facts(setup, state, who),
                                          known_facts(setup, state, target)),
                     _yes_no(odds, "charges", "fails"), run, Stage.MOVE)
@@ -424,10 +414,9 @@ def _react(setup: BattleSetup, state: FightState, who: str, target: str,
 
     def run(dice: DiceSource) -> Resolved:
         r = react(situation, dice, setup.ruleset)
-        word = "pass" if r.passed else "fail"
-        return Resolved(f"{b.name} tries to {situation.reaction.value.replace('_', ' ')} "
-                        f"{_faces(r.roll)} {word}", (r.roll,) if r.roll else (), r.effects,
-                        r.follow_ons, cause=cause)
+        return Resolved(report_lines.reaction_line(b.name, situation.reaction.value,
+                                                   r.roll.total if r.roll else None, r.passed),
+                        (r.roll,) if r.roll else (), r.effects, r.follow_ons, cause=cause)
     return Prepared("react", "Rule 6", (known_facts(setup, state, who),),
                     _yes_no(odds, "reacts", "fails"), run, Stage.MOVE,
                     resolves=(FollowOnTest.REACTION_TO_CHARGE.value,))
@@ -445,7 +434,7 @@ def _quick(setup: BattleSetup, state: FightState, who: str, target: str,
     effects = "; ".join(e.note for e in result.effects if e.note)
 
     def run(dice: DiceSource) -> Resolved:
-        return Resolved(f"Quick result: {b.name} {effects}", (), result.effects,
+        return Resolved(report_lines.quick_line(b.name, effects), (), result.effects,
                         result.follow_ons, cause=target)
     return Prepared("quick", "Rule 8", (known_facts(setup, state, who),),
                     ((effects or "no effect", Fraction(1)),), run, Stage.COMBAT)
@@ -496,12 +485,11 @@ def _combat(setup: BattleSetup, state: FightState, who: str, target: str,
     def run(dice: DiceSource) -> Resolved:
         r = fight(combat, dice, setup.ruleset)
         roller = combat.side(r.favoured).brigade.name
-        effects = "; ".join(_effect_text(e) for e in r.effects)
-        return Resolved(f"Combat (Rule {rule}): {a.name} ({r.factors.attacker_total}) against "
-                        f"{d.name} ({r.factors.defender_total}); {roller} rolls "
-                        f"({r.roll.total}) +{r.factors.difference} = {r.total}: {r.row.result}"
-                        + (f" – {effects}" if effects else ""), (r.roll,), r.effects,
-                        r.follow_ons, cause=who)
+        return Resolved(report_lines.combat_line(
+            rule, a.name, r.factors.attacker_total, d.name, r.factors.defender_total, roller,
+            r.roll.total, r.factors.difference, r.row.result,
+            tuple(_effect_text(e) for e in r.effects)), (r.roll,), r.effects, r.follow_ons,
+            cause=who)
     factors = odds.factors
     known = (known_facts(setup, state, who), known_facts(setup, state, target),
              f"factors {factors.attacker_total} against {factors.defender_total}: "
@@ -528,11 +516,9 @@ def _skirmish(setup: BattleSetup, state: FightState, who: str, target: str,
 
     def run(dice: DiceSource) -> Resolved:
         r = skirmish(sk, dice, setup.ruleset)
-        parts = [f"{a.name} {_faces(r.rolls[0])}"]
-        if r.rolls[1] is not None:
-            parts.append(f"{d.name} {_faces(r.rolls[1])}")
-        hit = ", ".join(f"{e.brigade} loses a casualty" for e in r.effects) or "no casualties"
-        return Resolved(f"Skirmish: {' against '.join(parts)}: {hit}",
+        d_roll = r.rolls[1].total if r.rolls[1] is not None else None
+        return Resolved(report_lines.skirmish_line(a.name, r.rolls[0].total, d.name, d_roll,
+                                                   tuple(e.brigade for e in r.effects)),
                         tuple(x for x in r.rolls if x is not None), r.effects, r.follow_ons)
     outcomes = ((f"{d.name} loses a casualty", odds.attacker_hits),
                 (f"{a.name} loses a casualty", odds.defender_hits))
@@ -563,9 +549,9 @@ def _reaction(setup: BattleSetup, state: FightState, who: str, target: str,
     result = rout_reaction(routed, nearby, setup.ruleset)
 
     def run(dice: DiceSource) -> Resolved:
-        names = ", ".join(n.brigade.name for n in nearby) or "no brigade"
-        return Resolved(f"{routed.name} routs: {names} within 4\" react", (), result.effects,
-                        result.follow_ons)
+        return Resolved(report_lines.rout_reaction_line(
+            routed.name, tuple(n.brigade.name for n in nearby)), (), result.effects,
+            result.follow_ons)
     return Prepared("reaction", "Rule 16", (known_facts(setup, state, who),),
                     (("reactions as the rule gives them", Fraction(1)),), run, None, None,
                     (FollowOnTest.ROUT_REACTION.value,))
