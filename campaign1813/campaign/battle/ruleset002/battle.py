@@ -575,6 +575,9 @@ def odds(setup: BattleSetup, steps: Sequence[Step], action: str,
     or the charge its step rolls (:func:`shot_of`, :func:`charge_of`); empty for an action
     with nothing to show odds for."""
     t = tables(_ruleset(setup))
+    if action in ("sides", "shoot", "charge"):
+        # What the step would refuse has no odds: the step's own checks, its outcome thrown away.
+        act(setup, steps, action, **i)
     if action == "sides":  # one die for side A, unless the umpire names it (a coin)
         if i.get("side_a"):
             return ()

@@ -601,6 +601,10 @@ def odds(setup: BattleSetup, steps: Sequence[Step], action: str,
     """The exact chance of each outcome of an action before it is rolled, worked from the
     plans its step takes (:func:`fire_plan`, :func:`melee_plan`, :func:`move_plan`); empty for
     an action that rolls nothing with a single outcome to show."""
+    if action in ("first-move", "fire", "melee", "move"):
+        # What the step would refuse has no odds: the step's own checks, its outcome thrown
+        # away.
+        act(setup, steps, action, **i)
     if action == "first-move":  # a die each, ties rolled again
         first = first_move_odds()
         return (("French move first", first["first"]), ("Allied move first", first["second"]))
