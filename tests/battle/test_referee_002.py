@@ -122,6 +122,8 @@ def test_seed_002_refuses_what_it_forbids_and_plays_on_to_an_army_lost():
     # Kleist's unit has not come: he rallies no one before turn 4.
     t.refused("rally", "General Kleist is not yet on the table: he comes with",
               unit=PART, by=KLEIST, near=True)
+    t.refused("rally", "'5 Corps' is not an Allied commander on the table \\(commanders: "
+                       "II Prussian Corps; or the General\\)", unit=PART, by="5 Corps")
     t.do("rally", unit=PART, by="General")
     t.refused("rally", "the General rallies 1 unit in the rally step", unit=P2,
               by="General")

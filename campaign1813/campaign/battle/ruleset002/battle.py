@@ -245,6 +245,11 @@ def _other(side: str) -> str:
     return ALLIED if side == FRENCH else FRENCH
 
 
+def _a(side: str) -> str:
+    """The side with its article: ``a French``, ``an Allied``."""
+    return f"{'an' if side[:1].lower() in 'aeiou' else 'a'} {side}"
+
+
 def arrival_turn(setup: BattleSetup, key: str) -> int:
     """The turn a unit comes onto the table: its corps' (turn 4 for a corps marching to the
     sound of the guns, seed 000)."""
@@ -690,7 +695,7 @@ def _rally(g: _Game, dice: DiceSource, i: Mapping[str, Any]) -> Outcome:
         if who not in g.state.commanders or next(
                 x.side for x in g.army.leaders if x.key == who) != side:
             known = ", ".join(x.key for x in g.army.commanders(side)) or "none"
-            raise ActionRefused(f"'{who}' is not a {side} commander on the table (commanders: "
+            raise ActionRefused(f"'{who}' is not {_a(side)} commander on the table (commanders: "
                                 f"{known}; or the General)")
         token = who
         title = next(x.name for x in g.army.leaders if x.key == who)
