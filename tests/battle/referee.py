@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import date
+from functools import cache
 
 import pytest
 
@@ -24,6 +25,7 @@ from campaign1813.campaign.day.state import Battle, initial_state
 from campaign1813.campaign.scenario.loader import load_scenario
 
 
+@cache
 def magdeburg(ruleset: str) -> BattleSetup:
     """The battle of Magdeburg of 5 May 1813 as the campaign sets it up, under ``ruleset``."""
     ground = Ground(load_scenario())

@@ -15,6 +15,7 @@ import re
 
 import pytest
 
+from campaign1813.campaign.battle.ruleset002.auto import resolve
 from campaign1813.campaign.battle.ruleset002.units import Ground
 from campaign1813.campaign.battle.setup import ALLIED, FRENCH
 from campaign1813.campaign.cli import main
@@ -207,3 +208,15 @@ def test_seed_002_odds_still_give_what_play_allows(capsys):
                       "45", "--charged-before", "0", "--json")
     assert code == 0
     assert json.loads(out.out)["hits"] == {str(n): "1/6" for n in range(3, 9)}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_seed_002_auto_resolve_brings_the_reinforcement_on_at_turn_4(seed):
+    """Auto-resolve plays the table's rule: II Prussian Corps (due at turn 4, seed 000)
+    neither shoots, charges nor is shot at before turn 4."""
+    r = resolve(magdeburg("002"), seed)
+    before = r.report[:next((n for n, x in enumerate(r.report) if x.startswith("Turn 4")),
+                            len(r.report))]
+    assert not [x for x in before if "II Prussian Corps" in x]
+    if r.turns >= 4:  # and from turn 4 on they fight
+        assert any("II Prussian Corps" in x for x in r.report[len(before):])

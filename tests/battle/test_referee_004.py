@@ -16,6 +16,7 @@ import re
 
 import pytest
 
+from campaign1813.campaign.battle.ruleset004.autoresolve import resolve
 from campaign1813.campaign.battle.setup import ALLIED, FRENCH
 from campaign1813.campaign.cli import main
 from tests.battle.referee import Table, magdeburg
@@ -184,3 +185,19 @@ def test_seed_004_odds_of_a_tied_melee_fought_again_need_no_charge(capsys):
     assert code == 0
     data = json.loads(out.out)
     assert data["attacker_dice"] == "4 dice" and data["defender_dice"] == "4 dice"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_seed_004_auto_resolve_brings_the_reinforcement_on_at_turn_4(seed):
+    """Auto-resolve plays the table's rule: II Prussian Corps (due at turn 4, seed 000)
+    neither fires, charges nor is fired at or charged before turn 4."""
+    setup = magdeburg("004")
+    r = resolve(setup, seed)
+    late = {b.name for b in setup.corps_brigades("II Prussian Corps")}
+    before = r.report[:next((n for n, x in enumerate(r.report) if x == "Turn 4"),
+                            len(r.report))]
+    assert not [x for x in before
+                if any(re.search(rf"(?<![\d\w]){re.escape(name)}", x) for name in late)]
+    if r.turns >= 4:  # and from turn 4 on they fight
+        assert any(re.search(r"(?<!\d)[5-8] Infantry Brigade", x)
+                   for x in r.report[len(before):])
