@@ -192,6 +192,9 @@ def _odds(capsys, *words):
     (["shooting", "--shooter", "infantry", "--out-of-arc"], "field of fire"),
     # entrenched units "must remain static": they cannot have moved
     (["shooting", "--shooter", "infantry", "--entrenched", "--moved"], "static"),
+    # "Artillery units are eliminated if charged and not within 3" of any infantry": that
+    # fact is about guns only
+    (["charge", "--target", "infantry", "--infantry-near"], "count only for artillery"),
     (["charge", "--target", "narnia"], "invalid choice: 'narnia' \\(choose from 'infantry'"),
     (["shooting", "--shooter", "infantry", "--target", "guards"], "choose from"),
 ])

@@ -201,3 +201,17 @@ def test_seed_004_auto_resolve_brings_the_reinforcement_on_at_turn_4(seed):
     if r.turns >= 4:  # and from turn 4 on they fight
         assert any(re.search(r"(?<!\d)[5-8] Infantry Brigade", x)
                    for x in r.report[len(before):])
+
+
+@pytest.mark.parametrize(("words", "message"), [
+    # "light cavalry in a screening role may deploy in one rank": no one else
+    (["musketry", "--firer", "foot", "--one-rank"], "foot do not deploy in one rank"),
+    # "Cuirassiers cancel a hit …": cuirassiers are heavy horse (convert.py)
+    (["musketry", "--firer", "foot", "--target", "foot", "--cuirassiers"],
+     "foot are not cuirassiers"),
+    (["melee", "--attacker", "light-horse", "--attacker-cuirassiers", "--defender", "foot"],
+     "light horse are not cuirassiers"),
+])
+def test_seed_004_odds_refuse_facts_no_unit_of_play_can_have(capsys, words, message):
+    code, out = _odds(capsys, *words)
+    assert code != 0 and out.out == "" and message in out.err, out.err

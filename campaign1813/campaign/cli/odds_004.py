@@ -241,7 +241,8 @@ def _artillery(args: argparse.Namespace) -> int:
 
 
 def _save(args: argparse.Namespace) -> int:
-    on = save_on(Target(Kind.FOOT, args.cover, args.cuirassiers), tables())
+    on = save_on(Target(Kind.HEAVY_HORSE if args.cuirassiers else Kind.FOOT, args.cover,
+                        args.cuirassiers), tables())
     facts = {"hits": args.hits, "save_on": _score(on)}
     return _show(args, "SAVING THROWS", facts,
                  {"hits_standing": saved({args.hits: Fraction(1)}, on)})
