@@ -20,6 +20,7 @@ import jsonschema
 import pytest
 
 from campaign1813.campaign import queries, services
+from campaign1813.campaign.battle.core.units import RulesetSheet, UnitsEngine
 from campaign1813.campaign.battle.setup import Edge, Special
 from campaign1813.campaign.battle.terms import Arm
 from campaign1813.campaign.cli import main as bare_main
@@ -439,3 +440,9 @@ def test_a_seed_004_sheet_shows_its_own_sequence_figures_and_generals(other_rule
 
 def test_the_1813_sheet_has_no_rules_of_its_own(magdeburg):
     assert magdeburg.rules is None and sheet_json(magdeburg)["rules"] is None
+
+
+def test_a_units_ruleset_that_gives_no_sheet_figures_has_none():
+    """A ruleset of units of its own that says nothing for the setup sheet gives an empty
+    sequence, figures and commanders: its sheet shows its units' tallies only."""
+    assert UnitsEngine("toy").sheet(_magdeburg_setup()) == RulesetSheet((), (), ())

@@ -301,6 +301,8 @@ def _own_rules(s: _Painter, sheet: SetupSheet, top: float, *, paint: bool) -> fl
         s.text(QRectF(0, y, w, head), "h2", "Sequence of play")
     y += head
     for title, lines in sections:
+        if not lines:
+            continue
         if title:
             if paint:
                 s.text(QRectF(0, y, w, bold), "bold", title)

@@ -97,8 +97,9 @@ class UnitsEngine(Generic[StateT]):
         return (), (d.winner.enemy.value,)
 
     def sheet(self, setup: BattleSetup) -> RulesetSheet:
-        """The ruleset's own figures for the setup sheet (the ruleset's own)."""
-        raise NotImplementedError
+        """The ruleset's own figures for the setup sheet; a ruleset that gives none has its
+        units' tallies only."""
+        return RulesetSheet((), (), ())
 
     def setup_lines(self, setup: BattleSetup, state: StateT) -> list[str]:
         """The units' table says it all; nothing is printed under the setup's table."""
