@@ -389,6 +389,7 @@ def test_a_seed_004_sheet_tallies_steps_and_its_pdf_says_so(other_rulesets, tmp_
     assert "Losses and victory" in text and "The French have lost when 3 of their 7" in text
     assert "General Yorck: the Allied general, a unit" in text and "Units: 6" in text
     assert "Figures: 32 infantry" not in text and "Gifted +3" not in text
+    assert "From the campaign's corps" in text and "(cuirassiers when rated A)" in text
 
 
 def test_a_seed_002_sheet_shows_its_own_sequence_figures_and_commanders(other_rulesets):
@@ -414,6 +415,9 @@ def test_a_seed_002_sheet_shows_its_own_sequence_figures_and_commanders(other_ru
     value = sheet_json(sheet)
     jsonschema.validate(value, SCHEMA)
     assert value["rules"]["leaders"] == list(sheet.rules.leaders)
+    assert value["rules"]["mapping"][0].startswith("Each brigade or battery is one unit: class "
+                                                   "A infantry elite")
+    assert "Casualties brought in are 2 hits each." in sheet.rules.mapping[1]
 
 
 def test_a_seed_004_sheet_shows_its_own_sequence_figures_and_generals(other_rulesets):

@@ -630,5 +630,5 @@ def sheet_json(sheet: SetupSheet) -> dict[str, Any]:
         "corps": [_corps_json(c) for c in sheet.corps],
         "rules": None if sheet.rules is None else {
             "sequence": list(sheet.rules.sequence), "notes": list(sheet.rules.notes),
-            "leaders": list(sheet.rules.leaders)},
+            "leaders": list(sheet.rules.leaders), "mapping": list(sheet.rules.mapping)},
     }

@@ -295,7 +295,8 @@ def _own_rules(s: _Painter, sheet: SetupSheet, top: float, *, paint: bool) -> fl
     if sheet.rules is not None:
         sections += [("Each turn", sheet.rules.sequence),
                      ("Losses and victory", sheet.rules.notes),
-                     ("Commanders", sheet.rules.leaders)]
+                     ("Commanders", sheet.rules.leaders),
+                     ("From the campaign's corps", sheet.rules.mapping)]
     y = top
     if paint:
         s.text(QRectF(0, y, w, head), "h2", "Sequence of play")

@@ -47,12 +47,15 @@ def campaign_casualties(setup: BattleSetup, end: Sequence[BrigadeOutcome],
 class RulesetSheet:
     """What a battle's setup sheet shows of a ruleset of its own instead of the 1813 chips and
     rout points: its turn sequence, its own figures (how a unit is lost, how an army loses),
-    where each commander goes, and each brigade's bases on the table (by brigade key)."""
+    where each commander goes, each brigade's bases on the table (by brigade key), and how the
+    campaign's brigades become its units."""
 
     sequence: tuple[str, ...]
     notes: tuple[str, ...]
     leaders: tuple[str, ...]
     bases: Mapping[str, str] = field(default_factory=dict)
+    mapping: tuple[str, ...] = ()
+    """How the campaign's brigades become the ruleset's units, in words."""
 
 
 class UnitsEngine(Generic[StateT]):

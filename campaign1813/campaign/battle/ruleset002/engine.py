@@ -189,7 +189,14 @@ class Engine002(UnitsEngine[BattleState]):
                 leaders.append(f"{x.name}: commander attached to {army.unit(x.unit).name}")
         leaders += [f"{name}: not on the table ({why})" for name, why in army.left_out]
         bases = {u.key: "one base 4 × 3 in" for u in army.units}
-        return RulesetSheet(sequence, tuple(notes), tuple(leaders), bases)
+        mapping = ("Each brigade or battery is one unit: class A infantry elite (Guards or "
+                   "Grenadiers), other skirmish A infantry skirmishers (light infantry), other "
+                   "infantry line infantry; cavalry brigades cavalry; batteries artillery.",
+                   f"Casualties brought in are {HITS_PER_CASUALTY} hits each. A side's CinC "
+                   "is its General (without one, its best-graded corps commander); the other "
+                   "commanders, one for every 4 units and at most 3, join an infantry unit of "
+                   "their own command.")
+        return RulesetSheet(sequence, tuple(notes), tuple(leaders), bases, mapping)
 
     def resolve(self, setup: BattleSetup, seed: int | None = None) -> AutoResult:
         self.own(setup)

@@ -178,7 +178,14 @@ class Engine004(UnitsEngine[BattleState]):
             leaders.append(f"{g.name}: the {side} general, a unit of his own; he may join a "
                            "unit (+1 to its morale) and falls with it")
         bases = {u.key: _BASES[u.kind] for u in f.units if u.kind is not Kind.GENERAL}
-        return RulesetSheet(sequence, tuple(notes), tuple(leaders), bases)
+        mapping = ("Each brigade or battery is one unit: infantry close-order foot in firing "
+                   "order (skirmish A: light foot); lancers; heavy cavalry heavy horse "
+                   "(cuirassiers when rated A); medium cavalry heavy horse; light cavalry light "
+                   "horse; batteries guns.",
+                   "Quality by the corps commander's grade (Gifted elite, Average regular, Poor "
+                   "poor), one better for a brigade rated A, one worse for C. Each army's "
+                   "general is its CinC, else its best-graded corps commander.")
+        return RulesetSheet(sequence, tuple(notes), tuple(leaders), bases, mapping)
 
     def resolve(self, setup: BattleSetup, seed: int | None = None) -> AutoResult:
         self.own(setup)
