@@ -86,7 +86,9 @@ def test_seed_004_refuses_what_it_forbids_and_plays_on_to_an_army_lost():
               face="flank")
     t.do("done", side=ALLIED)
 
-    # The fire. "Foot and light horse, except for lancers, can fire."
+    # The fire. Those who moved (the charging foot) are not listed as able to fire.
+    assert P3 not in t.acting() and P4 in t.acting() and PCAV not in t.acting()
+    # "Foot and light horse, except for lancers, can fire."
     t.refused("fire", LATE, unit=R5, target=F19, typed=[6], odds=True)
     t.refused("fire", "heavy horse cannot fire musketry", unit=FCAV, target=P4, typed=[6],
               odds=True)

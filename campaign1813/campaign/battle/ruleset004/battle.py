@@ -976,12 +976,29 @@ def who_acts(setup: BattleSetup, state: BattleState) -> tuple[str, ...]:
                      and not state.units[u.key].moved)
     if state.stage == Stage.FIRE:
         return tuple(u.key for u in alive if not state.units[u.key].fired
-                     and (u.kind.foot or u.kind in (Kind.LIGHT_HORSE, Kind.GUNS)))
+                     and (u.kind.foot or u.kind in (Kind.LIGHT_HORSE, Kind.GUNS))
+                     and _may_fire_now(u, state))
     if state.stage == Stage.MELEE:
         fighting = {a for a, _d, _f in state.charges} | {a for a, _d in state.ties}
         return tuple(u.key for u in alive if u.key in fighting
                      and not state.units[u.key].meleed)
     return ()
+
+
+def _may_fire_now(u: Unit, state: BattleState) -> bool:
+    """Whether a unit may fire in this fire phase as :func:`_fire` allows: not limbered, and
+    not moved unless light on its half move, fired at already (returning fire), or foot
+    charged in front."""
+    now = state.units[u.key]
+    if now.limbered:
+        return False
+    if not now.moved or (u.kind.light and now.half_move):
+        return True
+    if u.kind is Kind.GUNS:
+        return False
+    return (any(h.target == u.key for h in state.held)
+            or (u.kind is Kind.FOOT and any(d == u.key and f == "front"
+                                            for _a, d, f in state.charges)))
 
 
 def outcomes(setup: BattleSetup, state: BattleState) -> tuple[BrigadeOutcome, ...]:
