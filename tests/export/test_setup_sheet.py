@@ -20,6 +20,7 @@ import jsonschema
 import pytest
 
 from campaign1813.campaign import queries, services
+from campaign1813.campaign.battle.core.units import RulesetSheet, UnitsEngine
 from campaign1813.campaign.battle.setup import Edge, Special
 from campaign1813.campaign.battle.terms import Arm
 from campaign1813.campaign.cli import main as bare_main
@@ -383,3 +384,69 @@ def test_a_seed_004_sheet_tallies_steps_and_its_pdf_says_so(other_rulesets, tmp_
     text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(pdf).pages)
     assert "Sequence of play" in text and "Chips in the bag" not in text
     assert "light foot, elite" in text and "Tally (⊠ brought in; red: out)" in text
+    # the ruleset's own turn, losses and generals, in place of the chips and the 1813 figures
+    assert "Each turn" in text and "3. Melees: every charge made" in text
+    assert "Losses and victory" in text and "The French have lost when 3 of their 7" in text
+    assert "General Yorck: the Allied general, a unit" in text and "Units: 6" in text
+    assert "Figures: 32 infantry" not in text and "Gifted +3" not in text
+    assert "From the campaign's corps" in text and "(cuirassiers when rated A)" in text
+
+
+def test_a_seed_002_sheet_shows_its_own_sequence_figures_and_commanders(other_rulesets):
+    """Seed 002's sheet lists its own turn (Sequence of play: movement, the four shooting
+    steps, charges, rally, A before B) in place of the chip bag; a unit is lost over 12 hits
+    (18 for elite); an army of 6 units loses with 3 eliminated (half, rounded up); with no
+    CinC the best corps commander is each side's General (convert.py); a unit is one base."""
+    with open_campaign(other_rulesets["002"]) as doc:
+        sheet = queries.battle_setup_view(doc, 1)
+    assert sheet.rules is not None
+    assert sheet.rules.sequence[1:] == (
+        "1. Movement: side A, then side B.",
+        "2. Shooting in steps, A then B in each: artillery, light infantry, stationary "
+        "infantry, infantry that moved.",
+        "3. Cavalry charges: side A, then side B.", "4. Rally: side A, then side B.")
+    assert "Infantry (line infantry) over 12" in sheet.rules.notes[0]
+    assert "Elite infantry (Guards or Grenadiers) over 18" in sheet.rules.notes[0]
+    assert sheet.rules.notes[1:] == ("The French lose when 3 of their 6 units are eliminated.",
+                                     "The Allied lose when 3 of their 6 units are eliminated.")
+    assert sheet.rules.leaders == ("General Lauriston: the French General (not a unit)",
+                                   "General Yorck: the Allied General (not a unit)")
+    assert {b.figures for c in sheet.corps for b in c.brigades} == {"one base 4 × 3 in"}
+    value = sheet_json(sheet)
+    jsonschema.validate(value, SCHEMA)
+    assert value["rules"]["leaders"] == list(sheet.rules.leaders)
+    assert value["rules"]["mapping"][0].startswith("Each brigade or battery is one unit: class "
+                                                   "A infantry elite")
+    assert "Casualties brought in are 2 hits each." in sheet.rules.mapping[1]
+
+
+def test_a_seed_004_sheet_shows_its_own_sequence_figures_and_generals(other_rulesets):
+    """Seed 004's sheet: its TURN SEQUENCE (first move, fire, melee), four 25 % steps a
+    unit, an army of 6 units and its general lost when 3 of 7 are left (below half), each
+    army's general a unit, and the bases of each kind (foot two bases in line)."""
+    with open_campaign(other_rulesets["004"]) as doc:
+        sheet = queries.battle_setup_view(doc, 1)
+    assert sheet.rules is not None and len(sheet.rules.sequence) == 3
+    assert sheet.rules.sequence[0].startswith("1. Dice for the first move")
+    assert sheet.rules.sequence[2].startswith("3. Melees: every charge made")
+    assert sheet.rules.notes == (
+        "Each unit has 4 steps of 25 %; it is gone when the last is lost. An officer figure "
+        "behind a unit shows the steps lost.",
+        "The French have lost when 3 of their 7 units (the general counted) are left.",
+        "The Allied have lost when 3 of their 7 units (the general counted) are left.")
+    assert sheet.rules.leaders[0].startswith("General Lauriston: the French general, a unit")
+    french = next(c for c in sheet.corps if c.key == "5 Corps")
+    assert [b.figures for b in french.brigades] == [
+        "6 troopers", "2 loose bases", "2 loose bases", "2 bases in line", "2 bases in line",
+        "a gun and crew"]
+    assert sheet_json(sheet)["rules"]["sequence"] == list(sheet.rules.sequence)
+
+
+def test_the_1813_sheet_has_no_rules_of_its_own(magdeburg):
+    assert magdeburg.rules is None and sheet_json(magdeburg)["rules"] is None
+
+
+def test_a_units_ruleset_that_gives_no_sheet_figures_has_none():
+    """A ruleset of units of its own that says nothing for the setup sheet gives an empty
+    sequence, figures and commanders: its sheet shows its units' tallies only."""
+    assert UnitsEngine("toy").sheet(_magdeburg_setup()) == RulesetSheet((), (), ())

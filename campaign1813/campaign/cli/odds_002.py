@@ -70,6 +70,8 @@ def register(odds: argparse.ArgumentParser) -> None:
     p.add_argument("--moved", action="store_true", help="the shooter moved or turned")
     p.add_argument("--range", dest="inches", type=inches, metavar="INCHES",
                    help="range measured (checked against 6 or 24 inches)")
+    p.add_argument("--out-of-arc", action="store_true",
+                   help="the target is outside the shooter's field of fire (refused, as in play)")
     p.add_argument("--hits", type=count, metavar="N", help="the target's hits so far")
     p.add_argument("--json", action="store_true", help="print the odds as JSON")
     p.set_defaults(func=_guarded(_shooting))
@@ -83,6 +85,14 @@ def register(odds: argparse.ArgumentParser) -> None:
     c.add_argument("--cover", action="store_true", help="the target is in cover")
     c.add_argument("--infantry-near", action="store_true",
                    help="infantry within 3 inches of a target battery")
+    c.add_argument("--charged-before", type=count, default=0, metavar="N",
+                   help="times the target has been charged this turn already")
+    c.add_argument("--retired", action="store_true",
+                   help="the charging cavalry retired 6 inches from shooting this turn")
+    c.add_argument("--distance", dest="inches", type=inches, metavar="INCHES",
+                   help="how far the cavalry move into contact (checked against 6 inches)")
+    c.add_argument("--turn", dest="turn_degrees", type=count, metavar="DEGREES",
+                   help="degrees the cavalry turn at the start of the charge (at most 45)")
     c.add_argument("--hits", type=count, metavar="N", help="the target's hits so far")
     c.add_argument("--json", action="store_true", help="print the odds as JSON")
     c.set_defaults(func=_guarded(_charge))
@@ -124,7 +134,7 @@ def _print(title: str, how: str, hits: dict[int, Fraction], target: UnitKind,
 def _shooting(args: argparse.Namespace) -> int:
     target = UnitKind(args.target)
     shot = Shot(UnitKind(args.shooter), target, args.commander, args.entrenched, args.cover,
-                args.retire, args.inches, args.moved)
+                args.retire, args.inches, args.moved, not args.out_of_arc)
     hits = shot_odds(shot)
     eliminated = _eliminated(args, target, hits)
     if args.json:
@@ -143,7 +153,8 @@ def _shooting(args: argparse.Namespace) -> int:
 
 def _charge(args: argparse.Namespace) -> int:
     target = UnitKind(args.target)
-    c = Charge(target, args.hill, args.flank, args.cover, args.infantry_near)
+    c = Charge(target, args.hill, args.flank, args.cover, args.infantry_near,
+               args.charged_before, args.retired, args.inches, args.turn_degrees)
     odds = charge_odds(c)
     t = tables()
     mods = [{"key": m.key, "label": m.label, "effect": m.effect} for m in odds.modifiers]

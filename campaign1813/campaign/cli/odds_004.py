@@ -21,7 +21,7 @@ from campaign1813.campaign.battle.ruleset004.fire import (
     musketry_odds,
     save_on,
 )
-from campaign1813.campaign.battle.ruleset004.melee import Fighter, melee_odds
+from campaign1813.campaign.battle.ruleset004.melee import Fighter, may_charge, melee_odds
 from campaign1813.campaign.battle.ruleset004.morale import morale_need, morale_odds
 from campaign1813.campaign.battle.ruleset004.movement import first_move_odds, variation_odds
 from campaign1813.campaign.battle.ruleset004.pools import Pool, hits, saved
@@ -113,6 +113,13 @@ def register(odds: Any) -> None:
     p.add_argument("--flank", action="store_true",
                    help="the attacker comes in flank or rear: the defender is not attacked "
                         "frontally and the attacker throws its extra dice")
+    p.add_argument("--foot-near-gun", dest="foot_near_gun", type=_cm, default=None,
+                   metavar="CM", help="close-order foot this near the guns charged (within "
+                                      "4 cm they may not be charged)")
+    p.add_argument("--wheel", type=_whole, default=0, metavar="DEGREES",
+                   help="degrees the charge wheeled (at most 45)")
+    p.add_argument("--another-round", action="store_true",
+                   help="a tied melee fought again this turn: no charge, so no charge check")
 
     p = kind("morale", _morale)
     p.add_argument("--quality", required=True, choices=("elite", "regular", "poor"))
@@ -234,7 +241,8 @@ def _artillery(args: argparse.Namespace) -> int:
 
 
 def _save(args: argparse.Namespace) -> int:
-    on = save_on(Target(Kind.FOOT, args.cover, args.cuirassiers), tables())
+    on = save_on(Target(Kind.HEAVY_HORSE if args.cuirassiers else Kind.FOOT, args.cover,
+                        args.cuirassiers), tables())
     facts = {"hits": args.hits, "save_on": _score(on)}
     return _show(args, "SAVING THROWS", facts,
                  {"hits_standing": saved({args.hits: Fraction(1)}, on)})
@@ -251,7 +259,11 @@ def _melee(args: argparse.Namespace) -> int:
                        cover=a[f"{side}_cover"], cuirassiers=a[f"{side}_cuirassiers"],
                        hits_on=a[f"{side}_hits_on"], fired_hits=a[f"{side}_fired_hits"])
 
-    odds = melee_odds(fighter("attacker"), fighter("defender"))
+    attacker, defender = fighter("attacker"), fighter("defender")
+    if not args.another_round:  # the charge check the melee step makes (seed 004, MELEES)
+        may_charge(attacker, defender, foot_near_gun_cm=args.foot_near_gun,
+                   wheel_degrees=args.wheel)
+    odds = melee_odds(attacker, defender)
     facts = {"attacker": args.attacker, "attacker_dice": str(odds.attacker_pool),
              "defender": args.defender, "defender_dice": str(odds.defender_pool)}
     return _show(args, "MELEES", facts, {"attacker_suffers": odds.attacker_suffers,

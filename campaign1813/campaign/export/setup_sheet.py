@@ -28,6 +28,7 @@ from datetime import date
 from typing import Any, Protocol, runtime_checkable
 
 from campaign1813.campaign.battle.core.actions import Tally
+from campaign1813.campaign.battle.core.units import RulesetSheet, UnitsEngine
 from campaign1813.campaign.battle.registry import find_ruleset
 from campaign1813.campaign.battle.setup import (
     FRENCH,
@@ -300,6 +301,9 @@ class SetupSheet:
     entries: tuple[EntrySheet, ...]
     chips: tuple[ChipSheet, ...]
     reserves: tuple[ReserveSheet, ...]
+    rules: RulesetSheet | None = None
+    """A ruleset of its own (seeds 002 and 004): its sequence, figures and commanders, shown
+    instead of the 1813 chips; None for the 1813 rules."""
 
     @property
     def heading(self) -> str:
@@ -430,11 +434,12 @@ def _kind(b: BrigadeSetup) -> str:
     return "Infantry"
 
 
-def _brigade(b: BrigadeSetup, tally: Tally) -> BrigadeSheet:
+def _brigade(b: BrigadeSetup, tally: Tally, bases: Mapping[str, str]) -> BrigadeSheet:
     infantry = b.arm is Arm.INFANTRY
     return BrigadeSheet(b.key, b.name, b.arm, b.rating.value,
                         b.firepower.value if infantry else None,
-                        b.skirmish.value if infantry else None, _kind(b), figures_text(b.arm),
+                        b.skirmish.value if infantry else None, _kind(b),
+                        bases.get(b.key) or figures_text(b.arm),
                         tally.boxes, tally.marked, tally.unit, tally.note)
 
 
@@ -446,9 +451,11 @@ def _figures(brigades: Sequence[BrigadeSheet]) -> Figures:
 
 
 def _corps(setup: BattleSetup, c: CorpsSetup, chips: dict[str, str],
-           roads: Mapping[str, str], tallies: Mapping[str, Tally]) -> CorpsSheet:
+           roads: Mapping[str, str], tallies: Mapping[str, Tally],
+           bases: Mapping[str, str]) -> CorpsSheet:
     commander = setup.commander(c.commander)
-    brigades = tuple(_brigade(b, tallies[b.key]) for b in setup.corps_brigades(c.key))
+    brigades = tuple(_brigade(b, tallies[b.key], bases)
+                     for b in setup.corps_brigades(c.key))
     # A road is named only when it reaches the edge the setup gives, so the two never disagree.
     road = roads.get(c.key)
     if road is not None and all(r.to != road or r.edge is not c.edge for r in setup.table.roads):
@@ -518,14 +525,16 @@ def setup_sheet(setup: BattleSetup, *, campaign: str = "",
     conversion leaves the reserve commanders off the table."""
     engine = find_ruleset(setup.ruleset)
     tallies = engine.tallies(setup)
+    rules = engine.sheet(setup) if isinstance(engine, UnitsEngine) else None
+    bases = rules.bases if rules else {}
     chips = {c.commander: c.label for c in setup.chips if c.commander is not None}
-    corps = tuple(_corps(setup, c, chips, entry_roads or {}, tallies) for c in setup.corps
-                  if engine.chips or not c.reserve)
+    corps = tuple(_corps(setup, c, chips, entry_roads or {}, tallies, bases)
+                  for c in setup.corps if engine.chips or not c.reserve)
     day = _date(setup.date)
     return SetupSheet(setup.battle, setup.title, setup.place, setup.date, day, campaign,
                       setup.ruleset, setup.seed, setup.turns, _table(setup, river_course),
                       corps, _entries(corps), _chips(setup) if engine.chips else (),
-                      _reserves(setup, corps, chips) if engine.chips else ())
+                      _reserves(setup, corps, chips) if engine.chips else (), rules)
 
 
 def river_miles(town: Town, river: River) -> list[tuple[float, float]]:
@@ -619,4 +628,7 @@ def sheet_json(sheet: SetupSheet) -> dict[str, Any]:
                       "candidates": [{"corps": k, "brigade": n} for k, n in r.candidates]}
                      for r in sheet.reserves],
         "corps": [_corps_json(c) for c in sheet.corps],
+        "rules": None if sheet.rules is None else {
+            "sequence": list(sheet.rules.sequence), "notes": list(sheet.rules.notes),
+            "leaders": list(sheet.rules.leaders), "mapping": list(sheet.rules.mapping)},
     }

@@ -158,8 +158,8 @@ def _corps_block(s: _Painter, sheet: SetupSheet, corps: CorpsSheet) -> _Block:
         s.text(QRectF(2.8 * s.mm + tw + 3 * s.mm, top, w, head), "body", " · ".join(about),
                colour=_GREY)
         y = top + head
-        s.text(QRectF(0, y, w, line), "body",
-               f"Commander: {corps.commander}, {corps.grade} +{corps.bonus}")
+        grade = f"{corps.grade} +{corps.bonus}" if sheet.rules is None else corps.grade
+        s.text(QRectF(0, y, w, line), "body", f"Commander: {corps.commander}, {grade}")
         y += line
         march = ", ".join(b.short for b in corps.brigades)
         entry = corps.arrival[0].upper() + corps.arrival[1:]
@@ -167,7 +167,10 @@ def _corps_block(s: _Painter, sheet: SetupSheet, corps: CorpsSheet) -> _Block:
             entry += f": {march}"
         s.text(QRectF(0, y, w, line), "body", f"Enters: {entry}")
         y += line
-        s.text(QRectF(0, y, w, line), "body", f"Figures: {corps.figures.text}")
+        figures = (f"Figures: {corps.figures.text}" if sheet.rules is None else
+                   f"Units: {len(corps.brigades)}, one a brigade or battery "
+                   f"(ruleset {sheet.ruleset})")
+        s.text(QRectF(0, y, w, line), "body", figures)
         y += line + 0.8 * s.mm
         s.text(QRectF(0, y, 30 * s.mm, 4 * s.mm), "bold", "Written orders:")
         end = _orders_row(s, 27 * s.mm, y, corps.orders)
@@ -195,7 +198,8 @@ def _brigade_table(s: _Painter, brigades: tuple[BrigadeSheet, ...], top: float,
     w = s.width
     cols = (0.0, 44 * s.mm, 94 * s.mm, 119 * s.mm)  # brigade, ratings, figures, tally
     converted = any(b.unit for b in brigades)  # the ruleset's units, their hits or steps
-    heads = ("Brigade", "As a unit" if converted else "Ratings", "Figures",
+    heads = ("Brigade", "As a unit" if converted else "Ratings",
+             "Bases" if converted else "Figures",
              "Tally (⊠ brought in; red: out)" if converted
              else "Casualties (⊠ brought in)")
     s.p.fillRect(QRectF(0, top, w, row), _SHADE)
@@ -255,14 +259,7 @@ def _chips(s: _Painter, sheet: SetupSheet, top: float, *, paint: bool) -> float:
     line = s.line("small")
     head = s.line("h2")
     if not sheet.chips:  # a ruleset of its own sequence: no bag to draw from
-        text = (f"No chips: ruleset {sheet.ruleset} has a sequence of play of its own, which "
-                "the battle window leads turn by turn. Each brigade below is the unit it "
-                "becomes, with its tally in the ruleset's measure.")
-        h = head + s.wrapped_height("body", text, w)
-        if paint:
-            s.text(QRectF(0, top, w, head), "h2", "Sequence of play")
-            s.text(QRectF(0, top + head, w, h - head), "body", text, flags=_WRAP)
-        return h
+        return _own_rules(s, sheet, top, paint=paint)
     if paint:
         s.text(QRectF(0, top, w, head), "h2", "Chips in the bag")
     bottom = top + head
@@ -284,6 +281,39 @@ def _chips(s: _Painter, sheet: SetupSheet, top: float, *, paint: bool) -> float:
             s.text(QRectF(x + 5 * s.mm, y, col - 5 * s.mm, h), "small", text, flags=_WRAP)
         y += h + 0.4 * s.mm
     return max(bottom, y) - top
+
+
+def _own_rules(s: _Painter, sheet: SetupSheet, top: float, *, paint: bool) -> float:
+    """A ruleset of its own: no chips but its sequence of play, its own figures (how a unit
+    and an army are lost) and where each commander goes; the height they take."""
+    w = s.width
+    head, bold = s.line("h2"), s.line("bold")
+    intro = (f"No chips: ruleset {sheet.ruleset} has a sequence of play of its own, which "
+             "the battle window leads turn by turn. Each brigade below is the unit it "
+             "becomes, with its tally in the ruleset's measure.")
+    sections: list[tuple[str, tuple[str, ...]]] = [("", (intro,))]
+    if sheet.rules is not None:
+        sections += [("Each turn", sheet.rules.sequence),
+                     ("Losses and victory", sheet.rules.notes),
+                     ("Commanders", sheet.rules.leaders),
+                     ("From the campaign's corps", sheet.rules.mapping)]
+    y = top
+    if paint:
+        s.text(QRectF(0, y, w, head), "h2", "Sequence of play")
+    y += head
+    for title, lines in sections:
+        if not lines:
+            continue
+        if title:
+            if paint:
+                s.text(QRectF(0, y, w, bold), "bold", title)
+            y += bold
+        for text in lines:
+            h = s.wrapped_height("small" if title else "body", text, w)
+            if paint:
+                s.text(QRectF(0, y, w, h), "small" if title else "body", text, flags=_WRAP)
+            y += h
+    return y - top
 
 
 def _chip_row(s: _Painter, chip: ChipSheet, left: float, y: float, width: float,

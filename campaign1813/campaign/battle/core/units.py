@@ -4,7 +4,8 @@ lost by the victory condition, and the casualties converted back to the campaign
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Generic
 
@@ -14,7 +15,7 @@ from campaign1813.campaign.battle.core.results import BrigadeOutcome
 from campaign1813.campaign.battle.core.steps import ActionRefused
 from campaign1813.campaign.battle.setup import BattleSetup, BrigadeSetup, campaign_rout_point
 
-__all__ = ["UnitsEngine", "campaign_casualties"]
+__all__ = ["UnitsEngine", "RulesetSheet", "campaign_casualties"]
 
 
 def _half_up(x: Fraction) -> int:
@@ -40,6 +41,21 @@ def campaign_casualties(setup: BattleSetup, end: Sequence[BrigadeOutcome],
         if total:
             out.setdefault(b.corps, {})[casualty_key(b)] = total
     return out
+
+
+@dataclass(frozen=True)
+class RulesetSheet:
+    """What a battle's setup sheet shows of a ruleset of its own instead of the 1813 chips and
+    rout points: its turn sequence, its own figures (how a unit is lost, how an army loses),
+    where each commander goes, each brigade's bases on the table (by brigade key), and how the
+    campaign's brigades become its units."""
+
+    sequence: tuple[str, ...]
+    notes: tuple[str, ...]
+    leaders: tuple[str, ...]
+    bases: Mapping[str, str] = field(default_factory=dict)
+    mapping: tuple[str, ...] = ()
+    """How the campaign's brigades become the ruleset's units, in words."""
 
 
 class UnitsEngine(Generic[StateT]):
@@ -82,6 +98,11 @@ class UnitsEngine(Generic[StateT]):
         if d.winner is None:
             return (), ()
         return (), (d.winner.enemy.value,)
+
+    def sheet(self, setup: BattleSetup) -> RulesetSheet:
+        """The ruleset's own figures for the setup sheet; a ruleset that gives none has its
+        units' tallies only."""
+        return RulesetSheet((), (), ())
 
     def setup_lines(self, setup: BattleSetup, state: StateT) -> list[str]:
         """The units' table says it all; nothing is printed under the setup's table."""

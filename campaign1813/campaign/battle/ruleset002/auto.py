@@ -11,7 +11,9 @@ the enemy unit nearest elimination (cavalry last); cavalry retire from a shot on
 overrunning guns left without infantry, else skirmishers, else the infantry nearest
 elimination, else cavalry, never a unit charged already that turn. A commander whose unit falls
 joins another infantry unit in the next movement. Without movement after the first turn there
-is nothing to rally from, so no rally is made. The victory condition is the battle's.
+is nothing to rally from, so no rally is made. A corps marching to the sound of the guns
+comes on at its turn, as at the table: until then its units neither shoot, charge nor are
+shot at. The victory condition is the battle's.
 :func:`estimate` fights many such battles and counts who won, with 95 % Wilson intervals.
 
 >>> from campaign1813.campaign.battle.ruleset002.auto import _order
@@ -85,6 +87,7 @@ class _Battle:
         self.units = [_Unit(u.key, u.name, u.side, u.kind, u.corps, u.hits,
                             t.units[u.kind].eliminated_over) for u in army.units]
         self.by_key = {u.key: u for u in self.units}
+        self.due = {c.key: c.turn for c in setup.corps}
         self.commanders = {x.key: x.unit for x in army.leaders if not x.general}
         for c, k in self.commanders.items():
             self.by_key[k].commander = c
@@ -103,7 +106,10 @@ class _Battle:
         return self.rng.randint(1, 6)
 
     def live(self, side: str) -> list[_Unit]:
-        return [u for u in self.units if u.side == side and not u.gone]
+        """A side's units still in the battle and on the table (a corps marching to the sound
+        of the guns comes on at its turn)."""
+        return [u for u in self.units if u.side == side and not u.gone
+                and self.due[u.corps] <= max(1, self.turn)]
 
     def lost(self, side: str) -> int:
         return sum(1 for u in self.units if u.side == side and u.gone)

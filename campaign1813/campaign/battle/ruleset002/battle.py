@@ -53,7 +53,7 @@ from campaign1813.campaign.battle.terms import MoraleState
 
 __all__ = ["ACTIONS", "Phase", "UnitNow", "BattleState", "Outcome", "act", "replay", "report",
            "decision", "sequence", "step_now", "needed", "eliminated_count", "army_of",
-           "Typed", "units_table", "who_acts", "outcomes"]
+           "Typed", "units_table", "who_acts", "outcomes", "arrival_turn", "arrived"]
 
 ACTIONS = ("deploy", "attach", "sides", "move", "shoot", "charge", "rally", "next", "override")
 
@@ -207,6 +207,12 @@ class _Game:
         now = self.unit(key)
         if now.eliminated:
             raise ActionRefused(f"{self.name(key)} has been eliminated")
+        due = arrival_turn(self.setup, key)
+        if max(1, self.state.turn) < due:
+            raise ActionRefused(f"{self.name(key)} is not yet on the table: its corps marches to "
+                                f"the sound of the guns and arrives on turn {due} (seed 000), "
+                                f"so it neither acts nor is acted on before then (turn "
+                                f"{max(1, self.state.turn)})")
         return now
 
     def side(self, key: str) -> str:
@@ -237,6 +243,22 @@ class _Game:
 
 def _other(side: str) -> str:
     return ALLIED if side == FRENCH else FRENCH
+
+
+def _a(side: str) -> str:
+    """The side with its article: ``a French``, ``an Allied``."""
+    return f"{'an' if side[:1].lower() in 'aeiou' else 'a'} {side}"
+
+
+def arrival_turn(setup: BattleSetup, key: str) -> int:
+    """The turn a unit comes onto the table: its corps' (turn 4 for a corps marching to the
+    sound of the guns, seed 000)."""
+    return setup.corps_of(army_of(setup).unit(key).corps).turn
+
+
+def arrived(setup: BattleSetup, state: BattleState, key: str) -> bool:
+    """Whether a unit is on the table in the state's turn (before the first, turn 1's)."""
+    return max(1, state.turn) >= arrival_turn(setup, key)
 
 
 def _side_word(text: str) -> str:
@@ -558,6 +580,9 @@ def odds(setup: BattleSetup, steps: Sequence[Step], action: str,
     or the charge its step rolls (:func:`shot_of`, :func:`charge_of`); empty for an action
     with nothing to show odds for."""
     t = tables(_ruleset(setup))
+    if action in ("sides", "shoot", "charge"):
+        # What the step would refuse has no odds: the step's own checks, its outcome thrown away.
+        act(setup, steps, action, **i)
     if action == "sides":  # one die for side A, unless the umpire names it (a coin)
         if i.get("side_a"):
             return ()
@@ -670,11 +695,15 @@ def _rally(g: _Game, dice: DiceSource, i: Mapping[str, Any]) -> Outcome:
         if who not in g.state.commanders or next(
                 x.side for x in g.army.leaders if x.key == who) != side:
             known = ", ".join(x.key for x in g.army.commanders(side)) or "none"
-            raise ActionRefused(f"'{who}' is not a {side} commander on the table (commanders: "
+            raise ActionRefused(f"'{who}' is not {_a(side)} commander on the table (commanders: "
                                 f"{known}; or the General)")
         token = who
         title = next(x.name for x in g.army.leaders if x.key == who)
         attached = bool(g.state.commanders[who])
+        if attached and not arrived(g.setup, g.state, g.state.commanders[who]):
+            raise ActionRefused(f"{title} is not yet on the table: he comes with "
+                                f"{g.name(g.state.commanders[who])} on turn "
+                                f"{arrival_turn(g.setup, g.state.commanders[who])} (seed 000)")
         near = g.state.commanders[who] == key or _flag(i, "near")
     check_rally(Rally(general, now.engaged, _flag(i, "enemy_near"), near, attached,
                       g.state.rallied.count(token)), g.t.name)
@@ -742,7 +771,9 @@ def units_table(setup: BattleSetup, state: BattleState) -> list[tuple[str, ...]]
                       "")
         rows.append((u.name, u.side, t.units[u.kind].label,
                      f"{now.hits}/{t.units[u.kind].eliminated_over}", now.ground.value,
-                     "engaged" if now.engaged and not now.eliminated else "",
+                     ("engaged" if now.engaged and not now.eliminated else "")
+                     if arrived(setup, state, u.key)
+                     else f"arrives on turn {arrival_turn(setup, u.key)}",
                      "eliminated" if now.eliminated else holder))
     return rows
 
@@ -757,7 +788,7 @@ def who_acts(setup: BattleSetup, state: BattleState) -> tuple[str, ...]:
     out = []
     for u in army.side_units(side):
         now = state.units[u.key]
-        if now.eliminated:
+        if now.eliminated or not arrived(setup, state, u.key):
             continue
         if name == "movement":
             fits = not now.moved and now.ground is not Ground.ENTRENCHMENT

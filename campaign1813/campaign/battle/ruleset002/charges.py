@@ -91,6 +91,9 @@ def check_charge(c: Charge, ruleset: str = RULESET) -> None:
     if c.turn_degrees is not None and not 0 <= c.turn_degrees <= t.charge_turn:
         raise ActionRefused(f"charging cavalry may turn once, at most {t.charge_turn} degrees, "
                             f"not {c.turn_degrees}")
+    if c.infantry_near and c.target is not UnitKind.ARTILLERY:
+        raise ActionRefused(f"infantry within {t.artillery_support} inches count only for "
+                            f"artillery charged, not {c.target.label}")
     if c.target is UnitKind.ARTILLERY and c.infantry_near:
         raise ActionRefused(f"artillery within {t.artillery_support} inches of infantry or "
                             "elite infantry cannot be charged")

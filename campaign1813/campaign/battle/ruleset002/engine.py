@@ -12,12 +12,16 @@ from campaign1813.campaign.battle.core.actions import ActionSpec, Input, Table, 
 from campaign1813.campaign.battle.core.engine import Decision, Engine, StepAction
 from campaign1813.campaign.battle.core.results import AutoOdds, AutoResult, Progress
 from campaign1813.campaign.battle.core.steps import ActionRefused, Step
-from campaign1813.campaign.battle.core.units import UnitsEngine, campaign_casualties
+from campaign1813.campaign.battle.core.units import (
+    RulesetSheet,
+    UnitsEngine,
+    campaign_casualties,
+)
 from campaign1813.campaign.battle.ruleset002 import auto, battle
 from campaign1813.campaign.battle.ruleset002.battle import BattleState
 from campaign1813.campaign.battle.ruleset002.convert import HITS_PER_CASUALTY, mapping_rows
 from campaign1813.campaign.battle.ruleset002.tables import tables
-from campaign1813.campaign.battle.setup import BattleSetup, BrigadeSetup
+from campaign1813.campaign.battle.setup import ALLIED, FRENCH, BattleSetup, BrigadeSetup
 
 __all__ = ["Engine002", "ACTION_SPECS"]
 
@@ -151,6 +155,48 @@ class Engine002(UnitsEngine[BattleState]):
             limit = t.units[u.kind].eliminated_over
             out[u.key] = Tally(limit + 1, u.hits, u.kind.value, f"hits; eliminated over {limit}")
         return out
+
+    def sheet(self, setup: BattleSetup) -> RulesetSheet:
+        """Seed 002's own figures: its sequence of play, the hits that eliminate each type,
+        the victory condition, and where each commander and General goes."""
+        self.own(setup)
+        t = tables(setup.ruleset)
+        army = battle.army_of(setup)
+        titles = {"moved infantry": "infantry that moved", "skirmishers": "light infantry"}
+        shooting = ", ".join(titles.get(x, x) for x in t.steps)
+        sequence = ("Before each turn a D6 (or a coin) finds side A; side A goes first in "
+                    "every step.",
+                    "1. Movement: side A, then side B.",
+                    f"2. Shooting in steps, A then B in each: {shooting}.",
+                    "3. Cavalry charges: side A, then side B.",
+                    "4. Rally: side A, then side B.")
+        kinds = sorted({u.kind for u in army.units}, key=lambda k: list(t.units).index(k))
+        notes = ["A unit is eliminated when its hits pass its type's limit: " + "; ".join(
+            f"{t.units[k].label} over {t.units[k].eliminated_over}" for k in kinds) + "."]
+        notes += [f"The {side} lose when {battle.needed(setup, side)} of their "
+                  f"{len(army.side_units(side))} units are eliminated." for side in (FRENCH,
+                                                                                     ALLIED)]
+        late = sorted({c.turn for c in setup.corps if c.turn > 1})
+        if late:
+            notes.append("Corps marching to the sound of the guns come on at turn "
+                         f"{', '.join(map(str, late))}: their units neither act nor are "
+                         "acted on before.")
+        leaders = []
+        for x in army.leaders:
+            if x.general:
+                leaders.append(f"{x.name}: the {x.side} General (not a unit)")
+            else:
+                leaders.append(f"{x.name}: commander attached to {army.unit(x.unit).name}")
+        leaders += [f"{name}: not on the table ({why})" for name, why in army.left_out]
+        bases = {u.key: "one base 4 × 3 in" for u in army.units}
+        mapping = ("Each brigade or battery is one unit: class A infantry elite (Guards or "
+                   "Grenadiers), other skirmish A infantry skirmishers (light infantry), other "
+                   "infantry line infantry; cavalry brigades cavalry; batteries artillery.",
+                   f"Casualties brought in are {HITS_PER_CASUALTY} hits each. A side's CinC "
+                   "is its General (without one, its best-graded corps commander); the other "
+                   "commanders, one for every 4 units and at most 3, join an infantry unit of "
+                   "their own command.")
+        return RulesetSheet(sequence, tuple(notes), tuple(leaders), bases, mapping)
 
     def resolve(self, setup: BattleSetup, seed: int | None = None) -> AutoResult:
         self.own(setup)

@@ -79,6 +79,9 @@ def check_shot(shot: Shot, ruleset: str = RULESET) -> None:
                             "shoot')")
     if shot.shooter is UnitKind.ARTILLERY and shot.moved:
         raise ActionRefused("artillery that has moved or turned this turn may not shoot")
+    if shot.entrenched and shot.moved:
+        raise ActionRefused("a unit in an entrenchment stays there, static, for the rest of "
+                            "the game: it cannot have moved")
     if shot.commander and shot.shooter not in t.attach_to:
         raise ActionRefused(f"a commander is attached only to "
                             f"{' or '.join(sorted(k.label for k in t.attach_to))}, not to "

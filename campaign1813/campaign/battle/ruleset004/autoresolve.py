@@ -4,7 +4,8 @@ There is no table: each turn the guns fire roundshot (canister once the lines ha
 turn 2), foot and carbines fire at the enemy's foot and horse, every hit is held until all have
 fired and then the morale tests are taken; from turn 2 the horse charge whom the seed lets them,
 from turn 3 the foot with three steps or more charge foot and guns. A melee's loser retreats and
-tests. Targets are drawn by a seeded generator of its own, so a seed gives one battle. The
+tests. A corps marching to the sound of the guns fights from its turn, as at the table.
+Targets are drawn by a seeded generator of its own, so a seed gives one battle. The
 battle ends when an army falls below half its units, or at nightfall as a draw.
 
 The results are the 1813 auto-resolve's (:class:`AutoResult`, :class:`AutoOdds`): a unit's
@@ -14,7 +15,7 @@ The results are the 1813 auto-resolve's (:class:`AutoResult`, :class:`AutoOdds`)
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from campaign1813.campaign.battle.core.results import (
@@ -29,6 +30,7 @@ from campaign1813.campaign.battle.core.steps import ActionRefused
 from campaign1813.campaign.battle.dice import DiceSource, SeededDice
 from campaign1813.campaign.battle.ruleset004 import fire as fire_rules
 from campaign1813.campaign.battle.ruleset004 import melee as melee_rules
+from campaign1813.campaign.battle.ruleset004.battle import arrival_turn
 from campaign1813.campaign.battle.ruleset004.convert import SIDES, Forces, convert
 from campaign1813.campaign.battle.ruleset004.morale import army_lost, morale_test
 from campaign1813.campaign.battle.ruleset004.units import Kind, Unit
@@ -52,12 +54,17 @@ class _Fight:
     steps: dict[str, int]
     generals: dict[str, str]
     log: list[str] | None
+    due: dict[str, int]
+    turn: int = 1
     winner: str | None = None
     reason: str = ""
 
     def alive(self, side: str, fighting: bool = True) -> list[Unit]:
+        """A side's units left; those fighting this turn: on the table (a corps marching to
+        the sound of the guns arrives at its turn) and no general."""
         return [u for u in self.forces.army(side).units if self.steps[u.key] > 0
-                and (not fighting or u.kind is not Kind.GENERAL)]
+                and (not fighting or (u.kind is not Kind.GENERAL
+                                      and self.due[u.key] <= self.turn))]
 
     def note(self, line: str) -> None:
         if self.log is not None:
@@ -89,9 +96,12 @@ class _Fight:
         return True
 
 
-def _general_post(forces: Forces, side: str) -> str:
-    """The general rides with the army's first close-order foot (else its first unit)."""
-    units = [u for u in forces.army(side).units if u.kind is not Kind.GENERAL]
+def _general_post(forces: Forces, side: str, due: Mapping[str, int]) -> str:
+    """The general rides with the army's first close-order foot on the table from the first
+    turn (else its first unit)."""
+    units = [u for u in forces.army(side).units if u.kind is not Kind.GENERAL
+             and due[u.key] <= 1] or [u for u in forces.army(side).units
+                                      if u.kind is not Kind.GENERAL]
     foot = [u for u in units if u.kind is Kind.FOOT]
     return (foot or units or [forces.army(side).units[0]])[0].key
 
@@ -180,11 +190,14 @@ def _melee_phase(f: _Fight, turn: int) -> None:
 
 
 def _fight(setup: BattleSetup, forces: Forces, seed: int, keep_log: bool) -> tuple[_Fight, int]:
+    due = {u.key: arrival_turn(setup, u.key) for u in forces.units}
     f = _Fight(forces, SeededDice(seed), random.Random(f"{seed}/targets"),
                {u.key: u.steps for u in forces.units},
-               {s: _general_post(forces, s) for s in SIDES}, [] if keep_log else None)
+               {s: _general_post(forces, s, due) for s in SIDES}, [] if keep_log else None,
+               due)
     turn = 0
     for turn in range(1, setup.turns + 1):
+        f.turn = turn
         f.note(f"Turn {turn}")
         _fire_phase(f, turn)
         if f.judge():

@@ -36,7 +36,13 @@ from campaign1813.campaign.battle.core.steps import (
 from campaign1813.campaign.battle.dice import DiceSource, ImpossibleRoll, Roll, TypedDice
 from campaign1813.campaign.battle.ruleset004 import fire as fire_rules
 from campaign1813.campaign.battle.ruleset004 import melee as melee_rules
-from campaign1813.campaign.battle.ruleset004.convert import SIDES, Forces, convert
+from campaign1813.campaign.battle.ruleset004.convert import (
+    SIDES,
+    Forces,
+    convert,
+    general_key,
+    general_of,
+)
 from campaign1813.campaign.battle.ruleset004.morale import (
     army_lost,
     blocker_tests,
@@ -62,7 +68,8 @@ from campaign1813.campaign.battle.terms import MoraleState
 
 __all__ = ["ACTIONS", "Stage", "UnitNow", "HeldFire", "BattleState", "Decision", "act",
            "replay", "report", "decision", "start", "forces", "unit_now", "Typed", "step_now",
-           "units_table", "who_acts", "outcomes", "standing"]
+           "units_table", "who_acts", "outcomes", "standing", "arrival_turn", "arrived",
+           "unfought"]
 
 ACTIONS = ("national", "first-move", "move", "attach", "done", "fire", "end-fire", "melee",
            "end-turn", "override", "finish")
@@ -231,11 +238,33 @@ def unit_now(state: BattleState, key: str) -> UnitNow:
     return state.units[key]
 
 
+def arrival_turn(setup: BattleSetup, key: str) -> int:
+    """The turn a unit comes onto the table: its corps' (turn 4 for a corps marching to the
+    sound of the guns, seed 000); a general comes with his own corps, a CinC with his army's
+    first."""
+    for side in SIDES:
+        if key == general_key(side):
+            g = general_of(setup, side)
+            own = [c.turn for c in setup.side_corps(side) if c.commander == g.key]
+            return min(own or [c.turn for c in setup.side_corps(side)] or [1])
+    return setup.corps_of(setup.brigade(key).corps).turn
+
+
+def arrived(setup: BattleSetup, state: BattleState, key: str) -> bool:
+    """Whether a unit is on the table in the state's turn."""
+    return state.turn >= arrival_turn(setup, key)
+
+
 def _unit(setup: BattleSetup, state: BattleState, key: str) -> tuple[Unit, UnitNow]:
     now = unit_now(state, key)
     u = forces(setup, state).unit(key)
     if now.eliminated:
         raise ActionRefused(f"{u.name} has been eliminated")
+    if not arrived(setup, state, key):
+        raise ActionRefused(f"{u.name} is not yet on the table: its corps marches to the sound "
+                            f"of the guns and arrives on turn {arrival_turn(setup, key)} (seed "
+                            f"000), so it neither acts nor is acted on before then (turn "
+                            f"{state.turn})")
     return replace(u, steps=now.steps, firing_order=now.firing_order), now
 
 
@@ -433,6 +462,7 @@ def _attach(setup: BattleSetup, state: BattleState, side: str, key: str) -> _Out
         raise ActionRefused(f"'{side}' is not a side ({', '.join(SIDES)})")
     if unit_now(state, general).eliminated:
         raise ActionRefused(f"the {side} general has been eliminated")
+    _unit(setup, state, general)  # not before he is on the table
     attached = dict(state.attached)
     if key:
         u, _now = _unit(setup, state, key)
@@ -571,6 +601,10 @@ def odds(setup: BattleSetup, steps: Sequence[Step], action: str,
     """The exact chance of each outcome of an action before it is rolled, worked from the
     plans its step takes (:func:`fire_plan`, :func:`melee_plan`, :func:`move_plan`); empty for
     an action that rolls nothing with a single outcome to show."""
+    if action in ("first-move", "fire", "melee", "move"):
+        # What the step would refuse has no odds: the step's own checks, its outcome thrown
+        # away.
+        act(setup, steps, action, **i)
     if action == "first-move":  # a die each, ties rolled again
         first = first_move_odds()
         return (("French move first", first["first"]), ("Allied move first", first["second"]))
@@ -766,8 +800,31 @@ def _retreat(setup: BattleSetup, state: BattleState, units: dict[str, UnitNow], 
             _eliminate(state, units, loser.key, setup, lines)
 
 
+def unfought(setup: BattleSetup, state: BattleState) -> tuple[tuple[str, str], ...]:
+    """The charges made this turn (and melees tied from the last) whose melee is still to be
+    fought, as (attacker, defender): a charge is movement meant to end in a melee, so each is
+    fought before the turn ends, unless one of the two is gone."""
+    out: list[tuple[str, str]] = []
+    pairs = [(a, d) for a, d, _f in state.charges] + list(state.ties)
+    for a, d in pairs:
+        if (a, d) in out:
+            continue
+        anow, dnow = state.units[a], state.units[d]
+        if anow.eliminated or dnow.eliminated or anow.meleed or dnow.meleed:
+            continue
+        out.append((a, d))
+    return tuple(out)
+
+
 def _end_turn(setup: BattleSetup, state: BattleState) -> _Outcome:
     _stage(state, Stage.MELEE, "ending the turn")
+    due = unfought(setup, state)
+    if due:
+        f = forces(setup, state)
+        names = "; ".join(f"{f.unit(a).name} against {f.unit(d).name}" for a, d in due)
+        raise ActionRefused(f"the turn cannot end before its melees are fought (seed 004, "
+                            f"Melees: a charge is a move meant to end in a melee, and guns "
+                            f"charged are eliminated in it): still to fight: {names}")
     units = {k: replace(v, moved=False, fired=False, meleed=False, fire_hits=0,
                         half_move=False)
              for k, v in state.units.items()}
@@ -901,6 +958,8 @@ def units_table(setup: BattleSetup, state: BattleState) -> list[tuple[str, ...]]
                                          ("meleed", now.meleed)) if on)
         general = next((f"with the {s} general" for s, k in state.attached.items()
                         if k == u.key), "")
+        if not arrived(setup, state, u.key):
+            done = f"arrives on turn {arrival_turn(setup, u.key)}"
         rows.append((u.name, u.side, str(u.kind) + (" (cuirassiers)" if u.cuirassiers else ""),
                      str(u.quality), "eliminated" if now.eliminated else f"{now.steps * 25} %",
                      order, "; ".join(x for x in (done, general) if x)))
@@ -910,18 +969,36 @@ def units_table(setup: BattleSetup, state: BattleState) -> list[tuple[str, ...]]
 def who_acts(setup: BattleSetup, state: BattleState) -> tuple[str, ...]:
     """The units that may still act in the current phase (move, fire, or fight a melee)."""
     f = forces(setup, state)
-    alive = [u for u in f.units if not state.units[u.key].eliminated]
+    alive = [u for u in f.units if not state.units[u.key].eliminated
+             and arrived(setup, state, u.key)]
     if state.stage == Stage.MOVEMENT:
         return tuple(u.key for u in alive if u.side == state.to_move
                      and not state.units[u.key].moved)
     if state.stage == Stage.FIRE:
         return tuple(u.key for u in alive if not state.units[u.key].fired
-                     and (u.kind.foot or u.kind in (Kind.LIGHT_HORSE, Kind.GUNS)))
+                     and (u.kind.foot or u.kind in (Kind.LIGHT_HORSE, Kind.GUNS))
+                     and _may_fire_now(u, state))
     if state.stage == Stage.MELEE:
         fighting = {a for a, _d, _f in state.charges} | {a for a, _d in state.ties}
         return tuple(u.key for u in alive if u.key in fighting
                      and not state.units[u.key].meleed)
     return ()
+
+
+def _may_fire_now(u: Unit, state: BattleState) -> bool:
+    """Whether a unit may fire in this fire phase as :func:`_fire` allows: not limbered, and
+    not moved unless light on its half move, fired at already (returning fire), or foot
+    charged in front."""
+    now = state.units[u.key]
+    if now.limbered:
+        return False
+    if not now.moved or (u.kind.light and now.half_move):
+        return True
+    if u.kind is Kind.GUNS:
+        return False
+    return (any(h.target == u.key for h in state.held)
+            or (u.kind is Kind.FOOT and any(d == u.key and f == "front"
+                                            for _a, d, f in state.charges)))
 
 
 def outcomes(setup: BattleSetup, state: BattleState) -> tuple[BrigadeOutcome, ...]:

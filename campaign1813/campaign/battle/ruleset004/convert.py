@@ -38,7 +38,7 @@ from campaign1813.campaign.battle.terms import Arm, CavalryWeight, Grade, Rating
 from campaign1813.campaign.errors import CampaignError
 
 __all__ = ["Army", "Forces", "convert", "mapping_rows", "quality_of", "kind_of",
-           "MAPPING_HEADERS", "general_key"]
+           "MAPPING_HEADERS", "general_key", "general_of"]
 
 SIDES = (FRENCH, ALLIED)
 _ORDER = (Quality.POOR, Quality.REGULAR, Quality.ELITE)
@@ -121,6 +121,11 @@ def _commander_of(setup: BattleSetup, b: BrigadeSetup) -> CommanderSetup:
 def general_key(side: str) -> str:
     """The key of a side's general among its units."""
     return f"{side} general"
+
+
+def general_of(setup: BattleSetup, side: str) -> CommanderSetup:
+    """The commander who is a side's general: its CinC, else its best-graded corps commander."""
+    return _general(setup, side)
 
 
 def _general(setup: BattleSetup, side: str) -> CommanderSetup:

@@ -11,11 +11,21 @@ from campaign1813.campaign.battle.core.actions import ActionSpec, Input, Table, 
 from campaign1813.campaign.battle.core.engine import Decision, Engine, StepAction
 from campaign1813.campaign.battle.core.results import AutoOdds, AutoResult, Progress
 from campaign1813.campaign.battle.core.steps import ActionRefused, Step
-from campaign1813.campaign.battle.core.units import UnitsEngine, campaign_casualties
+from campaign1813.campaign.battle.core.units import (
+    RulesetSheet,
+    UnitsEngine,
+    campaign_casualties,
+)
 from campaign1813.campaign.battle.ruleset004 import autoresolve, battle
 from campaign1813.campaign.battle.ruleset004.battle import BattleState
-from campaign1813.campaign.battle.ruleset004.convert import MAPPING_HEADERS, mapping_rows
-from campaign1813.campaign.battle.ruleset004.units import FULL_STEPS, STEP_PERCENT
+from campaign1813.campaign.battle.ruleset004.convert import (
+    MAPPING_HEADERS,
+    SIDES,
+    general_of,
+    mapping_rows,
+)
+from campaign1813.campaign.battle.ruleset004.morale import army_lost
+from campaign1813.campaign.battle.ruleset004.units import FULL_STEPS, STEP_PERCENT, Kind
 from campaign1813.campaign.battle.setup import BattleSetup, BrigadeSetup, campaign_rout_point
 
 __all__ = ["Engine004", "ACTION_SPECS"]
@@ -140,6 +150,43 @@ class Engine004(UnitsEngine[BattleState]):
                                f"{STEP_PERCENT} % steps; gone at 0 %")
         return out
 
+    def sheet(self, setup: BattleSetup) -> RulesetSheet:
+        """Seed 004's own figures: its turn sequence, the four 25 % steps of a unit, when an
+        army has lost, each army's general, and each unit's bases."""
+        self.own(setup)
+        f = battle.forces(setup)
+        sequence = ("1. Dice for the first move; the winner moves a unit, then the other side, "
+                    "turn about, until both have moved all they wish.",
+                    "2. Musketry and artillery fire, all at once; the morale tests it causes.",
+                    "3. Melees: every charge made this turn (and every tie from the last) is "
+                    "fought before the turn ends.")
+        notes = [f"Each unit has {FULL_STEPS} steps of {STEP_PERCENT} %; it is gone when the "
+                 "last is lost. An officer figure behind a unit shows the steps lost."]
+        for side in SIDES:
+            start = len(f.army(side).units)
+            left = next(n for n in range(start, -1, -1) if army_lost(start, n))
+            notes.append(f"The {side} have lost when {left} of their {start} units (the "
+                         "general counted) are left.")
+        late = sorted({c.turn for c in setup.corps if c.turn > 1})
+        if late:
+            notes.append("Corps marching to the sound of the guns come on at turn "
+                         f"{', '.join(map(str, late))}: their units neither act nor are "
+                         "acted on before.")
+        leaders = []
+        for side in SIDES:
+            g = general_of(setup, side)
+            leaders.append(f"{g.name}: the {side} general, a unit of his own; he may join a "
+                           "unit (+1 to its morale) and falls with it")
+        bases = {u.key: _BASES[u.kind] for u in f.units if u.kind is not Kind.GENERAL}
+        mapping = ("Each brigade or battery is one unit: infantry close-order foot in firing "
+                   "order (skirmish A: light foot); lancers; heavy cavalry heavy horse "
+                   "(cuirassiers when rated A); medium cavalry heavy horse; light cavalry light "
+                   "horse; batteries guns.",
+                   "Quality by the corps commander's grade (Gifted elite, Average regular, Poor "
+                   "poor), one better for a brigade rated A, one worse for C. Each army's "
+                   "general is its CinC, else its best-graded corps commander.")
+        return RulesetSheet(sequence, tuple(notes), tuple(leaders), bases, mapping)
+
     def resolve(self, setup: BattleSetup, seed: int | None = None) -> AutoResult:
         self.own(setup)
         return autoresolve.resolve(setup, seed)
@@ -155,6 +202,12 @@ def _take(setup: BattleSetup, steps: Sequence[Step], name: str, inputs: Mapping[
     if name == "finish" and typed:
         raise ActionRefused("finish rolls no dice; a typed roll is not taken")
     return battle.act(setup, list(steps), name, typed=typed, **inputs)
+
+
+# Seed 004: every base is 40 × 20 mm; an officer figure behind shows the steps lost.
+_BASES = {Kind.FOOT: "2 bases in line", Kind.LIGHT_FOOT: "2 loose bases",
+          Kind.HEAVY_HORSE: "6 troopers", Kind.LANCERS: "6 lancers",
+          Kind.LIGHT_HORSE: "6 troopers", Kind.GUNS: "a gun and crew"}
 
 
 def _lost(b: BrigadeSetup, gained: int) -> Fraction:

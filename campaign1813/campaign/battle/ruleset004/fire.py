@@ -128,6 +128,9 @@ def musketry_pool(v: Volley, t: FireTables) -> Pool:
     if not (v.kind.foot or v.kind is Kind.LIGHT_HORSE):
         raise ActionRefused(f"{v.kind} cannot fire musketry: only foot and light horse other "
                             "than lancers fire")
+    if v.one_rank and v.kind is not Kind.LIGHT_HORSE:
+        raise ActionRefused(f"{v.kind} do not deploy in one rank: only light cavalry screening "
+                            "may")
     _check_steps(v.steps, str(v.kind))
     share = Fraction(1) if v.kind.foot or v.one_rank else t.two_ranks_share
     return Pool.of(Fraction(v.steps) * share)
@@ -153,6 +156,8 @@ def _range_check(v: Volley, t: FireTables) -> None:
 def save_on(target: Target, t: Tables) -> int | None:
     """The saving throw of a target against a hit from firing, or None if it has none."""
     options = [t.fire.saves["cover"]] if target.cover else []
+    if target.cuirassiers and target.kind is not Kind.HEAVY_HORSE:
+        raise ActionRefused(f"{target.kind} are not cuirassiers: only heavy horse may be")
     if target.cuirassiers:
         options.append(t.fire.saves["cuirassiers"])
     return min(options) if options else None

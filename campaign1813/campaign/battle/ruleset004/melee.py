@@ -122,6 +122,8 @@ def melee_pool(own: Fighter, enemy: Fighter, t: Tables | None = None) -> Pool:
 def melee_save(f: Fighter, t: Tables) -> int | None:
     """A unit's saving throw in melee: the better of cover and cuirassiers, or none."""
     options = [t.melee.saves["cover"]] if f.cover else []
+    if f.cuirassiers and f.kind is not Kind.HEAVY_HORSE:
+        raise ActionRefused(f"{f.kind} are not cuirassiers: only heavy horse may be")
     if f.cuirassiers:
         options.append(t.melee.saves["cuirassiers"])
     return min(options) if options else None
