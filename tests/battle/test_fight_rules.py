@@ -227,7 +227,7 @@ def test_reinforcements_wait_for_turn_four_and_night_falls_after_the_last_turn()
     b.do("holder", side="French", reason="Helmstedt and five squares")
     step = b.do("finish")
     assert step.lines == ("Result: the French win – night fell with the French holding "
-                          "Helmstedt and five squares",)
+                          "the field (Helmstedt and five squares)",)
 
 
 def test_end_turn_re_forms_disordered_troops(b):

@@ -70,6 +70,7 @@ from campaign1813.campaign.battle.ruleset1813.rules.combat import (
 from campaign1813.campaign.battle.ruleset1813.rules.command import corps_action
 from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
 from campaign1813.campaign.battle.ruleset1813.rules.morale import (
+    PURSUING,
     MoraleTest,
     automatic_rout,
     rout_point,
@@ -88,6 +89,7 @@ from campaign1813.campaign.battle.ruleset1813.rules.opportunity import (
 from campaign1813.campaign.battle.ruleset1813.rules.rout import (
     Nearby,
     pursue,
+    pursuers_not_rallied,
     pursuit_odds,
     rally_pursuers,
     rally_pursuers_odds,
@@ -218,6 +220,8 @@ def known_facts(setup: BattleSetup, state: FightState, key: str) -> str:
         parts.append(f"{b.calibre} pounder" + (" horse" if b.horse else ""))
     parts.append(f"{now.casualties} of {rout_point(b.arm, setup.ruleset)} casualties")
     parts.append(now.state.value)
+    if now.pursuing:
+        parts.append("pursuing (Rule 16: rallies at its next move)")
     if now.formation:
         parts.append(now.formation.value)
     return f"{label_of(setup, key)}: " + ", ".join(parts)
@@ -353,6 +357,8 @@ def _morale(setup: BattleSetup, state: FightState, who: str, target: str, option
     b = _brigade(setup, state, who)
     queued = next((p for p in state.queue if p.who == who and p.test == "morale test"), None)
     facts = _facts(options) | (frozenset(queued.facts) if queued else frozenset())
+    if state.brigades[who].pursuing:       # Rule 17: "Disordered or pursuit" -1
+        facts |= {PURSUING}
     test = MoraleTest(b, facts, rallying=rally, reason=queued.reason if queued else "")
     odds = state_odds(test, setup.ruleset)
 
@@ -599,6 +605,19 @@ def _rally_pursuers(setup: BattleSetup, state: FightState, who: str, target: str
                     options: Options) -> Prepared:
     who = _need(who, "pursuing cavalry")
     cav = _brigade(setup, state, who)
+    if not state.brigades[who].pursuing:
+        raise ActionRefused(f"Rule 16: {cav.name} is not pursuing; only cavalry that pursued "
+                            "rally as pursuers")
+    if _flag(options, "no-commander"):
+        effect = pursuers_not_rallied(cav, setup.ruleset)
+        after = effect.new_state or cav.state
+
+        def unrallied(dice: DiceSource) -> Resolved:
+            return Resolved(f"Pursuing {cav.name} not rallied (no commander): return to own "
+                            f"lines {after.value}", (), (effect,))
+        return Prepared("rally-pursuers", "Rule 16", (known_facts(setup, state, who),),
+                        ((after.value, Fraction(1)),), unrallied, None, None,
+                        (FollowOnTest.PURSUIT_RALLY.value,))
     test = MoraleTest(cav, _facts(options), rallying=True)
     odds = rally_pursuers_odds(test, setup.ruleset)
 
@@ -663,6 +682,9 @@ def take(setup: BattleSetup, state: FightState, test: str, who: str, target: str
         state = replace(state, activation=_paid(act, paid))
     resolved = prepared.run(dice)
     state = _settle(setup, state, test, who, prepared.resolves)
+    if test == "rally-pursuers":           # rallied or sent back: no longer pursuing
+        state = replace(state, brigades=state.brigades | {
+            who: replace(state.brigades[who], pursuing=False)})
     state = _apply(setup, state, resolved)
     if test == "fire" and options.get("band"):
         state = replace(state, queue=tuple(
@@ -699,9 +721,10 @@ def _apply(setup: BattleSetup, state: FightState, resolved: Resolved) -> FightSt
             continue
         now = brigades[key]
         new = BrigadeNow(now.casualties + e.casualties, e.new_state or now.state, now.formation,
-                         now.removed or e.removed)
+                         now.removed or e.removed, now.pursuing)
         if new.state is MoraleState.ROUT and now.state is not MoraleState.ROUT:
             routed_now.append(key)
+            new = replace(new, pursuing=False)     # routing, no longer pursuing
         brigades[key] = new
     corps = state.corps
     if resolved.spotted:
@@ -712,6 +735,11 @@ def _apply(setup: BattleSetup, state: FightState, resolved: Resolved) -> FightSt
         if f.test == FollowOnTest.PLACE_FIGURES:
             continue
         key = by_label.get(f.who, "")
+        if f.test == FollowOnTest.PURSUIT_RALLY and key:
+            # Rule 16: the pursuers carry the marker; their rally is queued at their corps'
+            # next move (fight._owed_rallies) and holds up the chip after it.
+            brigades[key] = replace(brigades[key], pursuing=True)
+            continue
         facts = tuple(sorted(getattr(f, "facts", ()) or ()))
         cause = resolved.cause
         if f.test == FollowOnTest.ROUT_REACTION:
