@@ -62,6 +62,7 @@ from campaign1813.campaign.cli.odds_format import (
     ruleset_and_json,
     signed,
 )
+from campaign1813.campaign.scenario.schema import NATIONALITIES
 
 COMBAT_RULES = (9, 10, 12, 13, 14, 15)
 BRIGADE_KEYS = {
@@ -389,8 +390,21 @@ def _if_hit(brigade: Brigade, casualties: int, ruleset: str) -> str:
 # --- pursuit --------------------------------------------------------------------------------
 
 
+def _nation(text: str) -> str:
+    """A nation the campaign fields, spelt as it spells it; refused with the list otherwise
+    (a misspelt "Britsh" would silently lose the British lower pursuit roll)."""
+    wanted = text.strip()
+    if not wanted:
+        return ""
+    for name in NATIONALITIES:
+        if name.casefold() == wanted.casefold():
+            return name
+    raise OddsInputError(f"--nation: '{wanted}' is not a nation of the campaign (nations: "
+                         f"{', '.join(NATIONALITIES)})")
+
+
 def _pursuit(args: argparse.Namespace) -> int:
-    nation = args.nation.strip()
+    nation = _nation(args.nation)
     cavalry = Brigade("the cavalry", Arm.CAVALRY, cavalry=CavalryWeight.MEDIUM, nation=nation)
     odds = pursuit_odds(cavalry, args.ruleset)
     raw = morale_rules(args.ruleset).raw["pursuit"]   # read and checked by pursuit_odds

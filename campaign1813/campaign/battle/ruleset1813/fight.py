@@ -445,6 +445,12 @@ def draw(setup: BattleSetup, state: FightState, chip: str | None, index: int,
     if chip not in known:
         raise ActionRefused(f"there is no chip '{chip}' in this battle (chips: "
                             f"{', '.join(known)})")
+    if commander and known[chip].commander is not None:
+        specials = ", ".join(c.label for c in setup.chips
+                             if c.commander is None and c.label != Special.POOR) or "none"
+        raise ActionRefused(f"chip {chip} is {setup.commander(known[chip].commander).name}'s "
+                            f"own; a commander is named only for a special chip (in this "
+                            f"battle: {specials})")
     if chip not in left:
         raise ActionRefused(f"chip {chip} has already been drawn on turn {state.turn}")
     state = replace(state, drawn=state.drawn + (chip,), move=state.move + 1, activation=None)
@@ -503,7 +509,8 @@ def _use_special(setup: BattleSetup, state: FightState, chip: str, commander: st
                  lines: list[str]) -> Outcome:
     eligible = _eligible(setup, state, chip)
     if commander not in eligible:
-        who = setup.commander(commander).name
+        known = {c.key: c.name for c in setup.commanders}
+        who = known.get(commander, f"'{commander}', not a commander of this battle,")
         rule = {Special.FRENCH_TACTICAL: "a French commander still on a blind",
                 Special.FRENCH_GIFTED: "a Gifted French commander",
                 Special.ALLIED_GIFTED: "a Gifted Allied commander"}[Special(chip)]

@@ -120,7 +120,8 @@ from campaign1813.campaign.battle.terms import (
     MoraleState,
 )
 
-__all__ = ["TESTS", "Prepared", "Resolved", "prepare", "take", "take_queued", "known_facts"]
+__all__ = ["TESTS", "OPTIONS", "Prepared", "Resolved", "prepare", "take", "take_queued",
+           "known_facts", "options_of", "check_options"]
 
 Options = Mapping[str, Any]
 
@@ -655,6 +656,46 @@ QUEUED_TESTS = {"morale test": "morale", "reaction to rout": "reaction",
                 "defence zone fire": "fire"}
 
 
+# The options each test reads: the valued ones (``--band short``, ``--fact …``) and the yes/no
+# flags (``--with flank``). Any other option given is refused: it would mean nothing.
+_FIRE = ("band", "inches", "cover", "behind")
+OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "spot": (("inches", "cover"), ()),
+    "fire": (_FIRE, ("friends-near", "overhead", "pay")),
+    "bounce": (_FIRE, ("friends-near", "overhead")),
+    "morale": (("facts",), ()),
+    "rally": (("facts",), ()),
+    "charge": ((), ("flank", "commander-within-4", "commander-within-8", "own-move")),
+    "react": (("reaction",), ("beyond-half-move", "flank", "general-within-4", "may-evade",
+                              "same-corps", "done-first")),
+    "quick": (("case",), ("can-escape", "over-half-move")),
+    "crest": ((), ("british",)),
+    "combat": (("rule", "facts", "enemy-facts"), ()),
+    "firefight": (("facts", "enemy-facts"), ()),
+    "skirmish": (("facts", "enemy-facts"), ("no-reply", "pay")),
+    "reaction": (("near", "through"), ()),
+    "pursuit": ((), ()),
+    "rally-pursuers": (("facts",), ("no-commander",)),
+}
+
+
+def options_of(test: str) -> tuple[str, ...]:
+    """The options a test reads, valued ones first, then its yes/no flags."""
+    values, flags = OPTIONS.get(test, ((), ()))
+    return values + flags
+
+
+def check_options(test: str, options: Options) -> None:
+    """Refuse an option the test does not read (a misspelt flag, ``--near`` for a morale
+    test), naming the ones it does; an option left empty or false is no option."""
+    known = options_of(test)
+    for name, value in options.items():
+        if name in known or value in (None, "", False, (), []):
+            continue
+        listed = ", ".join(known) or "none"
+        raise ActionRefused(f"the {test} test has no option '{name}' (its options: {listed})")
+
+
 def prepare(setup: BattleSetup, state: FightState, test: str, who: str = "", target: str = "",
             options: Options | None = None) -> Prepared:
     """A test filled in from the battle and the table's facts, with its exact odds."""
@@ -662,6 +703,7 @@ def prepare(setup: BattleSetup, state: FightState, test: str, who: str = "", tar
     maker = TESTS.get(test)
     if maker is None:
         raise ActionRefused(f"'{test}' is not a test of the battle (tests: {', '.join(TESTS)})")
+    check_options(test, options or {})
     return maker(setup, state, who, target, options or {})
 
 
@@ -779,4 +821,8 @@ def take_queued(setup: BattleSetup, state: FightState, options: Options,
             who, target = p.cause, p.who
         else:
             target = str(options.get("target", ""))
+    if options.get("target") and test != "combat":
+        raise ActionRefused(f"the queued {p.test} names its own brigades; --target is only "
+                            "for a queued combat")
+    options = {k: v for k, v in options.items() if k != "target"}
     return take(setup, state, test, who, target, options, dice)
