@@ -445,10 +445,11 @@ def draw(setup: BattleSetup, state: FightState, chip: str | None, index: int,
     if chip not in known:
         raise ActionRefused(f"there is no chip '{chip}' in this battle (chips: "
                             f"{', '.join(known)})")
-    if commander and known[chip].commander is not None:
+    own = known[chip].commander
+    if commander and own is not None:
         specials = ", ".join(c.label for c in setup.chips
                              if c.commander is None and c.label != Special.POOR) or "none"
-        raise ActionRefused(f"chip {chip} is {setup.commander(known[chip].commander).name}'s "
+        raise ActionRefused(f"chip {chip} is {setup.commander(own).name}'s "
                             f"own; a commander is named only for a special chip (in this "
                             f"battle: {specials})")
     if chip not in left:
