@@ -18,6 +18,7 @@ import pytest
 
 from campaign1813.campaign import queries, services
 from campaign1813.campaign.battle.core.outcome import Outcome, Side, Termination
+from campaign1813.campaign.battle.dice import TypedDice
 from campaign1813.campaign.battle.ruleset1813 import fight as f
 from campaign1813.campaign.battle.ruleset1813.auto_tables import side_break_count
 from campaign1813.campaign.battle.ruleset1813.autoresolve import resolve
@@ -30,10 +31,16 @@ from campaign1813.campaign.battle.ruleset1813.rules.army import (
     army_break,
     side_lost,
 )
+from campaign1813.campaign.battle.ruleset1813.rules.brigade import Brigade
 from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
+from campaign1813.campaign.battle.ruleset1813.rules.morale import (
+    MoraleTest,
+    state_odds,
+    take_morale_test,
+)
 from campaign1813.campaign.battle.ruleset1813.session import act
 from campaign1813.campaign.battle.setup import ALLIED, FRENCH, BattleSetup
-from campaign1813.campaign.battle.terms import MoraleState
+from campaign1813.campaign.battle.terms import Arm, MoraleState
 from campaign1813.campaign.cli import main
 from campaign1813.campaign.store.document import open_campaign
 from tests.battle.setups import setup as hand_setup
@@ -322,3 +329,35 @@ def test_rule_16_pursuers_no_commander_can_reach_go_back_shaken():
     assert resolved.line == ("Pursuing 1 Cavalry Brigade (1 French Corps) not rallied (no "
                              "commander): return to own lines shaken")
     assert resolved.rolls == () and resolved.effects[0].new_state is S.SHAKEN
+
+
+@pytest.mark.parametrize(("state", "facts", "after"), [
+    (S.FORMED, {"rout-within-4"}, S.DISORDERED),
+    (S.DISORDERED, {"rout-within-4"}, S.DISORDERED),
+    (S.FORMED, set(), S.FORMED),
+])
+def test_rule_16_a_brigade_involved_in_a_rout_that_passes_ends_disordered(state, facts, after):
+    """Rule 16: "All troops involved … are Disordered"; the demo: "Hussars test morale (4) pass,
+    disordered". Class B infantry, a 6: a pass whatever the modifiers."""
+    test = MoraleTest(Brigade("2 Brigade", Arm.INFANTRY, state=state), frozenset(facts))
+    result = take_morale_test(test, TypedDice([6]))
+    assert result.outcome.value == "pass"
+    assert (result.effect.new_state or state) is after
+    # the test's odds are not worsened by the disorder to come: d6 - 1, 3+ passes (1/2)
+    if facts and state is S.FORMED:
+        assert state_odds(test) == {S.DISORDERED: Fraction(1, 2), S.SHAKEN: Fraction(1, 3),
+                                    S.ROUT: Fraction(1, 6)}
+
+
+def test_rule_17_pursuing_cavalry_test_with_the_pursuit_minus_one():
+    """Rule 17 "Disordered or pursuit" -1: class B cavalry, formed, pursuing: d6 - 1, 3+ passes
+    (1/2), 1-2 Shaken (1/3), 0 routs (1/6); the marker adds the fact without the umpire."""
+    s = hand_setup(["B"], ["B"])
+    cav = "1 French Corps/cav"
+    state = f.replay(s, [])
+    assert dict(prepare(s, state, "morale", cav).odds) == {
+        "formed": Fraction(2, 3), "shaken": Fraction(1, 3)}
+    pursuing = replace(state, brigades=state.brigades | {
+        cav: replace(state.brigades[cav], pursuing=True)})
+    assert dict(prepare(s, pursuing, "morale", cav).odds) == {
+        "formed": Fraction(1, 2), "shaken": Fraction(1, 3), "rout": Fraction(1, 6)}
