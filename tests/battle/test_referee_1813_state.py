@@ -159,6 +159,10 @@ def test_the_battle_of_fenwick_refuses_what_the_rules_forbid_and_plays_to_the_ar
         ("morale test", I1), ("morale test", I3), ("morale test", I4)]
     b.refused("Rule 16: 5 Cavalry Brigade \\(I Corps\\) is not pursuing", "test", 5,
               test="rally-pursuers", who="I Corps/5 cavalry")
+    # Rule 18: only Shaken and routing brigades rally; 2 Brigade (Disordered) re-forms free.
+    b.refused("Rule 18: only Shaken or routing brigades rally; 2 Infantry Brigade \\(I Corps\\) "
+              "is disordered and re-forms at the end of the turn without a pip", "test", 5,
+              test="rally", who=I2)
     # Rule 18: 4 Brigade (Shaken) rallies with 1 pip: class B, Shaken -2, d6 - 2, 5+ passes.
     step = b.do("test", 5, test="rally", who=I4)
     assert b.brigade(I4).state is S.DISORDERED
@@ -222,6 +226,8 @@ def test_the_command_line_refuses_what_means_nothing_and_leaves_the_battle_as_it
         (["battle", path, "1", "test", "skirmish", "I Corps/1", "1 Corps/1", "--with", "flnak",
           "--odds"], "the skirmish test has no option 'flnak' (its options: facts, "
                      "enemy-facts, no-reply, pay)"),
+        (["odds", "morale", "--type", "infantry", "--class", "B", "--rally"],
+         "--rally: only Shaken or routing brigades rally (Rule 18), not formed ones"),
         (["odds", "pursuit", "--nation", "Narnia"],
          "--nation: 'Narnia' is not a nation of the campaign (nations: French, Polish, "
          "Westphalian, Italian, Prussian, Russian, Austrian, Spanish, British, Portuguese)"),

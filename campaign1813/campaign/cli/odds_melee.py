@@ -35,6 +35,7 @@ from campaign1813.campaign.battle.ruleset1813.rules.morale import (
     morale_modifiers,
     morale_odds,
     morale_rules,
+    rally_state,
     state_odds,
 )
 from campaign1813.campaign.battle.ruleset1813.rules.rout import (
@@ -179,6 +180,10 @@ def _morale(args: argparse.Namespace) -> int:
     if pursuers and arm is not Arm.CAVALRY:
         raise OddsInputError(f"--modifier {PURSUING}: only cavalry pursue (Rule 16), "
                              f"not {arm.value}")
+    if args.rally and not pursuers and rally_state(MoraleState(args.state),
+                                                   args.ruleset) is None:
+        raise OddsInputError(f"--rally: only Shaken or routing brigades rally (Rule 18), not "
+                             f"{args.state} ones; --modifier {PURSUING} for pursuers")
     brigade = Brigade(f"class {args.klass} {arm.value}", arm, rating=Rating(args.klass),
                       cavalry=CavalryWeight.MEDIUM if arm is Arm.CAVALRY else None,
                       casualties=args.casualties, state=MoraleState(args.state))

@@ -73,6 +73,7 @@ from campaign1813.campaign.battle.ruleset1813.rules.morale import (
     PURSUING,
     MoraleTest,
     automatic_rout,
+    rally_state,
     rout_point,
     state_odds,
     take_morale_test,
@@ -639,6 +640,13 @@ def _bounce(setup: BattleSetup, state: FightState, who: str, target: str,
 
 def _rally(setup: BattleSetup, state: FightState, who: str, target: str,
            options: Options) -> Prepared:
+    key = _need(who, "brigade to rally")
+    now = brigade_now(state, setup, key).state
+    if rally_state(now, setup.ruleset) is None:
+        raise ActionRefused(f"Rule 18: only Shaken or routing brigades rally; "
+                            f"{label_of(setup, key)} is {now.value}"
+                            + (" and re-forms at the end of the turn without a pip"
+                               if now is MoraleState.DISORDERED else ""))
     return _morale(setup, state, who, target, options, rally=True)
 
 
