@@ -124,6 +124,8 @@ def test_the_battle_of_fenwick_refuses_what_the_rules_forbid_and_plays_to_the_ar
     # --near means nothing to the pursuit test that is now due.
     b.refused(r"the pursuit test has no option 'near' \(its options: none\)", "roll", 5, 1,
               options={"near": I4})
+    b.refused("Rule 16: 5 Cavalry Brigade \\(1 Corps\\) caused a rout and rolls to pursue",
+              "dismiss", index=1, reason="they halt")
     # Rule 16: 5-6 pursue (1/3); then 1-2 pursue the routers and cause another casualty.
     step = b.do("roll", 5, 1)
     assert step.lines[0] == ('5 Cavalry Brigade (1 Corps) pursue (5), (1) Pursue the routers '
@@ -138,6 +140,8 @@ def test_the_battle_of_fenwick_refuses_what_the_rules_forbid_and_plays_to_the_ar
         "disordered": Fraction(1, 2), "shaken": Fraction(1, 3), "rout": Fraction(1, 6)}
     b.refused("the morale test has no option 'enemy-facts'", "roll", 4,
               options={"enemy-facts": ["outnumbered"]})
+    b.refused("Rule 17: 2 Infantry Brigade \\(I Corps\\) must test its morale; it cannot be "
+              "dismissed", "dismiss", index=1, reason="looks steady")
     assert b.do("roll", 4).lines == (
         "Test morale for 2 Infantry Brigade (I Corps) (4) pass, disordered",)
     assert b.brigade(I2).state is S.DISORDERED

@@ -828,6 +828,16 @@ def set_formation(setup: BattleSetup, state: FightState, brigade: str,
                    (f"{label_of(setup, brigade)} forms {formation.value}",))
 
 
+# Queued tests a rule requires of a brigade whatever the table shows: (rule, what it must do).
+_NOT_DISMISSED = {
+    "morale test": ("Rule 17", "must test its morale"),
+    "pursuit test": ("Rule 16", "caused a rout and rolls to pursue"),
+    PURSUERS_RALLY: ("Rule 16", "pursued and must try to rally at this move (rally-pursuers; "
+                                "--with no-commander when no commander can reach them or pay "
+                                "the pip: they go back shaken)"),
+}
+
+
 def dismiss(setup: BattleSetup, state: FightState, index: int, reason: str) -> Outcome:
     """Drop a queued test the table shows is not owed (e.g. nobody within 4 inches)."""
     if not 1 <= index <= len(state.queue):
@@ -836,11 +846,10 @@ def dismiss(setup: BattleSetup, state: FightState, index: int, reason: str) -> O
     if not reason.strip():
         raise ActionRefused("say why the test is not taken")
     p = state.queue[index - 1]
-    if (p.test == PURSUERS_RALLY and p.who in state.brigades
-            and not state.brigades[p.who].removed):
-        raise ActionRefused(f"Rule 16: {label_of(setup, p.who)} pursued and must try to rally "
-                            "at this move; take it (rally-pursuers; --with no-commander when "
-                            "no commander can reach them or pay the pip: they go back shaken)")
+    owed = _NOT_DISMISSED.get(p.test)
+    if owed and p.who in state.brigades and not state.brigades[p.who].removed:
+        raise ActionRefused(f"{owed[0]}: {label_of(setup, p.who)} {owed[1]}; it cannot be "
+                            "dismissed while the brigade is on the table")
     queue = state.queue[:index - 1] + state.queue[index:]
     # a reaction to a rout is owed by whoever is near, named in its reason ("brigades within …")
     who = (label_of(setup, p.who) if p.who in state.brigades
