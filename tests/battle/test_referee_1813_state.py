@@ -371,3 +371,16 @@ def test_rule_17_pursuing_cavalry_test_with_the_pursuit_minus_one():
         cav: replace(state.brigades[cav], pursuing=True)})
     assert dict(prepare(s, pursuing, "morale", cav).odds) == {
         "formed": Fraction(1, 2), "shaken": Fraction(1, 3), "rout": Fraction(1, 6)}
+
+
+def test_rule_16_a_battle_kept_before_the_marker_can_still_rally_its_pursuers():
+    """A battle kept with the pursuers' rally already queued (and no marker) is not stuck: the
+    queued rally is taken. Class B cavalry, pursuing -1: d6 - 1, 3+ passes (4-6: 1/2)."""
+    s = hand_setup(["B"], ["B"])
+    cav = "1 French Corps/cav"
+    b = Battle(s)
+    b.do("draw", chip="1")
+    b.do("pips", 4)
+    kept = replace(b.now, queue=(f.Pending("rally pursuers", cav, "pursued", ("pursuit",)),))
+    prepared = prepare(s, kept, "rally-pursuers", cav)
+    assert dict(prepared.odds) == {"disordered": Fraction(1, 2), "shaken": Fraction(1, 2)}

@@ -607,7 +607,9 @@ def _rally_pursuers(setup: BattleSetup, state: FightState, who: str, target: str
                     options: Options) -> Prepared:
     who = _need(who, "pursuing cavalry")
     cav = _brigade(setup, state, who)
-    if not state.brigades[who].pursuing:
+    queued = any(p.test == FollowOnTest.PURSUIT_RALLY.value and p.who == who
+                 for p in state.queue)       # a battle kept before the marker
+    if not (state.brigades[who].pursuing or queued):
         raise ActionRefused(f"Rule 16: {cav.name} is not pursuing; only cavalry that pursued "
                             "rally as pursuers")
     if _flag(options, "no-commander"):
