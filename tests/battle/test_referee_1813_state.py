@@ -277,11 +277,13 @@ def test_army_break_at_the_table_counts_the_corps_still_to_arrive():
     s = hand_setup(["B"], ["B", "B", "B"])
     for key in ("2 Prussian Corps", "3 Prussian Corps"):
         s = s.with_corps(replace(s.corps_of(key), turn=4))
-    state = f.replay(s, [])
+    state = replace(f.replay(s, []), phase=f.Phase.PLAY, turn=1)
     broken = _routed(state, [f"1 Prussian Corps/{n}" for n in (1, 2, 3)])
     assert len(f.standing(s, broken, ALLIED).corps) == 3
     assert f.broken_now(s, broken) == ({"1 Prussian Corps"}, set())
-    assert not f.decision(s, broken).final
+    assert f.decision(s, broken).reason.startswith(
+        "the battle is undecided on turn 1 (French 0 of 1 corps broken, Allied 1 of 3 (2 still "
+        "to arrive)): ")
     # Auto-resolve judges by the same count: 2 of its 3 corps must break for a side to lose.
     assert side_break_count("1813", 3) == 2 and side_break_count("1813", 2) == 1
     both = _routed(broken, [f"2 Prussian Corps/{n}" for n in (5, 6, 7)])

@@ -374,8 +374,26 @@ def decision(setup: BattleSetup, state: FightState) -> Decision:
         return Decision(BattleOutcome.of(Termination.NIGHTFALL, state.holder),
                         f"night fell with the {state.holder} holding "
                         f"{_held(setup, state.holder_reason)}")
-    return Decision(None, f"the battle is undecided on turn {state.turn}: it ends at nightfall, "
-                          "when an army breaks, or by the umpire's decision")
+    return Decision(None, f"the battle is undecided on turn {state.turn} "
+                          f"({_break_count(setup, state)}): it ends at nightfall, when an army "
+                          "breaks, or by the umpire's decision")
+
+
+def _break_count(setup: BattleSetup, state: FightState) -> str:
+    """Each side's broken corps out of all it brings, those still to arrive counted:
+    ``French 0 of 1 corps broken, Allied 1 of 3 (2 still to arrive)``."""
+    corps, _lost = broken_now(setup, state)
+    parts = []
+    for side in (FRENCH, ALLIED):
+        army = standing(setup, state, side)
+        if not army.corps:
+            continue
+        broken = sum(c.name in corps for c in army.corps)
+        due = sum(setup.corps_of(c.name).turn > max(state.turn, 1) for c in army.corps)
+        parts.append(f"{side} {broken} of {len(army.corps)}"
+                     + (" corps broken" if not parts else "")
+                     + (f" ({due} still to arrive)" if due else ""))
+    return ", ".join(parts)
 
 
 # -- the steps --------------------------------------------------------------------------------
