@@ -383,7 +383,7 @@ def _break_count(setup: BattleSetup, state: FightState) -> str:
     """Each side's broken corps out of all it brings, those still to arrive counted:
     ``French 0 of 1 corps broken, Allied 1 of 3 (2 still to arrive)``."""
     corps, _lost = broken_now(setup, state)
-    parts = []
+    parts: list[str] = []
     for side in (FRENCH, ALLIED):
         army = standing(setup, state, side)
         if not army.corps:
