@@ -181,16 +181,22 @@ def test_reinforcements_act_only_from_turn_4():
 def test_army_break_ends_the_battle_early():
     s = orders(setup(["B"], ["B"]), PRUSSIAN, CorpsOrder.ATTACK)
     s = worn(s, ALLIED, {Arm.INFANTRY: 5, Arm.CAVALRY: 3, Arm.ARTILLERY: 2})
+    french = 0
     for seed in range(20):
         r = resolve(s, seed=seed)
-        assert r.winner == FRENCH
-        assert r.reason == f"the Allied army broke on turn {r.turns}"
+        # a worn army nearly always breaks first; a rout can still spread through the other
+        # (Rule 16: the brigades involved that pass are disordered, those that fail shaken)
+        loser = "Allied" if r.winner == FRENCH else "French"
+        french += r.winner == FRENCH
+        assert r.reason == f"the {loser} army broke on turn {r.turns}"
         assert r.turns < s.turns
-        assert r.report[-1] == f"The Allied army broke on turn {r.turns}"
+        assert r.report[-1] == f"The {loser} army broke on turn {r.turns}"
         assert f"Turn {r.turns + 1} of 12" not in r.report
-        broken = [b for b in r.brigades if b.corps == PRUSSIAN
+        beaten = PRUSSIAN if loser == "Allied" else FRENCH_CORPS
+        broken = [b for b in r.brigades if b.corps == beaten
                   and (b.destroyed or b.state in (MoraleState.SHAKEN, MoraleState.ROUT))]
         assert len(broken) >= 3                       # half of the corps' six
+    assert french >= 18
 
 
 def test_nightfall_at_the_setups_turns():
@@ -291,7 +297,7 @@ FORMS = [
     rf"{NAME} cannot charge a formed square; cavalry halt 4 inches from it",
     rf"{NAME} test to pursue \([1-6]\) do not pursue",
     rf"{NAME} pursue \([1-6]\), \([1-6]\) {NAME}",
-    rf"Rally pursuing {NAME} \([1-6]\) (formed|disordered|shaken|rout)",
+    rf"Rally pursuing {NAME} \(([1-6]|no roll)\) (formed|disordered|shaken|rout)",
     rf"{NAME} routs: {NAME} within 4\" react",
     rf"{NAME} arrives",
     rf"{NAME} is broken and withdraws",

@@ -168,7 +168,7 @@ def test_a_routed_brigade_already_routing_near_another_rout_leaves_the_table(b):
     b.do("test", test="quick", who=f"{PR}/1", target=f"{FR}/cav",
          options={"case": "column_of_march_contacted_by_cavalry"})
     b.do("dismiss", index=1, reason="none near")
-    b.do("dismiss", index=1, reason="cavalry halted")
+    b.do("roll", 1)          # Rule 16: the cavalry that caused the rout roll; 1: no pursuit
     b.do("test", test="quick", who=f"{PR}/2", target=f"{FR}/cav",
          options={"case": "column_of_march_contacted_by_cavalry"})
     b.do("roll", index=1, options={"near": f"{PR}/1"})
@@ -227,7 +227,7 @@ def test_reinforcements_wait_for_turn_four_and_night_falls_after_the_last_turn()
     b.do("holder", side="French", reason="Helmstedt and five squares")
     step = b.do("finish")
     assert step.lines == ("Result: the French win – night fell with the French holding "
-                          "Helmstedt and five squares",)
+                          "the field (Helmstedt and five squares)",)
 
 
 def test_end_turn_re_forms_disordered_troops(b):
@@ -235,8 +235,8 @@ def test_end_turn_re_forms_disordered_troops(b):
     # infantry and leaves the cavalry disordered.
     b.do("test", (6, 6), test="combat", who=f"{FR}/cav", target=f"{PR}/1")
     assert b.now.brigades[f"{FR}/cav"].state is MoraleState.DISORDERED
-    while b.now.queue:
-        b.do("dismiss", index=1, reason="not owed")
+    b.do("dismiss", index=1, reason="not owed")      # the reaction: nobody within 4"
+    b.do("roll", 1)                                  # Rule 16: a 1 does not pursue
     step = b.do("end-turn")
     assert step.lines == ("Turn 2 of 12",)
     assert b.now.brigades[f"{FR}/cav"].state is MoraleState.FORMED

@@ -173,8 +173,8 @@ def _queued(b: Battle, test: str) -> int:
 
 def test_a_battle_played_by_hand_reproduces_the_hand_worked_states():
     b = play_to_the_army_break()
-    # Only the pursuers' rally is left, for their next move.
-    assert [p.test for p in b.now.queue] == ["rally pursuers"]
+    # Rule 16: the pursuers carry the pursuing marker; their rally is owed at their next move.
+    assert not b.now.queue and b.brigade(f"{FR}/cav").pursuing
     # The Poor chip, then the Poor commander's chip: he foregoes his move.
     assert b.do("draw", chip="Poor").lines == ("Move 2 – Poor Card",)
     step = b.do("draw", chip="6")
@@ -207,12 +207,14 @@ def test_a_battle_played_by_hand_reproduces_the_hand_worked_states():
     b.do("give", corps=FR)
     assert b.now.activation is not None
     assert (b.now.activation.commander, b.now.activation.pips) == (FR, 3)
+    assert [(p.test, p.who) for p in b.now.queue] == [("rally pursuers", f"{FR}/cav")]
     # Rule 16: pursuing cavalry rally at their next move: class A +1, one casualty -1,
     # pursuing -1: d6 - 1 passes on 4+: P = 1/2; pass: disordered, fail: back shaken.
     rp = prepare(b.setup, b.now, "rally-pursuers", f"{FR}/cav")
     assert dict(rp.odds) == {"disordered": Fraction(1, 2), "shaken": Fraction(1, 2)}
     b.do("test", 4, test="rally-pursuers", who=f"{FR}/cav")
     assert b.brigade(f"{FR}/cav").state is S.DISORDERED and not b.now.queue
+    assert not b.brigade(f"{FR}/cav").pursuing
     # The Allied army broke: the battle may be finished, the French winning.
     step = b.do("finish")
     assert b.now.phase == f.Phase.FINISHED and b.now.result == FRENCH

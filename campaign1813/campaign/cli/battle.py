@@ -225,6 +225,11 @@ def _handler(name: str) -> Any:
                 elif args.ruleset is not None and args.ruleset != view.ruleset:
                     raise OrderRefused(f"battle {args.id} is already on the table by ruleset "
                                        f"{view.ruleset}; abandon it to use {args.ruleset}")
+                elif (args.seed is not None and args.seed != view.setup.seed) or args.special:
+                    given = "--seed" if args.seed is not None else "--special"
+                    raise OrderRefused(f"battle {args.id} is already set up (seed "
+                                       f"{view.setup.seed}); {given} is taken only when it is "
+                                       "set up: abandon it to set it up again")
                 return _print_setup(queries.fight_view(doc, args.id), args.json)
             if name == "actions":
                 return _print_actions(_actions_engine(queries, doc, args))
@@ -233,6 +238,9 @@ def _handler(name: str) -> Any:
             if name == "report":
                 return _print_report(_view(queries, doc, args.id), args)
             if name == "test" and args.odds:
+                if args.roll:
+                    raise OrderRefused("--odds shows the odds and rolls nothing: a typed "
+                                       "--roll is not taken with it")
                 return _print_odds(_view(queries, doc, args.id), args)
             if name == "abandon":
                 changes = services.abandon_battle(doc, args.id)

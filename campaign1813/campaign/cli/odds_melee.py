@@ -35,6 +35,7 @@ from campaign1813.campaign.battle.ruleset1813.rules.morale import (
     morale_modifiers,
     morale_odds,
     morale_rules,
+    rally_state,
     state_odds,
 )
 from campaign1813.campaign.battle.ruleset1813.rules.rout import (
@@ -62,6 +63,7 @@ from campaign1813.campaign.cli.odds_format import (
     ruleset_and_json,
     signed,
 )
+from campaign1813.campaign.scenario.schema import NATIONALITIES
 
 COMBAT_RULES = (9, 10, 12, 13, 14, 15)
 BRIGADE_KEYS = {
@@ -178,6 +180,10 @@ def _morale(args: argparse.Namespace) -> int:
     if pursuers and arm is not Arm.CAVALRY:
         raise OddsInputError(f"--modifier {PURSUING}: only cavalry pursue (Rule 16), "
                              f"not {arm.value}")
+    if args.rally and not pursuers and rally_state(MoraleState(args.state),
+                                                   args.ruleset) is None:
+        raise OddsInputError(f"--rally: only Shaken or routing brigades rally (Rule 18), not "
+                             f"{args.state} ones; --modifier {PURSUING} for pursuers")
     brigade = Brigade(f"class {args.klass} {arm.value}", arm, rating=Rating(args.klass),
                       cavalry=CavalryWeight.MEDIUM if arm is Arm.CAVALRY else None,
                       casualties=args.casualties, state=MoraleState(args.state))
@@ -389,8 +395,21 @@ def _if_hit(brigade: Brigade, casualties: int, ruleset: str) -> str:
 # --- pursuit --------------------------------------------------------------------------------
 
 
+def _nation(text: str) -> str:
+    """A nation the campaign fields, spelt as it spells it; refused with the list otherwise
+    (a misspelt "Britsh" would silently lose the British lower pursuit roll)."""
+    wanted = text.strip()
+    if not wanted:
+        return ""
+    for name in NATIONALITIES:
+        if name.casefold() == wanted.casefold():
+            return name
+    raise OddsInputError(f"--nation: '{wanted}' is not a nation of the campaign (nations: "
+                         f"{', '.join(NATIONALITIES)})")
+
+
 def _pursuit(args: argparse.Namespace) -> int:
-    nation = args.nation.strip()
+    nation = _nation(args.nation)
     cavalry = Brigade("the cavalry", Arm.CAVALRY, cavalry=CavalryWeight.MEDIUM, nation=nation)
     odds = pursuit_odds(cavalry, args.ruleset)
     raw = morale_rules(args.ruleset).raw["pursuit"]   # read and checked by pursuit_odds

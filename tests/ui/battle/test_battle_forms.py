@@ -94,7 +94,8 @@ def test_a_morale_form_takes_the_table_facts(battle):
     with_fact = prepare(view.setup, view.state, "morale", f"{PRUSSIANS}/3", "",
                         {"facts": ["rout-within-4"]})
     assert form.odds_rows() == list(with_fact.odds) == [
-        ("formed", Fraction(1, 2)), ("shaken", Fraction(1, 3)), ("rout", Fraction(1, 6))]
+        ("disordered", Fraction(1, 2)), ("shaken", Fraction(1, 3)), ("rout", Fraction(1, 6))]
+    # (Rule 16: a brigade involved in a rout that passes its test is disordered)
 
 
 def test_refusals_say_why(battle):

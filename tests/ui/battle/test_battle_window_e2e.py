@@ -6,8 +6,9 @@ The dice are worked from seed 000's tables as the engine reads them (docs/battle
 9-pounder at short range needs 6 for one hit and 12 for two (Rule 7), so a typed 6,6 gives two
 hits and queues the morale test; a class B brigade with 2 casualties rolling 2 routs (Rule 17:
 1/3 each of formed, shaken, rout); its rout makes 3 Brigade test with "rout within 4 inches"
-(formed 1/2, shaken 1/3, rout 1/6), and a typed 1 routs it too. 17 Brigade (factors 3) against
-1 Brigade (factors 1) rolls 2d6 + 2 (Rule 13): a typed 2,3 makes 7, a draw, both disordered.
+(a pass leaves it disordered, Rule 16: 1/2, shaken 1/3, rout 1/6), and a typed 1 routs it
+too. 17 Brigade (factors 3) against 1 Brigade (factors 1) rolls 2d6 + 2 (Rule 13): a typed 2,3
+makes 7, a draw, both disordered.
 """
 
 from fractions import Fraction
@@ -106,7 +107,8 @@ def test_a_battle_fought_at_the_table_through_the_window(window, qtbot):
     form.set_input("near", [f"{PRUSSIANS}/3"])
     form.roll_button.click()
     assert form.request.test == "morale" and form.request.who == f"{PRUSSIANS}/3"
-    assert _odds(form) == [("formed", "1/2"), ("shaken", "1/3"), ("rout", "1/6")]
+    # Rule 16: all troops involved in a rout are disordered, so a pass leaves it disordered
+    assert _odds(form) == [("disordered", "1/2"), ("shaken", "1/3"), ("rout", "1/6")]
     _typed(form, "1")
     assert "(1) fail and rout" in play.message.text()
     # its own reaction: nobody within 4", dismissed with the reason

@@ -30,12 +30,11 @@ from campaign1813.campaign.battle.core.refusal import ActionRefused
 from campaign1813.campaign.battle.dice import D6, Die, TypedDice, distribution
 from campaign1813.campaign.battle.ruleset1813.report_lines import morale_word
 from campaign1813.campaign.battle.ruleset1813.rules.army import (
-    ArmyStanding,
     BrigadeStanding,
     CorpsStanding,
-    army_break,
     brigade_broken,
     corps_broken,
+    side_lost,
 )
 from campaign1813.campaign.battle.ruleset1813.rules.artillery import (
     Battery,
@@ -688,11 +687,6 @@ def corps_break_count(ruleset: str, brigades: int) -> int:
 
 @cache
 def side_break_count(ruleset: str, corps: int) -> int:
-    """How many of a side's corps must be broken for it to lose (army.py's test)."""
-    broken = CorpsStanding("broken", (BrigadeStanding("b", destroyed=True),))
-    whole = CorpsStanding("whole", (BrigadeStanding("b"),))
-    for k in range(corps + 1):
-        army = ArmyStanding("side", tuple(broken if i < k else whole for i in range(corps)))
-        if army_break(army, ruleset).lost:
-            return k
-    return corps + 1
+    """How many of a side's corps (arrived or not) must be broken for it to lose
+    (army.side_lost)."""
+    return next((k for k in range(corps + 1) if side_lost(k, corps, ruleset)), corps + 1)

@@ -1052,13 +1052,15 @@ class _Battle:
 
     def judge(self) -> None:
         """The army break (army.py's reading), after every move; broken corps withdraw."""
-        counts = {FRENCH: [0, 0], ALLIED: [0, 0]}      # corps present, corps broken
+        # Every corps of a side counts, arrived or not; one not yet arrived is not broken
+        # (army.side_lost, the reading the table uses too).
+        counts = {FRENCH: [0, 0], ALLIED: [0, 0]}      # corps of the side, corps broken
         newly: list[_Corps] = []
         for c in self.corps:
-            if not c.present:
-                continue
             count = counts[c.p.side]
             count[0] += 1
+            if not c.present:
+                continue
             if c.withdrawn:
                 count[1] += 1
             elif self.corps_broken(c):

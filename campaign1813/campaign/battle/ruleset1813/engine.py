@@ -153,7 +153,8 @@ class Engine1813:
             now = state.brigades[b.key]
             rows.append((label_of(setup, b.key), side_of(setup, b.key), b.arm.value,
                          f"{now.casualties}/{rout_point(b.arm, setup.ruleset)}",
-                         now.state.value, now.formation.value if now.formation else "",
+                         now.state.value + (", pursuing" if now.pursuing else ""),
+                         now.formation.value if now.formation else "",
                          "removed" if now.removed else ""))
         return Table(("Brigade", "Side", "Arm", "Casualties", "Morale", "Formation", "Table"),
                      tuple(rows), tuple(b.key for b in setup.brigades))

@@ -50,7 +50,11 @@ from campaign1813.campaign.battle.ruleset1813.rules.command import (
     pips_odds,
 )
 from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
-from campaign1813.campaign.battle.ruleset1813.rules.morale import end_of_sequence
+from campaign1813.campaign.battle.ruleset1813.rules.morale import (
+    PURSUING,
+    PURSUIT_RALLY,
+    end_of_sequence,
+)
 from campaign1813.campaign.battle.ruleset1813.rules.orders import may_change_orders
 from campaign1813.campaign.battle.ruleset1813.rules.tables.command import CorpsAction, command_table
 from campaign1813.campaign.battle.setup import (
@@ -91,18 +95,23 @@ class Stage:
     MORALE = "morale"
 
 
+# The queued test of pursuing cavalry at their next move (Rule 16).
+PURSUERS_RALLY = PURSUIT_RALLY.value
+
 STAGES = (Stage.PIPS, Stage.SPOT, Stage.FIRE, Stage.FIRE_MORALE, Stage.MOVE, Stage.COMBAT,
           Stage.MORALE)
 
 
 @dataclass(frozen=True)
 class BrigadeNow:
-    """A brigade's casualties, morale state and formation now; removed once off the table."""
+    """A brigade's casualties, morale state and formation now; removed once off the table;
+    ``pursuing`` from a pursuit (Rule 16) until its rally at its corps' next move."""
 
     casualties: int = 0
     state: MoraleState = MoraleState.FORMED
     formation: Formation | None = None
     removed: bool = False
+    pursuing: bool = False
 
 
 @dataclass(frozen=True)
@@ -296,7 +305,8 @@ def _header(setup: BattleSetup, state: FightState, commander: str, chip: str) ->
 
 
 def standing(setup: BattleSetup, state: FightState, side: str) -> ArmyStanding:
-    """One side's army as the break rules judge it: every corps with brigades on the field."""
+    """One side's army as the break rules judge it: every corps it brings to the battle that
+    has brigades, arrived or not (a corps still to arrive is not broken: army.side_lost)."""
     corps = []
     for c in setup.side_corps(side):
         now = state.corps[c.key]
@@ -330,6 +340,8 @@ def _break_news(setup: BattleSetup, before: FightState, after: FightState) -> li
     lines += [f"{c} is no longer broken" for c in sorted(c0 - c1, key=_corps_order(setup))]
     lines += [f"The {s} army has broken: half or more of its corps are broken"
               for s in sorted(s1 - s0)]
+    lines += [f"The {s} army is no longer broken: fewer than half of its corps are broken"
+              for s in sorted(s0 - s1)]
     return lines
 
 
@@ -362,9 +374,27 @@ def decision(setup: BattleSetup, state: FightState) -> Decision:
                             f"({state.holder_reason})")
         return Decision(BattleOutcome.of(Termination.NIGHTFALL, state.holder),
                         f"night fell with the {state.holder} holding "
-                        f"{state.holder_reason or setup.place}")
-    return Decision(None, f"the battle is undecided on turn {state.turn}: it ends at nightfall, "
-                          "when an army breaks, or by the umpire's decision")
+                        f"{_held(setup, state.holder_reason)}")
+    return Decision(None, f"the battle is undecided on turn {state.turn} "
+                          f"({_break_count(setup, state)}): it ends at nightfall, when an army "
+                          "breaks, or by the umpire's decision")
+
+
+def _break_count(setup: BattleSetup, state: FightState) -> str:
+    """Each side's broken corps out of all it brings, those still to arrive counted:
+    ``French 0 of 1 corps broken, Allied 1 of 3 (2 still to arrive)``."""
+    corps, _lost = broken_now(setup, state)
+    parts: list[str] = []
+    for side in (FRENCH, ALLIED):
+        army = standing(setup, state, side)
+        if not army.corps:
+            continue
+        broken = sum(c.name in corps for c in army.corps)
+        due = sum(setup.corps_of(c.name).turn > max(state.turn, 1) for c in army.corps)
+        parts.append(f"{side} {broken} of {len(army.corps)}"
+                     + (" corps broken" if not parts else "")
+                     + (f" ({due} still to arrive)" if due else ""))
+    return ", ".join(parts)
 
 
 # -- the steps --------------------------------------------------------------------------------
@@ -390,8 +420,10 @@ def _chips_left(setup: BattleSetup, state: FightState) -> list[str]:
     return [c.label for c in setup.chips if c.label not in state.drawn]
 
 
-# Tests taken at a later move of the brigade's corps, which do not hold up the next chip.
-DEFERRED = frozenset({"rally pursuers"})
+# Tests queued now but taken at a later move, which do not hold up the next chip. None since
+# Rule 16's rally of pursuers is queued at their corps' next move (``_owed_rallies``) and is due
+# then; the name stays for what reads the queue.
+DEFERRED: frozenset[str] = frozenset()
 
 
 def _owed(state: FightState) -> None:
@@ -432,6 +464,13 @@ def draw(setup: BattleSetup, state: FightState, chip: str | None, index: int,
     if chip not in known:
         raise ActionRefused(f"there is no chip '{chip}' in this battle (chips: "
                             f"{', '.join(known)})")
+    own = known[chip].commander
+    if commander and own is not None:
+        specials = ", ".join(c.label for c in setup.chips
+                             if c.commander is None and c.label != Special.POOR) or "none"
+        raise ActionRefused(f"chip {chip} is {setup.commander(own).name}'s "
+                            f"own; a commander is named only for a special chip (in this "
+                            f"battle: {specials})")
     if chip not in left:
         raise ActionRefused(f"chip {chip} has already been drawn on turn {state.turn}")
     state = replace(state, drawn=state.drawn + (chip,), move=state.move + 1, activation=None)
@@ -490,7 +529,8 @@ def _use_special(setup: BattleSetup, state: FightState, chip: str, commander: st
                  lines: list[str]) -> Outcome:
     eligible = _eligible(setup, state, chip)
     if commander not in eligible:
-        who = setup.commander(commander).name
+        known = {c.key: c.name for c in setup.commanders}
+        who = known.get(commander, f"'{commander}', not a commander of this battle,")
         rule = {Special.FRENCH_TACTICAL: "a French commander still on a blind",
                 Special.FRENCH_GIFTED: "a Gifted French commander",
                 Special.ALLIED_GIFTED: "a Gifted Allied commander"}[Special(chip)]
@@ -534,6 +574,8 @@ def _end_turn(setup: BattleSetup, state: FightState) -> tuple[FightState, list[s
     """Every chip drawn: disordered troops re-form (Rule 18); the next turn, or nightfall."""
     brigades = dict(state.brigades)
     for key, now in state.brigades.items():
+        if now.pursuing:    # Rule 16: pursuers stay as they are until they have rallied
+            continue
         b = brigade_of(setup.brigade(key), now.casualties, now.state, now.formation)
         after = end_of_sequence(b, setup.ruleset)
         if after.state is not now.state and not now.removed:
@@ -586,17 +628,22 @@ def roll_pips(setup: BattleSetup, state: FightState, dice: DiceSource) -> Outcom
 
 
 def _owed_rallies(setup: BattleSetup, state: FightState, corps: str) -> tuple[Pending, ...]:
-    """Shaken and routing brigades of the corps test at its move (Rules 17 and 18)."""
+    """Shaken and routing brigades of the corps test at its move (Rules 17 and 18); cavalry
+    still pursuing must try to rally (Rule 16: "during next move"). Each holds up the next
+    chip until taken."""
     out = []
     for key in state.corps[corps].brigades:
         now = state.brigades[key]
-        if now.removed or now.state not in (MoraleState.SHAKEN, MoraleState.ROUT):
+        if now.removed or any(p.who == key for p in state.queue):
             continue
-        if any(p.who == key for p in state.queue):
-            continue
-        out.append(Pending("morale test", key, f"{label_of(setup, key)} is {now.state.value}: "
-                           "tests at its corps' move (rally with 1 pip and the commander in "
-                           "base contact)"))
+        if now.pursuing:
+            out.append(Pending(PURSUERS_RALLY, key, f"{label_of(setup, key)} pursued: must try "
+                               "to rally at this move (1 pip and the commander in base "
+                               "contact; --with no-commander if none can)", (PURSUING,)))
+        elif now.state in (MoraleState.SHAKEN, MoraleState.ROUT):
+            out.append(Pending("morale test", key, f"{label_of(setup, key)} is "
+                               f"{now.state.value}: tests at its corps' move (rally with 1 pip "
+                               "and the commander in base contact)"))
     return tuple(out)
 
 
@@ -800,6 +847,16 @@ def set_formation(setup: BattleSetup, state: FightState, brigade: str,
                    (report_lines.formation_line(label_of(setup, brigade), formation),))
 
 
+# Queued tests a rule requires of a brigade whatever the table shows: (rule, what it must do).
+_NOT_DISMISSED = {
+    "morale test": ("Rule 17", "must test its morale"),
+    "pursuit test": ("Rule 16", "caused a rout and rolls to pursue"),
+    PURSUERS_RALLY: ("Rule 16", "pursued and must try to rally at this move (rally-pursuers; "
+                                "--with no-commander when no commander can reach them or pay "
+                                "the pip: they go back shaken)"),
+}
+
+
 def dismiss(setup: BattleSetup, state: FightState, index: int, reason: str) -> Outcome:
     """Drop a queued test the table shows is not owed (e.g. nobody within 4 inches)."""
     if not 1 <= index <= len(state.queue):
@@ -808,6 +865,10 @@ def dismiss(setup: BattleSetup, state: FightState, index: int, reason: str) -> O
     if not reason.strip():
         raise ActionRefused("say why the test is not taken")
     p = state.queue[index - 1]
+    owed = _NOT_DISMISSED.get(p.test)
+    if owed and p.who in state.brigades and not state.brigades[p.who].removed:
+        raise ActionRefused(f"{owed[0]}: {label_of(setup, p.who)} {owed[1]}; it cannot be "
+                            "dismissed while the brigade is on the table")
     queue = state.queue[:index - 1] + state.queue[index:]
     # a reaction to a rout is owed by whoever is near, named in its reason ("brigades within …")
     who = (label_of(setup, p.who) if p.who in state.brigades
@@ -822,11 +883,21 @@ def record_holder(setup: BattleSetup, state: FightState, side: str, reason: str 
         raise ActionRefused(f"who holds the field is recorded at nightfall (now turn "
                             f"{state.turn})")
     holder = _side(side, allow_draw=True)
-    text = f"{holder} hold {reason or setup.place}" if holder != "draw" \
-        else f"neither side holds the field{': ' + reason if reason else ''}"
+    reason = reason.strip()
+    text = f"the {holder} hold {_held(setup, reason)}" if holder != "draw" \
+        else f"neither side holds the field{f' ({reason})' if reason else ''}"
     return Outcome("holder", f"Holder: {holder}",
                    replace(state, holder=holder, holder_reason=reason or setup.place),
-                   (f"At nightfall the {text}" if holder != "draw" else f"At nightfall {text}",))
+                   (f"At nightfall {text}",))
+
+
+def _held(setup: BattleSetup, reason: str) -> str:
+    """What the side at nightfall holds, as the report says it: the battle town, or the field
+    with the umpire's reason in brackets (a reason is any words: "5 Corps still holds the
+    fortress")."""
+    if not reason or reason.casefold() == setup.place.casefold():
+        return setup.place
+    return f"the field ({reason})"
 
 
 def override(setup: BattleSetup, state: FightState, side: str, reason: str) -> Outcome:

@@ -71,8 +71,10 @@ from campaign1813.campaign.battle.ruleset1813.rules.combat import (
 from campaign1813.campaign.battle.ruleset1813.rules.command import corps_action
 from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
 from campaign1813.campaign.battle.ruleset1813.rules.morale import (
+    PURSUING,
     MoraleTest,
     automatic_rout,
+    rally_state,
     rout_point,
     state_odds,
     take_morale_test,
@@ -89,6 +91,7 @@ from campaign1813.campaign.battle.ruleset1813.rules.opportunity import (
 from campaign1813.campaign.battle.ruleset1813.rules.rout import (
     Nearby,
     pursue,
+    pursuers_not_rallied,
     pursuit_odds,
     rally_pursuers,
     rally_pursuers_odds,
@@ -119,7 +122,8 @@ from campaign1813.campaign.battle.terms import (
     MoraleState,
 )
 
-__all__ = ["TESTS", "Prepared", "Resolved", "prepare", "take", "take_queued", "known_facts"]
+__all__ = ["TESTS", "OPTIONS", "Prepared", "Resolved", "prepare", "take", "take_queued",
+           "known_facts", "options_of", "check_options"]
 
 Options = Mapping[str, Any]
 
@@ -219,6 +223,8 @@ def known_facts(setup: BattleSetup, state: FightState, key: str) -> str:
         parts.append(f"{b.calibre} pounder" + (" horse" if b.horse else ""))
     parts.append(f"{now.casualties} of {rout_point(b.arm, setup.ruleset)} casualties")
     parts.append(now.state.value)
+    if now.pursuing:
+        parts.append("pursuing (Rule 16: rallies at its next move)")
     if now.formation:
         parts.append(now.formation.value)
     return f"{label_of(setup, key)}: " + ", ".join(parts)
@@ -344,6 +350,8 @@ def _morale(setup: BattleSetup, state: FightState, who: str, target: str, option
     b = _brigade(setup, state, who)
     queued = next((p for p in state.queue if p.who == who and p.test == "morale test"), None)
     facts = _facts(options) | (frozenset(queued.facts) if queued else frozenset())
+    if state.brigades[who].pursuing:       # Rule 17: "Disordered or pursuit" -1
+        facts |= {PURSUING}
     test = MoraleTest(b, facts, rallying=rally, reason=queued.reason if queued else "")
     odds = state_odds(test, setup.ruleset)
 
@@ -585,6 +593,21 @@ def _rally_pursuers(setup: BattleSetup, state: FightState, who: str, target: str
                     options: Options) -> Prepared:
     who = _need(who, "pursuing cavalry")
     cav = _brigade(setup, state, who)
+    queued = any(p.test == FollowOnTest.PURSUIT_RALLY.value and p.who == who
+                 for p in state.queue)       # a battle kept before the marker
+    if not (state.brigades[who].pursuing or queued):
+        raise ActionRefused(f"Rule 16: {cav.name} is not pursuing; only cavalry that pursued "
+                            "rally as pursuers")
+    if _flag(options, "no-commander"):
+        effect = pursuers_not_rallied(cav, setup.ruleset)
+        after = effect.new_state or cav.state
+
+        def unrallied(dice: DiceSource) -> Resolved:
+            return Resolved(f"Pursuing {cav.name} not rallied (no commander): return to own "
+                            f"lines {after.value}", (), (effect,))
+        return Prepared("rally-pursuers", "Rule 16", (known_facts(setup, state, who),),
+                        ((after.value, Fraction(1)),), unrallied, None, None,
+                        (FollowOnTest.PURSUIT_RALLY.value,))
     test = MoraleTest(cav, _facts(options), rallying=True)
     odds = rally_pursuers_odds(test, setup.ruleset)
 
@@ -605,6 +628,13 @@ def _bounce(setup: BattleSetup, state: FightState, who: str, target: str,
 
 def _rally(setup: BattleSetup, state: FightState, who: str, target: str,
            options: Options) -> Prepared:
+    key = _need(who, "brigade to rally")
+    now = brigade_now(state, setup, key).state
+    if rally_state(now, setup.ruleset) is None:
+        raise ActionRefused(f"Rule 18: only Shaken or routing brigades rally; "
+                            f"{label_of(setup, key)} is {now.value}"
+                            + (" and re-forms at the end of the turn without a pip"
+                               if now is MoraleState.DISORDERED else ""))
     return _morale(setup, state, who, target, options, rally=True)
 
 
@@ -622,6 +652,46 @@ QUEUED_TESTS = {"morale test": "morale", "reaction to rout": "reaction",
                 "defence zone fire": "fire"}
 
 
+# The options each test reads: the valued ones (``--band short``, ``--fact …``) and the yes/no
+# flags (``--with flank``). Any other option given is refused: it would mean nothing.
+_FIRE = ("band", "inches", "cover", "behind")
+OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "spot": (("inches", "cover"), ()),
+    "fire": (_FIRE, ("friends-near", "overhead", "pay")),
+    "bounce": (_FIRE, ("friends-near", "overhead")),
+    "morale": (("facts",), ()),
+    "rally": (("facts",), ()),
+    "charge": ((), ("flank", "commander-within-4", "commander-within-8", "own-move")),
+    "react": (("reaction",), ("beyond-half-move", "flank", "general-within-4", "may-evade",
+                              "same-corps", "done-first")),
+    "quick": (("case",), ("can-escape", "over-half-move")),
+    "crest": ((), ("british",)),
+    "combat": (("rule", "facts", "enemy-facts"), ()),
+    "firefight": (("facts", "enemy-facts"), ()),
+    "skirmish": (("facts", "enemy-facts"), ("no-reply", "pay")),
+    "reaction": (("near", "through"), ()),
+    "pursuit": ((), ()),
+    "rally-pursuers": (("facts",), ("no-commander",)),
+}
+
+
+def options_of(test: str) -> tuple[str, ...]:
+    """The options a test reads, valued ones first, then its yes/no flags."""
+    values, flags = OPTIONS.get(test, ((), ()))
+    return values + flags
+
+
+def check_options(test: str, options: Options) -> None:
+    """Refuse an option the test does not read (a misspelt flag, ``--near`` for a morale
+    test), naming the ones it does; an option left empty or false is no option."""
+    known = options_of(test)
+    for name, value in options.items():
+        if name in known or value in (None, "", False, (), []):
+            continue
+        listed = ", ".join(known) or "none"
+        raise ActionRefused(f"the {test} test has no option '{name}' (its options: {listed})")
+
+
 def prepare(setup: BattleSetup, state: FightState, test: str, who: str = "", target: str = "",
             options: Options | None = None) -> Prepared:
     """A test filled in from the battle and the table's facts, with its exact odds."""
@@ -629,6 +699,7 @@ def prepare(setup: BattleSetup, state: FightState, test: str, who: str = "", tar
     maker = TESTS.get(test)
     if maker is None:
         raise ActionRefused(f"'{test}' is not a test of the battle (tests: {', '.join(TESTS)})")
+    check_options(test, options or {})
     return maker(setup, state, who, target, options or {})
 
 
@@ -649,6 +720,9 @@ def take(setup: BattleSetup, state: FightState, test: str, who: str, target: str
         state = replace(state, activation=_paid(act, paid))
     resolved = prepared.run(dice)
     state = _settle(setup, state, test, who, prepared.resolves)
+    if test == "rally-pursuers":           # rallied or sent back: no longer pursuing
+        state = replace(state, brigades=state.brigades | {
+            who: replace(state.brigades[who], pursuing=False)})
     state = _apply(setup, state, resolved)
     if test == "fire" and options.get("band"):
         state = replace(state, queue=tuple(
@@ -685,9 +759,10 @@ def _apply(setup: BattleSetup, state: FightState, resolved: Resolved) -> FightSt
             continue
         now = brigades[key]
         new = BrigadeNow(now.casualties + e.casualties, e.new_state or now.state, now.formation,
-                         now.removed or e.removed)
+                         now.removed or e.removed, now.pursuing)
         if new.state is MoraleState.ROUT and now.state is not MoraleState.ROUT:
             routed_now.append(key)
+            new = replace(new, pursuing=False)     # routing, no longer pursuing
         brigades[key] = new
     corps = state.corps
     if resolved.spotted:
@@ -698,6 +773,11 @@ def _apply(setup: BattleSetup, state: FightState, resolved: Resolved) -> FightSt
         if f.test == FollowOnTest.PLACE_FIGURES:
             continue
         key = by_label.get(f.who, "")
+        if f.test == FollowOnTest.PURSUIT_RALLY and key:
+            # Rule 16: the pursuers carry the marker; their rally is queued at their corps'
+            # next move (fight._owed_rallies) and holds up the chip after it.
+            brigades[key] = replace(brigades[key], pursuing=True)
+            continue
         facts = tuple(sorted(getattr(f, "facts", ()) or ()))
         cause = resolved.cause
         if f.test == FollowOnTest.ROUT_REACTION:
@@ -737,4 +817,8 @@ def take_queued(setup: BattleSetup, state: FightState, options: Options,
             who, target = p.cause, p.who
         else:
             target = str(options.get("target", ""))
+    if options.get("target") and test != "combat":
+        raise ActionRefused(f"the queued {p.test} names its own brigades; --target is only "
+                            "for a queued combat")
+    options = {k: v for k, v in options.items() if k != "target"}
     return take(setup, state, test, who, target, options, dice)

@@ -70,6 +70,10 @@ def _dispatch(setup: BattleSetup, state: f.FightState, action: str, dice: _Dice,
         return f.allocate(setup, state, i["reserve"], tuple(i["brigades"]))
     if action == "orders":
         if state.phase == f.Phase.SETUP:
+            if not i.get("in_contact", True):
+                raise ActionRefused("the orders written before the battle need no CinC in "
+                                    "base contact; 'not in contact' is only for a change of "
+                                    "orders in play (Rule 2)")
             return f.set_orders(setup, state, i["corps"], i["order"], i.get("objective", ""))
         return f.change_orders(setup, state, i["corps"], i["order"], i.get("objective", ""),
                                i.get("in_contact", True))

@@ -2,6 +2,9 @@
 
 A brigade or battery that is Shaken, routing or destroyed is broken. A corps with half or more of
 its brigades broken is broken; a side with half or more of its corps broken has lost the battle.
+A side's corps are all those it brings to the battle, arrived or not: a corps still marching to
+the field is part of the CinC's command and is not broken (the reading both the table and
+auto-resolve use, through :func:`side_lost`).
 
 >>> from campaign1813.campaign.battle.terms import MoraleState as S
 >>> corps = CorpsStanding("5 Corps", tuple(BrigadeStanding(str(n), s) for n, s in
@@ -100,13 +103,26 @@ class ArmyBreak:
     lost: bool
 
 
+def side_lost(broken: int, corps: int, ruleset: str = "1813") -> bool:
+    """Whether a side with ``broken`` of its ``corps`` corps broken has lost the battle.
+
+    ``corps`` counts every corps the side brings to the battle, arrived or not; a corps not yet
+    on the table is not broken. Both the table (``fight.standing``) and auto-resolve count so.
+    """
+    if corps <= 0:
+        raise InvalidArmy("a side with no corps cannot be judged")
+    if not 0 <= broken <= corps:
+        raise InvalidArmy(f"{broken} broken corps out of {corps} cannot be judged")
+    return Fraction(broken, corps) >= break_rules(ruleset).side_loses_at
+
+
 def army_break(army: ArmyStanding, ruleset: str = "1813") -> ArmyBreak:
     """Judge a side: its broken corps and whether it has lost."""
     if not army.corps:
         raise InvalidArmy(f"{army.side} has no corps to judge")
     broken = tuple(c.name for c in army.corps if corps_broken(c, ruleset))
-    lost = Fraction(len(broken), len(army.corps)) >= break_rules(ruleset).side_loses_at
-    return ArmyBreak(army.side, broken, len(army.corps), lost)
+    return ArmyBreak(army.side, broken, len(army.corps),
+                     side_lost(len(broken), len(army.corps), ruleset))
 
 
 def winner_by_break(a: ArmyStanding, b: ArmyStanding, ruleset: str = "1813") -> str | None:

@@ -39,6 +39,10 @@ MORALE = FollowOnTest.MORALE
 ROUT_REACTION = FollowOnTest.ROUT_REACTION
 PURSUIT = FollowOnTest.PURSUIT
 PURSUIT_RALLY = FollowOnTest.PURSUIT_RALLY
+# The table facts of a test taken because a friend routed within 4 inches (Rule 16), and of
+# cavalry still pursuing; shared with rout.py.
+ROUT_WITHIN = "rout-within-4"
+PURSUING = "pursuit"
 
 
 class MoraleOutcome(StrEnum):
@@ -236,7 +240,23 @@ def _after_test(test: MoraleTest, outcome: MoraleOutcome,
         if test.rallying:
             return Effect(b.name, new_state=dict(rules.rally_steps)[b.state], note="rallied"), ()
         return Effect(b.name, note="passes but stays shaken: no commander to rally it"), ()
+    involved = involved_state(test, rules.ruleset)
+    if involved is not None:
+        return Effect(b.name, new_state=involved,
+                      note=f"makes morale, but is {involved.value}: involved in a rout"), ()
     return Effect(b.name, note="makes morale"), ()
+
+
+def involved_state(test: MoraleTest, ruleset: str = "1813") -> MoraleState | None:
+    """Rule 16: a brigade that passes a test taken because a friend routed within 4 inches
+    is still involved in the rout, and ends disordered (seed 000's demo: "Hussars test morale
+    (4) pass, disordered"); None when the test leaves the state as it is."""
+    if ROUT_WITHIN not in test.facts:
+        return None
+    raw = morale_rules(ruleset).raw.get("reaction", {})
+    state = MoraleState(raw.get("involved_state", "disordered"))
+    new = worse_state(test.brigade.state, state)
+    return new if new is not test.brigade.state else None
 
 
 def rally_state(state: MoraleState, ruleset: str = "1813") -> MoraleState | None:

@@ -22,7 +22,9 @@ from campaign1813.campaign.battle.ruleset1813.rules.combat import CombatRefused
 from campaign1813.campaign.battle.ruleset1813.rules.loader import RulesetError
 from campaign1813.campaign.battle.ruleset1813.rules.morale import (
     MORALE,
+    PURSUING,
     PURSUIT_RALLY,
+    ROUT_WITHIN,
     MoraleOutcome,
     MoraleResult,
     MoraleTest,
@@ -37,9 +39,10 @@ from campaign1813.campaign.battle.ruleset1813.rules.morale import (
 from campaign1813.campaign.battle.terms import Arm, Effect, FollowOn, FollowOnTest, MoraleState
 
 CHARGE = FollowOnTest.CHARGE
-ROUT_WITHIN = "rout-within-4"
 ROUTED_THROUGH = "routed-through"
-PURSUING = "pursuit"
+__all__ = ["CHARGE", "ROUT_WITHIN", "ROUTED_THROUGH", "PURSUING", "Nearby", "Reaction",
+           "rout_reaction", "PursuitRow", "pursuit_chance", "pursuit_odds", "PursuitResult",
+           "pursue", "rally_pursuers_odds", "rally_pursuers", "pursuers_not_rallied"]
 
 
 @dataclass(frozen=True)
@@ -230,3 +233,14 @@ def rally_pursuers(test: MoraleTest, dice: DiceSource, ruleset: str = "1813") ->
         effect = Effect(b.name, new_state=MoraleState(raw["rally_fail"]),
                         note="fails to rally: returns to its own lines")
     return replace(result, effect=effect, follow_ons=())
+
+
+def pursuers_not_rallied(cavalry: Brigade, ruleset: str = "1813") -> Effect:
+    """Pursuers whose rally no commander can make (none in base contact, or no pip to pay):
+    the attempt the rule requires fails, and they go back to their own lines as a failed
+    rally leaves them (Shaken)."""
+    _check_cavalry(cavalry)
+    raw = morale_rules(ruleset).raw["pursuit"]
+    return Effect(cavalry.name, new_state=worse_state(cavalry.state,
+                                                      MoraleState(raw["rally_fail"])),
+                  note="no commander to rally them: return to their own lines")

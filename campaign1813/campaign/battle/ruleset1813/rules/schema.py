@@ -642,6 +642,7 @@ class RoutReaction(Table):
     shaken: RoutAction = "rout"
     other: RoutAction = "test"
     routed_through_state: StateName = "disordered"
+    involved_state: StateName = "disordered"
 
 
 class PursuitRow(Table):
