@@ -16,7 +16,7 @@ from fractions import Fraction
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -30,13 +30,14 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QScrollArea,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from campaign1813.campaign.battle.ruleset1813.fight import label_of, side_of
+from campaign1813.campaign.battle.ruleset1813.fight import label_of, side_of, stage_refusal
 from campaign1813.campaign.battle.ruleset1813.fight_tests import QUEUED_TESTS, prepare
 from campaign1813.campaign.battle.ruleset1813.rules.artillery import RangeBand, Target
 from campaign1813.campaign.battle.ruleset1813.rules.combat import combat_rules
@@ -266,6 +267,27 @@ def needs_target(test: str) -> bool:
     return test not in ("morale", "rally", "rally-pursuers", "crest", "reaction", "react")
 
 
+class FittingScroll(QScrollArea):
+    """A scroll area as tall as what it holds, scrolling only when the column is shorter, so
+    what follows it sits right under it."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        """What it holds was laid out again: ask for its new size."""
+        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self.updateGeometry()
+        return super().eventFilter(watched, event)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt override)
+        """What the content asks for (Qt's own caps it at some 24 lines)."""
+        inner = self.widget()
+        if inner is None:
+            return super().sizeHint()
+        frame = 2 * self.frameWidth()
+        bar = self.verticalScrollBar().sizeHint().width()
+        hint = inner.sizeHint()
+        return QSize(hint.width() + frame + bar, hint.height() + frame)
+
+
 class TestForm(QWidget):
     """One test: what the battle knows, what the table is asked, the exact odds, and Roll."""
 
@@ -309,6 +331,7 @@ class TestForm(QWidget):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         self.odds_note = QLabel()
         self.odds_note.setWordWrap(True)
+        self.odds_note.setTextFormat(Qt.TextFormat.PlainText)
         self.typed = QLineEdit()
         self.typed.setPlaceholderText("the physical roll: 8, or faces 5,3; several: 5,3; 4")
         self.typed.returnPressed.connect(self.roll_typed)
@@ -329,14 +352,26 @@ class TestForm(QWidget):
         roll_row.addWidget(self.typed, 1)
         roll_row.addWidget(self.typed_button)
         roll_row.addWidget(self.roll_button)
+        # what the test is and its odds scroll; why it cannot be taken, the roll and its
+        # refusal stay at the foot of the column, in view on a laptop's screen
+        upper = QWidget()
+        ul = QVBoxLayout(upper)
+        ul.setContentsMargins(0, 0, 0, 0)
+        ul.addWidget(self.title)
+        ul.addLayout(picks)
+        ul.addWidget(self.known)
+        ul.addWidget(self.asks_box)
+        ul.addWidget(QLabel("Odds of each outcome, before the roll:"))
+        ul.addWidget(self.odds)
+        ul.addStretch(1)
+        self.inputs_scroll = FittingScroll()
+        self.inputs_scroll.setWidgetResizable(True)
+        self.inputs_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.inputs_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.inputs_scroll.setWidget(upper)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.title)
-        layout.addLayout(picks)
-        layout.addWidget(self.known)
-        layout.addWidget(self.asks_box)
-        layout.addWidget(QLabel("Odds of each outcome, before the roll:"))
-        layout.addWidget(self.odds)
+        layout.addWidget(self.inputs_scroll)
         layout.addWidget(self.odds_note)
         layout.addLayout(roll_row)
         layout.addWidget(self.message)
@@ -386,6 +421,11 @@ class TestForm(QWidget):
 
     def _enable(self, on: bool) -> None:
         for w in (self.roll_button, self.typed_button, self.typed, self.who, self.target):
+            w.setEnabled(on)
+
+    def _rollable(self, on: bool) -> None:
+        """Offer Roll only for a test the battle would take now."""
+        for w in (self.roll_button, self.typed_button):
             w.setEnabled(on)
 
     def _fill_who(self) -> None:
@@ -506,7 +546,8 @@ class TestForm(QWidget):
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Unchecked)
             items.addItem(item)
-        items.setMaximumHeight(min(120, 22 * max(1, len(pairs)) + 6))
+        row = items.sizeHintForRow(0) if pairs else 18
+        items.setMaximumHeight(min(120, row * max(1, len(pairs)) + 2 * items.frameWidth() + 4))
         items.itemChanged.connect(self._update_odds)
         return items
 
@@ -588,7 +629,15 @@ class TestForm(QWidget):
             return []
         p = prepare(self.view.setup, self.view.state, r.test, self.who_key(), self.target_key(),
                     self.options())
+        if self._refusal(p.stage) is not None:
+            return []
         return list(p.odds)
+
+    def _refusal(self, stage: str | None) -> str | None:
+        """Why the step would refuse the test now (its own check, asked before the roll)."""
+        r = self.request
+        assert r is not None and self.view is not None
+        return stage_refusal(self.view.setup, self.view.state, stage, f"a {r.test} test")
 
     def _update_odds(self, *_args: object) -> None:
         r = self.request
@@ -600,10 +649,15 @@ class TestForm(QWidget):
         except CampaignError as exc:
             self.known.setText("")
             self.odds.setRowCount(0)
-            self.odds_note.setText(f"Not yet: {exc}")
-            self.odds_note.setStyleSheet("color: #8a5a00")
+            self._not_now(f"Not yet: {exc}")
             return
         self.known.setText("<br>".join(_escape(x) for x in p.known))
+        # a test out of the activation's order (or before the pips) says why, and Roll waits
+        refusal = self._refusal(p.stage)
+        if refusal is not None:
+            self.odds.setRowCount(0)
+            self._not_now(f"Not now: {refusal}")
+            return
         self.odds.setRowCount(len(p.odds))
         for row, (outcome, chance) in enumerate(p.odds):
             fraction, percent = chance_text(chance)
@@ -619,6 +673,13 @@ class TestForm(QWidget):
         pays = f"; pays {p.pays.value.replace('_', ' ')}" if p.pays else ""
         self.odds_note.setText(f"{p.rule}{pays}")
         self.odds_note.setStyleSheet("")
+        self._rollable(True)
+
+    def _not_now(self, reason: str) -> None:
+        """Say why the test cannot be taken now, and take Roll away until it can."""
+        self.odds_note.setText(reason)
+        self.odds_note.setStyleSheet("color: #8a5a00")
+        self._rollable(False)
 
     # ----- rolling ------------------------------------------------------------------------
     def roll(self) -> bool:

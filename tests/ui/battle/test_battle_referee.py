@@ -1,0 +1,105 @@
+"""The battle window as referee: the umpire chooses who wins at the table (DESIGN §4.4: "the
+umpire may always overrule"; at nightfall the side holding the field wins, or nobody), and the
+campaign takes the result by its own rules (seed 000's campaign: the winner rests a day, the
+loser retreats; a draw leaves both standing); a test out of seed 000's sequence says why before
+any roll, and Roll waits.
+
+The campaign: I Prussian Corps attacks Magdeburg, held by 5 Corps; the battle comes on 6 May
+1813 (tests/ui/battle/test_battle_result.py). Chip 1 is Lauriston (5 Corps, Average, +2)."""
+
+import pytest
+
+from campaign1813.campaign.services import IssueOrder
+from campaign1813.ui.map.view import STATE
+from tests.ui.conftest import table_row
+
+PRUSSIANS = "I Prussian Corps"
+
+
+@pytest.fixture
+def bw(window):
+    window.give_order(IssueOrder(PRUSSIANS, "Attack", "Magdeburg"))
+    for _ in range(6):
+        window.end_day()
+    bw = window.open_battle_window(1)
+    bw.setup_page.open_button.click()
+    bw.tabs.setCurrentIndex(1)
+    return bw
+
+
+def test_every_side_of_the_result_can_be_chosen(bw):
+    """The French / Allied / draw choice is in sight beside the reason, each a click."""
+    play = bw.play_page
+    bw.show()
+    for side, button in play.side_buttons.items():
+        assert button.isVisible() and button.width() > 0, side
+        assert not button.geometry().intersects(play.reason.geometry()), side
+        button.click()
+        assert play.side() == side
+
+
+def test_the_umpire_decides_an_allied_win_and_the_campaign_takes_it(window, bw, qtbot):
+    """DESIGN §4.4, the umpire may always overrule: an Allied win decided at the table goes to
+    the campaign as any result does: 5 Corps beaten retreats, I Prussian Corps rests."""
+    play = bw.play_page
+    play.side_buttons["Allied"].click()
+    play.reason.setText("Lauriston gives up the town before dark")
+    play.override_button.click()
+    assert bw.view.decision.winner == "Allied"
+    assert "The umpire decides: Allied win (Lauriston gives up the town before dark)" in \
+        bw.report.toPlainText()
+    assert bw.finish_button.isEnabled()
+    with qtbot.waitSignal(bw.finished):
+        bw.finish_button.click()
+    assert table_row(window, PRUSSIANS)[STATE].startswith("resting")
+    assert table_row(window, "5 Corps")[STATE].startswith("retreating")
+
+
+def test_nobody_holds_the_field_at_nightfall_and_both_stand(window, bw, qtbot):
+    """At nightfall the side holding the battle town or most squares wins, or nobody does: a
+    draw, after which both sides stand ready (seed 000's campaign: only a winner rests and only
+    a loser retreats)."""
+    play = bw.play_page
+    play.draw()
+    for _ in range(12):
+        play.end_turn()
+    assert bw.view.state.phase == "night"
+    play.side_buttons["draw"].click()
+    play.reason.setText("the town is burning and nobody holds it")
+    play.holder_button.click()
+    assert bw.view.decision.final and bw.view.decision.winner is None
+    assert "At nightfall neither side holds the field: the town is burning and nobody holds " \
+           "it" in bw.report.toPlainText()
+    with qtbot.waitSignal(bw.finished):
+        bw.finish_button.click()
+    assert table_row(window, PRUSSIANS)[STATE].startswith("ready")
+    assert table_row(window, "5 Corps")[STATE].startswith("ready")
+    assert window.campaign.status.battles[0].result == "draw"
+
+
+def test_sequence_a_test_out_of_order_says_why_before_the_roll(bw):
+    """Seed 000's sequence (artillery fire before movement): once Lauriston has spent pips on a
+    move, his battery's fire is not offered: the form says why and Roll is off, before any dice
+    are typed; the test is the step's own check, so nothing is taken."""
+    play = bw.play_page
+    form = play.form
+    play.chip.setCurrentIndex(play.chip.findData("1"))
+    play.draw()
+    play.open_new_test("fire", "5 Corps/artillery", f"{PRUSSIANS}/2")
+    form.set_input("band", "short")
+    assert form.odds_note.text() == ("Not now: General Lauriston must roll his pips before a "
+                                     "fire test")
+    assert not form.roll_button.isEnabled() and not form.typed_button.isEnabled()
+    play.pips_typed.setText("3")
+    play.roll_pips()
+    assert form.odds_note.text().startswith("Rule 7") and form.roll_button.isEnabled()
+    play.spend_what.setCurrentIndex(play.spend_what.findData("move"))
+    play.spend()
+    steps = len(bw.view.steps)
+    assert form.odds_note.text() == (
+        "Not now: a fire test comes at the artillery fire step, and this move has gone on to "
+        "movement (seed 000's sequence: spot, artillery fire, its morale tests, movement, "
+        "combats, morale)")
+    assert not form.roll_button.isEnabled() and not form.typed_button.isEnabled()
+    assert form.odds.rowCount() == 0 and form.message.text() == ""
+    assert len(bw.view.steps) == steps
