@@ -45,6 +45,8 @@ from campaign1813.campaign.store.protocol import (
     Fight,
     LogEntry,
     UnitOfWork,
+    fight_step_label,
+    open_fight_label,
 )
 
 if TYPE_CHECKING:
@@ -253,7 +255,7 @@ def open_battle(store: CampaignStore, battle: int, *, seed: int | None = None,
                            specials=chosen)
         engine.replay(setup, [])  # a setup the ruleset cannot convert is refused now
         work.open_fight(setup)
-        return work.record(LogEntry(OPEN_FIGHT, f"Open {setup.title} on the table", state.date,
+        return work.record(LogEntry(OPEN_FIGHT, open_fight_label(setup.title), state.date,
                                     (), {"battle": setup.battle}))
 
 
@@ -268,7 +270,7 @@ def battle_action(store: CampaignStore, battle: int, action: str, *,
         setup, steps = _fight(work, battle)
         step = _engine(setup.ruleset).action(setup, steps, action, inputs).apply(typed)
         work.add_step(battle, step)
-        changes = work.record(LogEntry(FIGHT_STEP, f"Battle {battle}: {step.label}",
+        changes = work.record(LogEntry(FIGHT_STEP, fight_step_label(battle, step.label),
                                        work.summary().current_date, (), {"battle": battle}))
     return _with_lines(changes, step.lines)
 

@@ -629,8 +629,6 @@ class TestForm(QWidget):
             return []
         p = prepare(self.view.setup, self.view.state, r.test, self.who_key(), self.target_key(),
                     self.options())
-        if self._refusal(p.stage) is not None:
-            return []
         return list(p.odds)
 
     def _refusal(self, stage: str | None) -> str | None:
@@ -652,12 +650,6 @@ class TestForm(QWidget):
             self._not_now(f"Not yet: {exc}")
             return
         self.known.setText("<br>".join(_escape(x) for x in p.known))
-        # a test out of the activation's order (or before the pips) says why, and Roll waits
-        refusal = self._refusal(p.stage)
-        if refusal is not None:
-            self.odds.setRowCount(0)
-            self._not_now(f"Not now: {refusal}")
-            return
         self.odds.setRowCount(len(p.odds))
         for row, (outcome, chance) in enumerate(p.odds):
             fraction, percent = chance_text(chance)
@@ -670,6 +662,12 @@ class TestForm(QWidget):
         self.odds.resizeRowsToContents()
         rows = sum(self.odds.rowHeight(i) for i in range(self.odds.rowCount()))
         self.odds.setFixedHeight(rows + self.odds.horizontalHeader().height() + 4)
+        # a test out of the activation's order (or before the pips) says why, and Roll waits;
+        # its odds stay in sight for the umpire weighing what to do
+        refusal = self._refusal(p.stage)
+        if refusal is not None:
+            self._not_now(f"Not now: {refusal}")
+            return
         pays = f"; pays {p.pays.value.replace('_', ' ')}" if p.pays else ""
         self.odds_note.setText(f"{p.rule}{pays}")
         self.odds_note.setStyleSheet("")

@@ -8,10 +8,12 @@ The campaign: I Prussian Corps attacks Magdeburg, held by 5 Corps; the battle co
 1813 (tests/ui/battle/test_battle_result.py). Chip 1 is Lauriston (5 Corps, Average, +2)."""
 
 import pytest
+from PySide6.QtWidgets import QMessageBox
 
+from campaign1813.campaign import queries
 from campaign1813.campaign.services import IssueOrder
 from campaign1813.ui.map.view import STATE
-from tests.ui.conftest import table_row
+from tests.ui.conftest import dump, table_row
 
 PRUSSIANS = "I Prussian Corps"
 
@@ -80,7 +82,8 @@ def test_nobody_holds_the_field_at_nightfall_and_both_stand(window, bw, qtbot):
 def test_sequence_a_test_out_of_order_says_why_before_the_roll(bw):
     """Seed 000's sequence (artillery fire before movement): once Lauriston has spent pips on a
     move, his battery's fire is not offered: the form says why and Roll is off, before any dice
-    are typed; the test is the step's own check, so nothing is taken."""
+    are typed (its odds stay in sight); the test is the step's own check, so nothing is
+    taken."""
     play = bw.play_page
     form = play.form
     play.chip.setCurrentIndex(play.chip.findData("1"))
@@ -101,5 +104,45 @@ def test_sequence_a_test_out_of_order_says_why_before_the_roll(bw):
         "movement (seed 000's sequence: spot, artillery fire, its morale tests, movement, "
         "combats, morale)")
     assert not form.roll_button.isEnabled() and not form.typed_button.isEnabled()
-    assert form.odds.rowCount() == 0 and form.message.text() == ""
+    assert form.message.text() == ""
     assert len(bw.view.steps) == steps
+
+
+def _answer(monkeypatch, answer):
+    """Answer the confirmation with ``answer`` (None: fail if it is asked at all)."""
+    asked = []
+
+    def question(_parent, _title, text, *_args):
+        assert answer is not None, f"asked to confirm: {text}"
+        asked.append(text)
+        return answer
+
+    monkeypatch.setattr(QMessageBox, "question", question)
+    return asked
+
+
+def test_undo_stops_at_the_battles_setup_and_asks_before_the_campaign(window, bw, monkeypatch):
+    """Undo in the battle window takes back the battle's steps and its setup freely; the
+    campaign's action before them (the march of 6 May) only when the umpire says yes."""
+    play = bw.play_page
+    play.draw()
+    _answer(monkeypatch, None)
+    assert bw.undo_action.text() == "&Undo Battle 1: Draw chip 1: General Lauriston"
+    assert "Ctrl+Z undoes the typing" in bw.undo_action.toolTip()
+    bw.undo_action.trigger()
+    assert len(bw.view.steps) == 0
+    bw.undo()                                              # the setup
+    assert bw.view is None and bw.setup_page.open_button.isEnabled()
+    campaign_action = queries.next_undo(window.document)
+    assert campaign_action == "March: 6 May 1813"
+    assert bw.undo_action.text() == f"&Undo {campaign_action}"
+    before = dump(window)
+    asked = _answer(monkeypatch, QMessageBox.StandardButton.No)
+    assert bw.undo() is None
+    assert len(asked) == 1 and campaign_action in asked[0]
+    assert dump(window) == before and queries.next_undo(window.document) == campaign_action
+    assert bw.statusBar().currentMessage().startswith(f"Nothing undone: {campaign_action}")
+    asked = _answer(monkeypatch, QMessageBox.StandardButton.Yes)
+    assert bw.undo() is not None
+    assert len(asked) == 1 and dump(window) != before
+    assert queries.next_redo(window.document) == campaign_action
