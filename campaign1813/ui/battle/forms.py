@@ -16,7 +16,7 @@ from fractions import Fraction
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -69,6 +70,9 @@ TEST_TITLES = {
     "rally-pursuers": "Rally pursuing cavalry (Rule 16)",
 }
 
+
+# The most rows of odds shown at once (a longer table scrolls), so the roll stays in view.
+ODDS_ROWS = 7
 
 # The tests whose outcome the table gives without a roll.
 NO_DICE = frozenset({"reaction", "quick"})
@@ -267,27 +271,6 @@ def needs_target(test: str) -> bool:
     return test not in ("morale", "rally", "rally-pursuers", "crest", "reaction", "react")
 
 
-class FittingScroll(QScrollArea):
-    """A scroll area as tall as what it holds, scrolling only when the column is shorter, so
-    what follows it sits right under it."""
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
-        """What it holds was laid out again: ask for its new size."""
-        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
-            self.updateGeometry()
-        return super().eventFilter(watched, event)
-
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt override)
-        """What the content asks for (Qt's own caps it at some 24 lines)."""
-        inner = self.widget()
-        if inner is None:
-            return super().sizeHint()
-        frame = 2 * self.frameWidth()
-        bar = self.verticalScrollBar().sizeHint().width()
-        hint = inner.sizeHint()
-        return QSize(hint.width() + frame + bar, hint.height() + frame)
-
-
 class TestForm(QWidget):
     """One test: what the battle knows, what the table is asked, the exact odds, and Roll."""
 
@@ -329,6 +312,8 @@ class TestForm(QWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for col in (1, 2):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        # a wider or narrower column wraps the outcomes again: the rows follow
+        header.sectionResized.connect(lambda *_a: QTimer.singleShot(0, self._fit_odds))
         self.odds_note = QLabel()
         self.odds_note.setWordWrap(True)
         self.odds_note.setTextFormat(Qt.TextFormat.PlainText)
@@ -352,8 +337,8 @@ class TestForm(QWidget):
         roll_row.addWidget(self.typed, 1)
         roll_row.addWidget(self.typed_button)
         roll_row.addWidget(self.roll_button)
-        # what the test is and its odds scroll; why it cannot be taken, the roll and its
-        # refusal stay at the foot of the column, in view on a laptop's screen
+        # what the test is and what the table shows scroll; the odds, why the test cannot be
+        # taken, the roll and its refusal stay under them, in view on a laptop's screen
         upper = QWidget()
         ul = QVBoxLayout(upper)
         ul.setContentsMargins(0, 0, 0, 0)
@@ -361,21 +346,24 @@ class TestForm(QWidget):
         ul.addLayout(picks)
         ul.addWidget(self.known)
         ul.addWidget(self.asks_box)
-        ul.addWidget(QLabel("Odds of each outcome, before the roll:"))
-        ul.addWidget(self.odds)
         ul.addStretch(1)
-        self.inputs_scroll = FittingScroll()
+        self.inputs_scroll = QScrollArea()
         self.inputs_scroll.setWidgetResizable(True)
         self.inputs_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         self.inputs_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.inputs_scroll.setWidget(upper)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.inputs_scroll)
+        layout.addWidget(self.inputs_scroll, 1)
+        for label in (self.odds_note, self.message):
+            # as tall as their words, and no taller: the inputs above take the room
+            label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+            label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        layout.addWidget(QLabel("Odds of each outcome, before the roll:"))
+        layout.addWidget(self.odds)
         layout.addWidget(self.odds_note)
         layout.addLayout(roll_row)
         layout.addWidget(self.message)
-        layout.addStretch(1)
         self._enable(False)
 
     # ----- opening ------------------------------------------------------------------------
@@ -547,7 +535,8 @@ class TestForm(QWidget):
             item.setCheckState(Qt.CheckState.Unchecked)
             items.addItem(item)
         row = items.sizeHintForRow(0) if pairs else 18
-        items.setMaximumHeight(min(120, row * max(1, len(pairs)) + 2 * items.frameWidth() + 4))
+        # its own height, scrolled within rather than squeezed by a short column
+        items.setFixedHeight(min(120, row * max(1, len(pairs)) + 2 * items.frameWidth() + 4))
         items.itemChanged.connect(self._update_odds)
         return items
 
@@ -659,9 +648,7 @@ class TestForm(QWidget):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight
                                           | Qt.AlignmentFlag.AlignVCenter)
                 self.odds.setItem(row, col, item)
-        self.odds.resizeRowsToContents()
-        rows = sum(self.odds.rowHeight(i) for i in range(self.odds.rowCount()))
-        self.odds.setFixedHeight(rows + self.odds.horizontalHeader().height() + 4)
+        self._fit_odds()
         # a test out of the activation's order (or before the pips) says why, and Roll waits;
         # its odds stay in sight for the umpire weighing what to do
         refusal = self._refusal(p.stage)
@@ -672,6 +659,13 @@ class TestForm(QWidget):
         self.odds_note.setText(f"{p.rule}{pays}")
         self.odds_note.setStyleSheet("")
         self._rollable(True)
+
+    def _fit_odds(self) -> None:
+        """Rows as tall as their outcome's words; the table as tall as its rows (a long one, a
+        rout's many reactions, scrolls within its first ODDS_ROWS)."""
+        self.odds.resizeRowsToContents()
+        rows = sum(self.odds.rowHeight(i) for i in range(min(ODDS_ROWS, self.odds.rowCount())))
+        self.odds.setFixedHeight(rows + self.odds.horizontalHeader().height() + 4)
 
     def _not_now(self, reason: str) -> None:
         """Say why the test cannot be taken now, and take Roll away until it can."""

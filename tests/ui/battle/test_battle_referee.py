@@ -146,3 +146,43 @@ def test_undo_stops_at_the_battles_setup_and_asks_before_the_campaign(window, bw
     assert bw.undo() is not None
     assert len(asked) == 1 and dump(window) != before
     assert queries.next_redo(window.document) == campaign_action
+
+
+def _in_sight(widget) -> bool:
+    """Drawn whole on the window: neither clipped by a scroll area nor by the window's edge."""
+    region = widget.visibleRegion()
+    top_left = widget.mapTo(widget.window(), widget.rect().topLeft())
+    inside = widget.window().rect().contains(widget.rect().translated(top_left))
+    return widget.isVisible() and region.boundingRect() == widget.rect() and inside
+
+
+def test_at_a_laptops_size_the_roll_the_reason_and_the_refusals_are_in_sight(bw, qtbot):
+    """On a 1366 × 768 screen (the window's own 1366 × 740 too), with the tallest form open (a
+    combat, Rules 9–15, both sides' facts), the roll field, its buttons, why a test waits and
+    each refusal are in sight without scrolling; a wider screen widens every column."""
+    play, form = bw.play_page, bw.play_page.form
+    bw.show()
+    play.chip.setCurrentIndex(play.chip.findData("1"))
+    play.draw()
+    play.pips_typed.setText("2")
+    play.roll_pips()
+    play.open_new_test("combat", "5 Corps/17", f"{PRUSSIANS}/1")
+    form.typed.setText("7,7")
+    form.roll_typed()                                      # a face the dice do not have
+    play.spend_what.setCurrentIndex(play.spend_what.findData("swap_brigades"))
+    play.spend()
+    play.spend()                                           # 3 pips again, 1 left: refused
+    assert form.message.text().startswith("Refused: 7 is not a face of the d6")
+    assert play.message.text().startswith("Refused: General Lauriston cannot swap brigades")
+    widths = {}
+    for size in ((1366, 768), (1366, 740), (1920, 1080)):
+        bw.resize(*size)
+        qtbot.waitUntil(lambda s=size: bw.size().width() == s[0] and bw.size().height() == s[1])
+        qtbot.wait(50)   # the deferred layouts
+        for name in ("typed", "typed_button", "roll_button", "odds_note", "message"):
+            assert _in_sight(getattr(form, name)), (size, name)
+        assert _in_sight(form.odds), size
+        assert _in_sight(play.message), size
+        widths[size[0]] = play.split.sizes()
+    narrow, wide = widths[1366], widths[1920]
+    assert all(w > n for w, n in zip(wide, narrow, strict=True)), (narrow, wide)
