@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QMessageBox
 from campaign1813.campaign import queries
 from campaign1813.campaign.services import IssueOrder
 from campaign1813.ui.map.view import STATE
-from tests.ui.conftest import dump, table_row
+from tests.ui.conftest import dump, in_sight, table_row
 
 PRUSSIANS = "I Prussian Corps"
 
@@ -148,15 +148,7 @@ def test_undo_stops_at_the_battles_setup_and_asks_before_the_campaign(window, bw
     assert queries.next_redo(window.document) == campaign_action
 
 
-def _in_sight(widget) -> bool:
-    """Drawn whole on the window: neither clipped by a scroll area nor by the window's edge."""
-    region = widget.visibleRegion()
-    top_left = widget.mapTo(widget.window(), widget.rect().topLeft())
-    inside = widget.window().rect().contains(widget.rect().translated(top_left))
-    return widget.isVisible() and region.boundingRect() == widget.rect() and inside
-
-
-def test_at_a_laptops_size_the_roll_the_reason_and_the_refusals_are_in_sight(bw, qtbot):
+def test_at_a_laptops_size_the_roll_the_reason_and_the_refusals_arein_sight(bw, qtbot):
     """On a 1366 × 768 screen (the window's own 1366 × 740 too), with the tallest form open (a
     combat, Rules 9–15, both sides' facts), the roll field, its buttons, why a test waits and
     each refusal are in sight without scrolling; a wider screen widens every column."""
@@ -180,9 +172,9 @@ def test_at_a_laptops_size_the_roll_the_reason_and_the_refusals_are_in_sight(bw,
         qtbot.waitUntil(lambda s=size: bw.size().width() == s[0] and bw.size().height() == s[1])
         qtbot.wait(50)   # the deferred layouts
         for name in ("typed", "typed_button", "roll_button", "odds_note", "message"):
-            assert _in_sight(getattr(form, name)), (size, name)
-        assert _in_sight(form.odds), size
-        assert _in_sight(play.message), size
+            assert in_sight(getattr(form, name)), (size, name)
+        assert in_sight(form.odds), size
+        assert in_sight(play.message), size
         widths[size[0]] = play.split.sizes()
     narrow, wide = widths[1366], widths[1920]
     assert all(w > n for w, n in zip(wide, narrow, strict=True)), (narrow, wide)
