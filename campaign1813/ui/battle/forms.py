@@ -313,7 +313,7 @@ class TestForm(QWidget):
         for col in (1, 2):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         # a wider or narrower column wraps the outcomes again: the rows follow
-        header.sectionResized.connect(lambda *_a: QTimer.singleShot(0, self._fit_odds))
+        header.sectionResized.connect(lambda *_a: QTimer.singleShot(0, self, self._fit_odds))
         self.odds_note = QLabel()
         self.odds_note.setWordWrap(True)
         self.odds_note.setTextFormat(Qt.TextFormat.PlainText)
