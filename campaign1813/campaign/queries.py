@@ -28,7 +28,14 @@ from campaign1813.campaign.day.state import (
 )
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.types import Side
-from campaign1813.campaign.store.protocol import FIGHT_STEP, CampaignStore, LogStep
+from campaign1813.campaign.store.protocol import (
+    FIGHT_STEP,
+    OPEN_FIGHT,
+    CampaignStore,
+    LogStep,
+    fight_step_label,
+    open_fight_label,
+)
 from campaign1813.maps.types import Theatre
 
 # Two kinds of read import what they need where they start. The day's rules (``day.movement``,
@@ -402,6 +409,22 @@ def next_undo(doc: CampaignStore) -> str | None:
     """The label of the action Undo would take back."""
     with doc.read() as reader:
         return reader.next_undo()
+
+
+def undo_is_in_battle(doc: CampaignStore, battle: int) -> bool:
+    """Whether Undo would take back a step of battle ``battle`` on the table, or its setup,
+    and not an action of the campaign beyond it."""
+    with doc.read() as reader:
+        log = reader.log()
+        if not log:
+            return False
+        last = log[-1]
+        if last.kind == FIGHT_STEP:
+            return last.label.startswith(fight_step_label(battle, ""))
+        if last.kind == OPEN_FIGHT:
+            found = reader.fight(battle)
+            return found is not None and last.label == open_fight_label(found.setup.title)
+    return False
 
 
 def next_redo(doc: CampaignStore) -> str | None:

@@ -46,6 +46,8 @@ from campaign1813.campaign.store.protocol import (
     LogEntry,
     LogStep,
     UnitOfWork,
+    fight_step_label,
+    open_fight_label,
 )
 
 if TYPE_CHECKING:
@@ -101,13 +103,13 @@ def _apply(ground: Ground, state: DayState, action: Action) -> Applied:
 
 
 def _perform_unless_fighting(store: CampaignStore, action: Action, battles: Sequence[int],
-                             what: str) -> Changes:
+                             what: str, instead: str = "") -> Changes:
     """An action on battles, refused while any is being fought on the table (checked in the
     action's own unit of work, so no fight can be set up between the check and the action)."""
     ground = store.ground()
     with store.unit_of_work() as work:
         for battle in battles:
-            _refuse_if_fighting(work, battle, what)
+            _refuse_if_fighting(work, battle, what, instead)
         return _perform(work, ground, action)
 
 
@@ -137,8 +139,13 @@ def record_result(store: CampaignStore, battle: int, winner: str | None, *,
                   casualties: dict[str, dict[str, int]] | None = None) -> Changes:
     """Record a battle's result (a Side or its name, ``draw`` or None) and its aftermath."""
     side = None if winner is None else result_side(str(winner))
+    # the umpire may always overrule (DESIGN §4.4): at the table, by the battle's own steps
+    instead = (f"; to decide it there: 'campaign1813 battle FILE {battle} override "
+               f"French|Allied|draw --reason WHY' (or 'holder' at nightfall), then "
+               f"'campaign1813 battle FILE {battle} finish'; in the battle window: The result, "
+               "then Finish battle")
     return _perform_unless_fighting(store, RecordResult(battle, side, casualties or {}),
-                                    (battle,), "record a typed result")
+                                    (battle,), "record a typed result", instead)
 
 
 def merge_battles(store: CampaignStore, battle: int, other: int, reason: str,
@@ -228,12 +235,13 @@ def _new_setup(ground: Ground, state: DayState, battle: int, *, seed: int | None
                         specials=specials, ruleset=ruleset)
 
 
-def _refuse_if_fighting(work: UnitOfWork, battle: int, what: str) -> None:
-    """Refuse an action on a battle that is on the table and not finished there."""
+def _refuse_if_fighting(work: UnitOfWork, battle: int, what: str, instead: str = "") -> None:
+    """Refuse an action on a battle that is on the table and not finished there (``instead``:
+    how to do it at the table)."""
     found = work.fight(battle)
     if found is not None and not _engine(found.setup.ruleset).closed(*found):
         raise OrderRefused(f"battle {battle} is being fought on the table; finish it there, or "
-                           f"abandon the fight, before you {what}")
+                           f"abandon the fight, before you {what}{instead}")
 
 
 def open_battle(store: CampaignStore, battle: int, *, seed: int | None = None,
@@ -255,7 +263,7 @@ def open_battle(store: CampaignStore, battle: int, *, seed: int | None = None,
                            specials=chosen)
         engine.replay(setup, [])  # a setup the ruleset cannot convert is refused now
         work.open_fight(setup)
-        return work.record(LogEntry(OPEN_FIGHT, f"Open {setup.title} on the table", state.date,
+        return work.record(LogEntry(OPEN_FIGHT, open_fight_label(setup.title), state.date,
                                     (), {"battle": setup.battle}))
 
 
@@ -270,7 +278,7 @@ def battle_action(store: CampaignStore, battle: int, action: str, *,
         setup, steps = _fight(work, battle)
         step = _engine(setup.ruleset).action(setup, steps, action, inputs).apply(typed)
         work.add_step(battle, step)
-        changes = work.record(LogEntry(FIGHT_STEP, f"Battle {battle}: {step.label}",
+        changes = work.record(LogEntry(FIGHT_STEP, fight_step_label(battle, step.label),
                                        work.summary().current_date, (), {"battle": battle}))
     return _with_lines(changes, step.lines)
 

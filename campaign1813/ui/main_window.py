@@ -368,8 +368,8 @@ class MainWindow(QMainWindow):
         if window is None or not window.isVisible():
             from campaign1813.ui.battle import BattleWindow  # with the battle engine
 
-            window = BattleWindow(self.campaign, battle, (self.undo_action, self.redo_action),
-                                  self)
+            # the battle window has its own Undo, which stops at the battle's setup
+            window = BattleWindow(self.campaign, battle, (self.redo_action,), self)
             # a closed window goes when Qt deletes it, unless another took its place already
             window.destroyed.connect(
                 lambda _o=None, b=battle, w=window: windows.pop(b) if windows.get(b) is w

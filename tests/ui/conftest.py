@@ -45,3 +45,11 @@ def find_table_item(window, name: str):
             if group.child(j).text(0) == name:
                 return group.child(j)
     raise AssertionError(f"{name} is not in the table")
+
+
+def in_sight(widget) -> bool:
+    """Drawn whole on the window: neither clipped by a scroll area nor by the window's edge."""
+    region = widget.visibleRegion()
+    top_left = widget.mapTo(widget.window(), widget.rect().topLeft())
+    inside = widget.window().rect().contains(widget.rect().translated(top_left))
+    return widget.isVisible() and region.boundingRect() == widget.rect() and inside

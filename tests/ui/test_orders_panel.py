@@ -125,6 +125,7 @@ def test_cancel_order_withdraws_the_order_and_refuses_when_there_is_none(window,
 
 
 def test_double_clicking_a_command_in_the_table_puts_it_on_the_pad(window, qtbot):
+    window.resize(1100, 720)  # the offscreen screen is 800×600: room for the row to click
     window.show()
     qtbot.waitExposed(window)
     table = window.campaign_view.table

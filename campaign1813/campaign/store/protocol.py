@@ -41,6 +41,16 @@ ABANDON_FIGHT = "AbandonFight"
 AUTO_RESOLVE = "AutoResolve"
 
 
+def open_fight_label(title: str) -> str:
+    """The log's label of a battle set up on the table (the Undo menu's text)."""
+    return f"Open {title} on the table"
+
+
+def fight_step_label(battle: int, step: str) -> str:
+    """The log's label of one step of a battle on the table (the Undo menu's text)."""
+    return f"Battle {battle}: {step}"
+
+
 class CampaignBusy(CampaignError):
     """Another window or process is writing the campaign; the action can be tried again."""
 

@@ -16,7 +16,7 @@ from fractions import Fraction
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -30,13 +30,15 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QScrollArea,
+    QSizePolicy,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from campaign1813.campaign.battle.ruleset1813.fight import label_of, side_of
+from campaign1813.campaign.battle.ruleset1813.fight import label_of, side_of, stage_refusal
 from campaign1813.campaign.battle.ruleset1813.fight_tests import QUEUED_TESTS, prepare
 from campaign1813.campaign.battle.ruleset1813.rules.artillery import RangeBand, Target
 from campaign1813.campaign.battle.ruleset1813.rules.combat import combat_rules
@@ -68,6 +70,9 @@ TEST_TITLES = {
     "rally-pursuers": "Rally pursuing cavalry (Rule 16)",
 }
 
+
+# The most rows of odds shown at once (a longer table scrolls), so the roll stays in view.
+ODDS_ROWS = 7
 
 # The tests whose outcome the table gives without a roll.
 NO_DICE = frozenset({"reaction", "quick"})
@@ -307,8 +312,11 @@ class TestForm(QWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for col in (1, 2):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        # a wider or narrower column wraps the outcomes again: the rows follow
+        header.sectionResized.connect(lambda *_a: QTimer.singleShot(0, self, self._fit_odds))
         self.odds_note = QLabel()
         self.odds_note.setWordWrap(True)
+        self.odds_note.setTextFormat(Qt.TextFormat.PlainText)
         self.typed = QLineEdit()
         self.typed.setPlaceholderText("the physical roll: 8, or faces 5,3; several: 5,3; 4")
         self.typed.returnPressed.connect(self.roll_typed)
@@ -329,18 +337,33 @@ class TestForm(QWidget):
         roll_row.addWidget(self.typed, 1)
         roll_row.addWidget(self.typed_button)
         roll_row.addWidget(self.roll_button)
+        # what the test is and what the table shows scroll; the odds, why the test cannot be
+        # taken, the roll and its refusal stay under them, in view on a laptop's screen
+        upper = QWidget()
+        ul = QVBoxLayout(upper)
+        ul.setContentsMargins(0, 0, 0, 0)
+        ul.addWidget(self.title)
+        ul.addLayout(picks)
+        ul.addWidget(self.known)
+        ul.addWidget(self.asks_box)
+        ul.addStretch(1)
+        self.inputs_scroll = QScrollArea()
+        self.inputs_scroll.setWidgetResizable(True)
+        self.inputs_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.inputs_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.inputs_scroll.setWidget(upper)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.title)
-        layout.addLayout(picks)
-        layout.addWidget(self.known)
-        layout.addWidget(self.asks_box)
+        layout.addWidget(self.inputs_scroll, 1)
+        for label in (self.odds_note, self.message):
+            # as tall as their words, and no taller: the inputs above take the room
+            label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+            label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         layout.addWidget(QLabel("Odds of each outcome, before the roll:"))
         layout.addWidget(self.odds)
         layout.addWidget(self.odds_note)
         layout.addLayout(roll_row)
         layout.addWidget(self.message)
-        layout.addStretch(1)
         self._enable(False)
 
     # ----- opening ------------------------------------------------------------------------
@@ -386,6 +409,11 @@ class TestForm(QWidget):
 
     def _enable(self, on: bool) -> None:
         for w in (self.roll_button, self.typed_button, self.typed, self.who, self.target):
+            w.setEnabled(on)
+
+    def _rollable(self, on: bool) -> None:
+        """Offer Roll only for a test the battle would take now."""
+        for w in (self.roll_button, self.typed_button):
             w.setEnabled(on)
 
     def _fill_who(self) -> None:
@@ -506,7 +534,9 @@ class TestForm(QWidget):
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Unchecked)
             items.addItem(item)
-        items.setMaximumHeight(min(120, 22 * max(1, len(pairs)) + 6))
+        row = items.sizeHintForRow(0) if pairs else 18
+        # its own height, scrolled within rather than squeezed by a short column
+        items.setFixedHeight(min(120, row * max(1, len(pairs)) + 2 * items.frameWidth() + 4))
         items.itemChanged.connect(self._update_odds)
         return items
 
@@ -590,6 +620,12 @@ class TestForm(QWidget):
                     self.options())
         return list(p.odds)
 
+    def _refusal(self, stage: str | None) -> str | None:
+        """Why the step would refuse the test now (its own check, asked before the roll)."""
+        r = self.request
+        assert r is not None and self.view is not None
+        return stage_refusal(self.view.setup, self.view.state, stage, f"a {r.test} test")
+
     def _update_odds(self, *_args: object) -> None:
         r = self.request
         if r is None or self.view is None:
@@ -600,8 +636,7 @@ class TestForm(QWidget):
         except CampaignError as exc:
             self.known.setText("")
             self.odds.setRowCount(0)
-            self.odds_note.setText(f"Not yet: {exc}")
-            self.odds_note.setStyleSheet("color: #8a5a00")
+            self._not_now(f"Not yet: {exc}")
             return
         self.known.setText("<br>".join(_escape(x) for x in p.known))
         self.odds.setRowCount(len(p.odds))
@@ -613,12 +648,30 @@ class TestForm(QWidget):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight
                                           | Qt.AlignmentFlag.AlignVCenter)
                 self.odds.setItem(row, col, item)
-        self.odds.resizeRowsToContents()
-        rows = sum(self.odds.rowHeight(i) for i in range(self.odds.rowCount()))
-        self.odds.setFixedHeight(rows + self.odds.horizontalHeader().height() + 4)
+        self._fit_odds()
+        # a test out of the activation's order (or before the pips) says why, and Roll waits;
+        # its odds stay in sight for the umpire weighing what to do
+        refusal = self._refusal(p.stage)
+        if refusal is not None:
+            self._not_now(f"Not now: {refusal}")
+            return
         pays = f"; pays {p.pays.value.replace('_', ' ')}" if p.pays else ""
         self.odds_note.setText(f"{p.rule}{pays}")
         self.odds_note.setStyleSheet("")
+        self._rollable(True)
+
+    def _fit_odds(self) -> None:
+        """Rows as tall as their outcome's words; the table as tall as its rows (a long one, a
+        rout's many reactions, scrolls within its first ODDS_ROWS)."""
+        self.odds.resizeRowsToContents()
+        rows = sum(self.odds.rowHeight(i) for i in range(min(ODDS_ROWS, self.odds.rowCount())))
+        self.odds.setFixedHeight(rows + self.odds.horizontalHeader().height() + 4)
+
+    def _not_now(self, reason: str) -> None:
+        """Say why the test cannot be taken now, and take Roll away until it can."""
+        self.odds_note.setText(reason)
+        self.odds_note.setStyleSheet("color: #8a5a00")
+        self._rollable(False)
 
     # ----- rolling ------------------------------------------------------------------------
     def roll(self) -> bool:

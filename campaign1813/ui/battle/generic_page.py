@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 from campaign1813.campaign.battle.core.actions import Input, read_inputs
 from campaign1813.campaign.battle.setup import ALLIED, FRENCH
 from campaign1813.campaign.errors import CampaignError
-from campaign1813.ui.battle.forms import chance_text
+from campaign1813.ui.battle.forms import ODDS_ROWS, chance_text
 from campaign1813.ui.battle.report_view import ReportView
 
 Act = Callable[[str, Any, dict[str, Any]], Any]
@@ -268,7 +268,6 @@ class GenericPlayPage(QWidget):
         self.odds.verticalHeader().hide()
         self.odds.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.odds.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.odds.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         compact(self.odds)
         self.odds_text = QLabel()
         self.odds_text.setWordWrap(True)
@@ -289,13 +288,24 @@ class GenericPlayPage(QWidget):
         self.units.setToolTip("Marked: may act now. Double-click: the form's first unit empty")
         self.report = ReportView(compact=True)
 
+        # the action's inputs scroll; the dice, the odds, Act and its refusal stay under
+        # them, in view on a laptop's screen
+        inputs = QWidget()
+        il = QVBoxLayout(inputs)
+        il.setContentsMargins(0, 0, 0, 0)
+        il.addWidget(self.step_text)
+        il.addWidget(self.acting_text)
+        il.addWidget(self.action)
+        il.addWidget(self.action_help)
+        il.addWidget(self.form_box)
+        il.addStretch(1)
+        inputs_scroll = QScrollArea()
+        inputs_scroll.setWidgetResizable(True)
+        inputs_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        inputs_scroll.setWidget(inputs)
         box = QGroupBox("Action")
         bl = QVBoxLayout(box)
-        bl.addWidget(self.step_text)
-        bl.addWidget(self.acting_text)
-        bl.addWidget(self.action)
-        bl.addWidget(self.action_help)
-        bl.addWidget(self.form_box)
+        bl.addWidget(inputs_scroll, 1)
         typed_row = QHBoxLayout()
         typed_row.addWidget(self.typed_label)
         typed_row.addWidget(self.typed, 1)
@@ -308,12 +318,7 @@ class GenericPlayPage(QWidget):
         act_row.addWidget(self.act_button)
         bl.addLayout(act_row)
         bl.addWidget(self.message)
-        bl.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setWidget(box)
-        scroll.setMinimumWidth(430)
+        box.setMinimumWidth(430)
         right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self.units)
         report_box = QWidget()
@@ -324,10 +329,11 @@ class GenericPlayPage(QWidget):
         right.addWidget(report_box)
         right.setSizes([380, 240])
         split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(scroll)
+        split.addWidget(box)
         split.addWidget(right)
-        split.setSizes([470, 890])
-        split.setStretchFactor(1, 1)
+        split.setSizes([530, 830])
+        for column, share in enumerate((2, 3)):
+            split.setStretchFactor(column, share)
         split.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -477,9 +483,11 @@ class GenericPlayPage(QWidget):
                 self.odds.setItem(r, c, QTableWidgetItem(text))
         self.odds.resizeColumnsToContents()
         self.odds.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        # the whole distribution in view: no scrolling to see the last outcome
+        # the whole distribution in view, up to ODDS_ROWS outcomes (more scroll), so Act and
+        # its refusal stay in view too
         self.odds.setFixedHeight(self.odds.horizontalHeader().sizeHint().height() + 4
-                                 + self.odds.verticalHeader().defaultSectionSize() * len(odds))
+                                 + self.odds.verticalHeader().defaultSectionSize()
+                                 * min(ODDS_ROWS, len(odds)))
 
     def odds_rows(self) -> list[tuple[str, str]]:
         """The odds shown: each outcome and its exact chance."""

@@ -15,6 +15,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QButtonGroup,
     QComboBox,
     QGridLayout,
     QGroupBox,
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QPushButton,
+    QRadioButton,
     QScrollArea,
     QSizePolicy,
     QSplitter,
@@ -91,30 +93,27 @@ class PlayPage(QWidget):
         ll.addWidget(self._special_box())
         ll.addWidget(self._new_test_box())
         ll.addWidget(self._night_box())
-        ll.addWidget(self.message)
         ll.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(left)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setMinimumWidth(400)
         for combo in left.findChildren(QComboBox):
             # long entries must not widen the column past a laptop's screen
             combo.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
             combo.setMinimumWidth(70)
+        # what happened, or why it was refused, stays in view under the column's boxes
+        left_column = QWidget()
+        lc = QVBoxLayout(left_column)
+        lc.setContentsMargins(0, 0, 0, 0)
+        lc.addWidget(scroll, 1)
+        lc.addWidget(self.message)
+        left_column.setMinimumWidth(400)
         form_box = QWidget()
         fl = QVBoxLayout(form_box)
         fl.setContentsMargins(0, 0, 0, 0)
         fl.addWidget(self._queue_box())
-        test_box = QWidget()
-        tl = QVBoxLayout(test_box)
-        tl.setContentsMargins(0, 0, 0, 0)
-        form_scroll = QScrollArea()
-        form_scroll.setWidgetResizable(True)
-        form_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        form_scroll.setWidget(self.form)
-        tl.addWidget(form_scroll)
-        fl.addWidget(test_box, 1)
+        fl.addWidget(self.form, 1)
         right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self.brigades)
         report_box = QWidget()
@@ -124,12 +123,15 @@ class PlayPage(QWidget):
         rl.addWidget(self.report)
         right.addWidget(report_box)
         right.setSizes([360, 220])
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(scroll)
+        self.split = split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(left_column)
         split.addWidget(form_box)
         split.addWidget(right)
         split.setSizes([410, 470, 480])
-        split.setStretchFactor(1, 1)
+        # a wider screen gives each column its share: the activation a little, the form and
+        # the brigades more
+        for column, share in enumerate((2, 3, 3)):
+            split.setStretchFactor(column, share)
         split.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -276,8 +278,18 @@ class PlayPage(QWidget):
         self.night_box = box
         self.decision = QLabel()
         self.decision.setWordWrap(True)
-        self.side = QComboBox()
-        self.side.addItems(["French", "Allied", "draw"])
+        # every choice in sight, one click each: who holds the field, or whom the umpire names
+        self.sides = QButtonGroup(box)
+        self.side_buttons: dict[str, QRadioButton] = {}
+        sides = QHBoxLayout()
+        sides.addWidget(QLabel("Winner"))
+        for side in ("French", "Allied", "draw"):
+            button = QRadioButton(side)
+            self.sides.addButton(button)
+            self.side_buttons[side] = button
+            sides.addWidget(button)
+        sides.addStretch(1)
+        self.side_buttons["French"].setChecked(True)
         self.reason = QLineEdit()
         self.reason.setPlaceholderText("what the table shows (e.g. the French hold the town)")
         self.holder_button = _button("Holds the field", self.record_holder,
@@ -286,13 +298,20 @@ class PlayPage(QWidget):
         self.override_button = _button("Umpire decides", self.override,
                                        "The umpire's own decision, with his reason")
         grid = QGridLayout(box)
-        grid.addWidget(self.decision, 0, 0, 1, 3)
-        grid.addWidget(self.side, 1, 0)
-        grid.addWidget(self.reason, 1, 1, 1, 2)
-        grid.addWidget(self.holder_button, 2, 1)
-        grid.addWidget(self.override_button, 2, 2)
-        grid.setColumnStretch(1, 1)
+        grid.addWidget(self.decision, 0, 0, 1, 2)
+        grid.addLayout(sides, 1, 0, 1, 2)
+        grid.addWidget(self.reason, 2, 0, 1, 2)
+        grid.addWidget(self.holder_button, 3, 0)
+        grid.addWidget(self.override_button, 3, 1)
         return box
+
+    def side(self) -> str:
+        """The side chosen in The result: ``French``, ``Allied`` or ``draw``."""
+        return next(s for s, b in self.side_buttons.items() if b.isChecked())
+
+    def choose_side(self, side: str) -> None:
+        """Choose ``French``, ``Allied`` or ``draw`` in The result."""
+        self.side_buttons[side].setChecked(True)
 
     # ----- showing ------------------------------------------------------------------------
     def show_view(self, view: Any) -> None:
@@ -532,11 +551,11 @@ class PlayPage(QWidget):
 
     def record_holder(self) -> Any:
         """At nightfall: who holds the battle town or most of the squares."""
-        return self._do("holder", side=self.side.currentText(), reason=self.reason.text())
+        return self._do("holder", side=self.side(), reason=self.reason.text())
 
     def override(self) -> Any:
         """The umpire's own decision of the battle."""
-        return self._do("override", side=self.side.currentText(), reason=self.reason.text())
+        return self._do("override", side=self.side(), reason=self.reason.text())
 
     def open_selected(self) -> None:
         """Open the selected queued test's form."""

@@ -9,6 +9,9 @@ battle only through ``queries.fight_view`` and follows the open campaign's ``cha
 so an undo, a redo or another program's step shows here as soon as the main window sees it.
 Nothing of the battle is kept in the window: closed and opened again, it shows the battle at the
 step it had reached.
+
+Its own Edit ▸ Undo takes back the battle's steps and its setup; an action of the campaign
+beyond them (the day's march, an order) is undone from here only once the umpire confirms it.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMainWindow,
+    QMessageBox,
     QPushButton,
     QStackedWidget,
     QTabWidget,
@@ -108,6 +112,13 @@ class BattleWindow(QMainWindow):
         layout.addLayout(top)
         layout.addWidget(self.tabs, 1)
         self.setCentralWidget(body)
+        self.undo_action = QAction("&Undo", self)
+        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+        self.undo_action.setToolTip(
+            "Take back the battle's last step (its setup last); an action of the campaign "
+            "beyond the setup only after you confirm it. In a text field Ctrl+Z undoes the "
+            "typing instead.")
+        self.undo_action.triggered.connect(lambda _c=False: self.undo())
         self._menus(edit_actions)
         # a laptop's 1366 × 768, less what the desktop keeps for itself
         room = self.screen().availableGeometry() if self.screen() is not None else None
@@ -131,9 +142,10 @@ class BattleWindow(QMainWindow):
         return self.view is not None and not self.view.engine.chips
 
     def _menus(self, edit_actions: Sequence[QAction]) -> None:
-        if edit_actions:
-            edit = self.menuBar().addMenu("&Edit")
-            edit.addActions(list(edit_actions))
+        edit = self.menuBar().addMenu("&Edit")
+        edit.setToolTipsVisible(True)
+        edit.addAction(self.undo_action)
+        edit.addActions(list(edit_actions))
         menu = self.menuBar().addMenu("&Battle")
         p, g = self.play_page, self.generic_page
         # each shortcut does the 1813 page's step, or the generic page's when it is shown
@@ -166,6 +178,46 @@ class BattleWindow(QMainWindow):
             self.generic_page.say(f"Ruleset {self.view.ruleset} draws no chips: choose the "
                                   "action on the Play page")
 
+    # ----- undo -------------------------------------------------------------------------
+    def _show_undo(self) -> None:
+        doc = self.campaign.document
+        label = queries.next_undo(doc) if doc is not None else None
+        self.undo_action.setEnabled(label is not None)
+        self.undo_action.setText(f"&Undo {label}" if label else "&Undo")
+
+    def undo(self) -> Changes | None:
+        """Take back the battle's last step; past its setup, into the campaign, only once the
+        umpire confirms it."""
+        doc = self.campaign.document
+        if doc is None:
+            return None
+        step = queries.undo_step(doc)
+        if step is None:
+            self.statusBar().showMessage("There is nothing to undo")
+            return None
+        label = step.label
+        if not queries.undo_is_in_battle(doc, self.battle) and not self._confirm_undo(label):
+            self.statusBar().showMessage(f"Nothing undone: {label} is the campaign's, beyond "
+                                         "this battle's setup")
+            return None
+        return (Operation(self.campaign, lambda d: services.undo(d, expected=step))
+                .failure(self._on_undo_refused).run())
+
+    def _confirm_undo(self, label: str) -> bool:
+        where = ("The battle's steps and its setup are all undone"
+                 if self.view is None else "The next step to undo is not this battle's")
+        answer = QMessageBox.question(
+            self, "Undo beyond the battle",
+            f"{where}. Undo goes on into the campaign:\n\n{label}\n\nUndo it?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _on_undo_refused(self, exc: CampaignError) -> None:
+        (self.generic_page if self.generic else self.play_page).say(f"Refused: {exc}",
+                                                                    error=True)
+        self.statusBar().showMessage(f"Refused: {exc}")
+
     # ----- reading ------------------------------------------------------------------------
     def _battle_view(self) -> Any:
         status = self.campaign.status
@@ -179,6 +231,7 @@ class BattleWindow(QMainWindow):
         if doc is None:
             return None
         self.view = view = queries.fight_view(doc, self.battle)
+        self._show_undo()
         battle = self._battle_view()
         title = battle.title if battle is not None else f"battle {self.battle}"
         title = title[0].upper() + title[1:]

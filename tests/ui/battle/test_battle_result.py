@@ -29,7 +29,7 @@ def test_night_falls_the_holder_is_recorded_and_the_battle_finished(window, qtbo
     assert "Night falls after turn 12" in bw.report.toPlainText()
     assert not bw.finish_button.isEnabled()
     assert play.holder_button.isEnabled()
-    play.side.setCurrentText("French")
+    play.choose_side("French")
     play.reason.setText("Magdeburg")
     play.record_holder()
     assert "At nightfall the French hold Magdeburg" in bw.report.toPlainText()
@@ -43,7 +43,7 @@ def test_night_falls_the_holder_is_recorded_and_the_battle_finished(window, qtbo
 def test_the_umpire_decides_with_a_reason(window):
     bw = _battle(window)
     play = bw.play_page
-    play.side.setCurrentText("Allied")
+    play.choose_side("Allied")
     play.override()
     assert play.message.text() == "Refused: an override needs the umpire's reason"
     play.reason.setText("the garrison surrendered")

@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 
 from campaign1813.campaign import queries, services
 from campaign1813.ui.map.view import STATE
-from tests.ui.conftest import table_row
+from tests.ui.conftest import in_sight, table_row
 
 PRUSSIANS = "I Prussian Corps"
 F17, F18, F19, F20 = (f"5 Corps/{n}" for n in (17, 18, 19, 20))
@@ -290,3 +290,20 @@ def test_closing_and_reopening_resumes_on_the_generic_page(window):
     assert bw.tabs.currentIndex() == 1 and bw.play_stack.currentWidget() is bw.generic_page
     assert bw.generic_page.step_text.text() == "Turn 1 – movement – the Allied to move"
     assert bw.setup_page.mapping_rows()[0][0] == "3 Cavalry Brigade"
+
+
+def test_at_a_laptops_size_act_and_its_refusal_arein_sight(window, qtbot):
+    """On a 1366 × 768 screen the longest action of ruleset 004 (a melee: both units, the
+    table's facts, the supports) scrolls its inputs, and Act, the typed dice and the refusal
+    stay in sight."""
+    bw = _battle_window(window, "004")
+    bw.tabs.setCurrentIndex(1)
+    bw.resize(1366, 768)
+    bw.show()
+    g = bw.generic_page
+    g.choose("melee")
+    g.act_button.click()
+    qtbot.wait(50)
+    assert g.message.text() == "Refused: melee needs attacker, defender (attacker=… defender=…)"
+    for widget in (g.act_button, g.typed, g.message):
+        assert in_sight(widget), widget

@@ -715,6 +715,19 @@ def enter_stage(setup: BattleSetup, state: FightState, stage: str, what: str) ->
     return replace(state, activation=_advance_stage(act, stage))
 
 
+def stage_refusal(setup: BattleSetup, state: FightState, stage: str | None,
+                  what: str) -> str | None:
+    """Why ``what`` may not be taken now: :func:`enter_stage`'s own check, nothing applied
+    (None when it may, or when it belongs to no step of the activation)."""
+    if stage is None:
+        return None
+    try:
+        enter_stage(setup, state, stage, what)
+    except ActionRefused as exc:
+        return str(exc)
+    return None
+
+
 def change_orders(setup: BattleSetup, state: FightState, corps: str, order: str,
                   objective: str = "", in_contact: bool = True) -> Outcome:
     """The CinC changes a corps' orders (Rule 2), or a corps commander his own to Halt."""
