@@ -50,6 +50,7 @@ from campaign1813.campaign.battle.ruleset002.tables import Tables, tables
 from campaign1813.campaign.battle.ruleset002.units import INFANTRY_KINDS, Ground, UnitKind
 from campaign1813.campaign.battle.setup import ALLIED, FRENCH, BattleSetup
 from campaign1813.campaign.battle.terms import MoraleState
+from campaign1813.campaign.words import with_article
 
 __all__ = ["ACTIONS", "Phase", "UnitNow", "BattleState", "Outcome", "act", "replay", "report",
            "decision", "sequence", "step_now", "needed", "eliminated_count", "army_of",
@@ -670,8 +671,8 @@ def _rally(g: _Game, dice: DiceSource, i: Mapping[str, Any]) -> Outcome:
         if who not in g.state.commanders or next(
                 x.side for x in g.army.leaders if x.key == who) != side:
             known = ", ".join(x.key for x in g.army.commanders(side)) or "none"
-            raise ActionRefused(f"'{who}' is not a {side} commander on the table (commanders: "
-                                f"{known}; or the General)")
+            raise ActionRefused(f"'{who}' is not {with_article(side)} commander on the table "
+                                f"(commanders: {known}; or the General)")
         token = who
         title = next(x.name for x in g.army.leaders if x.key == who)
         attached = bool(g.state.commanders[who])
