@@ -40,14 +40,30 @@ from msgspec.structs import replace
 from campaign1813.campaign import queries, services
 from campaign1813.campaign.battle.setup import REINFORCEMENT_TURN, BattleSetup, Edge
 from campaign1813.campaign.battle.terms import CorpsOrder
-from campaign1813.campaign.day.battles import may_march_to_the_guns, postpone, reinforcements
+from campaign1813.campaign.day.aftermath import retreat_destinations
+from campaign1813.campaign.day.battles import (
+    intends_to_fight,
+    may_march_to_the_guns,
+    postpone,
+    reinforcements,
+)
 from campaign1813.campaign.day.cycle import advance_day
 from campaign1813.campaign.day.fight_setup import battle_setup, order_on_table
 from campaign1813.campaign.day.ground import Ground, OrderRefused, Position
-from campaign1813.campaign.day.orders import cancel
-from campaign1813.campaign.day.state import Battle, CommandState, DayState, Kind, Status, Verb
+from campaign1813.campaign.day.orders import build_order, cancel, issue
+from campaign1813.campaign.day.state import (
+    Battle,
+    CommandState,
+    DayState,
+    Kind,
+    Status,
+    Verb,
+    initial_state,
+)
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.document import open_campaign
+
+from .builders import army, road, scenario
 
 ORDERS = {
     1: [("II Prussian Corps", "Attack", "Magdeburg"), ("I Prussian Corps", "Attack", "Magdeburg"),
@@ -277,3 +293,49 @@ def replace_state(state: DayState) -> DayState:
                    pending=dict(state.pending), battles=dict(state.battles),
                    control=dict(state.control), control_since=dict(state.control_since),
                    settings=dict(state.settings))
+
+
+def _retreat_past_an_enemy() -> tuple[Ground, DayState]:
+    """Westhall –100– Aston –10– Brook –20– Carden –10– Dale –100– Easthall. On 4 May 1 Corps,
+    beaten at Brook on 3 May by I Corps (now at Aston), retreats towards Carden; II Corps
+    stands on that road 15 miles out of Brook (it came from Dale, which the Allies hold).
+    Both HQs are 100 miles off."""
+    towns = ["Westhall", "Aston", "Brook", "Carden", "Dale", "Easthall"]
+    roads = [road("Westhall", "Aston", 100), road("Aston", "Brook", 10),
+             road("Brook", "Carden", 20), road("Carden", "Dale", 10),
+             road("Dale", "Easthall", 100)]
+    scen = scenario(towns, roads, [army("Armée", Side.FRENCH, "Easthall", {"1 Corps": "Brook"}),
+                                   army("Allies", Side.ALLIED, "Westhall",
+                                        {"I Corps": "Aston", "II Corps": "Dale"})])
+    ground = Ground(scen)
+    day = date(1813, 5, 4)
+    state = initial_state(scen, day)
+    state.update("II Corps", position=Position("Brook", "Carden", 15.0))
+    state.battles[1] = Battle(1, date(1813, 5, 3), "Brook", ("1 Corps",), ("I Corps",),
+                              result="Allied")
+    state.next_battle = 2
+    state.update("1 Corps", status=Status.RETREATING, status_date=day, battle=1)
+    state.update("I Corps", status=Status.RESTING, status_date=day, battle=1)
+    state.take("Brook", Side.ALLIED)
+    return ground, state
+
+
+def test_a_retreat_that_meets_an_enemy_on_its_road_is_no_attack():
+    """Seed 000's campaign: the loser spends the next day retreating. 1 Corps' retreat to
+    Carden (20 miles; the day's 15 end 25 from I Corps, clear of contact) is legal, but
+    II Corps stands on that road: at 1 Corps' fifth mile the two are 10 miles apart, in
+    contact, and both halt. A retreat seeks no fight and II Corps has no orders: they stand
+    off, where a Move through the enemy would have been an attack."""
+    ground, state = _retreat_past_an_enemy()
+    assert sorted(retreat_destinations(ground, state, "1 Corps")) == ["Carden"]
+    issue(state, build_order(ground, state, "1 Corps", "Move", "Carden"))
+    assert intends_to_fight(ground, state, "1 Corps", "II Corps") is False
+    report = advance_day(ground, state)
+    assert report.battles == () and report.closed
+    assert state.commands["1 Corps"].position == Position("Brook", "Carden", 5.0)
+    assert "1 Corps and II Corps stand off, 10 miles apart." in report.lines
+    # the same march by a command that is not retreating is an attack on II Corps
+    ground, ready = _retreat_past_an_enemy()
+    ready.update("1 Corps", status=Status.READY, status_date=None, battle=None)
+    issue(ready, build_order(ground, ready, "1 Corps", "Move", "Carden"))
+    assert intends_to_fight(ground, ready, "1 Corps", "II Corps") is True

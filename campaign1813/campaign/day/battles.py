@@ -24,12 +24,19 @@ REINFORCEMENT_TURN = 4
 
 
 def intends_to_fight(ground: Ground, state: DayState, me: str, enemy: str) -> bool:
-    """Whether ``me``'s orders carry it into ``enemy``: Attack, break-out, or a march through."""
+    """Whether ``me``'s orders carry it into ``enemy``: Attack, break-out, or a march through.
+
+    A beaten command's retreat seeks no fight (seed 000's campaign: the loser spends the next
+    day retreating), even where its road passes an enemy; only a break-out does.
+    """
     order = state.orders.get(me)
     if order is None:
         return False
     if order.verb is Verb.ATTACK or order.breakout:
         return True
+    command = state.commands[me]
+    if command.status is Status.RETREATING and command.status_date == state.date:
+        return False
     if order.verb is Verb.MOVE and order.route:
         mine = state.commands[me].position
         if state.commands[enemy].position == mine:
