@@ -60,10 +60,13 @@ from campaign1813.campaign.day.state import (
     Verb,
     initial_state,
 )
+from campaign1813.campaign.export.setup_sheet import setup_sheet, sheet_json
 from campaign1813.campaign.scenario.types import Side
+from campaign1813.campaign.services import cancel_order
 from campaign1813.campaign.store.document import open_campaign
 
 from .builders import army, road, scenario
+from .test_scenarios import battle_setup as fenwick
 
 ORDERS = {
     1: [("II Prussian Corps", "Attack", "Magdeburg"), ("I Prussian Corps", "Attack", "Magdeburg"),
@@ -267,6 +270,13 @@ def test_a_cinc_marching_to_the_guns_arrives_on_turn_4_at_his_edge(campaign):
     assert (reserve.turn, reserve.edge) == (blucher.turn, blucher.edge)
     lauriston = setup.commander("5 Corps")
     assert (lauriston.turn, lauriston.edge) == (1, None)
+    # the setup sheet says so beside his chip; the others' chips carry no such word
+    sheet = setup_sheet(setup)
+    chips = {c.command: c.meaning for c in sheet.chips if not c.special}
+    assert chips == {"5 Corps": None, "13 Polish Corps": None,
+                     "Prussian Army HQ": "arrives on turn 4 by the north edge",
+                     "II Prussian Corps": None, "Prussian Army reserve": None}
+    assert sheet_json(sheet)["chips"][2]["meaning"] == "arrives on turn 4 by the north edge"
 
 
 def test_the_order_of_a_command_in_a_postponed_battle_stands_and_it_does_not_march(campaign):
@@ -339,3 +349,42 @@ def test_a_retreat_that_meets_an_enemy_on_its_road_is_no_attack():
     ready.update("1 Corps", status=Status.READY, status_date=None, battle=None)
     issue(ready, build_order(ground, ready, "1 Corps", "Move", "Carden"))
     assert intends_to_fight(ground, ready, "1 Corps", "II Corps") is True
+
+
+def test_orders_that_break_a_rest_or_retreat_day_are_refused_with_the_reason(tmp_path):
+    """DESIGN §3.3 step 6: orders that break a rest or a retreat day are refused, with the
+    reason, and change nothing. The French win at Fenwick on 3 May (tests/day/test_scenarios):
+    on 4 May 1 Corps rests at Elford, I Corps must retreat to Gorton or Hexham."""
+    u = fenwick(tmp_path)
+    u.end_day()
+    u.result(1, "French")
+    u.end_day()
+    before = u.dump()
+
+    def refused(*args, **kw):
+        with pytest.raises(OrderRefused) as err:
+            u.order(*args, **kw)
+        return str(err.value)
+
+    must = "I Corps must retreat on 4 May 1813 after losing at Fenwick"
+    assert refused("I Corps", "Hold", "Fenwick") == (
+        f"{must}; only a Move to Gorton or Hexham is allowed")
+    assert refused("I Corps", "Attack", "Elford") == (
+        f"{must}; only a Move to Gorton or Hexham is allowed")
+    assert refused("I Corps", "Move", "Gorton", forced=True) == (
+        "I Corps cannot force-march on its retreat")
+    resting = "1 Corps is resting on 4 May 1813 after winning at Fenwick"
+    assert refused("1 Corps", "Attack", "Gorton") == resting
+    assert refused("1 Corps", "Move", "Dunmore") == resting
+    assert refused("1 Corps", "Hold", "Dunmore") == (
+        "1 Corps cannot hold at Dunmore: it stands at Elford and is resting")
+    assert refused("1 Corps", "Rest", "Elford", forced=True) == (
+        "1 Corps cannot force-march on a Rest order")
+    assert u.dump() == before
+    u.order("I Corps", "Move", "Gorton")
+    u.order("1 Corps", "Hold", "Elford")   # a resting command may hold where it stands
+    ordered = u.dump()
+    with pytest.raises(OrderRefused, match="I Corps must retreat today; its retreat cannot be "
+                                           "cancelled"):
+        cancel_order(u.doc, "I Corps")
+    assert u.dump() == ordered
