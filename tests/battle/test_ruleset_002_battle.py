@@ -155,6 +155,8 @@ def test_a_scripted_battle_to_victory():
     g.skip()                                                  # Rally – Allied (B)
     g.refused("rally", "must be within 6 inches", unit=P3, by="General", enemy_near=True)
     g.refused("rally", "has none", unit=P3, by="1 Prussian Corps", near=True)
+    g.refused("rally", "'1 French Corps' is not an Allied commander on the table", unit=P3,
+              by="1 French Corps", near=True)
     # "If a unit is not within 6" of an enemy unit, then the General can rally [it] at any
     # distance"
     g.do("rally", unit=P3, by="General")

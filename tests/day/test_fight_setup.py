@@ -246,14 +246,18 @@ def test_a_corps_campaign_order_is_its_written_battle_order(shipped, verb, writt
     assert {c.objective for c in setup.corps} == {"Helmstedt"}
 
 
-def test_without_an_order_the_attackers_attack_and_the_rest_hold(shipped):
-    """The scheduler clears the orders of the commands it puts in battle; the battle's
-    attacker then stands for them."""
+def test_without_an_order_of_the_day_a_corps_holds_whoever_attacked(shipped):
+    """Seed 000, Rule 4 and the campaign's orders: a command with no order of the day stands
+    where it is, so its written order is Hold, on the attacking side too; the written orders
+    come from the day's orders, never from the battle's attacker."""
     setup = battle_setup(*helmstedt(shipped, attacker=Side.ALLIED), 1)
-    assert {c.orders for c in setup.side_corps(ALLIED)} == {CorpsOrder.ATTACK}
-    assert {c.orders for c in setup.side_corps(FRENCH)} == {CorpsOrder.HOLD}
-    neither = battle_setup(*helmstedt(shipped), 1)
-    assert {c.orders for c in neither.corps} == {CorpsOrder.HOLD}
+    assert {c.orders for c in setup.corps} == {CorpsOrder.HOLD}
+    ground, state = helmstedt(shipped, attacker=Side.ALLIED)
+    state.orders["I Prussian Corps"] = Order("I Prussian Corps", Verb.MOVE, "Helmstedt", DAY,
+                                             DAY)
+    written = {c.key: c.orders for c in battle_setup(ground, state, 1).side_corps(ALLIED)}
+    assert written["I Prussian Corps"] is CorpsOrder.MOVE
+    assert written["II Prussian Corps"] is CorpsOrder.HOLD
 
 
 # -- entry edges ---------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """Properties of the campaign day over random sequences of orders the rules accept.
 
 For any orders, results and umpire choices: every command stands at one real place, no
-hostile commands end a day in the same town without a battle between them, and no command
-marches farther in a day than its rate (plus the forced-march miles).
+hostile commands end a day in the same town without a battle between them, no command
+marches farther in a day than its rate (plus the forced-march miles), and no command resting
+or retreating marches to the sound of the guns.
 """
 
 from datetime import date
@@ -69,6 +70,15 @@ def check_day(ground, state, starts):
                 assert together, f"{a.name} and {b.name} share {a.position.a} with no battle"
 
 
+def check_reinforcements(state, battles, barred):
+    """Seed 000's campaign: a command resting or retreating (or cut off, or in battle) at dawn
+    marches to the sound of no battle that day."""
+    for n in battles:
+        b = state.battles[n]
+        coming = set(b.french_reinforcements) | set(b.allied_reinforcements)
+        assert not coming & barred, (b, coming & barred)
+
+
 def check_retreat(ground, state, name, order):
     """A retreat goes through its waypoints, each town farther from the battle than the
     last, none the enemy's."""
@@ -124,8 +134,10 @@ def test_random_legal_orders_keep_the_campaign_sound(data, contact, steps, messe
             except OrderRefused:
                 pass
         starts = {c.name: c.position for c in state.ordered()}
+        barred = {c.name for c in state.ordered() if c.status is not Status.READY}
         report = advance_day(ground, state)
         check_day(ground, state, starts)
+        check_reinforcements(state, report.battles, barred)
         if not report.closed:
             for b in sorted(state.battles.values(), key=lambda b: b.id):
                 if b.result is None and b.date <= state.date:

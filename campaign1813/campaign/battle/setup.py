@@ -102,7 +102,12 @@ class BrigadeSetup:
 
 @dataclass(frozen=True)
 class CommanderSetup:
-    """A commander at the battle: a CinC, a corps commander or a reserve commander."""
+    """A commander at the battle: a CinC, a corps commander or a reserve commander.
+
+    A CinC comes with his headquarters: ``edge`` and ``turn`` say where and when he reaches the
+    table, as a corps' do (no edge: he is at the battle town; turn 4 when his headquarters
+    marches to the sound of the guns). A corps' or reserve commander comes with his corps.
+    """
 
     key: str
     name: str
@@ -110,6 +115,8 @@ class CommanderSetup:
     role: Role
     side: str
     nation: str = ""
+    edge: Edge | None = None
+    turn: int = 1
 
 
 @dataclass(frozen=True)

@@ -308,6 +308,8 @@ def apply_result(
     next_day = battle.date + timedelta(days=1)
     lines = []
     after = _casualties(ground, state, battle, casualties)
+    for n in battle.everyone():  # the orders it was fought under are done with
+        state.orders.pop(n, None)
     if winner is None:
         lines.append(f"{battle.title}: a draw; both sides stand.")
         for n in battle.everyone():

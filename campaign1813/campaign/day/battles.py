@@ -3,7 +3,8 @@
 Commands in contact fight when either has Attack orders, is breaking out, or marches on a route
 that runs through the enemy's position or beyond it; hostile commands that end the day in the
 same town always fight. Otherwise both stand off. Only the commands in contact fight; friends
-within ``reinforce_miles`` march to the sound of the guns and reach the table on battle turn 4.
+within ``reinforce_miles`` march to the sound of the guns and reach the table on battle turn 4,
+unless they are resting or retreating after a battle (or otherwise not free to march) that day.
 """
 
 from __future__ import annotations
@@ -16,19 +17,26 @@ from msgspec.structs import replace
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day.contact import Contact, PositionIndex
 from campaign1813.campaign.day.ground import EPS, Ground, OrderRefused, Position
-from campaign1813.campaign.day.state import Battle, DayState, Status, Verb
+from campaign1813.campaign.day.state import Battle, CommandState, DayState, Status, Verb
 from campaign1813.campaign.scenario.types import Side
 
 REINFORCEMENT_TURN = 4
 
 
 def intends_to_fight(ground: Ground, state: DayState, me: str, enemy: str) -> bool:
-    """Whether ``me``'s orders carry it into ``enemy``: Attack, break-out, or a march through."""
+    """Whether ``me``'s orders carry it into ``enemy``: Attack, break-out, or a march through.
+
+    A beaten command's retreat seeks no fight (seed 000's campaign: the loser spends the next
+    day retreating), even where its road passes an enemy; only a break-out does.
+    """
     order = state.orders.get(me)
     if order is None:
         return False
     if order.verb is Verb.ATTACK or order.breakout:
         return True
+    command = state.commands[me]
+    if command.status is Status.RETREATING and command.status_date == state.date:
+        return False
     if order.verb is Verb.MOVE and order.route:
         mine = state.commands[me].position
         if state.commands[enemy].position == mine:
@@ -122,9 +130,15 @@ def _join_battle(ground: Ground, state: DayState, pair: Contact, free: set[str])
 
 
 def _enter(state: DayState, battle: Battle) -> None:
+    """Put a battle's commands in it. Each keeps its order of the day, which the battle's
+    written orders are taken from (``fight_setup``), but with no road left to march: a command
+    in battle marches no farther. A messenger's order for it is void. The orders go when the
+    battle's result is recorded (``aftermath.apply_result``)."""
     for n in battle.everyone():
         state.update(n, status=Status.IN_BATTLE, status_date=battle.date, battle=battle.id)
-        state.orders.pop(n, None)
+        order = state.orders.get(n)
+        if order is not None and order.route:
+            state.orders[n] = replace(order, route=())
         state.pending.pop(n, None)
 
 
@@ -146,10 +160,21 @@ def _place(ground: Ground, state: DayState, first: Contact, attacker: Side | Non
     return min(candidates, key=score)
 
 
+def may_march_to_the_guns(command: CommandState) -> bool:
+    """Whether a command is free to march to the sound of the guns: only a ready one is.
+
+    Seed 000's campaign: the winner of a battle spends the next day resting and the loser the
+    next day retreating, so neither marches to another battle that day; a command in battle
+    or cut off is barred already, and one that surrendered is off the map.
+    """
+    return command.status is Status.READY
+
+
 def reinforcements(
     ground: Ground, state: DayState, battle: Battle
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Friends of each side within ``reinforce_miles`` of the battle town or its fighters."""
+    """Friends of each side within ``reinforce_miles`` of the battle town or its fighters
+    that are free to march today (``may_march_to_the_guns``)."""
     miles = ground.settings.reinforce_miles
     key = lambda n: state.commands[n].key  # noqa: E731
     out = []
@@ -159,8 +184,7 @@ def reinforcements(
             (
                 (c.name, c.position)
                 for c in state.ordered()
-                if c.on_map and c.side is side and c.status not in (Status.IN_BATTLE,
-                                                                   Status.CUT_OFF)
+                if c.side is side and may_march_to_the_guns(c)
             ),
         )
         found: set[str] = set(index.near(Position(battle.place), miles))

@@ -166,6 +166,8 @@ def _march_day(ground: Ground, state: DayState, lines: list[str]) -> tuple[int, 
                 lines.append(f"  {_join(b.reinforcements(side))} ({side.value}) march to the "
                              f"sound of the guns, on the table at turn {REINFORCEMENT_TURN}.")
     for name, order in list(state.orders.items()):
+        if state.commands[name].status is Status.IN_BATTLE:
+            continue  # its order stands for the battle (``battles._enter``); it marched no more
         if order.verb.marches and not order.route:
             when = result.arrived.get(name)
             at = f" at {_hour(ground, when)}" if when is not None else ""

@@ -9,8 +9,8 @@ The readings taken where the rules leave a choice are in ``docs/battle-setup.md`
 89.61
 >>> square_of_bearing(89.61), square_of_bearing(225.0), square_of_bearing(350.0)
 ((1, 2), (2, 0), (0, 1))
->>> order_on_table(Verb.RECCE), order_on_table(Verb.ATTACK)
-(<CorpsOrder.HOLD: 'Hold'>, <CorpsOrder.ATTACK: 'Attack'>)
+>>> order_on_table(Verb.RECCE), order_on_table(Verb.ATTACK), order_on_table(None)
+(<CorpsOrder.HOLD: 'Hold'>, <CorpsOrder.ATTACK: 'Attack'>, <CorpsOrder.HOLD: 'Hold'>)
 """
 
 from __future__ import annotations
@@ -58,8 +58,12 @@ TABLE_MILES = 3.0
 # How the campaign names a corps' battery among its casualties, and its key's last part.
 ARTILLERY_KEY = "artillery"
 
-# The campaign's orders as the corps' written battle orders (seed 000: Move, Halt, Hold,
-# Engage, Attack). Recce and Rest have no battle order of their own: the corps holds.
+# The campaign's orders of the day as the corps' written battle orders (seed 000, Rule 4:
+# Move, Halt, Hold, Engage, Attack; Engage, and the demo's Withdraw and Rally, have no
+# campaign order of their own: the CinC gives them at the table).
+# Move, Halt, Hold and Attack are the same words. A Recce is Hold, the one order under which
+# Rule 4 sends cavalry forward to reconnoitre while the corps stays at its objective. A corps
+# at Rest, or with no order of the day, stands where it is: Hold. docs/battle-setup.md.
 _ORDERS = {
     Verb.MOVE: CorpsOrder.MOVE,
     Verb.HALT: CorpsOrder.HALT,
@@ -152,8 +156,11 @@ class _Builder:
                 self._corps(c)
 
     def _cinc(self, hq: CommandState, army: ArmyGroup) -> None:
+        """The CinC, arriving with his headquarters: its edge and turn, as a corps' are."""
+        arrival = self._arrival(hq)
         self.commanders.append(CommanderSetup(hq.name, army.cinc.name, army.cinc.grade,
-                                              Role.CINC, hq.side.value, _nation(army)))
+                                              Role.CINC, hq.side.value, _nation(army),
+                                              arrival.edge, arrival.turn))
 
     def _reserve(self, hq: CommandState, army: ArmyGroup) -> None:
         key = reserve_key(army.name)
@@ -180,14 +187,10 @@ class _Builder:
 
     # -- what each command brings ----------------------------------------------------------
     def _orders(self, command: CommandState) -> CorpsOrder:
-        """Its campaign order by the table of ``_ORDERS``. The scheduler clears the orders of
-        the commands it puts in battle, so without one the battle's attacker stands for it."""
+        """Its order of the day by the table of ``_ORDERS`` (the scheduler keeps the orders of
+        the commands it puts in battle); a command with none stands, and holds."""
         order = self.state.orders.get(command.name)
-        if order is not None:
-            return order_on_table(order.verb)
-        if self.battle.attacker is command.side:
-            return CorpsOrder.ATTACK
-        return CorpsOrder.HOLD
+        return order_on_table(None if order is None else order.verb)
 
     def _arrival(self, command: CommandState) -> _Arrival:
         pos = command.position

@@ -25,6 +25,7 @@ from campaign1813.campaign.day.state import (
     status_reason,
 )
 from campaign1813.campaign.errors import CampaignError
+from campaign1813.campaign.words import with_article
 
 
 def parse_verb(text: str) -> Verb:
@@ -88,7 +89,7 @@ def build_order(
                 + (" and is resting" if c.status is Status.RESTING else "")
             )
         if forced:
-            raise OrderRefused(f"{name} cannot force-march on a {verb.value} order")
+            raise OrderRefused(f"{name} cannot force-march on {with_article(verb.value)} order")
         return Order(name, verb, town, state.date, state.date)
     try:
         route = ground.plan(pos, town, via)
@@ -123,6 +124,8 @@ def cancel(state: DayState, command: str) -> str:
         raise OrderRefused(
             f"{format_date(state.date)} has already marched; {c.name}'s orders stand"
         )
+    if c.status is Status.IN_BATTLE:
+        raise OrderRefused(f"{status_reason(state, c.name)}; the orders it fights under stand")
     if c.name not in state.orders and c.name not in state.pending:
         raise OrderRefused(f"{c.name} has no orders to cancel")
     if c.status is Status.RETREATING and c.status_date == state.date:

@@ -35,6 +35,7 @@ from campaign1813.campaign.battle.setup import (
     REINFORCEMENT_TURN,
     BattleSetup,
     BrigadeSetup,
+    CommanderSetup,
     CorpsSetup,
     Edge,
     Special,
@@ -255,7 +256,10 @@ class EntrySheet:
 
 @dataclass(frozen=True)
 class ChipSheet:
-    """A chip in the bag: a number and the commander who holds it, or a special chip."""
+    """A chip in the bag: a number and the commander who holds it, or a special chip.
+
+    ``meaning`` is a special chip's rule; for a commander's chip, when he reaches the table
+    later than turn 1 (a CinC marching to the sound of the guns), else None."""
 
     label: str
     side: str | None
@@ -486,6 +490,15 @@ def _entries(corps: Sequence[CorpsSheet]) -> tuple[EntrySheet, ...]:
                  for k in sorted(groups, key=order))
 
 
+def _arrives(c: CommanderSetup) -> str | None:
+    """When a CinC marching to the sound of the guns reaches the table, as a reinforcing
+    corps does: ``arrives on turn 4 by the north edge``; None for one there from the start."""
+    if c.turn <= 1:
+        return None
+    edge = f" by the {c.edge.value} edge" if c.edge is not None else ""
+    return f"arrives on turn {c.turn}{edge}"
+
+
 def _chips(setup: BattleSetup) -> tuple[ChipSheet, ...]:
     out = []
     for chip in setup.chips:
@@ -495,7 +508,7 @@ def _chips(setup: BattleSetup) -> tuple[ChipSheet, ...]:
             continue
         c = setup.commander(chip.commander)
         out.append(ChipSheet(chip.label, c.side, c.name, c.key, c.role.value,
-                             f"{c.grade.value} +{c.grade.bonus}", None))
+                             f"{c.grade.value} +{c.grade.bonus}", _arrives(c)))
     return tuple(out)
 
 

@@ -332,8 +332,9 @@ def _chip_row(s: _Painter, chip: ChipSheet, left: float, y: float, width: float,
     s.text(QRectF(x, y, width - x + left, line), "small_b", chip.commander or "")
     role = {"CinC": "CinC", "reserve commander": "reserve commander"}.get(chip.role or "",
                                                                           chip.command)
+    arrives = f" · {chip.meaning}" if chip.meaning else ""  # a CinC marching to the guns
     s.text(QRectF(x, y + line * 0.92, width - x + left, line), "small",
-           f"{role} · {chip.grade}", colour=_GREY)
+           f"{role} · {chip.grade}{arrives}", colour=_GREY)
     return y + step
 
 

@@ -50,6 +50,7 @@ from campaign1813.campaign.battle.ruleset002.tables import Tables, tables
 from campaign1813.campaign.battle.ruleset002.units import INFANTRY_KINDS, Ground, UnitKind
 from campaign1813.campaign.battle.setup import ALLIED, FRENCH, BattleSetup
 from campaign1813.campaign.battle.terms import MoraleState
+from campaign1813.campaign.words import with_article
 
 __all__ = ["ACTIONS", "Phase", "UnitNow", "BattleState", "Outcome", "act", "replay", "report",
            "decision", "sequence", "step_now", "needed", "eliminated_count", "army_of",
@@ -243,11 +244,6 @@ class _Game:
 
 def _other(side: str) -> str:
     return ALLIED if side == FRENCH else FRENCH
-
-
-def _a(side: str) -> str:
-    """The side with its article: ``a French``, ``an Allied``."""
-    return f"{'an' if side[:1].lower() in 'aeiou' else 'a'} {side}"
 
 
 def arrival_turn(setup: BattleSetup, key: str) -> int:
@@ -695,8 +691,8 @@ def _rally(g: _Game, dice: DiceSource, i: Mapping[str, Any]) -> Outcome:
         if who not in g.state.commanders or next(
                 x.side for x in g.army.leaders if x.key == who) != side:
             known = ", ".join(x.key for x in g.army.commanders(side)) or "none"
-            raise ActionRefused(f"'{who}' is not {_a(side)} commander on the table (commanders: "
-                                f"{known}; or the General)")
+            raise ActionRefused(f"'{who}' is not {with_article(side)} commander on the table "
+                                f"(commanders: {known}; or the General)")
         token = who
         title = next(x.name for x in g.army.leaders if x.key == who)
         attached = bool(g.state.commanders[who])

@@ -23,6 +23,7 @@ from campaign1813.campaign.battle.ruleset1813.rules.command import Role
 from campaign1813.campaign.battle.ruleset1813.rules.common import Verdict
 from campaign1813.campaign.battle.ruleset1813.rules.tables.orders import OrderRules, orders_table
 from campaign1813.campaign.battle.terms import Arm, CorpsOrder, FollowOn, FollowOnTest, MoraleState
+from campaign1813.campaign.words import with_article
 
 __all__ = ["Intent", "BrigadeIntent", "order_rules", "order_allows", "duties",
            "may_change_orders", "enter_defence_zone"]
@@ -78,7 +79,7 @@ def order_allows(order: CorpsOrder, intent: BrigadeIntent, ruleset: str) -> Verd
     needed_arm = _ARM_OF.get(intent.intent)
     if needed_arm is not None and intent.arm is not needed_arm:
         return Verdict(False, f"{intent.brigade} is {intent.arm.value}; only "
-                              f"{needed_arm.value} can make a {intent.intent.value}")
+                              f"{needed_arm.value} can make {with_article(intent.intent.value)}")
     if intent.intent is Intent.ADVANCE:
         return _advance(rules, intent, who)
     if intent.intent is Intent.RETIRE:

@@ -28,6 +28,7 @@ from campaign1813.campaign.battle.ruleset1813.rules.tables.spotting import (
     spotting_table,
 )
 from campaign1813.campaign.battle.terms import FollowOn, FollowOnTest, Grade
+from campaign1813.campaign.words import with_article
 
 __all__ = ["Cover", "Spotter", "SpotSituation", "SpotResult", "spotting_band", "spot_odds",
            "spot", "blind_pips_odds", "roll_blind_pips"]
@@ -77,7 +78,8 @@ def spotting_band(cover: Cover, inches: Fraction | float, ruleset: str) -> SpotB
 
 def _refusal(situation: SpotSituation, ruleset: str) -> str | None:
     if situation.spotter_kind.value not in spotting_table(ruleset).spotters:
-        return f"{situation.spotter} cannot spot: a {situation.spotter_kind.value} may not spot"
+        kind = with_article(situation.spotter_kind.value)
+        return f"{situation.spotter} cannot spot: {kind} may not spot"
     return None
 
 
