@@ -180,9 +180,10 @@ def test_rule_12_no_fire_fight_after_a_skirmish_by_the_same_brigade_in_the_move(
               target=f"{PR}/1")
     with pytest.raises(ActionRefused, match="Rule 12"):
         b.odds("firefight", f"{FR}/1", f"{PR}/1")
-    b.refused("Rule 3: .* has already fired or skirmished this move", "test", 1, 1,
-              test="skirmish", who=f"{FR}/1", target=f"{PR}/2")
     b.do("test", (3, 3), test="firefight", who=f"{FR}/2", target=f"{PR}/2")   # another may
+    # the rules set no other limit on a brigade's fire: it skirmishes again, paying again
+    b.do("test", 1, 1, test="skirmish", who=f"{FR}/1", target=f"{PR}/2")
+    assert b.now.activation.remaining == 3
 
 
 def test_rule_3_a_corps_commander_uses_all_his_pips_or_the_umpire_confirms():
@@ -285,3 +286,13 @@ def test_rule_1_a_corps_on_its_blind_rolls_the_blinds_pips_and_is_not_fired_on()
     b.do("roll", 6)
     b.do("draw", chip="4", confirm=True)
     assert b.do("pips", 3).lines == ("Pips: 3 + 2 (Average) = 5",)
+
+
+def test_rule_7_a_battery_fires_only_in_its_own_corps_move():
+    """Rule 7: guns fire in their corps' move; the pip is its own commander's to pay."""
+    b = Battle()
+    b.do("formation", brigade=f"{PR}/art", formation="unlimbered")
+    b.french_move()
+    b.refused(r"1 Prussian Corps Artillery is not of 1 French Corps commander's command; only "
+              "its own commander may pay for it", "test", (6, 6), test="fire", who=f"{PR}/art",
+              target=f"{FR}/1", options={"band": "short"})

@@ -135,7 +135,7 @@ class ActivationNow:
     """The commander whose chip was drawn: his pips, what he spent, the stage he has reached.
 
     ``acted`` is what each brigade has done this move that the rules limit (a battery fires
-    once, a brigade that skirmished may not fire fight, a garrison is paid once): pairs of the
+    once, a brigade that skirmished may not fire fight, a garrison's first move): pairs of the
     brigade's key and ``fire``, ``skirmish``, ``firefight`` or ``garrison``. ``blind`` says his
     pips were Rule 1's, his corps being on its blind when he rolled.
     """

@@ -543,9 +543,6 @@ def _combat(setup: BattleSetup, state: FightState, who: str, target: str,
         if _once(state, who, "skirmish"):
             raise ActionRefused(f"Rule 12: {a.name} has skirmished this move and may not also "
                                 "fire fight")
-        if _once(state, who, "firefight"):
-            raise ActionRefused(f"Rule 3: {a.name} has fired this move; a fire fight is one "
-                                "action of infantry fire")
     if rule is None:
         text = _text(options, "rule")
         if text:
@@ -641,8 +638,6 @@ def _skirmish(setup: BattleSetup, state: FightState, who: str, target: str,
     _on_orders(setup, state, who, skirmish_rules(setup.ruleset).orders, "Rule 11",
                "infantry start a skirmish")
     _licence(setup, state, who, Intent.INFANTRY_FIRE, options)
-    if _once(state, who, "skirmish") or _once(state, who, "firefight"):
-        raise ActionRefused(f"Rule 3: {a.name} has already fired or skirmished this move")
     sk = Skirmish(CombatSide(a, _facts(options)), CombatSide(d, _facts(options, "enemy-facts")),
                   not _flag(options, "no-reply"))
     odds = skirmish_odds(sk, setup.ruleset)
