@@ -190,7 +190,7 @@ def test_a_battle_played_by_hand_reproduces_the_hand_worked_states():
         "1 French Corps commander has 5 pips unspent: the umpire confirms nothing more serves "
         "his orders (Rule 3)", "Move 2 – Poor Card")
     step = b.do("draw", chip="6")
-    assert step.lines[-1] == "Miss move due to Poor Card" and b.now.activation is None
+    assert step.lines[-1] == "Miss move due to Poor Card" and b.now.activation.missed
     assert not b.now.poor_pending
     # Chip 4: 1 Prussian Corps. Pips 3 + 2 = 5; its routing brigades owe their tests.
     b.do("draw", chip="4")

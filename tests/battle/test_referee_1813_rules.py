@@ -11,6 +11,7 @@ chip (12 inches in the open: automatic, Rule 1) and the French corps' pips are 4
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -19,7 +20,7 @@ from campaign1813.campaign.battle.ruleset1813 import fight as f
 from campaign1813.campaign.battle.ruleset1813.fight_tests import prepare
 from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
 from campaign1813.campaign.battle.ruleset1813.session import act
-from campaign1813.campaign.battle.terms import MoraleState
+from campaign1813.campaign.battle.terms import Grade, MoraleState
 from tests.battle.setups import setup
 
 FR, PR = "1 French Corps", "1 Prussian Corps"
@@ -296,3 +297,23 @@ def test_rule_7_a_battery_fires_only_in_its_own_corps_move():
     b.refused(r"1 Prussian Corps Artillery is not of 1 French Corps commander's command; only "
               "its own commander may pay for it", "test", (6, 6), test="fire", who=f"{PR}/art",
               target=f"{FR}/1", options={"band": "short"})
+
+
+def test_rule_7_a_poor_commander_missing_his_move_still_fires_his_guns_and_nothing_else():
+    """Rule 7: artillery fire even when the Poor chip makes the corps miss its move; the
+    commander has no pips, so the shot costs none, and nothing else of his corps acts."""
+    b = Battle()
+    s = b.setup
+    poor = replace(s.commander(FR), grade=Grade.POOR)
+    b.setup = replace(s, commanders=tuple(poor if c.key == FR else c for c in s.commanders))
+    b.do("draw", chip="Poor")
+    assert b.do("draw", chip="2").lines[-1] == "Miss move due to Poor Card"
+    b.refused("misses his move for the Poor chip and cannot roll pips", "pips", 3)
+    b.refused("misses his move for the Poor chip and cannot spend pips", "spend", what="move",
+              brigade=f"{FR}/1")
+    b.refused("misses his move .* cannot take a skirmish test", "test", 4, 4, test="skirmish",
+              who=f"{FR}/1", target=f"{PR}/1")
+    b.do("test", (6, 6), test="fire", who=ART, target=f"{PR}/1", options={"band": "short"})
+    assert b.now.brigades[f"{PR}/1"].casualties == 2 and b.now.activation.spent == ()
+    b.refused("Rule 7: a battery fires once per move", "test", (6, 6), test="fire", who=ART,
+              target=f"{PR}/2", options={"band": "short"})

@@ -69,7 +69,7 @@ __all__ = ["Phase", "Stage", "BrigadeNow", "CorpsNow", "Pending", "ActivationNow
            "give_move_to", "allocate", "set_orders", "dismiss", "set_formation", "record_holder",
            "override", "decision", "Decision", "standing", "side_of", "label_of", "STAGES",
            "brigade_now", "corps_of_brigade", "begin", "broken_now", "on_blind", "immediate",
-           "SPEND_STAGE"]
+           "SPEND_STAGE", "missing"]
 
 
 class Phase:
@@ -137,7 +137,8 @@ class ActivationNow:
     ``acted`` is what each brigade has done this move that the rules limit (a battery fires
     once, a brigade that skirmished may not fire fight, a garrison's first move): pairs of the
     brigade's key and ``fire``, ``skirmish``, ``firefight`` or ``garrison``. ``blind`` says his
-    pips were Rule 1's, his corps being on its blind when he rolled.
+    pips were Rule 1's, his corps being on its blind when he rolled. ``missed``: he misses his
+    move for the Poor chip, and only his artillery fires (Rule 7), with no pips.
     """
 
     chip: str
@@ -149,6 +150,7 @@ class ActivationNow:
     given_by: str = ""
     acted: tuple[tuple[str, str], ...] = ()
     blind: bool = False
+    missed: bool = False
 
     @property
     def remaining(self) -> int:
@@ -563,7 +565,11 @@ def _activate(setup: BattleSetup, state: FightState, chip: str, commander: str,
     state = replace(state, moved=state.moved + (commander,))
     if state.poor_pending and c.grade is Grade.POOR:
         lines.append("Miss move due to Poor Card")
-        return Outcome(kind, label, replace(state, poor_pending=False), tuple(lines))
+        # Rule 7: his artillery may still fire, at the fire step, paying nothing
+        missed = (ActivationNow(chip, commander, 0, None, (), Stage.SPOT, missed=True)
+                  if corps is not None else None)
+        return Outcome(kind, label, replace(state, poor_pending=False, activation=missed),
+                       tuple(lines))
     return Outcome(kind, label, replace(state, activation=ActivationNow(chip, commander)),
                    tuple(lines))
 
@@ -595,6 +601,13 @@ def end_turn(setup: BattleSetup, state: FightState, confirm: bool = False) -> Ou
     return Outcome("end turn", f"End turn {state.turn}", after, tuple(first + lines))
 
 
+def missing(setup: BattleSetup, act: ActivationNow, what: str) -> None:
+    """Refuse what a commander who misses his move for the Poor chip may not do."""
+    if act.missed:
+        raise ActionRefused(f"{setup.commander(act.commander).name} misses his move for the "
+                            f"Poor chip and cannot {what}; only his artillery fires (Rule 7)")
+
+
 def _activation(state: FightState) -> ActivationNow:
     if state.activation is None:
         raise ActionRefused("no commander is taking his move: draw a chip first")
@@ -605,6 +618,7 @@ def roll_pips(setup: BattleSetup, state: FightState, dice: DiceSource) -> Outcom
     """The drawn commander rolls his pips: average die + grade (Rules 2 and 3)."""
     _playing(state, "roll pips")
     act = _activation(state)
+    missing(setup, act, "roll pips")
     if act.pips is not None:
         raise ActionRefused(f"{setup.commander(act.commander).name} has already rolled his "
                             f"pips ({act.pips})")
@@ -696,6 +710,7 @@ def spend(setup: BattleSetup, state: FightState, action: str, brigade: str = "",
     what comes at an earlier step of the sequence, and a garrison Rule 9 does not allow."""
     _playing(state, "spend pips")
     act = _activation(state)
+    missing(setup, act, "spend pips")
     try:
         what = CorpsAction(action.replace("-", "_").replace(" ", "_"))
     except ValueError:
@@ -799,6 +814,7 @@ def change_orders(setup: BattleSetup, state: FightState, corps: str, order: str,
     """The CinC changes a corps' orders (Rule 2), or a corps commander his own to Halt."""
     _playing(state, "change orders")
     act = _activation(state)
+    missing(setup, act, "change orders")
     new = _order(order)
     target = _corps(setup, state, corps)
     c = setup.commander(act.commander)

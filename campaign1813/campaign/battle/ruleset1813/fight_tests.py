@@ -47,6 +47,7 @@ from campaign1813.campaign.battle.ruleset1813.fight import (
     corps_of_brigade,
     enter_stage,
     label_of,
+    missing,
     on_blind,
     side_of,
 )
@@ -765,6 +766,9 @@ def take(setup: BattleSetup, state: FightState, test: str, who: str, target: str
          options: Options, dice: DiceSource) -> Outcome:
     """Take a test: roll, apply its effects to the brigades, queue what it triggers."""
     prepared = prepare(setup, state, test, who, target, options)
+    missed = state.activation is not None and state.activation.missed
+    if missed and prepared.stage is not None and test != "fire":
+        missing(setup, _activation(state), f"take a {test} test")
     if prepared.stage is not None and state.activation is not None:
         state = enter_stage(setup, state, prepared.stage, f"a {test} test")
     if prepared.pays is not None:
@@ -774,8 +778,9 @@ def take(setup: BattleSetup, state: FightState, test: str, who: str, target: str
         if corps is not None and who in state.brigades and who not in state.corps[corps].brigades:
             raise ActionRefused(f"{brigade} is not of {setup.commander(act.commander).name}'s "
                                 "command; only its own commander may pay for it")
-        paid = corps_action(_budget(setup, act), prepared.pays, setup.ruleset, brigade)
-        state = replace(state, activation=_paid(act, paid))
+        if not missed:           # Rule 7: the guns of a move missed for the Poor chip fire free
+            paid = corps_action(_budget(setup, act), prepared.pays, setup.ruleset, brigade)
+            state = replace(state, activation=_paid(act, paid))
     if prepared.acts and state.activation is not None:
         act = state.activation
         state = replace(state, activation=replace(act, acted=act.acted + ((who, prepared.acts),)))
