@@ -317,3 +317,22 @@ def test_rule_7_a_poor_commander_missing_his_move_still_fires_his_guns_and_nothi
     assert b.now.brigades[f"{PR}/1"].casualties == 2 and b.now.activation.spent == ()
     b.refused("Rule 7: a battery fires once per move", "test", (6, 6), test="fire", who=ART,
               target=f"{PR}/2", options={"band": "short"})
+
+
+def test_the_odds_in_the_battle_refuse_what_the_roll_would_refuse():
+    """The sequence and Rule 3 hold the odds as they hold the roll: no odds of a fire before
+    the pips are rolled, after the combats have begun, or with no pip to pay for it."""
+    b = Battle()
+    b.do("draw", chip="2")
+    with pytest.raises(ActionRefused, match="must roll his pips before a fire test"):
+        b.odds("fire", ART, f"{PR}/1", band="short")
+    b.do("pips", 2)                                  # 2 + 2 = 4
+    assert dict(b.odds("fire", ART, f"{PR}/1", band="short").odds)["miss"] == Fraction(5, 18)
+    b.do("test", 1, 1, test="skirmish", who=f"{FR}/1", target=f"{PR}/1")
+    with pytest.raises(ActionRefused, match="a fire test comes at the artillery fire step, and "
+                                            "this move has gone on to combats"):
+        b.odds("fire", ART, f"{PR}/1", band="short")
+    for n in (2, 3, 4):
+        b.do("test", 1, 1, test="skirmish", who=f"{FR}/{n}", target=f"{PR}/{n}")
+    with pytest.raises(ActionRefused, match="it costs 1 pip and 0 are left"):
+        b.odds("skirmish", f"{FR}/2", f"{PR}/3")

@@ -65,7 +65,9 @@ def test_chance_text_is_the_command_lines_form():
 def test_the_fire_form_shows_the_exact_odds_and_follows_the_band(window, battle, capsys):
     play = battle.play_page
     _spot_both(play)
-    play.draw()
+    _draw_chip(play, "1")
+    play.pips_typed.setText("4")      # the fire's pip is paid from these
+    play.roll_pips()
     play.open_new_test("fire", "5 Corps/artillery", f"{PRUSSIANS}/2")
     form = play.form
     assert [a.key for a in asks("fire")] == ["band", "inches", "cover", "behind",

@@ -229,7 +229,10 @@ def test_the_window_odds_are_the_engines_exact_fractions(window):
     bw.setup_page.open_button.click()
     play = bw.play_page
     _spot_both(play)
+    _pick(play.chip, "1")
     play.draw_button.click()
+    play.pips_typed.setText("4")      # the skirmish's pip is paid from these (Rule 3)
+    play.pips_button.click()
     view = queries.fight_view(window.document, 1)
     play.open_new_test("skirmish", "5 Corps/17", f"{PRUSSIANS}/1")
     expected = prepare(view.setup, view.state, "skirmish", "5 Corps/17", f"{PRUSSIANS}/1", {})

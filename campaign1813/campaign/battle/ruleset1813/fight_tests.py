@@ -754,18 +754,21 @@ QUEUED_TESTS = {"morale test": "morale", "reaction to rout": "reaction",
 
 def prepare(setup: BattleSetup, state: FightState, test: str, who: str = "", target: str = "",
             options: Options | None = None) -> Prepared:
-    """A test filled in from the battle and the table's facts, with its exact odds."""
+    """A test filled in from the battle and the table's facts, with its exact odds; refused,
+    as its roll would be, when the move cannot take it now (its step of the sequence is past,
+    the pips cannot pay for it, the commander misses his move)."""
     _playing(state, f"take a {test} test")
     maker = TESTS.get(test)
     if maker is None:
         raise ActionRefused(f"'{test}' is not a test of the battle (tests: {', '.join(TESTS)})")
-    return maker(setup, state, who, target, options or {})
+    prepared = maker(setup, state, who, target, options or {})
+    _now(setup, state, test, who, prepared)
+    return prepared
 
 
-def take(setup: BattleSetup, state: FightState, test: str, who: str, target: str,
-         options: Options, dice: DiceSource) -> Outcome:
-    """Take a test: roll, apply its effects to the brigades, queue what it triggers."""
-    prepared = prepare(setup, state, test, who, target, options)
+def _now(setup: BattleSetup, state: FightState, test: str, who: str,
+         prepared: Prepared) -> FightState:
+    """The state with the move at the test's step and its pip paid, or the refusal."""
     missed = state.activation is not None and state.activation.missed
     if missed and prepared.stage is not None and test != "fire":
         missing(setup, _activation(state), f"take a {test} test")
@@ -781,6 +784,14 @@ def take(setup: BattleSetup, state: FightState, test: str, who: str, target: str
         if not missed:           # Rule 7: the guns of a move missed for the Poor chip fire free
             paid = corps_action(_budget(setup, act), prepared.pays, setup.ruleset, brigade)
             state = replace(state, activation=_paid(act, paid))
+    return state
+
+
+def take(setup: BattleSetup, state: FightState, test: str, who: str, target: str,
+         options: Options, dice: DiceSource) -> Outcome:
+    """Take a test: roll, apply its effects to the brigades, queue what it triggers."""
+    prepared = prepare(setup, state, test, who, target, options)
+    state = _now(setup, state, test, who, prepared)
     if prepared.acts and state.activation is not None:
         act = state.activation
         state = replace(state, activation=replace(act, acted=act.acted + ((who, prepared.acts),)))
