@@ -591,7 +591,8 @@ _CHARGES = (FollowOnTest.CHARGE_CONTACT.value, FollowOnTest.CAVALRY_COMBAT.value
 
 
 def _charged(state: FightState, who: str, target: str) -> bool:
-    return any(p.test in _CHARGES and ((p.cause == who and p.who == target) or p.who == who)
+    return any(p.test in _CHARGES and ((p.cause == who and p.who == target)
+                                       or (p.who == who and p.cause in ("", target)))
                for p in state.queue)
 
 
