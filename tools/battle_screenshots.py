@@ -48,11 +48,18 @@ def main(argv: list[str] | None = None) -> int:
         bw.resize(*SIZE)
         bw.show()
         bw.setup_page.open_button.click()
+        # 5 Corps attacks too: Rule 13's combat is for corps on Attack orders
+        bw.setup_page.order_combo("5 Corps").setCurrentText("Attack")
         _settle(app)
         bw.grab().save(str(out / "battle-setup.png"))
 
         bw.tabs.setCurrentIndex(1)
         play = bw.play_page
+        # Rule 1: the two blinds, 12 inches apart, see each other before the first chip
+        for who, target in (("5 Corps", "I Prussian Corps"), ("I Prussian Corps", "5 Corps")):
+            play.open_new_test("spot", who, target)
+            play.form.set_input("inches", "12")
+            play.form.roll()
         play.chip.setCurrentIndex(play.chip.findData("1"))
         play.draw()
         play.pips_typed.setText("4")
@@ -76,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
         play.spend_brigade.setCurrentIndex(play.spend_brigade.findData("5 Corps/17"))
         play.spend_note.setText("Move 17 Brigade out of the town")
         play.spend()
+        play.spend_note.setText("")
+        _spend_all(bw, play)          # Rule 3: every pip used, before the combats
         play.open_new_test("combat", "5 Corps/17", "I Prussian Corps/1")
         play.form.typed.setText("2,3")
         play.form.roll_typed()
@@ -90,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
                     play.form.typed.setText("6")
                     if not play.form.roll_typed():
                         break
+                _spend_all(bw, play)
         bw.tabs.setCurrentIndex(2)
         _settle(app)
         bw.grab().save(str(out / "battle-report.png"))
@@ -101,6 +111,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"wrote {out}/battle-setup.png, battle-play.png, battle-report.png, "
           "battle-play-002.png, battle-play-004.png")
     return 0
+
+
+def _spend_all(bw: Any, play: Any) -> None:
+    """Rule 3: the commander moving spends what pips he has left on moves of his brigades."""
+    play.spend_what.setCurrentIndex(play.spend_what.findData("move"))
+    play.spend_brigade.setCurrentIndex(max(0, play.spend_brigade.findData("")))
+    act = bw.view.state.activation
+    while act is not None and act.pips and act.remaining:
+        play.spend()
+        if bw.view.state.activation == act:     # refused: leave the rest to the report
+            break
+        act = bw.view.state.activation
 
 
 def _generic_shot(app: QApplication, tmp: Path, ruleset: str, play: Any, path: Path) -> None:

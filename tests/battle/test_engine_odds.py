@@ -112,9 +112,14 @@ def test_ruleset_004_musketry_canister_and_a_save(doc):
 def test_the_1813_rules_odds_are_their_tests_and_pips(doc):
     services.open_battle(doc, 1, seed=3)
     _act(doc, "draw", chip="1")
-    # Pips: the average die (2, 3, 3, 4, 4, 5) + 2 for General Lauriston, Average.
-    assert _odds(doc, "pips") == (("4 pips", F(1, 6)), ("5 pips", F(1, 3)),
-                                  ("6 pips", F(1, 3)), ("7 pips", F(1, 6)))
+    # Pips: Lauriston's corps is still on its blind, so Rule 1's: the average die
+    # (2, 3, 3, 4, 4, 5) + 0 for an Average commander.
+    assert _odds(doc, "pips") == (("2 pips", F(1, 6)), ("3 pips", F(1, 3)),
+                                  ("4 pips", F(1, 3)), ("5 pips", F(1, 6)))
+    _act(doc, "pips", 4)
+    # Rule 1: the Prussian blind, 12 inches off, is spotted before its brigades are fired on.
+    _act(doc, "test", test="spot", who="5 Corps", target="I Prussian Corps",
+         options={"inches": 12})
     v = queries.fight_view(doc, 1)
     expected = prepare(v.setup, v.state, "skirmish", "5 Corps/17", "I Prussian Corps/1", {})
     assert _odds(doc, "test", test="skirmish", who="5 Corps/17",

@@ -51,9 +51,22 @@ class Battle:
         return dict(prepare(self.setup, self.now, test, who, target, options).odds)
 
 
+def spot_french(battle: Battle) -> None:
+    """Before the first chip the Prussian blind sees the French one 12 inches off (Rule 1:
+    automatic), so the French commander rolls the pips of Rule 3, not the blind's of Rule 1."""
+    battle.do("test", test="spot", who=PR, target=FR, options={"inches": 12})
+
+
+def spot_prussians(battle: Battle) -> None:
+    """The French cavalry spot the Prussian blind 12 inches off (Rule 1: automatic), whose
+    brigades may then be fired on."""
+    battle.do("test", test="spot", who=f"{FR}/cav", target=PR, options={"inches": 12})
+
+
 @pytest.fixture
 def b() -> Battle:
     battle = Battle()
+    spot_french(battle)
     battle.do("draw", chip="2")
     battle.do("pips", 4)                                 # 4 + 2 (Average) = 6 pips
     return battle
@@ -80,6 +93,7 @@ def test_rule_1_spotting_a_blind_at_20_inches_in_the_open_needs_7_on_the_d10(b):
 
 
 def test_the_sequence_does_not_go_back_from_combats_to_artillery_fire(b):
+    spot_prussians(b)
     b.do("test", 1, 1, test="skirmish", who=f"{FR}/1", target=f"{PR}/1")
     with pytest.raises(ActionRefused, match="artillery fire comes|comes at the artillery fire"):
         b.do("test", (1, 1), test="fire", who=f"{FR}/art", target=f"{PR}/1",
@@ -124,6 +138,7 @@ def test_rule_8_a_column_of_march_caught_by_cavalry_routs_with_three_casualties(
 
 def test_rule_11_skirmish_each_side_kills_on_4_or_more(b):
     # Rule 11: d6 + 2 (skirmish B) reaching 6 kills: d6 >= 4, P = 1/2 for each side.
+    spot_prussians(b)
     odds = prepare(b.setup, b.now, "skirmish", f"{FR}/1", f"{PR}/1").odds
     assert [p for _, p in odds] == [Fraction(1, 2), Fraction(1, 2)]
     b.do("test", 4, 3, test="skirmish", who=f"{FR}/1", target=f"{PR}/1")
@@ -134,6 +149,7 @@ def test_rule_11_skirmish_each_side_kills_on_4_or_more(b):
 def test_rule_12_firefight_line_against_column(b):
     # Rule 12 on Rule 13's table: line against column +2 for the French, 0 for the Prussians;
     # the French roll 2d6 + 2: "Loser routs" on 10+, i.e. 2d6 >= 8: P = 15/36.
+    spot_prussians(b)
     odds = b.odds("firefight", f"{FR}/1", f"{PR}/1")
     assert odds["Loser routs (10+)"] == Fraction(15, 36)
     b.do("test", (6, 2), test="firefight", who=f"{FR}/1", target=f"{PR}/1")
@@ -141,6 +157,7 @@ def test_rule_12_firefight_line_against_column(b):
 
 
 def test_rule_7_bounce_through_follows_with_minus_one(b):
+    spot_prussians(b)
     b.do("test", (1, 1), test="fire", who=f"{FR}/art", target=f"{PR}/1",
          options={"band": "short", "behind": f"{PR}/2"})
     assert [p.test for p in b.now.queue] == ["bounce-through fire"]
@@ -205,7 +222,8 @@ def test_the_special_chips_name_who_moves():
         b.do("special", commander="French CinC")
     b.do("special", commander=FR)
     assert b.now.activation.commander == FR
-    step = b.do("draw", chip="2")                          # he has moved this turn already
+    # Rule 3: he rolled no pips; the umpire confirms he had nothing to do
+    step = b.do("draw", chip="2", confirm=True)            # he has moved this turn already
     assert step.lines[-1] == "Has already moved this turn"
     b.do("draw", chip="French tactical")                   # the French corps has moved
     assert b.now.special == ""
@@ -218,7 +236,7 @@ def test_reinforcements_wait_for_turn_four_and_night_falls_after_the_last_turn()
     step = b.do("draw", chip="2")
     assert step.lines[-1] == "Not yet on the table (arrives on turn 4)"
     b.do("draw", chip="1")
-    b.do("draw", chip="Poor")
+    b.do("draw", chip="Poor", confirm=True)
     step = b.do("draw")
     assert step.lines == ("Night falls after turn 1",) and b.now.phase == f.Phase.NIGHT
     assert not f.decision(s, b.now).final
@@ -230,15 +248,22 @@ def test_reinforcements_wait_for_turn_four_and_night_falls_after_the_last_turn()
                           "the field (Helmstedt and five squares)",)
 
 
-def test_end_turn_re_forms_disordered_troops(b):
+def test_end_turn_re_forms_disordered_troops():
     # Rule 15: medium cavalry in line +2 against class B infantry 0: 2d6 + 2 = 14 routs the
-    # infantry and leaves the cavalry disordered.
+    # infantry and leaves the cavalry disordered. The cavalry charge on Attack orders.
+    b = Battle()
+    b.do("orders", corps=FR, order="Attack")
+    spot_french(b)
+    b.do("draw", chip="2")
+    b.do("pips", 4)
+    spot_prussians(b)
     b.do("test", (6, 6), test="combat", who=f"{FR}/cav", target=f"{PR}/1")
     assert b.now.brigades[f"{FR}/cav"].state is MoraleState.DISORDERED
     b.do("dismiss", index=1, reason="not owed")      # the reaction: nobody within 4"
     b.do("roll", 1)                                  # Rule 16: a 1 does not pursue
-    step = b.do("end-turn")
-    assert step.lines == ("Turn 2 of 12",)
+    step = b.do("end-turn", confirm=True)
+    assert step.lines[-1] == "Turn 2 of 12"
+    assert step.lines[0].endswith("the umpire confirms nothing more serves his orders (Rule 3)")
     assert b.now.brigades[f"{FR}/cav"].state is MoraleState.FORMED
 
 
@@ -322,6 +347,8 @@ def test_formation_override_and_reports(b):
     ("special", {"commander": FR}, "no special chip is waiting"),
 ])
 def test_what_the_battle_refuses_it_names(b, action, inputs, message):
+    if inputs.get("test") == "fire":
+        spot_prussians(b)
     with pytest.raises(ActionRefused, match=message):
         b.do(action, **inputs)
 

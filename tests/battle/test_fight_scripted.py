@@ -82,19 +82,26 @@ P1, P2, P3 = "1 Prussian Corps", "2 Prussian Corps", "3 Prussian Corps"
 FR = "1 French Corps"
 
 
+def spot_each_other(b: Battle) -> None:
+    """Before the first chip the French and 1 Prussian Corps' blinds, 12 inches apart, spot
+    each other (Rule 1: automatic): both commanders roll Rule 3's pips, not the blind's."""
+    b.do("test", test="spot", who=P1, target=FR, options={"inches": 12})
+    b.do("test", test="spot", who=FR, target=P1, options={"inches": 12})
+
+
 def play_to_the_army_break() -> Battle:
     b = Battle(scripted_setup())
+    # The written orders: the French corps attacks (Rule 15: its cavalry may charge infantry).
+    b.do("orders", corps=FR, order="Attack")
+    spot_each_other(b)
     # Turn 1. The French corps' chip is drawn from the real bag: chip 2.
     step = b.do("draw", chip="2")
     assert step.lines == ("Turn 1 of 12", "Move 1 – French – 1 French Corps (chip 2)",
-                          "Orders: Engage")
+                          "Orders: Attack")
     # Rules 2-3: average die 5 + Average +2 = 7 pips.
     step = b.do("pips", 5)
     assert b.now.activation is not None and b.now.activation.pips == 7
     assert step.lines == ("Pips: 5 + 2 (Average) = 7",)
-    # Rule 3: an artillery action costs 1 pip: 6 left.
-    b.do("spend", what="artillery-action", brigade=f"{FR}/art")
-    assert b.now.activation is not None and b.now.activation.remaining == 6
     # Rule 7: A-class gunners (+1), short range on infantry needs 6 for one hit, 12 for two.
     # P(miss) = P(2d6 + 1 < 6) = P(2d6 <= 4) = 6/36; P(two) = P(2d6 >= 11) = 3/36.
     fire = prepare(b.setup, b.now, "fire", f"{FR}/art", f"{P1}/1", {"band": "short"})
@@ -102,6 +109,8 @@ def play_to_the_army_break() -> Battle:
                                "2 hits": Fraction(1, 12)}
     b.do("test", (4, 3), test="fire", who=f"{FR}/art", target=f"{P1}/1",
          options={"band": "short"})                        # 7 + 1 = 8: one hit
+    # Rule 3: the battery's fire costs 1 pip, paid as it is rolled: 6 left.
+    assert b.now.activation is not None and b.now.activation.remaining == 6
     assert b.brigade(f"{P1}/1").casualties == 1
     assert [p.test for p in b.now.queue] == ["morale test"]
     # Rule 17: class C -1, one casualty -1: d6 - 2; 3+ passes, 1-2 Shaken, 0 or less routs.
@@ -175,10 +184,13 @@ def test_a_battle_played_by_hand_reproduces_the_hand_worked_states():
     b = play_to_the_army_break()
     # Rule 16: the pursuers carry the pursuing marker; their rally is owed at their next move.
     assert not b.now.queue and b.brigade(f"{FR}/cav").pursuing
-    # The Poor chip, then the Poor commander's chip: he foregoes his move.
-    assert b.do("draw", chip="Poor").lines == ("Move 2 – Poor Card",)
+    # The Poor chip, then the Poor commander's chip: he foregoes his move. The French
+    # commander leaves 5 pips: the umpire confirms nothing more serves his orders (Rule 3).
+    assert b.do("draw", chip="Poor", confirm=True).lines == (
+        "1 French Corps commander has 5 pips unspent: the umpire confirms nothing more serves "
+        "his orders (Rule 3)", "Move 2 – Poor Card")
     step = b.do("draw", chip="6")
-    assert step.lines[-1] == "Miss move due to Poor Card" and b.now.activation is None
+    assert step.lines[-1] == "Miss move due to Poor Card" and b.now.activation.missed
     assert not b.now.poor_pending
     # Chip 4: 1 Prussian Corps. Pips 3 + 2 = 5; its routing brigades owe their tests.
     b.do("draw", chip="4")
@@ -199,7 +211,7 @@ def test_a_battle_played_by_hand_reproduces_the_hand_worked_states():
     assert b.brigade(f"{P1}/1").state is S.ROUT
     # The French CinC (chip 1): pips 5 + 2 = 7; Rule 2: an Average CinC pays 2 to change a
     # corps' orders and 2 to give his move; the corps commander takes the 3 left.
-    b.do("draw", chip="1")
+    b.do("draw", chip="1", confirm=True)
     b.do("pips", 5)
     step = b.do("orders", corps=FR, order="Attack")
     assert step.lines == ("Move to 1 French Corps change orders to Attack",)
@@ -235,8 +247,9 @@ def test_undo_of_every_step_back_to_the_setup_restores_each_state_exactly():
 def test_the_same_seed_gives_the_same_report_byte_for_byte():
     def seeded_battle() -> list[str]:
         b = Battle(scripted_setup())
-        for _ in range(3):
-            b.do("draw")
+        spot_each_other(b)
+        while b.now.activation is None or b.now.activation.commander != FR:
+            b.do("draw", confirm=True)
             if b.now.activation is not None:
                 b.do("pips")
         b.do("test", test="fire", who=f"{FR}/art", target=f"{P1}/1", options={"band": "long"})
@@ -249,11 +262,12 @@ def test_the_same_seed_gives_the_same_report_byte_for_byte():
 
 def test_refusals_name_the_reason():
     b = Battle(scripted_setup())
+    spot_each_other(b)
     with pytest.raises(ActionRefused, match="draw a chip first"):
         b.do("pips", 3)
     b.do("draw", chip="2")
     with pytest.raises(ActionRefused, match="already been drawn"):
-        b.do("draw", chip="2")
+        b.do("draw", chip="2", confirm=True)
     with pytest.raises(ActionRefused, match="cannot be rolled on average die"):
         b.do("pips", 6)
     b.do("pips", 2)                                        # 2 + 2 = 4 pips

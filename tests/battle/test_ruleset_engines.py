@@ -281,10 +281,10 @@ def test_the_1813_rules_give_the_same_generic_view(campaign):
         assert view.step_now == ("Turn 1 of 12 – General Lauriston (chip 1): pips not rolled; "
                                  "step: pips")
         assert view.who_acts == ()
-        # Pips: the average die 4 + 2 for an Average commander.
+        # Pips: his corps is still on its blind: Rule 1's average die 4 + 0 for Average.
         _fight(doc, "pips", 4)
         view = queries.fight_view(doc, 1)
-        assert view.step_now == ("Turn 1 of 12 – General Lauriston (chip 1): 6 of 6 pips "
+        assert view.step_now == ("Turn 1 of 12 – General Lauriston (chip 1): 4 of 4 pips "
                                  "left; step: spot")
         assert view.who_acts == (FCAV, F17, F18, F19, F20, FART)
 

@@ -95,7 +95,8 @@ def test_finishing_rests_the_winner_and_retreats_the_loser_as_a_typed_result_doe
     assert fought == typed
     assert fought["I Corps"][0] is Status.RESTING and fought["1 Corps"][0] is Status.RETREATING
     assert "Battle report:" in changes.lines
-    assert "Move 1 –" in diary and "Pips: 4 +" in diary
+    # Rule 1: the commander's corps is still on its blind: the blind's pips, average die + 0
+    assert "Move 1 –" in diary and "Pips on the blind (Rule 1): 4 +0" in diary
 
 
 def test_the_command_line_fights_a_battle(found, capsys):
@@ -108,7 +109,7 @@ def test_the_command_line_fights_a_battle(found, capsys):
     assert main(["battle", f, "1", "pips", "--roll", "7"]) == 1
     assert "7 cannot be rolled on average die" in capsys.readouterr().err
     assert main(["battle", f, "1", "pips", "--roll", "5"]) == 0
-    assert "Pips: 5 +" in capsys.readouterr().out
+    assert "Pips on the blind (Rule 1): 5 +0" in capsys.readouterr().out
     assert main(["battle", f, "1", "show"]) == 0
     assert "pips left" in capsys.readouterr().out
     assert main(["battle", f, "1", "report", "--md"]) == 0

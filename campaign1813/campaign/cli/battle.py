@@ -95,6 +95,12 @@ def _rolls(p: argparse.ArgumentParser) -> None:
                         "for each roll the step makes")
 
 
+def _confirm(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--confirm-unspent", action="store_true",
+                   help="Rule 3: the commander moving leaves pips unrolled or unspent because "
+                        "nothing more serves his orders (written in the report)")
+
+
 def _arguments(name: str, a: argparse.ArgumentParser) -> None:
     if name == "setup":
         a.add_argument("--seed", type=int, default=None)
@@ -129,6 +135,9 @@ def _arguments(name: str, a: argparse.ArgumentParser) -> None:
         a.add_argument("chip", nargs="?", default=None)
         a.add_argument("--commander", default=None,
                        help="for a special chip: who takes his move")
+        _confirm(a)
+    elif name == "end-turn":
+        _confirm(a)
     elif name == "special":
         a.add_argument("commander", nargs="?", default=None)
     elif name == "pips":
@@ -165,7 +174,7 @@ def _arguments(name: str, a: argparse.ArgumentParser) -> None:
         a.add_argument("--enemy-fact", action="append", default=[], metavar="FACT")
         a.add_argument("--with", dest="flags", action="append", default=[], metavar="FLAG",
                        help="a yes/no the table shows: flank, friends-near, overhead, "
-                            "no-reply, can-escape, british, beyond-half-move, pay …")
+                            "no-reply, can-escape, british, beyond-half-move …")
         a.add_argument("--json", action="store_true")
         _rolls(a)
     elif name == "dismiss":
@@ -265,7 +274,10 @@ def _action(name: str, args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
         inputs = {"corps": args.corps, "order": args.order, "objective": args.objective,
                   "in_contact": not args.not_in_contact}
     elif name == "draw":
-        inputs = {"chip": args.chip, "commander": args.commander}
+        inputs = {"chip": args.chip, "commander": args.commander,
+                  "confirm": args.confirm_unspent}
+    elif name == "end-turn":
+        inputs = {"confirm": args.confirm_unspent}
     elif name == "special":
         inputs = {"commander": args.commander}
     elif name == "pips":

@@ -39,6 +39,15 @@ def _odds(form):
              form.odds.item(r, 2).text()) for r in range(form.odds.rowCount())]
 
 
+def _spot_both(play):
+    """Before the first chip the two blinds, 12 inches apart, spot each other (Rule 1:
+    automatic): the commanders roll Rule 3's pips and the Prussians may be fired on."""
+    for who, target in (("5 Corps", PRUSSIANS), (PRUSSIANS, "5 Corps")):
+        play.open_new_test("spot", who, target)
+        play.form.set_input("inches", "12")
+        assert play.form.roll(), play.form.message.text()
+
+
 def test_parse_roll_reads_totals_faces_and_several_rolls():
     assert parse_roll("8") == [8]
     assert parse_roll("5,3") == [(5, 3)]
@@ -55,7 +64,10 @@ def test_chance_text_is_the_command_lines_form():
 
 def test_the_fire_form_shows_the_exact_odds_and_follows_the_band(window, battle, capsys):
     play = battle.play_page
-    play.draw()
+    _spot_both(play)
+    _draw_chip(play, "1")
+    play.pips_typed.setText("4")      # the fire's pip is paid from these
+    play.roll_pips()
     play.open_new_test("fire", "5 Corps/artillery", f"{PRUSSIANS}/2")
     form = play.form
     assert [a.key for a in asks("fire")] == ["band", "inches", "cover", "behind",
@@ -100,6 +112,7 @@ def test_a_morale_form_takes_the_table_facts(battle):
 
 def test_refusals_say_why(battle):
     play = battle.play_page
+    _spot_both(play)
     _draw_chip(play, "1")
     play.pips_typed.setText("6")
     play.roll_pips()
@@ -133,12 +146,11 @@ def test_refusals_say_why(battle):
     play.spend()
     assert play.message.text() == ("Refused: General Lauriston cannot swap brigades: it costs 3 "
                                    "pips and 0 are left")
-    # and movement comes after artillery fire
+    # and the battery has fired this move (Rule 7), which in any case came before movement
     form.open(play.view, Request("fire", "5 Corps/artillery", f"{PRUSSIANS}/3",
                               options={"band": "short"}))
     assert not form.roll()
-    assert form.message.text().startswith("Refused: a fire test comes at the artillery fire "
-                                          "step, and this move has gone on to movement")
+    assert form.message.text().startswith("Refused: Rule 7: a battery fires once per move")
 
 
 def _choose(combo, value):
@@ -159,6 +171,7 @@ def test_the_window_resumes_at_the_same_step_in_a_new_main_window(window, battle
     from campaign1813.ui.main_window import MainWindow
 
     play = battle.play_page
+    _spot_both(play)
     _draw_chip(play, "1")
     play.pips_typed.setText("4")
     play.roll_pips()

@@ -18,6 +18,10 @@ def test_the_common_path_by_keyboard(window, qtbot):
     bw.activateWindow()
     qtbot.waitUntil(bw.isActiveWindow)
     play = bw.play_page
+    # Rule 1: before the first chip the French blind spots the Prussian one 12 inches off
+    play.open_new_test("spot", "5 Corps", "I Prussian Corps")
+    play.form.set_input("inches", "12")
+    assert play.form.roll()
     play.chip.setCurrentIndex(play.chip.findData("1"))
     qtbot.keyClick(bw, Qt.Key.Key_D, Qt.KeyboardModifier.ControlModifier)
     assert bw.view.state.activation.commander == "5 Corps"
@@ -34,8 +38,12 @@ def test_the_common_path_by_keyboard(window, qtbot):
     play.open_new_test("fire", "5 Corps/artillery", "I Prussian Corps/2")
     play.form.set_input("band", "short")
     qtbot.keyClick(bw, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
-    assert bw.view.steps[-1].lines[0].endswith("by 5 Corps Artillery (4) miss")
-    # again with the typed roll and Enter: two hits, and the morale test they call for
+    assert bw.view.steps[-1].lines[0].endswith("by 5 Corps Artillery (5) miss")
+    # the shot taken back (Rule 7: a battery fires once per move), then rolled again with the
+    # typed roll and Enter: two hits, and the morale test they call for
+    qtbot.keyClick(bw, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    play.open_new_test("fire", "5 Corps/artillery", "I Prussian Corps/2")
+    play.form.set_input("band", "short")
     qtbot.keyClicks(play.form.typed, "6,6")
     qtbot.keyClick(play.form.typed, Qt.Key.Key_Return)
     assert [p.test for p in bw.view.state.queue] == ["morale test"]

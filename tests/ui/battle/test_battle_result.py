@@ -23,6 +23,12 @@ def test_night_falls_the_holder_is_recorded_and_the_battle_finished(window, qtbo
     play.record_holder()
     assert play.message.text() == ("Refused: who holds the field is recorded at nightfall "
                                    "(now turn 1)")
+    # Rule 3: the commander drawn uses all his pips before the turn is ended
+    play.pips_typed.setText("2")
+    play.roll_pips()
+    play.spend_what.setCurrentIndex(play.spend_what.findData("move"))
+    while bw.view.state.activation.remaining:
+        play.spend()
     for _ in range(12):
         play.end_turn()
     assert bw.view.state.phase == "night"

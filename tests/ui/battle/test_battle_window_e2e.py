@@ -54,6 +54,26 @@ def _typed(form, text):
     form.typed_button.click()
 
 
+def _spot_both(play):
+    """The two blinds, 12 inches apart, spot each other (Rule 1: automatic): the commanders
+    roll Rule 3's pips and the brigades may be fired on."""
+    for who, target in (("5 Corps", PRUSSIANS), (PRUSSIANS, "5 Corps")):
+        play.open_new_test("spot", who, target)
+        play.form.set_input("inches", "12")
+        assert play.form.roll(), play.form.message.text()
+
+
+def _spend_all(play, bw, moves):
+    """Rule 3: the commander uses all his pips: a move for each brigade named, in turn."""
+    _pick(play.spend_what, "move")
+    for key in moves:
+        if not bw.view.state.activation.remaining:
+            break
+        _pick(play.spend_brigade, key)
+        play.spend_button.click()
+    assert bw.view.state.activation.remaining == 0
+
+
 def test_a_battle_fought_at_the_table_through_the_window(window, qtbot):
     _battle_at_magdeburg(window)
     _fight_action(window).trigger()
@@ -65,16 +85,19 @@ def test_a_battle_fought_at_the_table_through_the_window(window, qtbot):
     assert bw.setup_page.order_combo(PRUSSIANS).currentText() == "Attack"
     assert [bw.setup_page.chips.item(r, 1).text() for r in range(3)] == [
         "General Lauriston (5 Corps)", "General Yorck (I Prussian Corps)", "special chip"]
+    # 5 Corps attacks too (Rule 13: infantry fight hand to hand only on Attack orders)
+    bw.setup_page.order_combo("5 Corps").setCurrentText("Attack")
     bw.setup_page.begin_button.click()
     assert bw.tabs.currentIndex() == 1
     play = bw.play_page
     form = play.form
+    _spot_both(play)
 
     # move 1: Lauriston's chip, picked as drawn from the real bag
     _pick(play.chip, "1")
     play.draw_button.click()
     assert "General Lauriston" in play.commander.text()
-    assert "Hold" in play.commander.text()
+    assert "Attack" in play.commander.text()
     play.pips_typed.setText("7")
     play.pips_button.click()
     assert play.message.text() == ("Refused: 7 cannot be rolled on average die (possible: "
@@ -125,6 +148,8 @@ def test_a_battle_fought_at_the_table_through_the_window(window, qtbot):
     play.spend_button.click()
     assert "4 of 6 pips left" in play.budget_text.text()
     assert play.spent.item(1).text().startswith("✓ move")
+    # Rule 3: the rest of his pips move the other brigades, before the combats
+    _spend_all(play, bw, ["5 Corps/18", "5 Corps/19", "5 Corps/20", "5 Corps/3 cavalry"])
     _pick(play.new_test, "combat")
     play.new_test_button.click()
     _pick(form.who, "5 Corps/17")
@@ -156,7 +181,7 @@ def test_a_battle_fought_at_the_table_through_the_window(window, qtbot):
     play, form = bw.play_page, bw.play_page.form
     assert bw.tabs.currentIndex() == 1 and len(bw.view.steps) == steps
     assert "General Lauriston" in play.commander.text()
-    assert "4 of 6 pips left" in play.budget_text.text()
+    assert "0 of 6 pips left" in play.budget_text.text()
 
     # move 2: Yorck; his routers test at his move
     _pick(play.chip, "2")
@@ -166,6 +191,7 @@ def test_a_battle_fought_at_the_table_through_the_window(window, qtbot):
     assert play.queue.count() == 2
     _typed(form, "6")
     _typed(form, "6")
+    _spend_all(play, bw, [f"{PRUSSIANS}/1", f"{PRUSSIANS}/4", f"{PRUSSIANS}/1 cavalry"] * 2)
     # move 3: the Poor chip; then the next draw ends the turn
     play.draw_button.click()
     assert "Move 3 – Poor Card" in play.report.toPlainText()
@@ -204,7 +230,11 @@ def test_the_window_odds_are_the_engines_exact_fractions(window):
     bw = window.open_battle_window(1)
     bw.setup_page.open_button.click()
     play = bw.play_page
+    _spot_both(play)
+    _pick(play.chip, "1")
     play.draw_button.click()
+    play.pips_typed.setText("4")      # the skirmish's pip is paid from these (Rule 3)
+    play.pips_button.click()
     view = queries.fight_view(window.document, 1)
     play.open_new_test("skirmish", "5 Corps/17", f"{PRUSSIANS}/1")
     expected = prepare(view.setup, view.state, "skirmish", "5 Corps/17", f"{PRUSSIANS}/1", {})

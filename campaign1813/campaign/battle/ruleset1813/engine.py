@@ -44,7 +44,9 @@ def _i(name: str, kind: str, help: str, required: bool = False,
 
 _OPTIONS_1813 = _i("options", "free", "the table's facts: band, inches, cover, behind, case, "
                    "reaction, rule, near, through, facts, enemy-facts, and flags such as "
-                   "flank, friends-near, overhead, no-reply, can-escape, british, pay")
+                   "flank, friends-near, overhead, no-reply, can-escape, british")
+_CONFIRM = _i("confirm", "flag", "Rule 3: the umpire confirms that the commander moving "
+              "leaves pips unrolled or unspent because nothing more serves his orders")
 _SIDE_REASON = (_i("side", "text", "French, Allied or draw", True),
                 _i("reason", "text", "the umpire's reason"))
 ACTION_SPECS: tuple[ActionSpec, ...] = (
@@ -57,7 +59,8 @@ ACTION_SPECS: tuple[ActionSpec, ...] = (
                 _i("in_contact", "flag", "the CinC is in base contact"))),
     ActionSpec("draw", "draw the next chip (or name the chip drawn from the bag)",
                (_i("chip", "text", "the chip drawn"),
-                _i("commander", "text", "for a special chip: who takes his move"))),
+                _i("commander", "text", "for a special chip: who takes his move"),
+                _CONFIRM)),
     ActionSpec("special", "name the commander who takes his move on a special chip",
                (_i("commander", "text", "the commander (none: pass)"),)),
     ActionSpec("pips", "roll the drawn commander's pips (average die + grade)", rolls=True),
@@ -78,7 +81,7 @@ ACTION_SPECS: tuple[ActionSpec, ...] = (
     ActionSpec("dismiss", "drop a queued test the table shows is not owed",
                (_i("index", "whole", "which queued test"),
                 _i("reason", "text", "why", True))),
-    ActionSpec("end-turn", "end the turn with chips still in the bag"),
+    ActionSpec("end-turn", "end the turn with chips still in the bag", (_CONFIRM,)),
     ActionSpec("holder", "at nightfall: the side holding the battle town or most squares",
                _SIDE_REASON),
     ActionSpec("override", "the umpire's own decision, with a reason", _SIDE_REASON),
@@ -115,8 +118,8 @@ class Engine1813:
                                  str(inputs.get("target", "") or ""), inputs.get("options", {}))
             return tuple(found.odds)
         if name == "pips" and state.activation is not None:
-            return tuple((f"{n} pips", p) for n, p in
-                         sorted(pips_distribution(setup, state.activation.commander).items()))
+            return tuple((f"{n} pips", p) for n, p in sorted(pips_distribution(
+                setup, state.activation.commander, state).items()))
         return ()
 
     def closed(self, setup: BattleSetup, steps: Sequence[Step]) -> bool:

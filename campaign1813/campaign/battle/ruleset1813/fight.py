@@ -56,7 +56,9 @@ from campaign1813.campaign.battle.ruleset1813.rules.morale import (
     end_of_sequence,
 )
 from campaign1813.campaign.battle.ruleset1813.rules.orders import may_change_orders
+from campaign1813.campaign.battle.ruleset1813.rules.spotting import blind_pips_odds, roll_blind_pips
 from campaign1813.campaign.battle.ruleset1813.rules.tables.command import CorpsAction, command_table
+from campaign1813.campaign.battle.ruleset1813.rules.tables.spotting import spotting_table
 from campaign1813.campaign.battle.setup import (
     ALLIED,
     FRENCH,
@@ -71,7 +73,8 @@ __all__ = ["Phase", "Stage", "BrigadeNow", "CorpsNow", "Pending", "ActivationNow
            "Step", "Outcome", "replay", "seeded", "draw", "roll_pips", "spend", "change_orders",
            "give_move_to", "allocate", "set_orders", "dismiss", "set_formation", "record_holder",
            "override", "decision", "Decision", "standing", "side_of", "label_of", "STAGES",
-           "brigade_now", "corps_of_brigade", "begin", "broken_now"]
+           "brigade_now", "corps_of_brigade", "begin", "broken_now", "on_blind", "immediate",
+           "SPEND_STAGE", "missing"]
 
 
 class Phase:
@@ -105,13 +108,15 @@ STAGES = (Stage.PIPS, Stage.SPOT, Stage.FIRE, Stage.FIRE_MORALE, Stage.MOVE, Sta
 @dataclass(frozen=True)
 class BrigadeNow:
     """A brigade's casualties, morale state and formation now; removed once off the table;
-    ``pursuing`` from a pursuit (Rule 16) until its rally at its corps' next move."""
+    ``pursuing`` from a pursuit (Rule 16) until its rally at its corps' next move;
+    ``garrison`` once its commander has paid for it to hold a built-up area or wood (Rule 9)."""
 
     casualties: int = 0
     state: MoraleState = MoraleState.FORMED
     formation: Formation | None = None
     removed: bool = False
     pursuing: bool = False
+    garrison: bool = False
 
 
 @dataclass(frozen=True)
@@ -137,7 +142,14 @@ class Pending:
 
 @dataclass(frozen=True)
 class ActivationNow:
-    """The commander whose chip was drawn: his pips, what he spent, the stage he has reached."""
+    """The commander whose chip was drawn: his pips, what he spent, the stage he has reached.
+
+    ``acted`` is what each brigade has done this move that the rules limit (a battery fires
+    once, a brigade that skirmished may not fire fight, a garrison's first move): pairs of the
+    brigade's key and ``fire``, ``skirmish``, ``firefight`` or ``garrison``. ``blind`` says his
+    pips were Rule 1's, his corps being on its blind when he rolled. ``missed``: he misses his
+    move for the Poor chip, and only his artillery fires (Rule 7), with no pips.
+    """
 
     chip: str
     commander: str
@@ -146,6 +158,9 @@ class ActivationNow:
     spent: tuple[tuple[str, int], ...] = ()
     stage: str = Stage.PIPS
     given_by: str = ""
+    acted: tuple[tuple[str, str], ...] = ()
+    blind: bool = False
+    missed: bool = False
 
     @property
     def remaining(self) -> int:
@@ -438,12 +453,37 @@ def _owed(state: FightState) -> None:
                             "takes his move, or pass")
 
 
+def _unspent(setup: BattleSetup, state: FightState, confirm: bool) -> list[str]:
+    """Rule 3: a corps or reserve commander uses all his pips for his orders. Ending his move
+    with pips unrolled or unspent is refused unless the umpire confirms that nothing more
+    serves the orders; the confirmation is written in the report."""
+    act = state.activation
+    if act is None:
+        return []
+    c = setup.commander(act.commander)
+    if c.role is Role.CINC:
+        return []
+    if act.pips is None:
+        left = "has not rolled his pips"
+    elif act.remaining > 0:
+        left = f"has {act.remaining} pip{'s' if act.remaining != 1 else ''} unspent"
+    else:
+        return []
+    if not confirm:
+        raise ActionRefused(f"Rule 3: {c.name} must use all his pips to carry out his orders "
+                            f"and {left}; {'roll and ' if act.pips is None else ''}spend "
+                            f"them, or confirm that nothing more serves the orders "
+                            f"(--confirm-unspent)")
+    return [f"{c.name} {left}: the umpire confirms nothing more serves his orders (Rule 3)"]
+
+
 def draw(setup: BattleSetup, state: FightState, chip: str | None, index: int,
-         commander: str | None = None) -> Outcome:
+         commander: str | None = None, confirm: bool = False) -> Outcome:
     """Draw the next chip: the one the umpire drew from the real bag, or one drawn here.
 
     The special chips (French tactical, French and Allied gifted) name the commander who takes
-    his move now: ``commander``; a special chip with nobody to name passes.
+    his move now: ``commander``; a special chip with nobody to name passes. ``confirm`` is the
+    umpire's word that the commander moving leaves his pips unspent for want of a use (Rule 3).
     """
     lines: list[str] = []
     if state.phase == Phase.SETUP:
@@ -451,6 +491,7 @@ def draw(setup: BattleSetup, state: FightState, chip: str | None, index: int,
         state, lines = started.state, list(started.lines)
     _playing(state, "draw a chip")
     _owed(state)
+    lines += _unspent(setup, state, confirm)
     left = _chips_left(setup, state)
     if not left:
         state, lines = _end_turn(setup, state)
@@ -565,7 +606,11 @@ def _activate(setup: BattleSetup, state: FightState, chip: str, commander: str,
     state = replace(state, moved=state.moved + (commander,))
     if state.poor_pending and c.grade is Grade.POOR:
         lines.append("Miss move due to Poor Card")
-        return Outcome(kind, label, replace(state, poor_pending=False), tuple(lines))
+        # Rule 7: his artillery may still fire, at the fire step, paying nothing
+        missed = (ActivationNow(chip, commander, 0, None, (), Stage.SPOT, missed=True)
+                  if corps is not None else None)
+        return Outcome(kind, label, replace(state, poor_pending=False, activation=missed),
+                       tuple(lines))
     return Outcome(kind, label, replace(state, activation=ActivationNow(chip, commander)),
                    tuple(lines))
 
@@ -587,14 +632,23 @@ def _end_turn(setup: BattleSetup, state: FightState) -> tuple[FightState, list[s
     return replace(state, turn=state.turn + 1), [f"Turn {state.turn + 1} of {setup.turns}"]
 
 
-def end_turn(setup: BattleSetup, state: FightState) -> Outcome:
-    """End the turn now (the chips left in the bag are not drawn)."""
+def end_turn(setup: BattleSetup, state: FightState, confirm: bool = False) -> Outcome:
+    """End the turn now (the chips left in the bag are not drawn); ``confirm`` as for
+    :func:`draw`."""
     _playing(state, "end the turn")
     _owed(state)
     if state.phase == Phase.SETUP:
         raise ActionRefused("the battle has not begun: draw the first chip")
+    first = _unspent(setup, state, confirm)
     after, lines = _end_turn(setup, state)
-    return Outcome("end turn", f"End turn {state.turn}", after, tuple(lines))
+    return Outcome("end turn", f"End turn {state.turn}", after, tuple(first + lines))
+
+
+def missing(setup: BattleSetup, act: ActivationNow, what: str) -> None:
+    """Refuse what a commander who misses his move for the Poor chip may not do."""
+    if act.missed:
+        raise ActionRefused(f"{setup.commander(act.commander).name} misses his move for the "
+                            f"Poor chip and cannot {what}; only his artillery fires (Rule 7)")
 
 
 def _activation(state: FightState) -> ActivationNow:
@@ -607,18 +661,27 @@ def roll_pips(setup: BattleSetup, state: FightState, dice: DiceSource) -> Outcom
     """The drawn commander rolls his pips: average die + grade (Rules 2 and 3)."""
     _playing(state, "roll pips")
     act = _activation(state)
+    missing(setup, act, "roll pips")
     if act.pips is not None:
         raise ActionRefused(f"{setup.commander(act.commander).name} has already rolled his "
                             f"pips ({act.pips})")
     c = setup.commander(act.commander)
-    table = command_table(setup.ruleset)
-    roll = dice.roll(table.pips_die, 1, f"pips for {c.name} ({c.grade.value})")
-    bonus = table.pips_bonus[c.grade]
-    pips = max(0, roll.total + bonus)
-    act = replace(act, pips=pips, roll=roll.total, stage=Stage.SPOT)
-    lines = [report_lines.pips_line(roll.total, bonus, c.grade, pips)]
-    queue = state.queue
     corps = _corps_of_commander(setup, act.commander)
+    if on_blind(state, corps):
+        # Rule 1: a commander whose corps is still on its blind rolls the blind pips.
+        roll, pips = roll_blind_pips(c.name, c.grade, dice, setup.ruleset)
+        bonus = spotting_table(setup.ruleset).blind_pips_bonus[c.grade]
+        act = replace(act, pips=pips, roll=roll.total, stage=Stage.SPOT, blind=True)
+        lines = [f"Pips on the blind (Rule 1): {roll.total} {bonus:+d} ({c.grade.value}) = "
+                 f"{pips}"]
+    else:
+        table = command_table(setup.ruleset)
+        roll = dice.roll(table.pips_die, 1, f"pips for {c.name} ({c.grade.value})")
+        bonus = table.pips_bonus[c.grade]
+        pips = max(0, roll.total + bonus)
+        act = replace(act, pips=pips, roll=roll.total, stage=Stage.SPOT)
+        lines = [report_lines.pips_line(roll.total, bonus, c.grade, pips)]
+    queue = state.queue
     if corps is not None:
         owed = _owed_rallies(setup, state, corps)
         queue += owed
@@ -647,9 +710,19 @@ def _owed_rallies(setup: BattleSetup, state: FightState, corps: str) -> tuple[Pe
     return tuple(out)
 
 
-def pips_distribution(setup: BattleSetup, commander: str) -> dict[int, Fraction]:
-    """The exact chance of each number of pips for a commander."""
-    return pips_odds(setup.commander(commander).grade, setup.ruleset)
+def on_blind(state: FightState, corps: str | None) -> bool:
+    """Whether a corps is still on its blind (not yet spotted); a CinC has no blind."""
+    return corps is not None and not state.corps[corps].spotted
+
+
+def pips_distribution(setup: BattleSetup, commander: str,
+                      state: FightState | None = None) -> dict[int, Fraction]:
+    """The exact chance of each number of pips for a commander (Rule 1's while his corps is
+    on its blind, when the battle's state is given)."""
+    grade = setup.commander(commander).grade
+    if state is not None and on_blind(state, _corps_of_commander(setup, commander)):
+        return blind_pips_odds(grade, setup.ruleset)
+    return pips_odds(grade, setup.ruleset)
 
 
 def _budget(setup: BattleSetup, act: ActivationNow) -> Activation:
@@ -663,11 +736,29 @@ def _paid(act: ActivationNow, budget: Activation) -> ActivationNow:
     return replace(act, spent=tuple((s.action, s.cost) for s in budget.spent))
 
 
+# The step of the sequence at which each action of Rule 3 is spent. Artillery fire pays its
+# pip at its own test (Rule 7's fire step), infantry fire and skirmish theirs at the combats;
+# an artillery action or two spent here are a battery's limbering, moving or unlimbering.
+SPEND_STAGE = {
+    CorpsAction.MOVE: Stage.MOVE, CorpsAction.CHANGE_FORMATION: Stage.MOVE,
+    CorpsAction.ARTILLERY_ACTION: Stage.MOVE, CorpsAction.ARTILLERY_TWO_ACTIONS: Stage.MOVE,
+    CorpsAction.RETIRE_HALF_MOVE: Stage.MOVE,
+    CorpsAction.HALF_MOVE_AND_CHANGE_FORMATION: Stage.MOVE,
+    CorpsAction.SWAP_BRIGADES: Stage.MOVE, CorpsAction.GARRISON: Stage.MOVE,
+    CorpsAction.INFANTRY_FIRE: Stage.COMBAT,
+}
+# Actions by which a brigade leaves the place it holds: a garrison that takes one has left.
+_LEAVES = (CorpsAction.MOVE, CorpsAction.RETIRE_HALF_MOVE,
+           CorpsAction.HALF_MOVE_AND_CHANGE_FORMATION, CorpsAction.SWAP_BRIGADES)
+
+
 def spend(setup: BattleSetup, state: FightState, action: str, brigade: str = "",
           note: str = "") -> Outcome:
-    """Tick off one action of Rule 3 against the pips, refusing what they cannot pay for."""
+    """Tick off one action of Rule 3 against the pips, refusing what they cannot pay for,
+    what comes at an earlier step of the sequence, and a garrison Rule 9 does not allow."""
     _playing(state, "spend pips")
     act = _activation(state)
+    missing(setup, act, "spend pips")
     try:
         what = CorpsAction(action.replace("-", "_").replace(" ", "_"))
     except ValueError:
@@ -680,18 +771,48 @@ def spend(setup: BattleSetup, state: FightState, action: str, brigade: str = "",
             raise ActionRefused(f"{label_of(setup, brigade)} is not of "
                                 f"{setup.commander(act.commander).name}'s command")
     name = label_of(setup, brigade) if brigade else ""
+    stage = SPEND_STAGE.get(what)
+    if stage is not None:
+        state = enter_stage(setup, state, stage, what.value.replace("_", " "))
+        act = _activation(state)
+    lines: list[str] = []
+    brigades = state.brigades
+    if what is CorpsAction.GARRISON:
+        brigades = _garrison(setup, state, act, brigade)
+        act = replace(act, acted=act.acted + ((brigade, "garrison"),))
+    elif what in _LEAVES and brigade and state.brigades[brigade].garrison:
+        brigades = dict(brigades)
+        brigades[brigade] = replace(brigades[brigade], garrison=False)
+        lines.append(f"{name} leaves the built-up area or wood it garrisoned")
     paid = corps_action(_budget(setup, act), what, setup.ruleset, name)
     act = _paid(act, paid)
-    if what in (CorpsAction.MOVE, CorpsAction.RETIRE_HALF_MOVE,
-                CorpsAction.HALF_MOVE_AND_CHANGE_FORMATION, CorpsAction.CHANGE_FORMATION,
-                CorpsAction.SWAP_BRIGADES, CorpsAction.GARRISON):
-        act = _advance_stage(act, Stage.MOVE)
     spent = paid.spent[-1]
     text = note or spent.action[0].upper() + spent.action[1:]
     return Outcome("spend", f"Spend {spent.cost}: {spent.action}",
-                   replace(state, activation=act),
+                   replace(state, activation=act, brigades=brigades),
                    (f"{text} ({spent.cost} pip{'s' if spent.cost != 1 else ''}, "
-                    f"{paid.remaining} left)",))
+                    f"{paid.remaining} left)", *lines))
+
+
+def _garrison(setup: BattleSetup, state: FightState, act: ActivationNow,
+              brigade: str) -> dict[str, BrigadeNow]:
+    """Rule 9: only infantry garrison a built-up area or wood, paying once; the fact of the
+    garrison is then the brigade's (its +2 in a Rule 9 combat from the end of this move)."""
+    if not brigade:
+        raise ActionRefused("Rule 9: name the brigade that garrisons (--brigade)")
+    now = state.brigades[brigade]
+    b = setup.brigade(brigade)
+    if b.arm is not Arm.INFANTRY:
+        raise ActionRefused(f"Rule 9: only infantry garrison a built-up area or wood; "
+                            f"{label_of(setup, brigade)} is {b.arm.value}")
+    if now.removed:
+        raise ActionRefused(f"{label_of(setup, brigade)} has left the table")
+    if now.garrison:
+        raise ActionRefused(f"Rule 9: {label_of(setup, brigade)} already garrisons its "
+                            "built-up area or wood; its pip is paid once")
+    brigades = dict(state.brigades)
+    brigades[brigade] = replace(now, garrison=True)
+    return brigades
 
 
 def _advance_stage(act: ActivationNow, stage: str) -> ActivationNow:
@@ -700,8 +821,22 @@ def _advance_stage(act: ActivationNow, stage: str) -> ActivationNow:
     return act
 
 
+def immediate(setup: BattleSetup, state: FightState) -> tuple[Pending, ...]:
+    """The queued tests of the fire step: morale tests for artillery casualties, which Rule 17
+    takes at once, and bounce-through fire (Rule 7)."""
+    out = []
+    for p in state.queue:
+        if p.test == "bounce-through fire":
+            out.append(p)
+        elif (p.test == "morale test" and p.cause in state.brigades
+              and setup.brigade(p.cause).arm is Arm.ARTILLERY):
+            out.append(p)
+    return tuple(out)
+
+
 def enter_stage(setup: BattleSetup, state: FightState, stage: str, what: str) -> FightState:
-    """Move the activation on to ``stage``, refusing to go back to an earlier one."""
+    """Move the activation on to ``stage``, refusing to go back to an earlier one, and past
+    the fire step while its tests are owed."""
     act = state.activation
     if act is None:
         return state
@@ -712,6 +847,13 @@ def enter_stage(setup: BattleSetup, state: FightState, stage: str, what: str) ->
         raise ActionRefused(f"{what} comes at the {stage} step, and this move has gone on to "
                             f"{act.stage} (seed 000's sequence: spot, artillery fire, its "
                             f"morale tests, movement, combats, morale)")
+    owed = immediate(setup, state)
+    if owed and STAGES.index(stage) > STAGES.index(Stage.FIRE_MORALE):
+        names = "; ".join(f"{p.test} for "
+                          + (label_of(setup, p.who) if p.who in state.brigades else p.who)
+                          for p in owed)
+        raise ActionRefused(f"Rule 17: brigades hit by artillery test their morale at once, "
+                            f"before {what} at the {stage} step: take or dismiss first {names}")
     return replace(state, activation=_advance_stage(act, stage))
 
 
@@ -733,6 +875,7 @@ def change_orders(setup: BattleSetup, state: FightState, corps: str, order: str,
     """The CinC changes a corps' orders (Rule 2), or a corps commander his own to Halt."""
     _playing(state, "change orders")
     act = _activation(state)
+    missing(setup, act, "change orders")
     new = _order(order)
     target = _corps(setup, state, corps)
     c = setup.commander(act.commander)

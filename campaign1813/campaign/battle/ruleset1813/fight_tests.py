@@ -34,7 +34,6 @@ from campaign1813.campaign.battle.dice import DiceSource, Roll
 from campaign1813.campaign.battle.ruleset1813 import report_lines
 from campaign1813.campaign.battle.ruleset1813.fight import (
     DEFERRED,
-    BrigadeNow,
     FightState,
     Outcome,
     Pending,
@@ -49,6 +48,8 @@ from campaign1813.campaign.battle.ruleset1813.fight import (
     corps_of_brigade,
     enter_stage,
     label_of,
+    missing,
+    on_blind,
     side_of,
 )
 from campaign1813.campaign.battle.ruleset1813.rules import quick as quick_rules
@@ -66,6 +67,7 @@ from campaign1813.campaign.battle.ruleset1813.rules.combat import (
     Combat,
     CombatSide,
     combat_odds,
+    combat_rule,
     fight,
 )
 from campaign1813.campaign.battle.ruleset1813.rules.command import corps_action
@@ -88,6 +90,12 @@ from campaign1813.campaign.battle.ruleset1813.rules.opportunity import (
     react,
     reaction_odds,
 )
+from campaign1813.campaign.battle.ruleset1813.rules.orders import (
+    BrigadeIntent,
+    Intent,
+    order_allows,
+    order_rules,
+)
 from campaign1813.campaign.battle.ruleset1813.rules.rout import (
     Nearby,
     pursue,
@@ -101,6 +109,7 @@ from campaign1813.campaign.battle.ruleset1813.rules.skirmish import (
     Skirmish,
     skirmish,
     skirmish_odds,
+    skirmish_rules,
 )
 from campaign1813.campaign.battle.ruleset1813.rules.spotting import (
     Cover,
@@ -115,6 +124,7 @@ from campaign1813.campaign.battle.setup import BattleSetup
 from campaign1813.campaign.battle.terms import (
     Arm,
     Calibre,
+    CorpsOrder,
     Effect,
     FollowOn,
     FollowOnTest,
@@ -152,6 +162,7 @@ class Prepared:
     stage: str | None = None
     pays: CorpsAction | None = None
     resolves: tuple[str, ...] = ()
+    acts: str = ""
 
 
 # -- reading options -----------------------------------------------------------------------
@@ -235,6 +246,51 @@ def _commander_grade(setup: BattleSetup, state: FightState, key: str) -> Any:
     return setup.commander(setup.corps_of(corps).commander).grade
 
 
+def _orders_of(state: FightState, key: str) -> CorpsOrder:
+    return state.corps[corps_of_brigade(state, key)].orders
+
+
+def _on_orders(setup: BattleSetup, state: FightState, who: str, allowed: tuple[CorpsOrder, ...],
+               rule: str, what: str) -> None:
+    """Refuse a brigade whose corps' orders are not among those the rule names."""
+    order = _orders_of(state, who)
+    if allowed and order not in allowed:
+        names = " or ".join(o.value for o in allowed)
+        raise ActionRefused(f"{rule}: {what} only on {names} orders; "
+                            f"{label_of(setup, who)} ({corps_of_brigade(state, who)}) has "
+                            f"{order.value} orders")
+
+
+def _licence(setup: BattleSetup, state: FightState, who: str, intent: Intent,
+             options: Options) -> None:
+    """Rule 4: the brigade's orders let it fire (infantry) or charge (cavalry) at all, and at
+    the distance the umpire gives (``--inches``) where they name one."""
+    order = _orders_of(state, who)
+    inches = _number(options, "inches")
+    rules = order_rules(order, setup.ruleset)
+    licence = rules.infantry_fire if intent is Intent.INFANTRY_FIRE else rules.cavalry_charge
+    if licence == "never" or (licence == "within" and inches is not None):
+        verdict = order_allows(order, BrigadeIntent(label_of(setup, who),
+                                                    setup.brigade(who).arm, intent, inches),
+                               setup.ruleset)
+        if not verdict:
+            raise ActionRefused(f"Rule 4: {verdict.reason}")
+
+
+def _seen(setup: BattleSetup, state: FightState, target: str, what: str) -> None:
+    """Rule 1: the brigades of a blind not yet spotted are not on the table to be fired on."""
+    corps = corps_of_brigade(state, target)
+    if on_blind(state, corps):
+        raise ActionRefused(f"Rule 1: {label_of(setup, target)} is on {corps}'s blind, not yet "
+                            f"spotted; {what} only once the blind is spotted and its figures "
+                            f"are on the table")
+
+
+def _once(state: FightState, who: str, what: str) -> bool:
+    act = state.activation
+    return act is not None and (who, what) in act.acted
+
+
 def _need(key: str, what: str) -> str:
     if not key:
         raise ActionRefused(f"name the {what}")
@@ -305,6 +361,10 @@ def _fire(setup: BattleSetup, state: FightState, who: str, target: str,
     aim = _brigade(setup, state, target)
     if side_of(setup, target) == side_of(setup, who):
         raise ActionRefused(f"{aim.name} is a friend of {battery.name}")
+    _seen(setup, state, target, "artillery fires on it")
+    if not bounce and _once(state, who, "fire"):
+        raise ActionRefused(f"Rule 7: a battery fires once per move; {battery.name} has "
+                            "fired this move")
     inches = _number(options, "inches")
     band_text = _text(options, "band")
     if band_text:
@@ -338,10 +398,12 @@ def _fire(setup: BattleSetup, state: FightState, who: str, target: str,
              + (", ".join(str(m) for m in odds.modifiers) or "none"))
     outcomes = tuple((("miss" if n == 0 else f"{n} hit{'s' if n > 1 else ''}"), p)
                      for n, p in odds.hits.items())
+    # Rule 3: a battery's fire costs its commander a pip, paid as it is rolled; the bounce
+    # through is the same shot.
     return Prepared("bounce" if bounce else "fire", "Rule 7", known, outcomes, run, Stage.FIRE,
-                    CorpsAction.ARTILLERY_ACTION if not bounce and _flag(options, "pay") else None,
+                    None if bounce else CorpsAction.ARTILLERY_ACTION,
                     (FollowOnTest.BOUNCE_THROUGH.value,) if bounce
-                    else (FollowOnTest.DEFENCE_ZONE_FIRE.value,))
+                    else (FollowOnTest.DEFENCE_ZONE_FIRE.value,), "" if bounce else "fire")
 
 
 def _morale(setup: BattleSetup, state: FightState, who: str, target: str, options: Options,
@@ -474,6 +536,11 @@ def _combat(setup: BattleSetup, state: FightState, who: str, target: str,
     d = _brigade(setup, state, _need(target, "defender"))
     if side_of(setup, who) == side_of(setup, target):
         raise ActionRefused(f"{a.name} and {d.name} are on the same side")
+    if rule == 12:
+        _seen(setup, state, target, "a fire fight")
+        if _once(state, who, "skirmish"):
+            raise ActionRefused(f"Rule 12: {a.name} has skirmished this move and may not also "
+                                "fire fight")
     if rule is None:
         text = _text(options, "rule")
         if text:
@@ -486,8 +553,11 @@ def _combat(setup: BattleSetup, state: FightState, who: str, target: str,
             if rule is None:
                 raise ActionRefused(f"no combat rule for {a.arm.value} against {d.arm.value}: "
                                     "give --rule (9 or 10 for a built-up area)")
-    combat = Combat(rule, CombatSide(a, _facts(options)),
-                    CombatSide(d, _facts(options, "enemy-facts")))
+    if not _charged(state, who, target):
+        _orders_for_combat(setup, state, who, rule, a.arm, options)
+    facts = _garrison_facts(setup, state, who, rule, _facts(options))
+    enemy_facts = _garrison_facts(setup, state, target, rule, _facts(options, "enemy-facts"))
+    combat = Combat(rule, CombatSide(a, facts), CombatSide(d, enemy_facts))
     odds = combat_odds(combat, setup.ruleset)
 
     def run(dice: DiceSource) -> Resolved:
@@ -503,10 +573,52 @@ def _combat(setup: BattleSetup, state: FightState, who: str, target: str,
              f"factors {factors.attacker_total} against {factors.defender_total}: "
              f"{combat.side(odds.favoured).brigade.name} rolls 2d6 + {odds.difference}")
     outcomes = tuple((f"{row.result} ({row.totals})", p) for row, p in odds.rows if p)
+    # Rule 3: a fire fight is the brigade's infantry fire, a pip paid as it is rolled.
     return Prepared("firefight" if rule == 12 else "combat", f"Rule {rule}", known, outcomes,
-                    run, Stage.COMBAT, None,
+                    run, Stage.COMBAT, CorpsAction.INFANTRY_FIRE if rule == 12 else None,
                     (FollowOnTest.CHARGE_CONTACT.value, FollowOnTest.CAVALRY_COMBAT.value,
-                     FollowOnTest.CHARGE.value))
+                     FollowOnTest.CHARGE.value), "firefight" if rule == 12 else "")
+
+
+# The queued tests a charge's combat settles: contact after an opportunity charge (Rule 6), a
+# counter-charge met, the charge of pursuing cavalry (Rule 16). Their orders are not asked.
+_CHARGES = (FollowOnTest.CHARGE_CONTACT.value, FollowOnTest.CAVALRY_COMBAT.value,
+            FollowOnTest.CHARGE.value)
+
+
+def _charged(state: FightState, who: str, target: str) -> bool:
+    return any(p.test in _CHARGES and ((p.cause == who and p.who == target)
+                                       or (p.who == who and p.cause in ("", target)))
+               for p in state.queue)
+
+
+def _orders_for_combat(setup: BattleSetup, state: FightState, who: str, rule: int, arm: Arm,
+                       options: Options) -> None:
+    """Rules 9-15: the orders each combat needs of the brigade starting it, and Rule 4's
+    licence to fire or charge under them."""
+    needed = combat_rule(rule, setup.ruleset).orders
+    what = {12: "infantry open a fire fight", 14: "cavalry charge cavalry",
+            15: "cavalry charge infantry (or by an opportunity charge, Rule 6)"}.get(
+                rule, "infantry fight hand to hand")
+    _on_orders(setup, state, who, needed, f"Rule {rule}", what)
+    if rule == 12:
+        _licence(setup, state, who, Intent.INFANTRY_FIRE, options)
+    elif arm is Arm.CAVALRY:
+        _licence(setup, state, who, Intent.CAVALRY_CHARGE, options)
+
+
+def _garrison_facts(setup: BattleSetup, state: FightState, key: str, rule: int,
+                    facts: frozenset[str]) -> frozenset[str]:
+    """Rule 9: a brigade is a garrison once its pip is paid and the move it paid in is over;
+    the fact is the battle's, not the umpire's to give."""
+    if "garrison" not in dict(combat_rule(rule, setup.ruleset).factors.table_facts):
+        return facts
+    held = state.brigades[key].garrison and not _once(state, key, "garrison")
+    if "garrison" in facts and not held:
+        raise ActionRefused(f"Rule 9: {label_of(setup, key)} is no garrison: a garrison has "
+                            "held the built-up area or wood a full move and paid 1 pip "
+                            "(spend garrison --brigade in its corps' move)")
+    return facts | {"garrison"} if held else facts
 
 
 def _firefight(setup: BattleSetup, state: FightState, who: str, target: str,
@@ -518,6 +630,12 @@ def _skirmish(setup: BattleSetup, state: FightState, who: str, target: str,
               options: Options) -> Prepared:
     a = _brigade(setup, state, _need(who, "skirmishing brigade"))
     d = _brigade(setup, state, _need(target, "target"))
+    if side_of(setup, who) == side_of(setup, target):
+        raise ActionRefused(f"{a.name} and {d.name} are on the same side")
+    _seen(setup, state, target, "skirmishers fire on it")
+    _on_orders(setup, state, who, skirmish_rules(setup.ruleset).orders, "Rule 11",
+               "infantry start a skirmish")
+    _licence(setup, state, who, Intent.INFANTRY_FIRE, options)
     sk = Skirmish(CombatSide(a, _facts(options)), CombatSide(d, _facts(options, "enemy-facts")),
                   not _flag(options, "no-reply"))
     odds = skirmish_odds(sk, setup.ruleset)
@@ -532,8 +650,7 @@ def _skirmish(setup: BattleSetup, state: FightState, who: str, target: str,
                 (f"{a.name} loses a casualty", odds.defender_hits))
     return Prepared("skirmish", "Rule 11", (known_facts(setup, state, who),
                                             known_facts(setup, state, target)),
-                    outcomes, run, Stage.COMBAT,
-                    CorpsAction.INFANTRY_FIRE if _flag(options, "pay") else None)
+                    outcomes, run, Stage.COMBAT, CorpsAction.INFANTRY_FIRE, (), "skirmish")
 
 
 def _keys(setup: BattleSetup, state: FightState, text: str) -> tuple[str, ...]:
@@ -694,19 +811,25 @@ def check_options(test: str, options: Options) -> None:
 
 def prepare(setup: BattleSetup, state: FightState, test: str, who: str = "", target: str = "",
             options: Options | None = None) -> Prepared:
-    """A test filled in from the battle and the table's facts, with its exact odds."""
+    """A test filled in from the battle and the table's facts, with its exact odds; refused,
+    as its roll would be, when the move cannot take it now (its step of the sequence is past,
+    the pips cannot pay for it, the commander misses his move)."""
     _playing(state, f"take a {test} test")
     maker = TESTS.get(test)
     if maker is None:
         raise ActionRefused(f"'{test}' is not a test of the battle (tests: {', '.join(TESTS)})")
     check_options(test, options or {})
-    return maker(setup, state, who, target, options or {})
+    prepared = maker(setup, state, who, target, options or {})
+    _now(setup, state, test, who, prepared)
+    return prepared
 
 
-def take(setup: BattleSetup, state: FightState, test: str, who: str, target: str,
-         options: Options, dice: DiceSource) -> Outcome:
-    """Take a test: roll, apply its effects to the brigades, queue what it triggers."""
-    prepared = prepare(setup, state, test, who, target, options)
+def _now(setup: BattleSetup, state: FightState, test: str, who: str,
+         prepared: Prepared) -> FightState:
+    """The state with the move at the test's step and its pip paid, or the refusal."""
+    missed = state.activation is not None and state.activation.missed
+    if missed and prepared.stage is not None and test != "fire":
+        missing(setup, _activation(state), f"take a {test} test")
     if prepared.stage is not None and state.activation is not None:
         state = enter_stage(setup, state, prepared.stage, f"a {test} test")
     if prepared.pays is not None:
@@ -716,8 +839,20 @@ def take(setup: BattleSetup, state: FightState, test: str, who: str, target: str
         if corps is not None and who in state.brigades and who not in state.corps[corps].brigades:
             raise ActionRefused(f"{brigade} is not of {setup.commander(act.commander).name}'s "
                                 "command; only its own commander may pay for it")
-        paid = corps_action(_budget(setup, act), prepared.pays, setup.ruleset, brigade)
-        state = replace(state, activation=_paid(act, paid))
+        if not missed:           # Rule 7: the guns of a move missed for the Poor chip fire free
+            paid = corps_action(_budget(setup, act), prepared.pays, setup.ruleset, brigade)
+            state = replace(state, activation=_paid(act, paid))
+    return state
+
+
+def take(setup: BattleSetup, state: FightState, test: str, who: str, target: str,
+         options: Options, dice: DiceSource) -> Outcome:
+    """Take a test: roll, apply its effects to the brigades, queue what it triggers."""
+    prepared = prepare(setup, state, test, who, target, options)
+    state = _now(setup, state, test, who, prepared)
+    if prepared.acts and state.activation is not None:
+        act = state.activation
+        state = replace(state, activation=replace(act, acted=act.acted + ((who, prepared.acts),)))
     resolved = prepared.run(dice)
     state = _settle(setup, state, test, who, prepared.resolves)
     if test == "rally-pursuers":           # rallied or sent back: no longer pursuing
@@ -758,8 +893,13 @@ def _apply(setup: BattleSetup, state: FightState, resolved: Resolved) -> FightSt
         if key is None:
             continue
         now = brigades[key]
-        new = BrigadeNow(now.casualties + e.casualties, e.new_state or now.state, now.formation,
-                         now.removed or e.removed, now.pursuing)
+        state_after = e.new_state or now.state
+        removed = now.removed or e.removed
+        # A garrison that routs, leaves the table or is pushed back no longer holds its place.
+        held = now.garrison and not removed and not e.retire_inches and not e.rout_inches \
+            and state_after is not MoraleState.ROUT
+        new = replace(now, casualties=now.casualties + e.casualties, state=state_after,
+                      removed=removed, garrison=held)
         if new.state is MoraleState.ROUT and now.state is not MoraleState.ROUT:
             routed_now.append(key)
             new = replace(new, pursuing=False)     # routing, no longer pursuing

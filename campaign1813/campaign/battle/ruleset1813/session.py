@@ -78,7 +78,8 @@ def _dispatch(setup: BattleSetup, state: f.FightState, action: str, dice: _Dice,
         return f.change_orders(setup, state, i["corps"], i["order"], i.get("objective", ""),
                                i.get("in_contact", True))
     if action == "draw":
-        return f.draw(setup, state, i.get("chip"), index, i.get("commander"))
+        return f.draw(setup, state, i.get("chip"), index, i.get("commander"),
+                      bool(i.get("confirm", False)))
     if action == "special":
         return f.use_special(setup, state, i.get("commander"))
     if action == "pips":
@@ -99,7 +100,7 @@ def _dispatch(setup: BattleSetup, state: f.FightState, action: str, dice: _Dice,
     if action == "dismiss":
         return f.dismiss(setup, state, i.get("index", 1), i.get("reason", ""))
     if action == "end-turn":
-        return f.end_turn(setup, state)
+        return f.end_turn(setup, state, bool(i.get("confirm", False)))
     if action == "holder":
         return f.record_holder(setup, state, i["side"], i.get("reason", ""))
     if action == "override":

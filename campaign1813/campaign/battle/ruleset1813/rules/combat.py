@@ -36,7 +36,7 @@ from campaign1813.campaign.battle.ruleset1813.rules.modifiers import (
     with_table_facts,
 )
 from campaign1813.campaign.battle.ruleset1813.rules.morale import PURSUIT, casualty_effect
-from campaign1813.campaign.battle.terms import Arm, Effect, FollowOn, MoraleState
+from campaign1813.campaign.battle.terms import Arm, CorpsOrder, Effect, FollowOn, MoraleState
 from campaign1813.campaign.errors import CampaignError
 
 
@@ -103,6 +103,7 @@ class CombatRule:
     rows: tuple[tuple[str, tuple[ResultRow, ...]], ...]
     hand_to_hand: bool
     initiated: bool
+    orders: tuple[CorpsOrder, ...] = ()
 
     def rows_for(self, roller: Arm) -> tuple[ResultRow, ...]:
         """The rows read when this arm rolls."""
@@ -158,7 +159,8 @@ def combat_rules(ruleset: str = "1813") -> dict[int, CombatRule]:
             arms = (Arm(r["arms"][0]), Arm(r["arms"][1]))
             out[int(number)] = CombatRule(int(number), str(r["title"]), arms, factors,
                                           str(r["table"]), rows, bool(r["hand_to_hand"]),
-                                          bool(r.get("initiated", True)))
+                                          bool(r.get("initiated", True)),
+                                          tuple(CorpsOrder(o) for o in r.get("orders", ())))
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, RulesetError):
             raise

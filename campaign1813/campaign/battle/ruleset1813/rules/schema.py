@@ -548,6 +548,8 @@ class CombatRule(Table):
     table: str
     hand_to_hand: bool
     initiated: bool = True
+    orders: list[OrderName] = []
+    """The orders the attacker's corps must have (none: any)."""
     facts: Facts = {}
     factors: list[Factor]
 
@@ -599,6 +601,8 @@ class Skirmish(Table):
     die: DieName
     kill_at: int
     casualties: Count
+    orders: list[OrderName] = []
+    """The orders the skirmishing brigade's corps must have (none: any)."""
     facts: Facts = {}
     modifiers: list[Factor]
 

@@ -36,7 +36,7 @@ from campaign1813.campaign.battle.ruleset1813.rules.morale import (
     MoraleTestDue,
     casualty_effect,
 )
-from campaign1813.campaign.battle.terms import Arm, Effect, FollowOn, MoraleState
+from campaign1813.campaign.battle.terms import Arm, CorpsOrder, Effect, FollowOn, MoraleState
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,7 @@ class SkirmishRules:
     kill_at: int
     casualties: int
     modifiers: ModifierList
+    orders: tuple[CorpsOrder, ...] = ()
 
 
 @cache
@@ -57,7 +58,8 @@ def skirmish_rules(ruleset: str = "1813") -> SkirmishRules:
         raw = load_table(ruleset, "combat.toml")["skirmish"]
         mods = ModifierList.parse(raw["modifiers"], where, BRIGADE_FACTS | COMPARATIVE_FACTS,
                                   raw.get("facts", {}))
-        return SkirmishRules(DICE[raw["die"]], int(raw["kill_at"]), int(raw["casualties"]), mods)
+        return SkirmishRules(DICE[raw["die"]], int(raw["kill_at"]), int(raw["casualties"]), mods,
+                             tuple(CorpsOrder(o) for o in raw.get("orders", ())))
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, RulesetError):
             raise
