@@ -27,6 +27,7 @@ from campaign1813.campaign.day.ground import Ground
 from campaign1813.campaign.day.state import initial_state
 from campaign1813.campaign.errors import CampaignError, CampaignFileError
 from campaign1813.campaign.export.output import SIDE_FILES, ExportError, refuse_side_file
+from campaign1813.campaign.scenario.types import EARLIEST_START, LATEST_START, START_RANGE
 from campaign1813.campaign.store.audit import audit
 from campaign1813.campaign.store.codec import read_campaign, write_state
 from campaign1813.campaign.store.protocol import (
@@ -490,6 +491,8 @@ def create_campaign(
     from campaign1813.campaign.scenario.loader import load_scenario, read_scenario_folder
 
     path = Path(path)
+    if start_date is not None and not EARLIEST_START <= start_date <= LATEST_START:
+        raise CampaignError(f"the start date {start_date.isoformat()} is not {START_RANGE}")
     _check_destination(path, overwrite)
     files = read_scenario_folder(scenario_dir(scenario))
     loaded = load_scenario(files)  # a scenario that does not validate never becomes a campaign
