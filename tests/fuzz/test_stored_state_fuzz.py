@@ -182,13 +182,12 @@ def _sha256(path: Path) -> str:
 
 
 def _check_refusal(exc: CampaignError, path: Path) -> None:
-    """A file's refusal names the file (a damaged stored scenario adds its problems, one a
-    line); any other refusal is one line."""
+    """Every refusal is one line; a file's refusal names the file (a damaged stored
+    scenario's problems joined on that line)."""
     message = str(exc)
+    assert message and len(message.splitlines()) == 1, repr(message)
     if isinstance(exc, CampaignFileError):
         assert message.startswith(f"{path}: "), message
-    else:
-        assert message and len(message.splitlines()) == 1, repr(message)
 
 
 def _damage_and_open(base: Path, changes: list[tuple]) -> None:

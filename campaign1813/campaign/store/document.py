@@ -26,7 +26,12 @@ from campaign1813 import __version__
 from campaign1813.campaign.day.ground import Ground
 from campaign1813.campaign.day.state import initial_state
 from campaign1813.campaign.errors import CampaignError, CampaignFileError
-from campaign1813.campaign.export.output import SIDE_FILES, ExportError, refuse_side_file
+from campaign1813.campaign.export.output import (
+    SIDE_FILES,
+    ExportError,
+    clean_stale_parts,
+    refuse_side_file,
+)
 from campaign1813.campaign.scenario.types import EARLIEST_START, LATEST_START, START_RANGE
 from campaign1813.campaign.store.audit import audit
 from campaign1813.campaign.store.codec import read_campaign, write_state
@@ -411,6 +416,8 @@ def open_campaign(path: str | Path) -> CampaignDocument:
     except BaseException:
         doc.close()
         raise
+    if not readonly:  # what exports stopped half-way left beside the campaign
+        clean_stale_parts(real.parent)
     return doc
 
 
