@@ -134,7 +134,7 @@ def _apply(con: sqlite3.Connection, change: tuple) -> str:
                                    (rowid,)).fetchone()[0]
                 try:
                     data = json.loads(text)
-                except (TypeError, ValueError):
+                except (TypeError, ValueError, RecursionError):  # nested past Python's limit
                     return f"json {table}.{column} row {rowid}: not JSON"
                 paths = _paths(data)
                 path = paths[change[4] % len(paths)]
