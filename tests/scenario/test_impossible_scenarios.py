@@ -14,6 +14,7 @@ from campaign1813.campaign.scenario.loader import load_scenario, read_scenario_f
 from campaign1813.campaign.scenario.types import EARLIEST_START, LATEST_START
 from campaign1813.campaign.store.document import create_campaign
 from campaign1813.data import scenario_dir
+from campaign1813.maps.geometry import town_miles
 
 SHIPPED = read_scenario_folder()
 
@@ -84,6 +85,15 @@ def test_a_folder_that_links_back_to_its_parent_is_refused(tmp_path):
                                  "symbolic links)")
 
 
+def test_a_pipe_named_as_a_file_is_refused_not_read(tmp_path):
+    """Reading a named pipe waits for a writer that never comes."""
+    folder = copy_of_shipped(tmp_path)
+    os.mkfifo(folder / "map" / "extra.toml")
+    with pytest.raises(ScenarioError) as caught:
+        read_scenario_folder(folder)
+    assert str(caught.value) == "map/extra.toml: is not a regular file"
+
+
 def test_scenario_check_says_what_is_wrong_with_an_unreadable_file(tmp_path, capsys):
     folder = copy_of_shipped(tmp_path)
     (folder / "settings.toml").write_bytes(b"[campaign]\nname = \"\xff\xfe\"\n")
@@ -142,8 +152,6 @@ def test_a_road_may_wind_to_three_times_the_crow_flies_and_five_miles():
 
 def test_the_shipped_map_winds_well_within_the_bound():
     """The shipped map's most winding road is 1.52 times the crow's distance."""
-    from campaign1813.maps.geometry import town_miles
-
     scenario = load_scenario()
     towns = {t.name: t for t in scenario.map.towns}
     worst = max(r.miles / town_miles(towns[r.a], towns[r.b]) for r in scenario.map.roads)

@@ -46,6 +46,8 @@ def read_scenario_folder(path: str | Path | None = None) -> dict[str, str]:
 
 def _text_of(path: Path, name: str) -> str:
     """A scenario file's text, or a one-line ScenarioError saying why it is not text."""
+    if path.exists() and not path.is_file():  # a pipe or a device: reading it may never end
+        raise ScenarioError(one_line(f"{name}: is not a regular file"))
     try:
         raw = path.read_bytes()
     except OSError as exc:
