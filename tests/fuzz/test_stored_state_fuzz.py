@@ -225,6 +225,9 @@ def _damage_and_open(base: Path, changes: list[tuple]) -> None:
        changes=st.lists(mutation, min_size=1, max_size=3))
 # found by the fuzzer: a stored scenario whose towns are gone while its roads stay
 @example(base="marching", changes=[("json", "scenario_form", 0, 0, 3, [])])
+# a stored scenario file with two problems: once refused on two lines
+@example(base="marching", changes=[("update", "scenario_file", 5, 1,
+                                    "[campaign]\nname = 5\nstart_date = 'x'\n")])
 def test_a_damaged_file_opens_or_is_refused_untouched(bases, base, changes):
     _damage_and_open(bases[base], changes)
 
