@@ -27,7 +27,7 @@ from campaign1813.campaign.store.document import open_campaign
 from .test_stored_state_fuzz import _apply, json_values, sql_values
 
 # CI runs a bounded number of examples; set FUZZ_EXAMPLES for a longer hunt.
-FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", 60)), deadline=None,
+FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", 40)), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow],
                 phases=[p for p in Phase if p is not Phase.explain])
 
@@ -99,11 +99,12 @@ def test_a_damaged_log_is_refused_in_one_line_or_works(logged, changes, steps):
         finally:
             con.close()
         before = _sha256(path)
-        for step in ("open", *steps):
+        taken = ["open", *steps]
+        for i, step in enumerate(taken):
             try:
                 doc = open_campaign(path)
             except CampaignError as exc:
-                assert step == "open", f"the file no longer opens after a {step} that worked"
+                assert i == 0, f"the file no longer opens after {taken[1:i]}: {exc}"
                 event("open refused")
                 note(f"refused: {exc}")
                 _one_line(exc, path)
@@ -120,4 +121,4 @@ def test_a_damaged_log_is_refused_in_one_line_or_works(logged, changes, steps):
                     event(f"{step} refused")
                     note(f"{step} refused: {exc}")
                     _one_line(exc, path)
-            _reopens(path)  # what a step kept (an undo, a redo) is a campaign
+        _reopens(path)  # what the last step kept is a campaign too (each before: the next open)
