@@ -124,3 +124,17 @@ def test_a_damaged_stored_scenario_is_refused_in_one_line(fresh_campaign):
     assert message.startswith(f"{path}: is damaged: armies.toml: 4 Corps (Second French Army), "
                               "brigade 13: firepower 'D' is not A, B or C; armies.toml: ")
     assert message.endswith("; and 2 more problems")
+
+
+def test_opening_through_a_link_cleans_beside_the_link_and_beside_the_file(fresh_campaign,
+                                                                           tmp_path):
+    (tmp_path / "real").mkdir()
+    (tmp_path / "desk").mkdir()
+    path = fresh_campaign(tmp_path / "real" / "war.c1813")
+    link = tmp_path / "desk" / "war.c1813"
+    link.symlink_to(path)
+    left = [killed_export(tmp_path / folder / "oob.json") for folder in ("real", "desk")]
+    for part in left:
+        age(part, STALE_SECONDS + 1)
+    open_campaign(link).close()
+    assert parts(tmp_path / "real") == parts(tmp_path / "desk") == []

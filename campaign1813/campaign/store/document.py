@@ -416,8 +416,9 @@ def open_campaign(path: str | Path) -> CampaignDocument:
     except BaseException:
         doc.close()
         raise
-    if not readonly:  # what exports stopped half-way left beside the campaign
-        clean_stale_parts(real.parent)
+    if not readonly:  # what exports stopped half-way left beside the campaign (or its link)
+        for folder in dict.fromkeys((path.absolute().parent, real.parent)):
+            clean_stale_parts(folder)
     return doc
 
 
