@@ -39,9 +39,11 @@ test: lint
 		--cov=campaign1813.campaign.battle --cov-report=term:skip-covered --cov-fail-under=95
 	$(PYTEST) $(addprefix --ignore=,$(BATTLE_TESTS))
 
-# the fuzzers at length (make test runs each with a bounded number of examples)
+# the fuzzers at length (make test runs each with a bounded number of examples), and the races
+# of every pair of a battle's actions five times each (make test races each pair once)
 fuzz: $(TEST_STAMP)
-	QT_QPA_PLATFORM=offscreen FUZZ_EXAMPLES=1000 $(BIN)/python -m pytest tests/fuzz
+	QT_QPA_PLATFORM=offscreen FUZZ_EXAMPLES=1000 $(BIN)/python -m pytest tests/fuzz \
+		tests/store/test_battle_races.py
 
 bench: $(TEST_STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/run.py

@@ -92,3 +92,17 @@ def test_odds_with_a_die_too_big_is_refused_at_once(tmp_path):
                 "--range", "short", "--target", "infantry")
     assert done.returncode == 1, done.stderr
     assert "1813/fire.toml: dice: should be a die such as d6" in done.stderr
+
+
+@pytest.mark.parametrize("key", ["\x1e", "a\nb", "\u2028", "\x1b[31m"])
+def test_a_key_with_a_line_break_is_refused_on_one_line(key):
+    """Found by the ruleset fuzzer: an unknown key holding a record separator split the
+    refusal in two."""
+    data = dict(load_table("1813", "combat.toml"))
+    data[key] = 1
+    with pytest.raises(RulesetError) as err:
+        check_table("combat.toml", data, "house/combat.toml")
+    message = str(err.value)
+    assert len(message.splitlines()) == 1 and "\x1b" not in message
+    assert message.startswith("house/combat.toml: unknown entry ")
+    assert repr(key)[1:-1] in message

@@ -13,9 +13,19 @@ from campaign1813.errors import CampaignError
 MANIFEST = "validated.json"
 
 
+# Characters that break a line (str.splitlines breaks at the separators \x1c-\x1e too) or
+# act on a terminal, each shown escaped as Python writes it.
+_BREAKS = {code: repr(chr(code))[1:-1] for code in (
+    *range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029)}
+
+
 class RulesetError(CampaignError):
     """A ruleset or one of its tables is missing or malformed; says which and why (shown to the
-    umpire as any refusal is, never as an internal error)."""
+    umpire as any refusal is, never as an internal error), on one line: a key or value of the
+    file that holds a line break or a control character is shown escaped."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(str(message).translate(_BREAKS))
 
 
 def rulesets_root() -> Path:

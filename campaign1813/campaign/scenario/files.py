@@ -218,6 +218,8 @@ def _reason(kind: str, what: str, value: Any, ctx: Mapping[str, Any], noun: str,
         return _number_reason(kind, what, value, ctx, noun)
     if kind in ("no_crossing", "no_river"):
         return said
+    if kind == "out_of_range":  # a check of our own that says the range
+        return f"{what} {show(value)} is not {said}"
     return f"{what} {show(value)}: {said}"
 
 

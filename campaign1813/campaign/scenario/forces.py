@@ -19,6 +19,7 @@ from campaign1813.campaign.scenario.files import (
     Loc,
     Problems,
     Style,
+    one_line,
     parse_toml,
     position,
     show,
@@ -46,14 +47,21 @@ from campaign1813.campaign.scenario.types import (
     Objective,
     Settings,
 )
+from campaign1813.maps.geometry import town_miles
 from campaign1813.maps.names import NameIndex
+from campaign1813.maps.types import MapData
 
 __all__ = ["ARMIES_FILE", "CALIBRES", "INFANTRY_PER_CORPS", "NATIONALITIES", "OBJECTIVES_FILE",
-           "SETTINGS_FILE", "army_named", "load_armies", "load_objectives", "load_settings"]
+           "SETTINGS_FILE", "THEATRE_MILES", "army_named", "far_from_theatre", "load_armies",
+           "load_objectives", "load_settings"]
 
 ARMIES_FILE = "armies.toml"
 OBJECTIVES_FILE = "objectives.toml"
 SETTINGS_FILE = "settings.toml"
+# How far from its army's theatre an HQ or a corps may start: a town of another theatre within
+# these miles of one of its own (across the border, a week's march on foot) may be a campaign's
+# opening; farther (a corps of an army in Germany starting in Madrid) is a slip of the pen.
+THEATRE_MILES = 100.0
 
 
 def _checked_value(problems: Problems, loc: Loc) -> Any:
@@ -259,6 +267,32 @@ def _corps(entry: CorpsEntry, army: str, towns: Mapping[str, str]) -> Corps:
         cavalry=CavalryBrigade(cavalry.number, cavalry.class_, cavalry.type,
                                lancers=cavalry.lancers, name=cavalry.name),
         artillery=Artillery(artillery.class_, artillery.calibre, horse=artillery.horse))
+
+
+def far_from_theatre(armies: Sequence[ArmyGroup], map_data: MapData) -> list[str]:
+    """Each HQ and corps that starts outside its army's theatre and more than
+    ``THEATRE_MILES`` from every town of it, one line each."""
+    towns = {t.name: t for t in map_data.towns}
+    problems = []
+    for army in armies:
+        own = [t for t in map_data.towns if t.theatre is army.theatre]
+        starts = [(army.name, "HQ town", army.hq)]
+        starts += [(f"{c.name} ({army.name})", "starting town", c.start) for c in army.corps]
+        for label, what, name in starts:
+            town = towns[name]
+            if town.theatre is army.theatre:
+                continue
+            said = f"{ARMIES_FILE}: {label}: {what} {show(name)} is in {town.theatre}"
+            if not own:
+                problems.append(one_line(f"{said}, and the map has no town of the army's "
+                                         f"theatre, {army.theatre}"))
+                continue
+            miles = min(town_miles(town, t) for t in own)
+            if miles > THEATRE_MILES:
+                problems.append(one_line(
+                    f"{said}, {miles:.0f} miles from the nearest town of the army's theatre, "
+                    f"{army.theatre} (at most {THEATRE_MILES:g})"))
+    return problems
 
 
 # --- objectives -------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 import msgspec.inspect as mi
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -33,7 +34,16 @@ from pydantic import (
 from pydantic.json_schema import SkipJsonSchema
 from pydantic_core import PydanticCustomError
 
-from campaign1813.campaign.scenario.types import CavalryType, Grade, Rating, Settings, Side
+from campaign1813.campaign.scenario.types import (
+    EARLIEST_START,
+    LATEST_START,
+    START_RANGE,
+    CavalryType,
+    Grade,
+    Rating,
+    Settings,
+    Side,
+)
 from campaign1813.maps.types import Crossing, RoadClass, Theatre, Town
 
 # The nations the campaign fields: the rules give some of them effects (British pursuit, Spanish
@@ -270,11 +280,21 @@ def _iso_date(value: Any) -> Any:
     return value
 
 
+def _in_the_wars(value: date) -> date:
+    """A first day within the wars of the Revolution and Napoleon (``types.START_RANGE``)."""
+    if not EARLIEST_START <= value <= LATEST_START:
+        raise PydanticCustomError("out_of_range", START_RANGE)
+    return value
+
+
 class CampaignSection(_Table):
     """[campaign]: its name and first day."""
 
     name: Text = _DEFAULT.name
-    start_date: Annotated[date, Strict(), BeforeValidator(_iso_date)] = _DEFAULT.start_date
+    start_date: Annotated[date, Strict(), BeforeValidator(_iso_date),
+                          AfterValidator(_in_the_wars),
+                          Field(description=f"the campaign's first day, {START_RANGE}")] = (
+        _DEFAULT.start_date)
 
 
 class DistancesSection(_Table):

@@ -109,6 +109,12 @@ class Objective(msgspec.Struct, frozen=True):
 # The ranges the scenario's schema allows (``scenario/schema.py``), held again when a campaign's
 # stored copy of its scenario is read: an edited copy cannot march a corps 180 miles a day.
 DayRate = Annotated[float, msgspec.Meta(gt=0, le=100)]
+# The days a campaign of these rules can start on: the wars of the French Revolution and of
+# Napoleon, from the first campaigns of 1792 to the peace of 1815. A date outside is a slip.
+EARLIEST_START = date(1792, 1, 1)
+LATEST_START = date(1815, 12, 31)
+START_RANGE = (f"between {EARLIEST_START.isoformat()} and {LATEST_START.isoformat()} "
+               "(the wars of the Revolution and Napoleon)")
 ShortMiles = Annotated[float, msgspec.Meta(ge=0, le=100)]
 
 

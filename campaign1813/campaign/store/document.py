@@ -26,7 +26,13 @@ from campaign1813 import __version__
 from campaign1813.campaign.day.ground import Ground
 from campaign1813.campaign.day.state import initial_state
 from campaign1813.campaign.errors import CampaignError, CampaignFileError
-from campaign1813.campaign.export.output import SIDE_FILES, ExportError, refuse_side_file
+from campaign1813.campaign.export.output import (
+    SIDE_FILES,
+    ExportError,
+    clean_stale_parts,
+    refuse_side_file,
+)
+from campaign1813.campaign.scenario.types import EARLIEST_START, LATEST_START, START_RANGE
 from campaign1813.campaign.store.audit import audit
 from campaign1813.campaign.store.codec import read_campaign, write_state
 from campaign1813.campaign.store.protocol import (
@@ -436,6 +442,9 @@ def open_campaign(path: str | Path) -> CampaignDocument:
     except BaseException:
         doc.close()
         raise
+    if not readonly:  # what exports stopped half-way left beside the campaign (or its link)
+        for folder in dict.fromkeys((path.absolute().parent, real.parent)):
+            clean_stale_parts(folder)
     return doc
 
 
@@ -516,6 +525,8 @@ def create_campaign(
     from campaign1813.campaign.scenario.loader import load_scenario, read_scenario_folder
 
     path = Path(path)
+    if start_date is not None and not EARLIEST_START <= start_date <= LATEST_START:
+        raise CampaignError(f"the start date {start_date.isoformat()} is not {START_RANGE}")
     _check_destination(path, overwrite)
     files = read_scenario_folder(scenario_dir(scenario))
     loaded = load_scenario(files)  # a scenario that does not validate never becomes a campaign

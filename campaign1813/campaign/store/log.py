@@ -13,14 +13,19 @@ import json
 import secrets
 import sqlite3
 from collections.abc import Callable
-from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.day.ground import OrderRefused
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.store.codec import SECTIONS as STATE_SECTIONS
-from campaign1813.campaign.store.codec import DamagedState, Json, read_state, write_changes
+from campaign1813.campaign.store.codec import (
+    DamagedState,
+    Json,
+    iso_date,
+    read_state,
+    write_changes,
+)
 from campaign1813.campaign.store.protocol import LogEntry, LoggedAction, LogStep
 
 if TYPE_CHECKING:  # a day's report is handed on, never read here
@@ -87,7 +92,8 @@ def _step(con: sqlite3.Connection, expected: LogStep | None, back: bool,
     if row is None:
         raise OrderRefused(f"there is nothing to {what}")
     _expect(row, expected, what)
-    damaged = f"the log's entry {row['seq']} ({row['label']}) is damaged, so it cannot be {what}ne"
+    damaged = (f"the log's entry {row['seq']} ({_shown(row['label'])}) is damaged, so it "
+               f"cannot be {what}ne")
     try:
         before, after = json.loads(row["before_json"]), json.loads(row["after_json"])
         lines = () if back else tuple(str(line) for line in json.loads(row["lines_json"]))
@@ -102,12 +108,15 @@ def _step(con: sqlite3.Connection, expected: LogStep | None, back: bool,
         # The state it leaves is read back and checked before anything is committed: a value
         # no campaign can hold is refused here, and the whole step with it.
         (check or read_state)(con)
+        # What the step touched, read from both sides: the side it did not write is checked
+        # here, as far as the window's refresh reads it.
+        changes = _changes(f"{what.capitalize()} {row['label']}", lines, old, new, None)
     except CampaignError as exc:
         raise DamagedState(f"{damaged}: {exc}") from None
     except (TypeError, ValueError, KeyError, AttributeError, sqlite3.Error) as exc:
         raise DamagedState(f"{damaged} ({type(exc).__name__}: {exc})") from None
     con.execute("UPDATE event_log SET undone = ? WHERE seq = ?", (back, row["seq"]))
-    return _changes(f"{what.capitalize()} {row['label']}", lines, old, new, None)
+    return changes
 
 
 def _expect(row: sqlite3.Row, expected: LogStep | None, what: str) -> None:
@@ -143,12 +152,37 @@ def redo_step(con: sqlite3.Connection) -> LogStep | None:
 
 
 def actions_in_force(con: sqlite3.Connection) -> list[LoggedAction]:
-    """Every action still in force, oldest first."""
+    """Every action still in force, oldest first; a damaged entry is refused with its number
+    and what is wrong with it."""
     con.row_factory = sqlite3.Row
     rows = con.execute("SELECT seq, date, label, lines_json, kind FROM event_log "
                        "WHERE NOT undone ORDER BY seq")
-    return [LoggedAction(r["seq"], date.fromisoformat(r["date"]), r["label"],
-                         tuple(json.loads(r["lines_json"])), r["kind"]) for r in rows]
+    return [_logged(r) for r in rows]
+
+
+def _shown(label: object) -> str:
+    """A label as a message shows it: at most 80 characters, a line break or other control
+    character escaped (a damaged label keeps the message on one line)."""
+    text = f"{label!s:.80}"
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _logged(row: sqlite3.Row) -> LoggedAction:
+    """One entry of the log as the diary shows it, each field checked."""
+    where = f"the log's entry {row['seq']!r:.30}"
+    for field in ("label", "kind"):
+        if not isinstance(row[field], str):
+            raise DamagedState(f"{where} is damaged: its {field} {row[field]!r:.80} is not text")
+    try:
+        lines = json.loads(row["lines_json"])
+    except (TypeError, ValueError, RecursionError):
+        raise DamagedState(f"{where} ({_shown(row['label'])}) is damaged: its lines are not "
+                           "JSON") from None
+    if not isinstance(lines, list) or not all(isinstance(line, str) for line in lines):
+        raise DamagedState(f"{where} ({row['label']:.80}) is damaged: its lines are not a "
+                           "list of text")
+    return LoggedAction(row["seq"], iso_date(row["date"], where), row["label"], tuple(lines),
+                        row["kind"])
 
 
 def _changes(label: str, lines: tuple[str, ...], old: Json, new: Json,
