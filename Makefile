@@ -1,29 +1,30 @@
 # Two commands do all set-up: `make run` opens the app, `make test` runs every check.
 PYTHON ?= python3
 VENV := .venv
-# a virtual environment keeps its programs in Scripts/ on Windows
+# a virtual environment keeps its programs in Scripts/, named .exe, on Windows
 BIN := $(VENV)/$(if $(filter Windows_NT,$(OS)),Scripts,bin)
+EXE := $(if $(filter Windows_NT,$(OS)),.exe,)
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 BUNDLE_STAMP := $(VENV)/.installed-bundle
 
 .PHONY: run test bench fuzz lint clean screenshot pictures bundle bundle-check
 
-$(BIN)/python:
+$(BIN)/python$(EXE):
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(RUN_STAMP): pyproject.toml | $(BIN)/python
+$(RUN_STAMP): pyproject.toml | $(BIN)/python$(EXE)
 	$(BIN)/python -m pip install --quiet -e .
 	$(BIN)/python -m compileall -q campaign1813
 	touch $@
 
-$(TEST_STAMP): pyproject.toml | $(BIN)/python
+$(TEST_STAMP): pyproject.toml | $(BIN)/python$(EXE)
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	touch $@ $(RUN_STAMP)
 
 # the bundle's tools (PyInstaller, Pillow) beside the test extra, whose pypdf reads its PDFs back
-$(BUNDLE_STAMP): pyproject.toml | $(BIN)/python
+$(BUNDLE_STAMP): pyproject.toml | $(BIN)/python$(EXE)
 	$(BIN)/python -m pip install --quiet -e ".[test,bundle]"
 	touch $@ $(TEST_STAMP) $(RUN_STAMP)
 

@@ -129,8 +129,11 @@ def quit_after_start(app: QApplication, window: MainWindow,
                      preload: list[threading.Thread]) -> None:
     """Report the window's first paint, then quit when it has settled and the modules loaded
     behind it are in (status 1 if one could not be loaded)."""
-    AfterFirstPaint(window, lambda: print(
-        f"window shown after {time.process_time():.3f} s of CPU", flush=True))
+    def shown() -> None:
+        if sys.stdout is not None:  # a windowed program on Windows may have none
+            print(f"window shown after {time.process_time():.3f} s of CPU", flush=True)
+
+    AfterFirstPaint(window, shown)
 
     def finish() -> None:
         for thread in preload:
