@@ -1,30 +1,38 @@
 # Two commands do all set-up: `make run` opens the app, `make test` runs every check.
 PYTHON ?= python3
 VENV := .venv
-BIN := $(VENV)/bin
+# a virtual environment keeps its programs in Scripts/, named .exe, on Windows
+BIN := $(VENV)/$(if $(filter Windows_NT,$(OS)),Scripts,bin)
+EXE := $(if $(filter Windows_NT,$(OS)),.exe,)
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
+BUNDLE_STAMP := $(VENV)/.installed-bundle
 
-.PHONY: run test bench fuzz lint clean screenshot pictures
+.PHONY: run test bench fuzz lint clean screenshot pictures bundle bundle-check
 
-$(BIN)/python:
+$(BIN)/python$(EXE):
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(RUN_STAMP): pyproject.toml | $(BIN)/python
+$(RUN_STAMP): pyproject.toml | $(BIN)/python$(EXE)
 	$(BIN)/python -m pip install --quiet -e .
 	$(BIN)/python -m compileall -q campaign1813
 	touch $@
 
-$(TEST_STAMP): pyproject.toml | $(BIN)/python
+$(TEST_STAMP): pyproject.toml | $(BIN)/python$(EXE)
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	touch $@ $(RUN_STAMP)
+
+# the bundle's tools (PyInstaller, Pillow) beside the test extra, whose pypdf reads its PDFs back
+$(BUNDLE_STAMP): pyproject.toml | $(BIN)/python$(EXE)
+	$(BIN)/python -m pip install --quiet -e ".[test,bundle]"
+	touch $@ $(TEST_STAMP) $(RUN_STAMP)
 
 run: $(RUN_STAMP)
 	$(BIN)/campaign1813-gui
 
 lint: $(TEST_STAMP)
-	$(BIN)/ruff check campaign1813 tests benchmarks tools
+	$(BIN)/ruff check campaign1813 tests benchmarks tools packaging
 	$(BIN)/lint-imports
 	$(BIN)/mypy --strict --warn-unreachable
 
@@ -60,5 +68,15 @@ screenshot: $(RUN_STAMP)
 pictures: $(RUN_STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m tools.map_pictures docs/maps
 
+# the standalone application folder, dist/campaign1813/ (docs/packaging.md): the window
+# (campaign1813-gui) and the command line (campaign1813) on one set of libraries
+bundle: $(BUNDLE_STAMP)
+	$(BIN)/pyinstaller --noconfirm --log-level WARN --distpath dist --workpath build/bundle \
+		packaging/campaign1813.spec
+
+# the bundle used as a user would: the window's first start, the command line, an old file
+bundle-check: bundle
+	$(BIN)/python packaging/check_bundle.py dist/campaign1813
+
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .coverage
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .coverage

@@ -137,3 +137,52 @@ def test_without_defer_map_the_map_comes_with_the_campaign(qtbot, tmp_path):
     w = make_window(qtbot, tmp_path)
     w.new_campaign(tmp_path / "war")
     assert "5 Corps" in w.campaign_view.map_scene.markers
+
+
+def test_a_file_the_system_asks_to_open_is_opened(qtbot, tmp_path, fresh_campaign):
+    """macOS hands a double-clicked campaign to the running application as a file-open event."""
+    from PySide6.QtGui import QFileOpenEvent
+    from PySide6.QtWidgets import QApplication
+
+    from campaign1813.ui.app import FileOpener
+
+    app = QApplication.instance()
+    w = make_window(qtbot, tmp_path)
+    opener = FileOpener(app, w)
+    try:
+        path = fresh_campaign(tmp_path / "sent.c1813")
+        assert QApplication.sendEvent(app, QFileOpenEvent(str(path)))
+        assert w.document is not None and w.document.path == path
+    finally:
+        app.removeEventFilter(opener)
+        opener.deleteLater()
+
+
+def test_quit_after_start_reports_the_shown_window_then_quits_once_settled(qtbot, tmp_path,
+                                                                         fresh_campaign, capsys):
+    """``campaign1813-gui --quit-after-start``, how a bundle's start is checked and timed: the
+    first paint is reported on standard output, and the application exits with status 0 once
+    the map is complete and the modules loaded behind the window are in."""
+    from campaign1813.ui.app import load_in_background, quit_after_start, when_settled
+
+    class App:
+        def __init__(self):
+            self.codes = []
+
+        def exit(self, code):
+            self.codes.append(code)
+
+    app = App()
+    w = MainWindow(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
+                   defer_map=True)
+    qtbot.addWidget(w)
+    assert w.open_file(fresh_campaign())
+    preload = []
+    when_settled(w, lambda: preload.append(load_in_background()))
+    quit_after_start(app, w, preload)
+    w.show()
+    qtbot.waitUntil(lambda: app.codes != [], timeout=10_000)
+    assert app.codes == [0] and len(preload) == 1 and not preload[0].is_alive()
+    shown = capsys.readouterr().out.splitlines()
+    assert len(shown) == 1 and shown[0].startswith("window shown after ")
+    assert shown[0].endswith(" s of CPU")

@@ -12,13 +12,14 @@ import importlib
 import logging
 import sys
 import threading
+import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer
-from PySide6.QtGui import QIcon
+from PySide6.QtGui import QFileOpenEvent, QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from campaign1813 import __version__
@@ -101,6 +102,48 @@ def when_settled(window: MainWindow, work: Callable[[], object]) -> None:
             work, Qt.ConnectionType.SingleShotConnection)
 
 
+class FileOpener(QObject):
+    """Opens the campaign file the system asks the application to open: how macOS hands over
+    a double-clicked file (elsewhere it comes as an argument: :func:`choose_startup_file`)."""
+
+    def __init__(self, app: QApplication, window: MainWindow):
+        super().__init__(app)
+        self._window = window
+        app.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        """Open the file of a file-open event; let every other event through."""
+        if isinstance(event, QFileOpenEvent) and event.file():
+            self._window.open_file(event.file())
+            return True
+        return False
+
+
+# With this argument the window starts as usual, says on standard output how much CPU time its
+# first paint took, and quits once its map is complete and what loads behind it has loaded: how
+# an installed bundle is checked (packaging/check_bundle.py) and its start timed.
+QUIT_AFTER_START = "--quit-after-start"
+
+
+def quit_after_start(app: QApplication, window: MainWindow,
+                     preload: list[threading.Thread]) -> None:
+    """Report the window's first paint, then quit when it has settled and the modules loaded
+    behind it are in (status 1 if one could not be loaded)."""
+    def shown() -> None:
+        if sys.stdout is not None:  # a windowed program on Windows may have none
+            print(f"window shown after {time.process_time():.3f} s of CPU", flush=True)
+
+    AfterFirstPaint(window, shown)
+
+    def finish() -> None:
+        for thread in preload:
+            thread.join()
+        missing = [name for name in DEFERRED_MODULES if name not in sys.modules]
+        app.exit(1 if missing else 0)
+
+    when_settled(window, finish)
+
+
 def error_log_dir() -> Path:
     """The user's log folder, where unexpected errors are written."""
     from platformdirs import user_log_dir  # needed only when something has gone wrong
@@ -139,9 +182,13 @@ def main(argv: list[str] | None = None) -> int:
     app.setWindowIcon(QIcon(str(data_root() / "icons" / "campaign1813.svg")))
     _install_excepthook(app)
     window = MainWindow(QSettings(), defer_map=True)
+    FileOpener(app, window)
     window.show()
     choose_startup_file(window, [a for a in argv[1:] if not a.startswith("-")])
-    when_settled(window, load_in_background)
+    preload: list[threading.Thread] = []
+    when_settled(window, lambda: preload.append(load_in_background()))
+    if QUIT_AFTER_START in argv[1:]:
+        quit_after_start(app, window, preload)
     return app.exec()
 
 
