@@ -785,10 +785,13 @@ def test_rich_battles_keep_the_rules(rich_reports):
 def test_the_revision_reacts_by_its_own_table():
     """Revised Rule 6 (seed 003): a reaction is a test of 4+ on 1d6, +2 for cavalry, −1 a
     casualty; infantry charged form square (the 1813 "change formation" is not a reaction of
-    the revision), cavalry counter charge. Seed 142 (French in the open): the French 4
-    Infantry Brigade, in column of march and unhurt, rolls 2 and fails to form square, and
-    Rule 8 settles the contact; seed 247: the Prussian cavalry roll 1 and fail to counter
-    charge, and so fight stationary."""
+    the revision), cavalry counter charge; a failed reaction costs 40 %. Seed 142 (French in
+    the open): the French 4 Infantry Brigade, in column of march and unhurt, needs 4, rolls 2
+    and fails to form square, and Rule 8 settles the contact. Seed 247: the Prussian cavalry,
+    in column with one casualty from the guns, need 3 (+2 cavalry, −1 the casualty), roll 1
+    and fail: 40 % of their 4 figures is 2 more casualties, and they fight stationary: Rule 14,
+    French medium +1, line against column +2 = 3 against Prussian medium +1, three casualties
+    −3, stationary −2 = −4."""
     s = in_the_open(setup(["B"], ["B"], ruleset="1813-revised"))
     f4, fcav = "4 Infantry Brigade (1 French Corps)", "1 Cavalry Brigade (1 French Corps)"
     pcav = "1 Cavalry Brigade (1 Prussian Corps)"
