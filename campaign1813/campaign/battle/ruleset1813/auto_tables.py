@@ -92,6 +92,7 @@ from campaign1813.campaign.battle.ruleset1813.rules.quick import (
 from campaign1813.campaign.battle.ruleset1813.rules.rout import (
     Nearby,
     pursue,
+    pursuers_not_rallied,
     rally_pursuers,
     rout_reaction,
 )
@@ -114,7 +115,8 @@ from campaign1813.campaign.battle.terms import (
 
 __all__ = ["DiceTable", "MoraleRow", "MoraleTable", "CombatRow", "CombatTable", "SideHit",
            "SkirmishTable", "PursuitRow", "PursuitTable", "Profile", "dice_table",
-           "morale_table", "rally_pursuers_table", "fire_table_for", "combat_table",
+           "morale_table", "rally_pursuers_table", "pursuers_sent_back_state", "fire_table_for",
+           "combat_table",
            "skirmish_table", "pursuit_table", "GunsCharged", "guns_charged", "pips_table",
            "Contacted", "contact_result", "may_be_charged", "TestTable", "charge_test_table",
            "reaction_for", "reaction_table", "action_cost", "pips_bonus", "fire_modifier",
@@ -253,6 +255,14 @@ def rally_pursuers_table(ruleset: str, rating: Rating, casualties: int, state: i
     results = {face: rally_pursuers(test, TypedDice([face]), ruleset)
                for face in sorted(set(rules.die.faces))}
     return _morale_rows(test.brigade, results, True, rules.die)
+
+
+@cache
+def pursuers_sent_back_state(ruleset: str, state: int) -> int:
+    """Rule 16: the state of pursuers whose rally no commander can pay for (they go back to
+    their own lines as a failed rally leaves them), read from ``pursuers_not_rallied``."""
+    effect = pursuers_not_rallied(_brigade(Arm.CAVALRY, Rating.B, 0, state), ruleset)
+    return _index(effect.new_state) if effect.new_state else state
 
 
 # --- Rule 7: artillery fire ----------------------------------------------------------------

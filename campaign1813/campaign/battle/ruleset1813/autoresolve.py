@@ -53,6 +53,7 @@ from campaign1813.campaign.battle.ruleset1813.auto_tables import (
     morale_table,
     pips_bonus,
     pips_table,
+    pursuers_sent_back_state,
     pursuit_table,
     rally_pursuers_table,
     reaction_action,
@@ -399,7 +400,8 @@ class _Battle:
                 return turn
             for c in self.corps:
                 for u in c.units:
-                    if u.state == DISORDERED:
+                    # Rule 16: pursuers stay as they are until their rally (as at the table).
+                    if u.state == DISORDERED and not u.pursuing:
                         u.state = end_of_sequence_state(self.ruleset, u.state)
         self.say(f"Night falls after turn {turns}")
         self.nightfall()
@@ -524,11 +526,18 @@ class _Battle:
         self.charged = set()
         # One pip set aside for each brigade already waiting to rally.
         self.reserve = len(waiting)
-        for u in waiting:
-            if u.pursuing and self.pips >= self.cost[CorpsAction.RALLY]:
+        # Rule 16: pursuers must try to rally at this move, first; with no pip left for them
+        # they go back to their own lines as a failed rally leaves them. A move lost to the
+        # Poor chip rolls no pips, and they wait for the next (as at the table, where the
+        # rally is owed when the pips are rolled).
+        pursuers = [u for u in waiting if u.pursuing] if not lost else []
+        for u in pursuers:
+            self.reserve -= 1
+            if self.pips >= self.cost[CorpsAction.RALLY]:
                 self.pips -= self.cost[CorpsAction.RALLY]
-                self.reserve -= 1
                 self.rally_pursuers(u)
+            else:
+                self.send_back(u)
         t = c.target
         if t is not None:
             self.artillery(c, t, lost)
@@ -537,7 +546,8 @@ class _Battle:
                 self.advance(c, t)
                 self.combats(c, t)
                 self.opportunity(c)
-        self.rallies(waiting)
+        # A brigade takes one test at its move: pursuers that have just rallied are done.
+        self.rallies([u for u in waiting if u not in pursuers])
 
     def wants_rally(self, u: _Unit) -> bool:
         if u.destroyed:
@@ -901,6 +911,8 @@ class _Battle:
     def hit(self, u: _Unit, h: SideHit) -> None:
         u.casualties += h.casualties
         u.state = h.state
+        if h.state == ROUT:
+            u.pursuing = False          # routing, no longer pursuing (as at the table)
 
     def skirmish(self, a: _Unit, d: _Unit) -> None:
         table = skirmish_table(self.ruleset, a.profile, a.casualties, a.state,
@@ -946,6 +958,8 @@ class _Battle:
             if self.log is not None:
                 self.log.append(lines.morale_line(rallying, u.p.label, face, row.text))
         u.state = row.state
+        if row.state == ROUT:
+            u.pursuing = False
         return row.new_rout
 
     def cascade(self, routed: list[_Unit]) -> None:
@@ -965,6 +979,7 @@ class _Battle:
                 action = reaction_action(self.ruleset, f.state)
                 if action == "rout":
                     f.state = ROUT
+                    f.pursuing = False
                     queue.append(f)
                 elif self.morale(f, _ROUT_NEAR, False):
                     queue.append(f)
@@ -998,6 +1013,13 @@ class _Battle:
         u.state = row.state
         if row.new_rout:
             self.cascade([u])
+
+    def send_back(self, u: _Unit) -> None:
+        """Rule 16: pursuers no commander can rally return to their own lines (Shaken)."""
+        u.pursuing = False
+        u.state = pursuers_sent_back_state(self.ruleset, u.state)
+        if self.log is not None:
+            self.log.append(lines.pursuers_not_rallied_line(u.p.label, STATE_ORDER[u.state]))
 
     def rallies(self, waiting: list[_Unit]) -> None:
         """Rules 16-18: routing, then Shaken brigades test; the commander pays for rallies."""
@@ -1075,11 +1097,16 @@ class _Battle:
             else:
                 self.winner = ALLIED if lost[0] == FRENCH else FRENCH
                 self.reason = f"the {lost[0]} army broke on turn {self.turn}"
-            self.say(self.reason[:1].upper() + self.reason[1:])
+            # The table's words for the break (fight.py writes the same lines).
+            for c in newly:
+                self.say(lines.corps_broken_line(c.p.key))
+            for side in sorted(lost):
+                self.say(lines.army_broken_line(side))
             raise _Over
         for c in newly:
             c.withdrawn = True
-            self.say(f"{c.p.key} is broken and withdraws")
+            self.say(lines.corps_broken_line(c.p.key))
+            self.say(f"{c.p.key} withdraws")
         if newly:
             self.retarget()
 

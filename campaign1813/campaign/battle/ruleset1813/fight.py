@@ -351,12 +351,11 @@ def _break_news(setup: BattleSetup, before: FightState, after: FightState) -> li
         return []
     c0, s0 = broken_now(setup, before)
     c1, s1 = broken_now(setup, after)
-    lines = [f"{c} is broken" for c in sorted(c1 - c0, key=_corps_order(setup))]
-    lines += [f"{c} is no longer broken" for c in sorted(c0 - c1, key=_corps_order(setup))]
-    lines += [f"The {s} army has broken: half or more of its corps are broken"
-              for s in sorted(s1 - s0)]
-    lines += [f"The {s} army is no longer broken: fewer than half of its corps are broken"
-              for s in sorted(s0 - s1)]
+    lines = [report_lines.corps_broken_line(c) for c in sorted(c1 - c0, key=_corps_order(setup))]
+    lines += [report_lines.corps_mended_line(c)
+              for c in sorted(c0 - c1, key=_corps_order(setup))]
+    lines += [report_lines.army_broken_line(s) for s in sorted(s1 - s0)]
+    lines += [report_lines.army_mended_line(s) for s in sorted(s0 - s1)]
     return lines
 
 

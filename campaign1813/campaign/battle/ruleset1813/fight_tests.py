@@ -720,8 +720,8 @@ def _rally_pursuers(setup: BattleSetup, state: FightState, who: str, target: str
         after = effect.new_state or cav.state
 
         def unrallied(dice: DiceSource) -> Resolved:
-            return Resolved(f"Pursuing {cav.name} not rallied (no commander): return to own "
-                            f"lines {after.value}", (), (effect,))
+            return Resolved(report_lines.pursuers_not_rallied_line(cav.name, after), (),
+                            (effect,))
         return Prepared("rally-pursuers", "Rule 16", (known_facts(setup, state, who),),
                         ((after.value, Fraction(1)),), unrallied, None, None,
                         (FollowOnTest.PURSUIT_RALLY.value,))

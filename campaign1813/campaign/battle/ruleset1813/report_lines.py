@@ -19,7 +19,8 @@ __all__ = ["header_line", "orders_line", "pips_line", "spend_line", "action_text
            "formation_line", "hits_text", "fire_line", "morale_word", "morale_line",
            "automatic_rout_line", "effect_text", "combat_line", "skirmish_line", "charge_line",
            "reaction_line", "quick_line", "rout_reaction_line", "pursuit_line",
-           "rally_pursuers_line"]
+           "rally_pursuers_line", "pursuers_not_rallied_line", "corps_broken_line",
+           "corps_mended_line", "army_broken_line", "army_mended_line"]
 
 
 def header_line(move: int, nation: str, what: str, chip: str) -> str:
@@ -157,3 +158,29 @@ def rally_pursuers_line(cavalry: str, rolled: int | None, state: MoraleState) ->
     """Rule 16: ``Rally pursuing Hussars (4) disordered``."""
     shown = f"({rolled})" if rolled is not None else "(no roll)"
     return f"Rally pursuing {cavalry} {shown} {state.value}"
+
+
+def pursuers_not_rallied_line(cavalry: str, state: MoraleState) -> str:
+    """Rule 16: pursuers no commander can rally go back: ``Pursuing Hussars not rallied (no
+    commander): return to own lines shaken``."""
+    return f"Pursuing {cavalry} not rallied (no commander): return to own lines {state.value}"
+
+
+def corps_broken_line(corps: str) -> str:
+    """The army break: ``1 Prussian Corps is broken`` (half or more of its brigades broken)."""
+    return f"{corps} is broken"
+
+
+def corps_mended_line(corps: str) -> str:
+    """The army break: ``1 Prussian Corps is no longer broken``."""
+    return f"{corps} is no longer broken"
+
+
+def army_broken_line(side: str) -> str:
+    """The army break: ``The Allied army has broken: half or more of its corps are broken``."""
+    return f"The {side} army has broken: half or more of its corps are broken"
+
+
+def army_mended_line(side: str) -> str:
+    """The army break undone: ``The Allied army is no longer broken: …``."""
+    return f"The {side} army is no longer broken: fewer than half of its corps are broken"
