@@ -18,6 +18,15 @@ from tests.ui.conftest import dump, in_sight, table_row
 PRUSSIANS = "I Prussian Corps"
 
 
+def _spot_both(play):
+    """Rule 1: the two blinds, 12 inches apart, spot each other (automatic) before the first
+    chip, so their brigades are on the table to be fired on or fought."""
+    for who, target in (("5 Corps", PRUSSIANS), (PRUSSIANS, "5 Corps")):
+        play.open_new_test("spot", who, target)
+        play.form.set_input("inches", "12")
+        assert play.form.roll(), play.form.message.text()
+
+
 @pytest.fixture
 def bw(window):
     window.give_order(IssueOrder(PRUSSIANS, "Attack", "Magdeburg"))
@@ -57,14 +66,17 @@ def test_the_umpire_decides_an_allied_win_and_the_campaign_takes_it(window, bw, 
     assert table_row(window, "5 Corps")[STATE].startswith("retreating")
 
 
-def test_nobody_holds_the_field_at_nightfall_and_both_stand(window, bw, qtbot):
+def test_nobody_holds_the_field_at_nightfall_and_both_stand(window, bw, qtbot, monkeypatch):
     """At nightfall the side holding the battle town or most squares wins, or nobody does: a
     draw, after which both sides stand ready (seed 000's campaign: only a winner rests and only
-    a loser retreats)."""
+    a loser retreats). Rule 3: Lauriston, drawn first, ends the turn with his pips unrolled
+    only on the umpire's word."""
     play = bw.play_page
     play.draw()
+    asked = _answer(monkeypatch, QMessageBox.StandardButton.Yes)
     for _ in range(12):
         play.end_turn()
+    assert len(asked) == 1 and "General Lauriston has not rolled his pips" in asked[0]
     assert bw.view.state.phase == "night"
     play.side_buttons["draw"].click()
     play.reason.setText("the town is burning and nobody holds it")
@@ -82,16 +94,18 @@ def test_nobody_holds_the_field_at_nightfall_and_both_stand(window, bw, qtbot):
 def test_sequence_a_test_out_of_order_says_why_before_the_roll(bw):
     """Seed 000's sequence (artillery fire before movement): once Lauriston has spent pips on a
     move, his battery's fire is not offered: the form says why and Roll is off, before any dice
-    are typed (its odds stay in sight); the test is the step's own check, so nothing is
-    taken."""
+    are typed (its odds are refused as its roll would be, as on the command line); the test is
+    the step's own check, so nothing is taken."""
     play = bw.play_page
     form = play.form
+    _spot_both(play)
     play.chip.setCurrentIndex(play.chip.findData("1"))
     play.draw()
     play.open_new_test("fire", "5 Corps/artillery", f"{PRUSSIANS}/2")
     form.set_input("band", "short")
     assert form.odds_note.text() == ("Not now: General Lauriston must roll his pips before a "
                                      "fire test")
+    assert form.odds.rowCount() == 0
     assert not form.roll_button.isEnabled() and not form.typed_button.isEnabled()
     play.pips_typed.setText("3")
     play.roll_pips()
@@ -154,6 +168,9 @@ def test_at_a_laptops_size_the_roll_the_reason_and_the_refusals_arein_sight(bw, 
     each refusal are in sight without scrolling; a wider screen widens every column."""
     play, form = bw.play_page, bw.play_page.form
     bw.show()
+    # 5 Corps on Attack orders, so 17 Brigade may fight hand to hand (Rule 13)
+    bw.setup_page.order_combo("5 Corps").setCurrentText("Attack")
+    _spot_both(play)
     play.chip.setCurrentIndex(play.chip.findData("1"))
     play.draw()
     play.pips_typed.setText("2")
