@@ -195,3 +195,77 @@ def test_at_a_laptops_size_the_roll_the_reason_and_the_refusals_arein_sight(bw, 
         widths[size[0]] = play.split.sizes()
     narrow, wide = widths[1366], widths[1920]
     assert all(w > n for w, n in zip(wide, narrow, strict=True)), (narrow, wide)
+
+
+def _moved_with_pips_left(bw):
+    """Lauriston's move (chip 1), the blinds spotted: pips 3 + 2 = 5, one spent on a move of
+    17 Brigade, 4 left."""
+    play = bw.play_page
+    _spot_both(play)
+    play.chip.setCurrentIndex(play.chip.findData("1"))
+    play.draw()
+    play.pips_typed.setText("3")
+    play.roll_pips()
+    play.spend_what.setCurrentIndex(play.spend_what.findData("move"))
+    play.spend_brigade.setCurrentIndex(play.spend_brigade.findData("5 Corps/17"))
+    play.spend()
+    assert bw.view.state.activation.remaining == 4
+    return play
+
+
+@pytest.mark.parametrize("action", ["draw", "end_turn"])
+def test_rule_3_pips_left_unspent_only_on_the_umpires_word(bw, monkeypatch, action):
+    """Rule 3: a corps commander must use all his pips to carry out his orders. Drawing the next
+    chip (or ending the turn) with 4 of Lauriston's 5 pips unspent asks the umpire, naming him
+    and his pips: No leaves the battle as it was; Yes goes on, and the report says so."""
+    play = _moved_with_pips_left(bw)
+    steps = len(bw.view.steps)
+    asked = _answer(monkeypatch, QMessageBox.StandardButton.No)
+    assert getattr(play, action)() is None
+    assert len(asked) == 1 and asked[0].startswith("General Lauriston has 4 pips unspent.")
+    assert len(bw.view.steps) == steps and bw.view.state.activation.remaining == 4
+    assert play.message.text().startswith("Nothing done: Rule 3: General Lauriston must use "
+                                          "all his pips")
+    asked = _answer(monkeypatch, QMessageBox.StandardButton.Yes)
+    assert getattr(play, action)() is not None
+    assert len(asked) == 1 and len(bw.view.steps) == steps + 1
+    assert ("General Lauriston has 4 pips unspent: the umpire confirms nothing more serves his "
+            "orders (Rule 3)") in bw.report.toPlainText()
+
+
+def test_rule_3_every_pip_spent_asks_nothing(bw, monkeypatch):
+    """Rule 3: with all his pips used, the next chip is drawn without a question."""
+    play = _moved_with_pips_left(bw)
+    for _ in range(4):
+        play.spend()
+    assert bw.view.state.activation.remaining == 0
+    _answer(monkeypatch, None)
+    assert play.draw() is not None
+
+
+def test_rule_1_the_pips_shown_are_the_blinds_while_the_corps_is_on_its_blind(bw):
+    """Rule 1: a commander whose corps is still on its blind rolls average die + 1 Gifted, −1
+    Poor (Lauriston, Average: +0), not Rule 3's +2; the window shows the step's own line."""
+    play = bw.play_page
+    play.chip.setCurrentIndex(play.chip.findData("1"))
+    play.draw()
+    assert "Average (+0)" in play.commander.text()
+    assert play.pips_odds.text() == "Chances: 2: 1/6, 3: 1/3, 4: 1/3, 5: 1/6"
+    play.pips_typed.setText("4")
+    play.roll_pips()
+    assert play.pips_odds.text() == "Pips on the blind (Rule 1): 4 +0 (Average) = <b>4</b>"
+    assert bw.view.steps[-1].lines[0] == "Pips on the blind (Rule 1): 4 +0 (Average) = 4"
+
+
+def test_rule_16_the_pursuers_rally_form_offers_no_commander(bw):
+    """Rule 16: pursuers no commander can reach (or pay for) fail their rally; the form offers
+    the engine's "no-commander" and sends it, and the engine reads it (its refusal is Rule 16's
+    "not pursuing", not an unknown option)."""
+    play, form = bw.play_page, bw.play_page.form
+    cavalry = next(k for k in bw.view.state.brigades
+                   if k.startswith("5 Corps/") and bw.view.setup.brigade(k).arm.value == "cavalry")
+    play.open_new_test("rally-pursuers", cavalry)
+    form.set_input("no-commander", True)
+    assert form.options() == {"no-commander": True}
+    assert "is not pursuing" in form.odds_note.text()
+    assert not form.roll_button.isEnabled()
