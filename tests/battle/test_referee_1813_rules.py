@@ -173,6 +173,16 @@ def test_rule_3_fire_skirmish_and_fire_fight_cost_a_pip_each_and_no_pip_no_shot(
               test="skirmish", who=f"{FR}/4", target=f"{PR}/4")
 
 
+def test_rule_3_the_pip_is_always_paid_so_a_pay_option_means_nothing_and_is_refused():
+    b = Battle().french_move()
+    b.refused(r"the fire test has no option 'pay' \(its options: band, inches, cover, behind, "
+              r"friends-near, overhead\)", "test", (1, 1), test="fire", who=ART,
+              target=f"{PR}/1", options={"band": "long", "pay": True})
+    b.refused(r"the skirmish test has no option 'pay' \(its options: inches, facts, "
+              r"enemy-facts, no-reply\)", "test", 1, 1, test="skirmish", who=f"{FR}/1",
+              target=f"{PR}/1", options={"pay": True})
+
+
 def test_rule_12_no_fire_fight_after_a_skirmish_by_the_same_brigade_in_the_move():
     b = Battle().french_move()
     b.do("test", 1, 1, test="skirmish", who=f"{FR}/1", target=f"{PR}/1")

@@ -103,11 +103,16 @@ def test_the_battle_of_fenwick_refuses_what_the_rules_forbid_and_plays_to_the_ar
               in_contact=False)
     # A commander is named only for a special chip; chip 1 is 1 Corps' own.
     b.refused("named only for a special chip", "draw", chip="1", commander="I Corps")
+    # Rule 1: the two blinds face each other at 12 inches and spot each other (automatic), so
+    # 1 Corps' commander rolls his pips on the table (+2 Average), not on the blind (+0).
+    b.do("test", test="spot", who="I Corps", target="1 Corps", options={"inches": 12})
+    b.do("test", test="spot", who="1 Corps", target="I Corps", options={"inches": 12})
     b.do("draw", chip="1")
     assert b.do("pips", 4).lines == ("Pips: 4 + 2 (Average) = 6",)
     b.do("spend", what="move", brigade=CAV)
     # A misspelt flag is refused with the options the test reads.
-    b.refused(r"the combat test has no option 'flnak' \(its options: rule, facts, enemy-facts\)",
+    b.refused(r"the combat test has no option 'flnak' \(its options: rule, inches, facts, "
+              r"enemy-facts\)",
               "test", (3, 3), test="combat", who=CAV, target=I1, options={"flnak": True})
     # Rule 15: light cavalry (0) against infantry in line (0): 2d6 + 0, 6 or more routs the
     # infantry: P = 26/36; the typed 3,3 makes 6. Cavalry 1 casualty, disordered; infantry 3.
@@ -156,8 +161,12 @@ def test_the_battle_of_fenwick_refuses_what_the_rules_forbid_and_plays_to_the_ar
                               "The Allied army has broken: half or more of its corps are broken")
     assert f.decision(b.setup, b.now).outcome == Outcome(Termination.ARMY_BROKE, Side.FRENCH)
 
+    # Rule 3: 1 Corps' commander has 5 of his 6 pips left; the umpire confirms that nothing
+    # more serves his Attack orders this move, and chip 3 is drawn.
+    b.refused("Rule 3: General of 1 Corps must use all his pips to carry out his orders and "
+              "has 5 pips unspent", "draw", chip="3")
     # Chip 3, I Corps: its routing and Shaken brigades owe their tests (Rules 17-18).
-    b.do("draw", chip="3")
+    b.do("draw", chip="3", confirm=True)
     b.do("pips", 4)
     assert [(p.test, p.who) for p in b.now.queue] == [
         ("morale test", I1), ("morale test", I3), ("morale test", I4)]
@@ -178,7 +187,9 @@ def test_the_battle_of_fenwick_refuses_what_the_rules_forbid_and_plays_to_the_ar
     b.do("roll", 6)                                # routers without a rally run on
     b.do("roll", 3)
     assert (b.brigade(I1).state, b.brigade(I3).state) == (S.ROUT, S.ROUT)
-    for chip in ("2", "4", "Poor"):                # 2 Corps and II Corps are not yet on the table
+    # Rule 3: I Corps' commander leaves 5 of his 6 pips (Hold orders, the umpire confirms).
+    b.do("draw", chip="2", confirm=True)
+    for chip in ("4", "Poor"):                     # 2 Corps and II Corps are not yet on the table
         b.do("draw", chip=chip)
     # Turn 2: disordered troops re-form, but the pursuers stay as they are until they rally.
     step = b.do("draw", chip="1")
@@ -228,8 +239,8 @@ def test_the_command_line_refuses_what_means_nothing_and_leaves_the_battle_as_it
         (["battle", path, "1", "test", "fire", "I Corps/artillery", "1 Corps/1", "--band",
           "short", "--odds", "--roll", "8"], "--odds shows the odds and rolls nothing"),
         (["battle", path, "1", "test", "skirmish", "I Corps/1", "1 Corps/1", "--with", "flnak",
-          "--odds"], "the skirmish test has no option 'flnak' (its options: facts, "
-                     "enemy-facts, no-reply, pay)"),
+          "--odds"], "the skirmish test has no option 'flnak' (its options: inches, "
+                     "facts, enemy-facts, no-reply)"),
         (["odds", "morale", "--type", "infantry", "--class", "B", "--rally"],
          "--rally: only Shaken or routing brigades rally (Rule 18), not formed ones"),
         (["odds", "pursuit", "--nation", "Narnia"],

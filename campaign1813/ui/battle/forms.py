@@ -38,7 +38,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from campaign1813.campaign.battle.ruleset1813.fight import label_of, side_of, stage_refusal
+from campaign1813.campaign.battle.core.refusal import NotNow
+from campaign1813.campaign.battle.ruleset1813.fight import label_of, side_of
 from campaign1813.campaign.battle.ruleset1813.fight_tests import QUEUED_TESTS, prepare
 from campaign1813.campaign.battle.ruleset1813.rules.artillery import RangeBand, Target
 from campaign1813.campaign.battle.ruleset1813.rules.combat import combat_rules
@@ -143,17 +144,19 @@ def asks(test: str, ruleset: str = "1813", rule: int | None = None) -> tuple[Ask
     if test == "spot":
         return (inches, Ask("cover", "choice", "The blind is in", _enum(Cover)))
     if test in ("fire", "bounce"):
-        out: tuple[Ask, ...] = (band, inches,
-               Ask("cover", "choice", "Target is", _enum(Target, "(its arm)"),
-                   "buildings or woods when the target is in them"),
-               Ask("behind", "brigade", "Behind the target", (("", "none"),)))
-        if test == "fire":
-            out += (Ask("friends-near", "flag", "Friends within 4\" of the target"),
-                    Ask("overhead", "flag", "Firing overhead"),
-                    Ask("pay", "flag", "Pay 1 pip (artillery action)"))
-        return out
-    if test in ("morale", "rally", "rally-pursuers"):
+        return (band, inches,
+                Ask("cover", "choice", "Target is", _enum(Target, "(its arm)"),
+                    "buildings or woods when the target is in them"),
+                Ask("behind", "brigade", "Behind the target", (("", "none"),)),
+                Ask("friends-near", "flag", "Friends within 4\" of the target"),
+                Ask("overhead", "flag", "Firing overhead"))
+    if test in ("morale", "rally"):
         return (Ask("facts", "facts", "Table facts", morale_facts),)
+    if test == "rally-pursuers":
+        return (Ask("facts", "facts", "Table facts", morale_facts),
+                Ask("no-commander", "flag", "No commander can reach them or pay", (),
+                    "Rule 16: with no commander in base contact (or no pip) the rally fails "
+                    "and the pursuers go back Shaken"))
     if test == "charge":
         return (Ask("flank", "flag", "Charge into flank or rear"),
                 Ask("commander-within-4", "flag", "Commander within 4\""),
@@ -173,6 +176,11 @@ def asks(test: str, ruleset: str = "1813", rule: int | None = None) -> tuple[Ask
                 Ask("over-half-move", "flag", "Contacted from over half a move"))
     if test == "crest":
         return (Ask("british", "flag", "British troops"),)
+    # Rule 4: under Hold or Engage orders infantry fire, and cavalry charge, only at enemy
+    # within reach; the distance is checked when the umpire gives it
+    reach = Ask("inches", "number", "Distance to the enemy (inches)", (),
+                "Rule 4: the distance to the enemy fired on or charged, where the orders "
+                "limit it")
     if test in ("combat", "firefight"):
         rules = combat_rules(ruleset)
         number = 12 if test == "firefight" else rule
@@ -180,19 +188,18 @@ def asks(test: str, ruleset: str = "1813", rule: int | None = None) -> tuple[Ask
             if number is None or number not in rules else list(rules[number].factors.fact_names)
         labels = {n: n.replace("-", " ") for n in names}
         facts = _facts_of(names, labels.__getitem__)
-        out = ()
+        which: tuple[Ask, ...] = ()
         if test == "combat":
-            out = (Ask("rule", "choice", "Rule", (("", "(from the arms)"),) + tuple(
+            which = (Ask("rule", "choice", "Rule", (("", "(from the arms)"),) + tuple(
                 (str(n), f"{n}: {r.title}") for n, r in sorted(rules.items()) if n != 12)),)
-        return out + (Ask("facts", "facts", "Attacker's facts", facts),
+        return which + (reach, Ask("facts", "facts", "Attacker's facts", facts),
                       Ask("enemy-facts", "facts", "Defender's facts", facts))
     if test == "skirmish":
         mods = skirmish_rules(ruleset).modifiers
         facts = _facts_of(mods.fact_names, mods.fact_label)
-        return (Ask("facts", "facts", "Skirmisher's facts", facts),
+        return (reach, Ask("facts", "facts", "Skirmisher's facts", facts),
                 Ask("enemy-facts", "facts", "Target's facts", facts),
-                Ask("no-reply", "flag", "The target cannot reply"),
-                Ask("pay", "flag", "Pay 1 pip (infantry fire)"))
+                Ask("no-reply", "flag", "The target cannot reply"))
     if test == "reaction":
         return (Ask("near", "brigades", "Friends within 4\""),
                 Ask("through", "brigades", "Friends routed through"))
@@ -459,11 +466,6 @@ class TestForm(QWidget):
     def _on_who(self) -> None:
         if self.request is not None:
             self._fill_target()
-            if "pay" in self._inputs:
-                box = self._inputs["pay"][1]
-                box.blockSignals(True)
-                box.setChecked(self._pays_default())
-                box.blockSignals(False)
             self._update_odds()
 
     def who_key(self) -> str:
@@ -508,8 +510,6 @@ class TestForm(QWidget):
     def _ask_widget(self, ask: Ask) -> QWidget:
         if ask.kind == "flag":
             box = QCheckBox(ask.label)
-            if ask.key == "pay" and self._pays_default():
-                box.setChecked(True)
             box.toggled.connect(self._update_odds)
             return box
         if ask.kind in ("choice", "brigade"):
@@ -539,15 +539,6 @@ class TestForm(QWidget):
         items.setFixedHeight(min(120, row * max(1, len(pairs)) + 2 * items.frameWidth() + 4))
         items.itemChanged.connect(self._update_odds)
         return items
-
-    def _pays_default(self) -> bool:
-        """A battery or skirmisher of the commander moving pays from his pips by default."""
-        act = self.view.state.activation if self.view else None
-        if act is None or act.pips is None:
-            return False
-        corps = next((c.key for c in self.view.setup.corps if c.commander == act.commander),
-                     None)
-        return corps is not None and self.who_key() in self.view.state.corps[corps].brigades
 
     def _friends_of_who(self) -> list[tuple[str, str]]:
         """For a rout: the routers' friends still on the table."""
@@ -620,12 +611,6 @@ class TestForm(QWidget):
                     self.options())
         return list(p.odds)
 
-    def _refusal(self, stage: str | None) -> str | None:
-        """Why the step would refuse the test now (its own check, asked before the roll)."""
-        r = self.request
-        assert r is not None and self.view is not None
-        return stage_refusal(self.view.setup, self.view.state, stage, f"a {r.test} test")
-
     def _update_odds(self, *_args: object) -> None:
         r = self.request
         if r is None or self.view is None:
@@ -633,10 +618,13 @@ class TestForm(QWidget):
         try:
             p = prepare(self.view.setup, self.view.state, r.test, self.who_key(),
                         self.target_key(), self.options())
+        except NotNow as exc:
+            # a test out of the activation's order (or before the pips, or in a missed move):
+            # the engine refuses its odds as it would its roll, and the form says why
+            self._no_odds(f"Not now: {exc}")
+            return
         except CampaignError as exc:
-            self.known.setText("")
-            self.odds.setRowCount(0)
-            self._not_now(f"Not yet: {exc}")
+            self._no_odds(f"Not yet: {exc}")
             return
         self.known.setText("<br>".join(_escape(x) for x in p.known))
         self.odds.setRowCount(len(p.odds))
@@ -649,12 +637,6 @@ class TestForm(QWidget):
                                           | Qt.AlignmentFlag.AlignVCenter)
                 self.odds.setItem(row, col, item)
         self._fit_odds()
-        # a test out of the activation's order (or before the pips) says why, and Roll waits;
-        # its odds stay in sight for the umpire weighing what to do
-        refusal = self._refusal(p.stage)
-        if refusal is not None:
-            self._not_now(f"Not now: {refusal}")
-            return
         pays = f"; pays {p.pays.value.replace('_', ' ')}" if p.pays else ""
         self.odds_note.setText(f"{p.rule}{pays}")
         self.odds_note.setStyleSheet("")
@@ -666,6 +648,12 @@ class TestForm(QWidget):
         self.odds.resizeRowsToContents()
         rows = sum(self.odds.rowHeight(i) for i in range(min(ODDS_ROWS, self.odds.rowCount())))
         self.odds.setFixedHeight(rows + self.odds.horizontalHeader().height() + 4)
+
+    def _no_odds(self, reason: str) -> None:
+        """No odds while the engine refuses the test; the reason instead."""
+        self.known.setText("")
+        self.odds.setRowCount(0)
+        self._not_now(reason)
 
     def _not_now(self, reason: str) -> None:
         """Say why the test cannot be taken now, and take Roll away until it can."""

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
+    QMessageBox,
     QPushButton,
     QRadioButton,
     QScrollArea,
@@ -33,13 +34,16 @@ from PySide6.QtWidgets import (
 )
 
 from campaign1813.campaign.battle.ruleset1813.fight import (
-    DEFERRED,
     Phase,
+    PipsUnspent,
     label_of,
+    on_blind,
     pips_distribution,
+    pips_text,
 )
 from campaign1813.campaign.battle.ruleset1813.rules.brigade import ARM_FORMATIONS
 from campaign1813.campaign.battle.ruleset1813.rules.tables.command import CorpsAction, command_table
+from campaign1813.campaign.battle.ruleset1813.rules.tables.spotting import spotting_table
 from campaign1813.campaign.battle.terms import CorpsOrder, Role
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.ui.battle.brigades import BrigadesTable
@@ -370,7 +374,11 @@ class PlayPage(QWidget):
             return
         cm = s.commander(a.commander)
         corps = next((c for c in s.corps if c.commander == a.commander), None)
-        bonus = command_table(s.ruleset).pips_bonus[cm.grade]
+        rolled = a.pips is not None
+        # Rule 1: a commander whose corps is on its blind rolls the blind pips
+        blind = a.blind if rolled else on_blind(st, corps.key if corps else None)
+        bonus = (spotting_table(s.ruleset).blind_pips_bonus if blind
+                 else command_table(s.ruleset).pips_bonus)[cm.grade]
         role = "CinC" if cm.role is Role.CINC else (corps.key if corps else cm.role.value)
         orders = ""
         if corps is not None:
@@ -380,14 +388,15 @@ class PlayPage(QWidget):
         given = f" (move given by {escape(s.commander(a.given_by).name)})" if a.given_by else ""
         self.commander.setText(f"Chip {a.chip}: <b>{escape(cm.name)}</b>, {escape(role)}, "
                                f"{cm.grade.value} "
-                               f"(+{bonus}){orders}{given}")
-        rolled = a.pips is not None
+                               f"({bonus:+d}){orders}{given}")
         self.pips_button.setEnabled(not rolled)
         self.pips_typed.setEnabled(not rolled)
         if rolled:
-            self.pips_odds.setText(f"Pips: {a.roll} + {bonus} = <b>{a.pips}</b>")
+            # the step's own line: Rule 1's blind pips while the corps was on its blind
+            head, _, total = pips_text(s, a).rpartition("= ")
+            self.pips_odds.setText(f"{escape(head)}= <b>{escape(total)}</b>")
         else:
-            odds = pips_distribution(s, a.commander)
+            odds = pips_distribution(s, a.commander, st)
             self.pips_odds.setText("Chances: " + ", ".join(
                 f"{n}: {chance_text(p)[0]}" for n, p in sorted(odds.items())))
         self.budget_text.setText(f"<b>{a.remaining} of {a.pips or 0} pips left</b>; step: "
@@ -454,8 +463,8 @@ class PlayPage(QWidget):
 
     @staticmethod
     def _first_due(view: Any) -> int | None:
-        for i, p in enumerate(view.state.queue, 1):
-            if p.test not in DEFERRED and queued_request(view, i) is not None:
+        for i in range(1, len(view.state.queue) + 1):
+            if queued_request(view, i) is not None:
                 return i
         return None
 
@@ -483,7 +492,34 @@ class PlayPage(QWidget):
 
     def draw(self) -> Any:
         """Draw the next chip: the one picked (drawn from the real bag) or the battle's."""
-        return self._do("draw", chip=self.chip.currentData())
+        return self._unless_unspent("draw", chip=self.chip.currentData())
+
+    def _unless_unspent(self, action: str, **inputs: Any) -> Any:
+        """Draw or end the turn; when Rule 3 refuses because the commander moving leaves pips
+        unrolled or unspent, ask the umpire whether nothing more serves his orders, and go on
+        with his word (``confirm``) only on Yes."""
+        try:
+            changes = self._act(action, None, inputs)
+        except PipsUnspent as exc:
+            if not self._confirm_unspent(exc):
+                self.say(f"Nothing done: {exc}", error=True)
+                return None
+            return self._do(action, confirm=True, **inputs)
+        except CampaignError as exc:
+            self.say(f"Refused: {exc}", error=True)
+            return None
+        self.say("\n".join(changes.lines or (changes.label,)))
+        return changes
+
+    def _confirm_unspent(self, refusal: PipsUnspent) -> bool:
+        answer = QMessageBox.question(
+            self, "Pips left unspent (Rule 3)",
+            f"{refusal.commander} {refusal.left}. A commander must use all his pips to carry "
+            "out his orders.\n\nDoes nothing more serve his orders this move? Yes ends his "
+            "move with them unspent (the report says so); No goes back to spend them.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No)
+        return answer == QMessageBox.StandardButton.Yes
 
     def roll_pips(self) -> Any:
         """Roll the commander's pips with the battle's dice (or the typed roll, if any)."""
@@ -539,7 +575,7 @@ class PlayPage(QWidget):
 
     def end_turn(self) -> Any:
         """End the turn with chips still in the bag."""
-        return self._do("end-turn")
+        return self._unless_unspent("end-turn")
 
     def dismiss(self) -> Any:
         """Drop the selected queued test, saying why it is not owed."""

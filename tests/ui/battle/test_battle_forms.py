@@ -15,6 +15,7 @@ from fractions import Fraction
 import pytest
 
 from campaign1813.campaign import queries, services
+from campaign1813.campaign.battle.ruleset1813.fight_tests import TESTS, options_of
 from campaign1813.campaign.services import IssueOrder
 from campaign1813.ui.battle.forms import BadRoll, Request, asks, chance_text, parse_roll
 from campaign1813.ui.map.view import STATE
@@ -57,6 +58,14 @@ def test_parse_roll_reads_totals_faces_and_several_rolls():
         parse_roll("six")
 
 
+@pytest.mark.parametrize("test", list(TESTS))
+def test_each_form_asks_exactly_what_its_test_reads(test):
+    """The window sends only options the engine reads (any other is refused as meaning nothing):
+    no "pay" (Rule 3's pips are always paid), Rule 4's distance for a fire fight, a skirmish or
+    a charge, and Rule 16's "no commander" for the pursuers' rally."""
+    assert sorted(a.key for a in asks(test)) == sorted(options_of(test))
+
+
 def test_chance_text_is_the_command_lines_form():
     assert chance_text(Fraction(5, 18)) == ("5/18", "27.8 %")
     assert chance_text(Fraction(1)) == ("1/1", "100.0 %")
@@ -71,7 +80,7 @@ def test_the_fire_form_shows_the_exact_odds_and_follows_the_band(window, battle,
     play.open_new_test("fire", "5 Corps/artillery", f"{PRUSSIANS}/2")
     form = play.form
     assert [a.key for a in asks("fire")] == ["band", "inches", "cover", "behind",
-                                              "friends-near", "overhead", "pay"]
+                                              "friends-near", "overhead"]
     assert form.odds.rowCount() == 0
     assert form.odds_note.text().startswith("Not yet: give the range band")
     form.set_input("band", "short")

@@ -18,6 +18,15 @@ from tests.ui.conftest import dump, in_sight, table_row
 PRUSSIANS = "I Prussian Corps"
 
 
+def _spot_both(play):
+    """Rule 1: the two blinds, 12 inches apart, spot each other (automatic) before the first
+    chip, so their brigades are on the table to be fired on or fought."""
+    for who, target in (("5 Corps", PRUSSIANS), (PRUSSIANS, "5 Corps")):
+        play.open_new_test("spot", who, target)
+        play.form.set_input("inches", "12")
+        assert play.form.roll(), play.form.message.text()
+
+
 @pytest.fixture
 def bw(window):
     window.give_order(IssueOrder(PRUSSIANS, "Attack", "Magdeburg"))
@@ -57,14 +66,17 @@ def test_the_umpire_decides_an_allied_win_and_the_campaign_takes_it(window, bw, 
     assert table_row(window, "5 Corps")[STATE].startswith("retreating")
 
 
-def test_nobody_holds_the_field_at_nightfall_and_both_stand(window, bw, qtbot):
+def test_nobody_holds_the_field_at_nightfall_and_both_stand(window, bw, qtbot, monkeypatch):
     """At nightfall the side holding the battle town or most squares wins, or nobody does: a
     draw, after which both sides stand ready (seed 000's campaign: only a winner rests and only
-    a loser retreats)."""
+    a loser retreats). Rule 3: Lauriston, drawn first, ends the turn with his pips unrolled
+    only on the umpire's word."""
     play = bw.play_page
     play.draw()
+    asked = _answer(monkeypatch, QMessageBox.StandardButton.Yes)
     for _ in range(12):
         play.end_turn()
+    assert len(asked) == 1 and "General Lauriston has not rolled his pips" in asked[0]
     assert bw.view.state.phase == "night"
     play.side_buttons["draw"].click()
     play.reason.setText("the town is burning and nobody holds it")
@@ -82,16 +94,18 @@ def test_nobody_holds_the_field_at_nightfall_and_both_stand(window, bw, qtbot):
 def test_sequence_a_test_out_of_order_says_why_before_the_roll(bw):
     """Seed 000's sequence (artillery fire before movement): once Lauriston has spent pips on a
     move, his battery's fire is not offered: the form says why and Roll is off, before any dice
-    are typed (its odds stay in sight); the test is the step's own check, so nothing is
-    taken."""
+    are typed (its odds are refused as its roll would be, as on the command line); the test is
+    the step's own check, so nothing is taken."""
     play = bw.play_page
     form = play.form
+    _spot_both(play)
     play.chip.setCurrentIndex(play.chip.findData("1"))
     play.draw()
     play.open_new_test("fire", "5 Corps/artillery", f"{PRUSSIANS}/2")
     form.set_input("band", "short")
     assert form.odds_note.text() == ("Not now: General Lauriston must roll his pips before a "
                                      "fire test")
+    assert form.odds.rowCount() == 0
     assert not form.roll_button.isEnabled() and not form.typed_button.isEnabled()
     play.pips_typed.setText("3")
     play.roll_pips()
@@ -154,6 +168,9 @@ def test_at_a_laptops_size_the_roll_the_reason_and_the_refusals_arein_sight(bw, 
     each refusal are in sight without scrolling; a wider screen widens every column."""
     play, form = bw.play_page, bw.play_page.form
     bw.show()
+    # 5 Corps on Attack orders, so 17 Brigade may fight hand to hand (Rule 13)
+    bw.setup_page.order_combo("5 Corps").setCurrentText("Attack")
+    _spot_both(play)
     play.chip.setCurrentIndex(play.chip.findData("1"))
     play.draw()
     play.pips_typed.setText("2")
@@ -178,3 +195,77 @@ def test_at_a_laptops_size_the_roll_the_reason_and_the_refusals_arein_sight(bw, 
         widths[size[0]] = play.split.sizes()
     narrow, wide = widths[1366], widths[1920]
     assert all(w > n for w, n in zip(wide, narrow, strict=True)), (narrow, wide)
+
+
+def _moved_with_pips_left(bw):
+    """Lauriston's move (chip 1), the blinds spotted: pips 3 + 2 = 5, one spent on a move of
+    17 Brigade, 4 left."""
+    play = bw.play_page
+    _spot_both(play)
+    play.chip.setCurrentIndex(play.chip.findData("1"))
+    play.draw()
+    play.pips_typed.setText("3")
+    play.roll_pips()
+    play.spend_what.setCurrentIndex(play.spend_what.findData("move"))
+    play.spend_brigade.setCurrentIndex(play.spend_brigade.findData("5 Corps/17"))
+    play.spend()
+    assert bw.view.state.activation.remaining == 4
+    return play
+
+
+@pytest.mark.parametrize("action", ["draw", "end_turn"])
+def test_rule_3_pips_left_unspent_only_on_the_umpires_word(bw, monkeypatch, action):
+    """Rule 3: a corps commander must use all his pips to carry out his orders. Drawing the next
+    chip (or ending the turn) with 4 of Lauriston's 5 pips unspent asks the umpire, naming him
+    and his pips: No leaves the battle as it was; Yes goes on, and the report says so."""
+    play = _moved_with_pips_left(bw)
+    steps = len(bw.view.steps)
+    asked = _answer(monkeypatch, QMessageBox.StandardButton.No)
+    assert getattr(play, action)() is None
+    assert len(asked) == 1 and asked[0].startswith("General Lauriston has 4 pips unspent.")
+    assert len(bw.view.steps) == steps and bw.view.state.activation.remaining == 4
+    assert play.message.text().startswith("Nothing done: Rule 3: General Lauriston must use "
+                                          "all his pips")
+    asked = _answer(monkeypatch, QMessageBox.StandardButton.Yes)
+    assert getattr(play, action)() is not None
+    assert len(asked) == 1 and len(bw.view.steps) == steps + 1
+    assert ("General Lauriston has 4 pips unspent: the umpire confirms nothing more serves his "
+            "orders (Rule 3)") in bw.report.toPlainText()
+
+
+def test_rule_3_every_pip_spent_asks_nothing(bw, monkeypatch):
+    """Rule 3: with all his pips used, the next chip is drawn without a question."""
+    play = _moved_with_pips_left(bw)
+    for _ in range(4):
+        play.spend()
+    assert bw.view.state.activation.remaining == 0
+    _answer(monkeypatch, None)
+    assert play.draw() is not None
+
+
+def test_rule_1_the_pips_shown_are_the_blinds_while_the_corps_is_on_its_blind(bw):
+    """Rule 1: a commander whose corps is still on its blind rolls average die + 1 Gifted, −1
+    Poor (Lauriston, Average: +0), not Rule 3's +2; the window shows the step's own line."""
+    play = bw.play_page
+    play.chip.setCurrentIndex(play.chip.findData("1"))
+    play.draw()
+    assert "Average (+0)" in play.commander.text()
+    assert play.pips_odds.text() == "Chances: 2: 1/6, 3: 1/3, 4: 1/3, 5: 1/6"
+    play.pips_typed.setText("4")
+    play.roll_pips()
+    assert play.pips_odds.text() == "Pips on the blind (Rule 1): 4 +0 (Average) = <b>4</b>"
+    assert bw.view.steps[-1].lines[0] == "Pips on the blind (Rule 1): 4 +0 (Average) = 4"
+
+
+def test_rule_16_the_pursuers_rally_form_offers_no_commander(bw):
+    """Rule 16: pursuers no commander can reach (or pay for) fail their rally; the form offers
+    the engine's "no-commander" and sends it, and the engine reads it (its refusal is Rule 16's
+    "not pursuing", not an unknown option)."""
+    play, form = bw.play_page, bw.play_page.form
+    cavalry = next(k for k in bw.view.state.brigades
+                   if k.startswith("5 Corps/") and bw.view.setup.brigade(k).arm.value == "cavalry")
+    play.open_new_test("rally-pursuers", cavalry)
+    form.set_input("no-commander", True)
+    assert form.options() == {"no-commander": True}
+    assert "is not pursuing" in form.odds_note.text()
+    assert not form.roll_button.isEnabled()

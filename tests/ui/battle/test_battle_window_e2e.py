@@ -104,7 +104,7 @@ def test_a_battle_fought_at_the_table_through_the_window(window, qtbot):
                                    "2–5)")
     play.pips_typed.setText("4")
     play.pips_button.click()
-    assert "Pips: 4 + 2 = <b>6</b>" in play.pips_odds.text()
+    assert "Pips: 4 + 2 (Average) = <b>6</b>" in play.pips_odds.text()
 
     # artillery fire: the form asks the band, shows the odds, takes the typed 6,6
     _pick(play.new_test, "fire")

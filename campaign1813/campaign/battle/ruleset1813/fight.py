@@ -27,6 +27,7 @@ import msgspec
 from campaign1813.campaign.battle.core.engine import Decision
 from campaign1813.campaign.battle.core.outcome import Outcome as BattleOutcome
 from campaign1813.campaign.battle.core.outcome import Termination
+from campaign1813.campaign.battle.core.refusal import NotNow
 from campaign1813.campaign.battle.core.steps import Step, patched, seeded, state_patch
 from campaign1813.campaign.battle.dice import DiceSource, Roll
 from campaign1813.campaign.battle.ruleset1813 import report_lines
@@ -74,7 +75,7 @@ __all__ = ["Phase", "Stage", "BrigadeNow", "CorpsNow", "Pending", "ActivationNow
            "give_move_to", "allocate", "set_orders", "dismiss", "set_formation", "record_holder",
            "override", "decision", "Decision", "standing", "side_of", "label_of", "STAGES",
            "brigade_now", "corps_of_brigade", "begin", "broken_now", "on_blind", "immediate",
-           "SPEND_STAGE", "missing"]
+           "SPEND_STAGE", "missing", "pips_text", "PipsUnspent"]
 
 
 class Phase:
@@ -434,14 +435,8 @@ def _chips_left(setup: BattleSetup, state: FightState) -> list[str]:
     return [c.label for c in setup.chips if c.label not in state.drawn]
 
 
-# Tests queued now but taken at a later move, which do not hold up the next chip. None since
-# Rule 16's rally of pursuers is queued at their corps' next move (``_owed_rallies``) and is due
-# then; the name stays for what reads the queue.
-DEFERRED: frozenset[str] = frozenset()
-
-
 def _owed(state: FightState) -> None:
-    queue = [p for p in state.queue if p.test not in DEFERRED]
+    queue = state.queue
     if queue:
         owed = "; ".join(f"{p.test} for {p.who or p.reason}" for p in queue[:3])
         more = f" and {len(queue) - 3} more" if len(queue) > 3 else ""
@@ -450,6 +445,17 @@ def _owed(state: FightState) -> None:
     if state.special:
         raise ActionRefused(f"the {state.special} chip is waiting: name the commander who "
                             "takes his move, or pass")
+
+
+class PipsUnspent(ActionRefused):
+    """Rule 3's refusal to end a corps commander's move with pips unrolled or unspent until
+    the umpire confirms that nothing more serves the orders; it names the commander
+    (``commander``) and what is left (``left``, e.g. "has 2 pips unspent")."""
+
+    def __init__(self, message: str, commander: str, left: str) -> None:
+        super().__init__(message)
+        self.commander = commander
+        self.left = left
 
 
 def _unspent(setup: BattleSetup, state: FightState, confirm: bool) -> list[str]:
@@ -469,10 +475,10 @@ def _unspent(setup: BattleSetup, state: FightState, confirm: bool) -> list[str]:
     else:
         return []
     if not confirm:
-        raise ActionRefused(f"Rule 3: {c.name} must use all his pips to carry out his orders "
-                            f"and {left}; {'roll and ' if act.pips is None else ''}spend "
-                            f"them, or confirm that nothing more serves the orders "
-                            f"(--confirm-unspent)")
+        raise PipsUnspent(f"Rule 3: {c.name} must use all his pips to carry out his orders "
+                          f"and {left}; {'roll and ' if act.pips is None else ''}spend "
+                          f"them, or confirm that nothing more serves the orders "
+                          f"(--confirm-unspent)", c.name, left)
     return [f"{c.name} {left}: the umpire confirms nothing more serves his orders (Rule 3)"]
 
 
@@ -646,7 +652,7 @@ def end_turn(setup: BattleSetup, state: FightState, confirm: bool = False) -> Ou
 def missing(setup: BattleSetup, act: ActivationNow, what: str) -> None:
     """Refuse what a commander who misses his move for the Poor chip may not do."""
     if act.missed:
-        raise ActionRefused(f"{setup.commander(act.commander).name} misses his move for the "
+        raise NotNow(f"{setup.commander(act.commander).name} misses his move for the "
                             f"Poor chip and cannot {what}; only his artillery fires (Rule 7)")
 
 
@@ -669,17 +675,13 @@ def roll_pips(setup: BattleSetup, state: FightState, dice: DiceSource) -> Outcom
     if on_blind(state, corps):
         # Rule 1: a commander whose corps is still on its blind rolls the blind pips.
         roll, pips = roll_blind_pips(c.name, c.grade, dice, setup.ruleset)
-        bonus = spotting_table(setup.ruleset).blind_pips_bonus[c.grade]
         act = replace(act, pips=pips, roll=roll.total, stage=Stage.SPOT, blind=True)
-        lines = [f"Pips on the blind (Rule 1): {roll.total} {bonus:+d} ({c.grade.value}) = "
-                 f"{pips}"]
     else:
         table = command_table(setup.ruleset)
         roll = dice.roll(table.pips_die, 1, f"pips for {c.name} ({c.grade.value})")
-        bonus = table.pips_bonus[c.grade]
-        pips = max(0, roll.total + bonus)
+        pips = max(0, roll.total + table.pips_bonus[c.grade])
         act = replace(act, pips=pips, roll=roll.total, stage=Stage.SPOT)
-        lines = [report_lines.pips_line(roll.total, bonus, c.grade, pips)]
+    lines = [pips_text(setup, act)]
     queue = state.queue
     if corps is not None:
         owed = _owed_rallies(setup, state, corps)
@@ -687,6 +689,20 @@ def roll_pips(setup: BattleSetup, state: FightState, dice: DiceSource) -> Outcom
         lines += [f"  {p.test} owed by {label_of(setup, p.who)}" for p in owed]
     return Outcome("pips", f"Pips for {c.name}: {pips}",
                    replace(state, activation=act, queue=queue), tuple(lines), (roll,))
+
+
+def pips_text(setup: BattleSetup, act: ActivationNow) -> str:
+    """The report's line for the pips the commander moving rolled: Rule 1's while his corps
+    was on its blind, else Rule 3's (empty before he rolls)."""
+    if act.pips is None or act.roll is None:
+        return ""
+    c = setup.commander(act.commander)
+    if act.blind:
+        bonus = spotting_table(setup.ruleset).blind_pips_bonus[c.grade]
+        return (f"Pips on the blind (Rule 1): {act.roll} {bonus:+d} ({c.grade.value}) = "
+                f"{act.pips}")
+    bonus = command_table(setup.ruleset).pips_bonus[c.grade]
+    return report_lines.pips_line(act.roll, bonus, c.grade, act.pips)
 
 
 def _owed_rallies(setup: BattleSetup, state: FightState, corps: str) -> tuple[Pending, ...]:
@@ -840,10 +856,10 @@ def enter_stage(setup: BattleSetup, state: FightState, stage: str, what: str) ->
     if act is None:
         return state
     if act.pips is None and stage != Stage.PIPS:
-        raise ActionRefused(f"{setup.commander(act.commander).name} must roll his pips before "
+        raise NotNow(f"{setup.commander(act.commander).name} must roll his pips before "
                             f"{what}")
     if STAGES.index(stage) < STAGES.index(act.stage):
-        raise ActionRefused(f"{what} comes at the {stage} step, and this move has gone on to "
+        raise NotNow(f"{what} comes at the {stage} step, and this move has gone on to "
                             f"{act.stage} (seed 000's sequence: spot, artillery fire, its "
                             f"morale tests, movement, combats, morale)")
     owed = immediate(setup, state)
@@ -851,7 +867,7 @@ def enter_stage(setup: BattleSetup, state: FightState, stage: str, what: str) ->
         names = "; ".join(f"{p.test} for "
                           + (label_of(setup, p.who) if p.who in state.brigades else p.who)
                           for p in owed)
-        raise ActionRefused(f"Rule 17: brigades hit by artillery test their morale at once, "
+        raise NotNow(f"Rule 17: brigades hit by artillery test their morale at once, "
                             f"before {what} at the {stage} step: take or dismiss first {names}")
     return replace(state, activation=_advance_stage(act, stage))
 

@@ -33,7 +33,6 @@ from typing import Any
 from campaign1813.campaign.battle.dice import DiceSource, Roll
 from campaign1813.campaign.battle.ruleset1813 import report_lines
 from campaign1813.campaign.battle.ruleset1813.fight import (
-    DEFERRED,
     FightState,
     Outcome,
     Pending,
@@ -770,11 +769,13 @@ QUEUED_TESTS = {"morale test": "morale", "reaction to rout": "reaction",
 
 
 # The options each test reads: the valued ones (``--band short``, ``--fact …``) and the yes/no
-# flags (``--with flank``). Any other option given is refused: it would mean nothing.
+# flags (``--with flank``). Any other option given is refused: it would mean nothing. The
+# pips of Rule 3 are always paid, so there is no ``pay`` flag; ``inches`` is Rule 4's distance
+# to the enemy a brigade fires on or charges.
 _FIRE = ("band", "inches", "cover", "behind")
 OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "spot": (("inches", "cover"), ()),
-    "fire": (_FIRE, ("friends-near", "overhead", "pay")),
+    "fire": (_FIRE, ("friends-near", "overhead")),
     "bounce": (_FIRE, ("friends-near", "overhead")),
     "morale": (("facts",), ()),
     "rally": (("facts",), ()),
@@ -783,9 +784,9 @@ OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                               "same-corps", "done-first")),
     "quick": (("case",), ("can-escape", "over-half-move")),
     "crest": ((), ("british",)),
-    "combat": (("rule", "facts", "enemy-facts"), ()),
-    "firefight": (("facts", "enemy-facts"), ()),
-    "skirmish": (("facts", "enemy-facts"), ("no-reply", "pay")),
+    "combat": (("rule", "inches", "facts", "enemy-facts"), ()),
+    "firefight": (("inches", "facts", "enemy-facts"), ()),
+    "skirmish": (("inches", "facts", "enemy-facts"), ("no-reply",)),
     "reaction": (("near", "through"), ()),
     "pursuit": ((), ()),
     "rally-pursuers": (("facts",), ("no-commander",)),
@@ -933,9 +934,9 @@ def _apply(setup: BattleSetup, state: FightState, resolved: Resolved) -> FightSt
 def take_queued(setup: BattleSetup, state: FightState, options: Options,
                 dice: DiceSource, index: int | None = None) -> Outcome:
     """Take the queued test number ``index`` (1 first; by default the first that holds up
-    the next chip), filled in from what queued it."""
+    the next chip: every queued test does), filled in from what queued it."""
     if index is None:
-        index = next((i for i, p in enumerate(state.queue, 1) if p.test not in DEFERRED), 1)
+        index = 1
     if not 1 <= index <= len(state.queue):
         raise ActionRefused("no test is queued" if not state.queue else
                             f"there is no queued test number {index} ({len(state.queue)} queued)")
