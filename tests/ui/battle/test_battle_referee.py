@@ -162,7 +162,7 @@ def test_undo_stops_at_the_battles_setup_and_asks_before_the_campaign(window, bw
     assert queries.next_redo(window.document) == campaign_action
 
 
-def test_at_a_laptops_size_the_roll_the_reason_and_the_refusals_arein_sight(bw, qtbot):
+def test_at_a_laptops_size_the_roll_the_reason_and_the_refusals_are_in_sight(bw, qtbot):
     """On a 1366 × 768 screen (the window's own 1366 × 740 too), with the tallest form open (a
     combat, Rules 9–15, both sides' facts), the roll field, its buttons, why a test waits and
     each refusal are in sight without scrolling; a wider screen widens every column."""
