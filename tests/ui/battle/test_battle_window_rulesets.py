@@ -292,7 +292,7 @@ def test_closing_and_reopening_resumes_on_the_generic_page(window):
     assert bw.setup_page.mapping_rows()[0][0] == "3 Cavalry Brigade"
 
 
-def test_at_a_laptops_size_act_and_its_refusal_arein_sight(window, qtbot):
+def test_at_a_laptops_size_act_and_its_refusal_are_in_sight(window, qtbot):
     """On a 1366 × 768 screen the longest action of ruleset 004 (a melee: both units, the
     table's facts, the supports) scrolls its inputs, and Act, the typed dice and the refusal
     stay in sight."""
