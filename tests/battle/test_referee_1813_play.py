@@ -112,7 +112,7 @@ def test_magdeburg_every_illegal_play_refused_and_the_legal_play_breaks_the_fren
         # Rule 1: the blind's pips, average die + 0 for an Average commander
         assert t.do("pips", 4).lines == ("Pips on the blind (Rule 1): 4 +0 (Average) = 4",)
         # Rule 1: the Prussian brigades are behind their blind until it is spotted
-        t.refused(r"Rule 1: 2 Infantry Brigade \(I Prussian Corps\) is on I Prussian Corps's "
+        t.refused(r"Rule 1: 2 Infantry Brigade \(I Prussian Corps\) is on I Prussian Corps' "
                   "blind, not yet spotted", "test", test="fire", who=ART, target=P2,
                   options={"band": "short"})
         with pytest.raises(ActionRefused, match="Rule 1"):          # and so are its odds
@@ -161,7 +161,7 @@ def test_magdeburg_every_illegal_play_refused_and_the_legal_play_breaks_the_fren
         t.do("draw", chip="2")
         assert t.do("pips", 5).lines[0] == "Pips: 5 + 3 (Gifted) = 8"
         # Rule 1: the French blind is not spotted yet
-        t.refused("Rule 1: 17 Infantry Brigade .* is on 5 Corps's blind", "test", 6, 1,
+        t.refused("Rule 1: 17 Infantry Brigade .* is on 5 Corps' blind", "test", 6, 1,
                   test="skirmish", who=P1, target=f"{FR}/17")
         t.do("test", test="spot", who=PR, target=FR, options={"inches": 12})
         # Rules 11-13: Attack orders allow no skirmish and no fire fight
@@ -236,7 +236,7 @@ def test_the_command_line_refuses_with_the_rule_and_asks_for_the_confirmation(pa
     for extra in (["--odds"], ["--roll", "6,6"]):
         assert main(["battle", f, "1", "test", "fire", ART, P2, "--band", "short",
                      *extra]) == 1
-        assert "Rule 1: 2 Infantry Brigade (I Prussian Corps) is on I Prussian Corps's " \
+        assert "Rule 1: 2 Infantry Brigade (I Prussian Corps) is on I Prussian Corps' " \
                "blind, not yet spotted" in capsys.readouterr().err
         assert show() == before
     assert main(["battle", f, "1", "draw"]) == 1

@@ -287,7 +287,7 @@ def test_rule_1_a_corps_on_its_blind_rolls_the_blinds_pips_and_is_not_fired_on()
     assert b.now.activation.blind
     for test, typed in (("fire", ((6, 6),)), ("skirmish", (4, 4)), ("firefight", ((6, 6),))):
         who = ART if test == "fire" else f"{FR}/1"
-        b.refused(r"Rule 1: 1 Infantry Brigade \(1 Prussian Corps\) is on 1 Prussian Corps's "
+        b.refused(r"Rule 1: 1 Infantry Brigade \(1 Prussian Corps\) is on 1 Prussian Corps' "
                   "blind, not yet spotted", "test", *typed, test=test, who=who,
                   target=f"{PR}/1", options={"band": "short"} if test == "fire" else {})
     b.do("test", test="spot", who=f"{FR}/cav", target=PR, options={"inches": 12})

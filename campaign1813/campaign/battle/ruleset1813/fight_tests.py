@@ -130,6 +130,7 @@ from campaign1813.campaign.battle.terms import (
     Formation,
     MoraleState,
 )
+from campaign1813.campaign.words import possessive
 
 __all__ = ["TESTS", "OPTIONS", "Prepared", "Resolved", "prepare", "take", "take_queued",
            "known_facts", "options_of", "check_options"]
@@ -280,9 +281,9 @@ def _seen(setup: BattleSetup, state: FightState, target: str, what: str) -> None
     """Rule 1: the brigades of a blind not yet spotted are not on the table to be fired on."""
     corps = corps_of_brigade(state, target)
     if on_blind(state, corps):
-        raise ActionRefused(f"Rule 1: {label_of(setup, target)} is on {corps}'s blind, not yet "
-                            f"spotted; {what} only once the blind is spotted and its figures "
-                            f"are on the table")
+        raise ActionRefused(f"Rule 1: {label_of(setup, target)} is on {possessive(corps)} "
+                            f"blind, not yet spotted; {what} only once the blind is spotted "
+                            "and its figures are on the table")
 
 
 def _once(state: FightState, who: str, what: str) -> bool:
@@ -320,7 +321,7 @@ def _spot(setup: BattleSetup, state: FightState, who: str, target: str,
     if state.corps[target].spotted:
         raise ActionRefused(f"{target} is already spotted")
     if who in state.corps:
-        kind, name = Spotter.BLIND, f"{who}'s blind"
+        kind, name = Spotter.BLIND, f"{possessive(who)} blind"
     elif who in state.brigades:
         kind, name = Spotter(setup.brigade(who).arm.value), label_of(setup, who)
     else:
@@ -328,7 +329,7 @@ def _spot(setup: BattleSetup, state: FightState, who: str, target: str,
     inches = _number(options, "inches")
     if inches is None:
         raise ActionRefused("give the distance to the blind in inches (--inches)")
-    situation = SpotSituation(name, kind, f"{target}'s blind",
+    situation = SpotSituation(name, kind, f"{possessive(target)} blind",
                               _choice(Cover, _text(options, "cover", "open"), "cover"), inches)
     odds = spot_odds(situation, setup.ruleset)
 
@@ -338,7 +339,7 @@ def _spot(setup: BattleSetup, state: FightState, who: str, target: str,
         return Resolved(f"Spot {target} from {name} at {inches}\" {situation.cover.value} "
                         f"{_faces(r.roll)} {word}", (r.roll,) if r.roll else (),
                         follow_ons=r.follow_ons, spotted=target if r.spotted else "")
-    return Prepared("spot", "Rule 1", (f"{name} looks for {target}'s blind",),
+    return Prepared("spot", "Rule 1", (f"{name} looks for {possessive(target)} blind",),
                     _yes_no(odds, "spotted", "not spotted"), run, Stage.SPOT)
 
 
