@@ -4,7 +4,7 @@ battles far apart refused without ``force``, every blocked retreat named in one 
 import pytest
 
 from campaign1813.campaign.cli import main
-from campaign1813.campaign.day.aftermath import retreat_destinations
+from campaign1813.campaign.day.aftermath import retreat_destinations, retreat_route
 from campaign1813.campaign.day.ground import OrderRefused, Position
 from campaign1813.campaign.day.state import Status
 from campaign1813.campaign.scenario.types import Side
@@ -230,6 +230,9 @@ def test_each_leg_of_a_retreat_must_itself_be_a_retreat(tmp_path):
         "5 Corps cannot retreat to Moor via Burg, Tarn: Moor is no farther from Kemp than Tarn")
     assert refused(u.order, "5 Corps", "Move", "Moor", via=("Rook", "Burg")) == (
         "5 Corps cannot retreat via Burg: Burg is no farther from Kemp than Rook")
+    # with no waypoints the route's refusal names the town alone
+    assert refused(retreat_route, u.doc.ground(), u.state(), "5 Corps", "Nash", ()) == (
+        "5 Corps cannot retreat to Nash: I Corps stands in it")
     assert u.dump() == before
     u.order("5 Corps", "Move", "Pike", via=("Lind",))
     assert u.state().orders["5 Corps"].route == ("Lind", "Pike")

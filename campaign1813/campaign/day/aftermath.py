@@ -211,7 +211,7 @@ def retreat_route(
             standing.setdefault(o.position.a, o.name)
     holds = {t for t, s in state.control.items() if s is not c.side}
     barred = holds | set(standing)
-    way = f"{name} cannot retreat to {town} via {', '.join(via)}"
+    way = f"{name} cannot retreat to {town}" + (f" via {', '.join(via)}" if via else "")
     here, here_text = c.position, describe(c.position, ground)
     route: tuple[str, ...] = ()
     for stop in (*via, town):
