@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from campaign1813.campaign.battle.dice import D6, DiceSource, Roll, distribution
@@ -109,6 +109,23 @@ class CombatRule:
         """The rows read when this arm rolls."""
         rows = dict(self.rows)
         return rows.get(roller.value) or rows["any"]
+
+    def row_odds(self, roller: Arm, difference: int) -> tuple[tuple[ResultRow, Fraction], ...]:
+        """Each row read when this arm rolls 2d6 plus ``difference``, with its exact chance."""
+        key = (roller, difference)
+        odds = self._row_odds.get(key)
+        if odds is None:
+            rows = self.rows_for(roller)
+            chance = [Fraction(0)] * len(rows)
+            for dice, p in distribution(D6, 2).items():
+                chance[rows.index(find_row(rows, dice + difference))] += p
+            odds = self._row_odds[key] = tuple(zip(rows, chance, strict=True))
+        return odds
+
+    @cached_property
+    def _row_odds(self) -> dict[tuple[Arm, int], tuple[tuple[ResultRow, Fraction], ...]]:
+        """The row odds worked out so far, by roller and difference (the rule never changes)."""
+        return {}
 
 
 def _row_effect(raw: dict[str, Any], where: str) -> RowEffect:
@@ -205,14 +222,14 @@ class CombatFactors:
     attacker: tuple[Applied, ...]
     defender: tuple[Applied, ...]
 
-    @property
+    @cached_property
     def attacker_total(self) -> int:
-        """The attacker's total."""
+        """The attacker's total (summed once: the factors never change)."""
         return total(self.attacker)
 
-    @property
+    @cached_property
     def defender_total(self) -> int:
-        """The defender's total."""
+        """The defender's total (summed once: the factors never change)."""
         return total(self.defender)
 
     @property
@@ -250,7 +267,10 @@ def check_combat(combat: Combat, ruleset: str = "1813") -> CombatRule:
 
 def combat_factors(combat: Combat, ruleset: str = "1813") -> CombatFactors:
     """Each side's combat factors under the combat's rule."""
-    rule = check_combat(combat, ruleset)
+    return _factors(combat, check_combat(combat, ruleset))
+
+
+def _factors(combat: Combat, rule: CombatRule) -> CombatFactors:
     found = []
     for side in Side:
         own, enemy = combat.side(side), combat.side(side.other)
@@ -284,14 +304,10 @@ class CombatOdds:
 def combat_odds(combat: Combat, ruleset: str = "1813") -> CombatOdds:
     """The exact chance of each row of the result table for this combat."""
     rule = check_combat(combat, ruleset)
-    factors = combat_factors(combat, ruleset)
-    roller = combat.side(factors.favoured).brigade.arm
-    rows = rule.rows_for(roller)
-    chance = dict.fromkeys(rows, Fraction(0))
-    for dice, p in distribution(D6, 2).items():
-        chance[find_row(rows, dice + factors.difference)] += p
-    return CombatOdds(rule, factors, factors.favoured, factors.difference,
-                      tuple((row, chance[row]) for row in rows))
+    factors = _factors(combat, rule)
+    favoured, difference = factors.favoured, factors.difference
+    roller = combat.side(favoured).brigade.arm
+    return CombatOdds(rule, factors, favoured, difference, rule.row_odds(roller, difference))
 
 
 @dataclass(frozen=True)

@@ -85,11 +85,25 @@ class MoraleRules:
 
     def outcome(self, total_: int) -> MoraleOutcome:
         """The outcome of a modified total."""
-        if total_ >= self.pass_at:
-            return MoraleOutcome.PASS
-        if total_ >= self.shaken_at:
-            return MoraleOutcome.SHAKEN
-        return MoraleOutcome.ROUT
+        return _outcome(total_, self.pass_at, self.shaken_at)
+
+
+def _outcome(total_: int, pass_at: int, shaken_at: int) -> MoraleOutcome:
+    if total_ >= pass_at:
+        return MoraleOutcome.PASS
+    if total_ >= shaken_at:
+        return MoraleOutcome.SHAKEN
+    return MoraleOutcome.ROUT
+
+
+@cache
+def _test_odds(die: Die, pass_at: int, shaken_at: int,
+               shift: int) -> tuple[tuple[MoraleOutcome, Fraction], ...]:
+    """The chance of each outcome: one distribution per die, numbers and net modifier."""
+    odds = dict.fromkeys(MoraleOutcome, Fraction(0))
+    for face, p in distribution(die).items():
+        odds[_outcome(face + shift, pass_at, shaken_at)] += p
+    return tuple(odds.items())
 
 
 def _state(value: str, where: str) -> MoraleState:
@@ -162,10 +176,7 @@ def morale_odds(test: MoraleTest, ruleset: str = "1813") -> dict[MoraleOutcome, 
     if automatic_rout(test.brigade, ruleset):
         odds[MoraleOutcome.ROUT] = Fraction(1)
         return odds
-    shift = total(mods)
-    for face, p in distribution(rules.die).items():
-        odds[rules.outcome(face + shift)] += p
-    return odds
+    return dict(_test_odds(rules.die, rules.pass_at, rules.shaken_at, total(mods)))
 
 
 @dataclass(frozen=True)
