@@ -56,6 +56,10 @@ class Side(StrEnum):
         return Side.DEFENDER if self is Side.ATTACKER else Side.ATTACKER
 
 
+# The two sides in order, without iterating the enumeration on every combat.
+_SIDES = (Side.ATTACKER, Side.DEFENDER)
+
+
 @dataclass(frozen=True)
 class RowEffect:
     """What one row of a result table does to one side."""
@@ -222,25 +226,30 @@ class CombatFactors:
     attacker: tuple[Applied, ...]
     defender: tuple[Applied, ...]
 
-    @cached_property
+    @property
     def attacker_total(self) -> int:
-        """The attacker's total (summed once: the factors never change)."""
+        """The attacker's total."""
         return total(self.attacker)
 
-    @cached_property
+    @property
     def defender_total(self) -> int:
-        """The defender's total (summed once: the factors never change)."""
+        """The defender's total."""
         return total(self.defender)
 
     @property
     def favoured(self) -> Side:
         """The side that rolls: the higher total, the attacker on a tie."""
-        return Side.ATTACKER if self.attacker_total >= self.defender_total else Side.DEFENDER
+        return self.roller()[0]
 
     @property
     def difference(self) -> int:
         """What the favoured side adds to its 2d6."""
-        return abs(self.attacker_total - self.defender_total)
+        return self.roller()[1]
+
+    def roller(self) -> tuple[Side, int]:
+        """The side that rolls and the difference it adds, from each total summed once."""
+        a, d = total(self.attacker), total(self.defender)
+        return (Side.ATTACKER if a >= d else Side.DEFENDER), abs(a - d)
 
     def of(self, side: Side) -> tuple[Applied, ...]:
         """One side's factors."""
@@ -250,12 +259,14 @@ class CombatFactors:
 def check_combat(combat: Combat, ruleset: str = "1813") -> CombatRule:
     """Refuse a combat the rule does not allow (wrong arms, unknown facts, formed square …)."""
     rule = combat_rule(combat.rule, ruleset)
-    for side, arm in zip(Side, rule.arms, strict=True):
-        b = combat.side(side).brigade
+    for side, arm, own in zip(_SIDES, rule.arms, (combat.attacker, combat.defender),
+                              strict=True):
+        b = own.brigade
         if b.arm is not arm:
             raise CombatRefused(f"Rule {rule.number} ({rule.title.lower()}): the {side.value} "
                                 f"must be {arm.value}, not {b.name} ({b.arm.value})")
-        rule.factors.check_facts(combat.side(side).facts, f"Rule {rule.number}, {b.name}")
+        if own.facts:
+            rule.factors.check_facts(own.facts, f"Rule {rule.number}, {b.name}")
     a, d = combat.attacker.brigade, combat.defender.brigade
     if rule.initiated and not a.state.may_initiate_combat:
         raise CombatRefused(f"{a.name} is {a.state.value} and may not start a combat")
@@ -272,10 +283,11 @@ def combat_factors(combat: Combat, ruleset: str = "1813") -> CombatFactors:
 
 def _factors(combat: Combat, rule: CombatRule) -> CombatFactors:
     found = []
-    for side in Side:
-        own, enemy = combat.side(side), combat.side(side.other)
-        facts = own.brigade.facts() | comparative_facts(own.brigade, enemy.brigade)
-        found.append(rule.factors.applied(with_table_facts(facts, own.facts, rule.factors)))
+    mods = rule.factors
+    for own, enemy in ((combat.attacker, combat.defender), (combat.defender, combat.attacker)):
+        facts = own.brigade.facts()
+        facts.update(comparative_facts(own.brigade, enemy.brigade))
+        found.append(mods.applied(with_table_facts(facts, own.facts, mods)))
     return CombatFactors(found[0], found[1])
 
 
@@ -305,7 +317,7 @@ def combat_odds(combat: Combat, ruleset: str = "1813") -> CombatOdds:
     """The exact chance of each row of the result table for this combat."""
     rule = check_combat(combat, ruleset)
     factors = _factors(combat, rule)
-    favoured, difference = factors.favoured, factors.difference
+    favoured, difference = factors.roller()
     roller = combat.side(favoured).brigade.arm
     return CombatOdds(rule, factors, favoured, difference, rule.row_odds(roller, difference))
 

@@ -158,9 +158,17 @@ class ModifierList:
         """The modifiers that apply to these facts, the largest only within a group."""
         best: dict[str, Applied] = {}
         out: list[Applied | str] = []
+        get = facts.get
         for m, fixed in self._fixed:
-            if m.when and not m.holds(facts):
-                continue
+            if m.when:  # one of the ``when`` tables must hold whole (Modifier.holds, inlined)
+                for clause in m.when:
+                    for name, allowed in clause:
+                        if get(name) not in allowed:
+                            break
+                    else:
+                        break
+                else:
+                    continue
             if fixed is None:
                 amount = m.amount(facts)
                 if amount == 0:

@@ -163,7 +163,8 @@ def automatic_rout(brigade: Brigade, ruleset: str = "1813") -> bool:
 def morale_modifiers(test: MoraleTest, ruleset: str = "1813") -> tuple[Applied, ...]:
     """The modifiers that apply to this test."""
     rules = morale_rules(ruleset)
-    rules.modifiers.check_facts(test.facts, f"morale test of {test.brigade.name}")
+    if test.facts:  # no facts asserted: none unknown, none contradicting
+        rules.modifiers.check_facts(test.facts, f"morale test of {test.brigade.name}")
     facts = with_table_facts(test.brigade.facts(), test.facts, rules.modifiers)
     return rules.modifiers.applied(facts)
 
@@ -172,8 +173,8 @@ def morale_odds(test: MoraleTest, ruleset: str = "1813") -> dict[MoraleOutcome, 
     """The exact chance of each outcome (an automatic rout is certain)."""
     rules = morale_rules(ruleset)
     mods = morale_modifiers(test, ruleset)
-    odds = dict.fromkeys(MoraleOutcome, Fraction(0))
     if automatic_rout(test.brigade, ruleset):
+        odds = dict.fromkeys(MoraleOutcome, Fraction(0))
         odds[MoraleOutcome.ROUT] = Fraction(1)
         return odds
     return dict(_test_odds(rules.die, rules.pass_at, rules.shaken_at, total(mods)))
