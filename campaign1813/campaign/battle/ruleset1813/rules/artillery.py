@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 
-from campaign1813.campaign.battle.dice import DiceSource, Roll
+from campaign1813.campaign.battle.dice import DiceSource, Die, Roll
 from campaign1813.campaign.battle.ruleset1813.rules.common import (
     ActionRefused,
     Modifier,
@@ -151,12 +152,23 @@ def _needs(situation: FireSituation, table: FireTable) -> tuple[int, int]:
     return one, one * table.two_hits_multiplier
 
 
-def hits_for_total(total: int, situation: FireSituation, ruleset: str) -> int:
-    """Hits scored by a modified total: none, one, or two on the multiplied number."""
-    one, two = _needs(situation, fire_table(ruleset))
+def _hits(total: int, one: int, two: int) -> int:
     if total >= two:
         return 2
     return 1 if total >= one else 0
+
+
+def hits_for_total(total: int, situation: FireSituation, ruleset: str) -> int:
+    """Hits scored by a modified total: none, one, or two on the multiplied number."""
+    one, two = _needs(situation, fire_table(ruleset))
+    return _hits(total, one, two)
+
+
+@cache
+def _hit_odds(die: Die, count: int, one: int, two: int, net: int) -> tuple[Fraction, ...]:
+    """The chance of 0, 1 and 2 hits: one distribution per dice, numbers needed and modifier."""
+    odds = odds_of(die, count, lambda rolled: _hits(rolled + net, one, two))
+    return tuple(odds.get(n, Fraction(0)) for n in range(MAX_HITS + 1))
 
 
 def fire_odds(situation: FireSituation, ruleset: str) -> FireOdds:
@@ -168,9 +180,7 @@ def fire_odds(situation: FireSituation, ruleset: str) -> FireOdds:
     modifiers = fire_modifiers(situation, ruleset)
     net = total_of(modifiers)
     one, two = _needs(situation, table)
-    odds = odds_of(table.die, table.count,
-                   lambda rolled: hits_for_total(rolled + net, situation, ruleset))
-    hits = {n: odds.get(n, Fraction(0)) for n in range(MAX_HITS + 1)}
+    hits = dict(enumerate(_hit_odds(table.die, table.count, one, two, net)))
     return FireOdds(modifiers, one, two, hits)
 
 

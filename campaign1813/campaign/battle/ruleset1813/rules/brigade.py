@@ -35,6 +35,15 @@ ARM_FORMATIONS = {
 }
 _LINES = {Formation.LINE, Formation.CAVALRY_LINE}
 _COLUMNS = {Formation.COLUMN_OF_ATTACK, Formation.COLUMN_OF_MARCH, Formation.CAVALRY_COLUMN}
+# Each grade's and state's name as a fact reads it, looked up rather than asked of the member
+# (an enumeration's ``value`` costs several times a lookup, and every odds reads eleven facts).
+_ARMS = {a: a.value for a in Arm}
+_RATINGS = {r: r.value for r in Rating}
+_WEIGHTS = {w: w.value for w in CavalryWeight}
+_FORMATIONS = {f: f.value for f in Formation}
+_STATES = {m: m.value for m in MoraleState}
+# Better grades first: A is better than B, B than C.
+_BETTER = {Rating.A: 0, Rating.B: 1, Rating.C: 2}
 
 
 def worse_state(a: MoraleState, b: MoraleState) -> MoraleState:
@@ -83,15 +92,15 @@ class Brigade:
     def facts(self) -> dict[str, object]:
         """What the rules' tables may ask of this brigade, by fact name."""
         return {
-            "arm": self.arm.value,
-            "class": self.rating.value,
-            "fire": self.firepower.value,
-            "skirmish": self.skirmish.value,
-            "cavalry": self.cavalry.value if self.cavalry else "",
+            "arm": _ARMS[self.arm],
+            "class": _RATINGS[self.rating],
+            "fire": _RATINGS[self.firepower],
+            "skirmish": _RATINGS[self.skirmish],
+            "cavalry": _WEIGHTS[self.cavalry] if self.cavalry else "",
             "lancers": self.lancers,
-            "formation": self.formation.value if self.formation else "",
-            "in_line": self.in_line,
-            "state": self.state.value,
+            "formation": _FORMATIONS[self.formation] if self.formation else "",
+            "in_line": self.formation in _LINES,
+            "state": _STATES[self.state],
             "casualties": self.casualties,
             "nation": self.nation.lower(),
         }
@@ -121,12 +130,11 @@ def formation_named(arm: Arm, text: str) -> Formation:
 
 def comparative_facts(own: Brigade, enemy: Brigade) -> dict[str, object]:
     """Facts that compare a brigade with its opponent: better skirmishers, line against column."""
-    better = {Rating.A: 0, Rating.B: 1, Rating.C: 2}
     return {
-        "better_skirmish": better[own.skirmish] < better[enemy.skirmish],
-        "better_fire": better[own.firepower] < better[enemy.firepower],
-        "line_v_column": own.in_line and enemy.in_column,
-        "enemy_arm": enemy.arm.value,
+        "better_skirmish": _BETTER[own.skirmish] < _BETTER[enemy.skirmish],
+        "better_fire": _BETTER[own.firepower] < _BETTER[enemy.firepower],
+        "line_v_column": own.formation in _LINES and enemy.formation in _COLUMNS,
+        "enemy_arm": _ARMS[enemy.arm],
     }
 
 

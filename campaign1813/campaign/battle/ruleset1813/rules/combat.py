@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from campaign1813.campaign.battle.dice import D6, DiceSource, Roll, distribution
@@ -54,6 +54,10 @@ class Side(StrEnum):
     def other(self) -> Side:
         """The opposing side."""
         return Side.DEFENDER if self is Side.ATTACKER else Side.ATTACKER
+
+
+# The two sides in order, without iterating the enumeration on every combat.
+_SIDES = (Side.ATTACKER, Side.DEFENDER)
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,23 @@ class CombatRule:
         """The rows read when this arm rolls."""
         rows = dict(self.rows)
         return rows.get(roller.value) or rows["any"]
+
+    def row_odds(self, roller: Arm, difference: int) -> tuple[tuple[ResultRow, Fraction], ...]:
+        """Each row read when this arm rolls 2d6 plus ``difference``, with its exact chance."""
+        key = (roller, difference)
+        odds = self._row_odds.get(key)
+        if odds is None:
+            rows = self.rows_for(roller)
+            chance = [Fraction(0)] * len(rows)
+            for dice, p in distribution(D6, 2).items():
+                chance[rows.index(find_row(rows, dice + difference))] += p
+            odds = self._row_odds[key] = tuple(zip(rows, chance, strict=True))
+        return odds
+
+    @cached_property
+    def _row_odds(self) -> dict[tuple[Arm, int], tuple[tuple[ResultRow, Fraction], ...]]:
+        """The row odds worked out so far, by roller and difference (the rule never changes)."""
+        return {}
 
 
 def _row_effect(raw: dict[str, Any], where: str) -> RowEffect:
@@ -218,12 +239,17 @@ class CombatFactors:
     @property
     def favoured(self) -> Side:
         """The side that rolls: the higher total, the attacker on a tie."""
-        return Side.ATTACKER if self.attacker_total >= self.defender_total else Side.DEFENDER
+        return self.roller()[0]
 
     @property
     def difference(self) -> int:
         """What the favoured side adds to its 2d6."""
-        return abs(self.attacker_total - self.defender_total)
+        return self.roller()[1]
+
+    def roller(self) -> tuple[Side, int]:
+        """The side that rolls and the difference it adds, from each total summed once."""
+        a, d = total(self.attacker), total(self.defender)
+        return (Side.ATTACKER if a >= d else Side.DEFENDER), abs(a - d)
 
     def of(self, side: Side) -> tuple[Applied, ...]:
         """One side's factors."""
@@ -233,12 +259,14 @@ class CombatFactors:
 def check_combat(combat: Combat, ruleset: str = "1813") -> CombatRule:
     """Refuse a combat the rule does not allow (wrong arms, unknown facts, formed square …)."""
     rule = combat_rule(combat.rule, ruleset)
-    for side, arm in zip(Side, rule.arms, strict=True):
-        b = combat.side(side).brigade
+    for side, arm, own in zip(_SIDES, rule.arms, (combat.attacker, combat.defender),
+                              strict=True):
+        b = own.brigade
         if b.arm is not arm:
             raise CombatRefused(f"Rule {rule.number} ({rule.title.lower()}): the {side.value} "
                                 f"must be {arm.value}, not {b.name} ({b.arm.value})")
-        rule.factors.check_facts(combat.side(side).facts, f"Rule {rule.number}, {b.name}")
+        if own.facts:
+            rule.factors.check_facts(own.facts, f"Rule {rule.number}, {b.name}")
     a, d = combat.attacker.brigade, combat.defender.brigade
     if rule.initiated and not a.state.may_initiate_combat:
         raise CombatRefused(f"{a.name} is {a.state.value} and may not start a combat")
@@ -250,12 +278,16 @@ def check_combat(combat: Combat, ruleset: str = "1813") -> CombatRule:
 
 def combat_factors(combat: Combat, ruleset: str = "1813") -> CombatFactors:
     """Each side's combat factors under the combat's rule."""
-    rule = check_combat(combat, ruleset)
+    return _factors(combat, check_combat(combat, ruleset))
+
+
+def _factors(combat: Combat, rule: CombatRule) -> CombatFactors:
     found = []
-    for side in Side:
-        own, enemy = combat.side(side), combat.side(side.other)
-        facts = own.brigade.facts() | comparative_facts(own.brigade, enemy.brigade)
-        found.append(rule.factors.applied(with_table_facts(facts, own.facts, rule.factors)))
+    mods = rule.factors
+    for own, enemy in ((combat.attacker, combat.defender), (combat.defender, combat.attacker)):
+        facts = own.brigade.facts()
+        facts.update(comparative_facts(own.brigade, enemy.brigade))
+        found.append(mods.applied(with_table_facts(facts, own.facts, mods)))
     return CombatFactors(found[0], found[1])
 
 
@@ -284,14 +316,10 @@ class CombatOdds:
 def combat_odds(combat: Combat, ruleset: str = "1813") -> CombatOdds:
     """The exact chance of each row of the result table for this combat."""
     rule = check_combat(combat, ruleset)
-    factors = combat_factors(combat, ruleset)
-    roller = combat.side(factors.favoured).brigade.arm
-    rows = rule.rows_for(roller)
-    chance = dict.fromkeys(rows, Fraction(0))
-    for dice, p in distribution(D6, 2).items():
-        chance[find_row(rows, dice + factors.difference)] += p
-    return CombatOdds(rule, factors, factors.favoured, factors.difference,
-                      tuple((row, chance[row]) for row in rows))
+    factors = _factors(combat, rule)
+    favoured, difference = factors.roller()
+    roller = combat.side(favoured).brigade.arm
+    return CombatOdds(rule, factors, favoured, difference, rule.row_odds(roller, difference))
 
 
 @dataclass(frozen=True)

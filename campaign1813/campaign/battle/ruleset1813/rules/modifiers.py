@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from campaign1813.campaign.battle.ruleset1813.rules.loader import RulesetError
@@ -34,8 +35,7 @@ class Modifier:
 
     def amount(self, facts: Mapping[str, object]) -> int:
         """What this modifier adds for these facts (0 when it does not apply)."""
-        if self.when and not any(all(facts.get(name) in allowed for name, allowed in clause)
-                                 for clause in self.when):
+        if self.when and not self.holds(facts):
             return 0
         if self.per is not None:
             count = facts.get(self.per) or 0
@@ -43,6 +43,19 @@ class Modifier:
                 raise TypeError(f"the count '{self.per}' is {count!r}, not a number")
             return self.value * int(count)
         return self.value
+
+    def holds(self, facts: Mapping[str, object]) -> bool:
+        """Whether every fact of one of the ``when`` tables holds (always, with none)."""
+        if not self.when:
+            return True
+        get = facts.get
+        for clause in self.when:
+            for name, allowed in clause:
+                if get(name) not in allowed:
+                    break
+            else:
+                return True
+        return False
 
 
 @dataclass(frozen=True)
@@ -109,10 +122,20 @@ class ModifierList:
             pairs.append((pair[0], pair[1]))
         return cls(tuple(mods), tuple(table_facts.items()), tuple(pairs))
 
-    @property
+    @cached_property
     def fact_names(self) -> tuple[str, ...]:
         """The table facts the umpire may assert."""
         return tuple(name for name, _ in self.table_facts)
+
+    @cached_property
+    def _known(self) -> frozenset[str]:
+        return frozenset(self.fact_names)
+
+    @cached_property
+    def _fixed(self) -> tuple[tuple[Modifier, Applied | None], ...]:
+        """Each modifier with what it adds when it applies, made once unless a count scales it."""
+        return tuple((m, None if m.per is not None else Applied(m.key, m.label, m.value))
+                     for m in self.modifiers)
 
     def fact_label(self, name: str) -> str:
         """The description of a table fact."""
@@ -120,8 +143,11 @@ class ModifierList:
 
     def check_facts(self, facts: frozenset[str], what: str) -> None:
         """Refuse unknown or contradictory table facts, naming them."""
+        known = self._known
+        if facts <= known and not self.conflicts:
+            return
         for name in sorted(facts):
-            if name not in dict(self.table_facts):
+            if name not in known:
                 valid = ", ".join(self.fact_names) or "none"
                 raise UnknownFact(f"{what}: unknown modifier '{name}' (valid: {valid})")
         for a, b in self.conflicts:
@@ -132,11 +158,27 @@ class ModifierList:
         """The modifiers that apply to these facts, the largest only within a group."""
         best: dict[str, Applied] = {}
         out: list[Applied | str] = []
-        for m in self.modifiers:
-            amount = m.amount(facts)
-            if amount == 0:
+        get = facts.get
+        for m, fixed in self._fixed:
+            if m.when:  # one of the ``when`` tables must hold whole (Modifier.holds, inlined)
+                for clause in m.when:
+                    for name, allowed in clause:
+                        if get(name) not in allowed:
+                            break
+                    else:
+                        break
+                else:
+                    continue
+            if fixed is None:
+                amount = m.amount(facts)
+                if amount == 0:
+                    continue
+                a = Applied(m.key, m.label, amount)
+            elif fixed.value == 0:
                 continue
-            a = Applied(m.key, m.label, amount)
+            else:
+                a = fixed
+                amount = fixed.value
             if m.group is None:
                 out.append(a)
             elif m.group not in best:
@@ -162,4 +204,7 @@ def with_table_facts(base: Mapping[str, object], asserted: frozenset[str],
 
 def total(applied: tuple[Applied, ...]) -> int:
     """The sum of the modifiers that apply."""
-    return sum(a.value for a in applied)
+    net = 0
+    for a in applied:
+        net += a.value
+    return net

@@ -85,11 +85,25 @@ class MoraleRules:
 
     def outcome(self, total_: int) -> MoraleOutcome:
         """The outcome of a modified total."""
-        if total_ >= self.pass_at:
-            return MoraleOutcome.PASS
-        if total_ >= self.shaken_at:
-            return MoraleOutcome.SHAKEN
-        return MoraleOutcome.ROUT
+        return _outcome(total_, self.pass_at, self.shaken_at)
+
+
+def _outcome(total_: int, pass_at: int, shaken_at: int) -> MoraleOutcome:
+    if total_ >= pass_at:
+        return MoraleOutcome.PASS
+    if total_ >= shaken_at:
+        return MoraleOutcome.SHAKEN
+    return MoraleOutcome.ROUT
+
+
+@cache
+def _test_odds(die: Die, pass_at: int, shaken_at: int,
+               shift: int) -> tuple[tuple[MoraleOutcome, Fraction], ...]:
+    """The chance of each outcome: one distribution per die, numbers and net modifier."""
+    odds = dict.fromkeys(MoraleOutcome, Fraction(0))
+    for face, p in distribution(die).items():
+        odds[_outcome(face + shift, pass_at, shaken_at)] += p
+    return tuple(odds.items())
 
 
 def _state(value: str, where: str) -> MoraleState:
@@ -149,7 +163,8 @@ def automatic_rout(brigade: Brigade, ruleset: str = "1813") -> bool:
 def morale_modifiers(test: MoraleTest, ruleset: str = "1813") -> tuple[Applied, ...]:
     """The modifiers that apply to this test."""
     rules = morale_rules(ruleset)
-    rules.modifiers.check_facts(test.facts, f"morale test of {test.brigade.name}")
+    if test.facts:  # no facts asserted: none unknown, none contradicting
+        rules.modifiers.check_facts(test.facts, f"morale test of {test.brigade.name}")
     facts = with_table_facts(test.brigade.facts(), test.facts, rules.modifiers)
     return rules.modifiers.applied(facts)
 
@@ -158,14 +173,11 @@ def morale_odds(test: MoraleTest, ruleset: str = "1813") -> dict[MoraleOutcome, 
     """The exact chance of each outcome (an automatic rout is certain)."""
     rules = morale_rules(ruleset)
     mods = morale_modifiers(test, ruleset)
-    odds = dict.fromkeys(MoraleOutcome, Fraction(0))
     if automatic_rout(test.brigade, ruleset):
+        odds = dict.fromkeys(MoraleOutcome, Fraction(0))
         odds[MoraleOutcome.ROUT] = Fraction(1)
         return odds
-    shift = total(mods)
-    for face, p in distribution(rules.die).items():
-        odds[rules.outcome(face + shift)] += p
-    return odds
+    return dict(_test_odds(rules.die, rules.pass_at, rules.shaken_at, total(mods)))
 
 
 @dataclass(frozen=True)
