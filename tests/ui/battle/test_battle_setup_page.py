@@ -34,8 +34,10 @@ def test_the_setup_shows_chips_reinforcements_and_the_table(battle):
     assert chips == [("1", "General Lauriston (5 Corps)"), ("2", "General Blücher (CinC)"),
                      ("3", "General Yorck (I Prussian Corps)"),
                      ("4", f"General Zieten ({RESERVE})"), ("Poor", "special chip")]
-    assert page.reinforcements.text() == (f"Reinforcements: {RESERVE} (Allied) on turn 4 by "
-                                          "the north edge")
+    # the CinC's headquarters marches to the sound of the guns: he is listed with his reserve
+    assert page.reinforcements.text() == ("Reinforcements: General Blücher (CinC, Allied) on "
+                                          "turn 4 by the north edge; "
+                                          f"{RESERVE} (Allied) on turn 4 by the north edge")
     assert page.diagram.setup is battle.view.setup
     assert "Wolmirstedt 0° (north edge)" in page.roads.text()
 

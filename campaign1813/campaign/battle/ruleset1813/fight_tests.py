@@ -278,7 +278,9 @@ def _licence(setup: BattleSetup, state: FightState, who: str, intent: Intent,
 
 
 def _seen(setup: BattleSetup, state: FightState, target: str, what: str) -> None:
-    """Rule 1: the brigades of a blind not yet spotted are not on the table to be fired on."""
+    """Rule 1: the brigades of a blind not yet spotted are not on the table to be fired on,
+    charged or fought; contact does not spot them (the spot is a step of its own, automatic at
+    close range, taken at the spot step before the charge)."""
     corps = corps_of_brigade(state, target)
     if on_blind(state, corps):
         raise ActionRefused(f"Rule 1: {label_of(setup, target)} is on {possessive(corps)} "
@@ -448,6 +450,7 @@ def _charge(setup: BattleSetup, state: FightState, who: str, target: str,
     if cav.arm is not Arm.CAVALRY:
         raise ActionRefused(f"{cav.name} is {cav.arm.value}; only cavalry charge at opportunity")
     aim = _brigade(setup, state, _need(target, "target"))
+    _seen(setup, state, target, "cavalry charge it")
     formation = aim.formation or Formation.LINE
     situation = ChargeSituation(cav.name, cav.rating, aim.name, aim.arm, aim.state, formation,
                                 _flag(options, "flank"), _flag(options, "commander-within-4"),
@@ -500,6 +503,7 @@ def _quick(setup: BattleSetup, state: FightState, who: str, target: str,
         b.name, b.arm, b.state, _choice(QuickCase, _text(options, "case"), "quick-result case"),
         by.name if by else "the enemy", by.arm if by else None, _flag(options, "can-escape"),
         _flag(options, "over-half-move"))
+    _seen(setup, state, who, "it is contacted")
     result = quick_rules.quick_result(contact, setup.ruleset)
     effects = "; ".join(e.note for e in result.effects if e.note)
 
@@ -537,7 +541,6 @@ def _combat(setup: BattleSetup, state: FightState, who: str, target: str,
     if side_of(setup, who) == side_of(setup, target):
         raise ActionRefused(f"{a.name} and {d.name} are on the same side")
     if rule == 12:
-        _seen(setup, state, target, "a fire fight")
         if _once(state, who, "skirmish"):
             raise ActionRefused(f"Rule 12: {a.name} has skirmished this move and may not also "
                                 "fire fight")
@@ -553,6 +556,7 @@ def _combat(setup: BattleSetup, state: FightState, who: str, target: str,
             if rule is None:
                 raise ActionRefused(f"no combat rule for {a.arm.value} against {d.arm.value}: "
                                     "give --rule (9 or 10 for a built-up area)")
+    _seen(setup, state, target, "a fire fight" if rule == 12 else "it is charged or fought")
     if not _charged(state, who, target):
         _orders_for_combat(setup, state, who, rule, a.arm, options)
     facts = _garrison_facts(setup, state, who, rule, _facts(options))
@@ -831,11 +835,11 @@ def _now(setup: BattleSetup, state: FightState, test: str, who: str,
     """The state with the move at the test's step and its pip paid, or the refusal."""
     missed = state.activation is not None and state.activation.missed
     if missed and prepared.stage is not None and test != "fire":
-        missing(setup, _activation(state), f"take a {test} test")
+        missing(setup, _activation(state, setup), f"take a {test} test")
     if prepared.stage is not None and state.activation is not None:
         state = enter_stage(setup, state, prepared.stage, f"a {test} test")
     if prepared.pays is not None:
-        act = _activation(state)
+        act = _activation(state, setup)
         brigade = label_of(setup, who) if who in state.brigades else ""
         corps = _corps_of_commander(setup, act.commander)
         if corps is not None and who in state.brigades and who not in state.corps[corps].brigades:

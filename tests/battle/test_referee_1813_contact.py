@@ -1,0 +1,124 @@
+"""The 1813 referee on who may be reached and who may act: a blind not yet spotted is neither
+charged nor fought (seed 000, Rule 1), a CinC whose headquarters marches to the sound of the
+guns does nothing before his turn (seed 000's reinforcements, Rules 2-3), and cavalry that are
+not formed counter-charge or evade only after making morale (Rule 18, with Rule 17's test).
+
+The battle (tests/battle/setups.py): 1 French Corps (class B, Average commander, medium
+cavalry, a 9-pounder battery) deployed in line, against 1 Prussian Corps (class B, Average)
+entering in column of march; an Average CinC each. Chips 1 French CinC, 2 1 French Corps,
+3 Allied CinC, 4 1 Prussian Corps, Poor. Each refusal leaves the battle and what
+``battle … show`` prints exactly as they were.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from campaign1813.campaign.battle.ruleset1813 import fight as f
+from campaign1813.campaign.battle.ruleset1813.engine import Engine1813
+from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
+from campaign1813.campaign.battle.ruleset1813.session import act
+from campaign1813.campaign.battle.setup import ALLIED
+from tests.battle.test_referee_1813_rules import Battle
+
+FR, PR = "1 French Corps", "1 Prussian Corps"
+CINC = f"{ALLIED} CinC"
+LATE = r"Allied CinC is not yet on the table \(arrives on turn 4, marching to the sound of " \
+       r"the guns\): his chip gives no move"
+
+
+def show(b: Battle) -> tuple[object, ...]:
+    """The battle's state and what ``battle … show`` prints of it."""
+    engine, now = Engine1813(b.setup.ruleset), b.now
+    return (now, engine.status_lines(b.setup, now), engine.status_json(b.setup, now),
+            engine.decision(b.setup, now))
+
+
+def refused(b: Battle, match: str, action: str, *typed: object, **inputs: object) -> None:
+    """Refused with ``match``; the battle and its show are as they were, no step kept."""
+    before, kept = show(b), len(b.steps)
+    with pytest.raises(ActionRefused, match=match):
+        b.do(action, *typed, **inputs)
+    assert show(b) == before and len(b.steps) == kept
+
+
+# -- Rule 1: a blind must be spotted before what is on it is charged or fought ---------------
+
+
+def test_rule_1_a_blind_not_yet_spotted_is_neither_charged_nor_fought():
+    """Rule 1: what is on a blind is found only by spotting it; contact is no spot (within
+    16 inches in the open the spot is automatic, and it is taken at the spot step)."""
+    b = Battle("Attack", spotted=False)
+    b.do("draw", chip="2")
+    b.do("pips", 3)                               # Rule 1: blind pips, 3 + 0 (Average)
+    blind = r"Rule 1: 1 Infantry Brigade \(1 Prussian Corps\) is on 1 Prussian Corps' blind, " \
+            "not yet spotted; "
+    refused(b, blind + "it is charged or fought only once the blind is spotted", "test",
+            (6, 6), test="combat", who=f"{FR}/1", target=f"{PR}/1")
+    refused(b, blind + "it is charged or fought", "test", (6, 6), test="combat",
+            who=f"{FR}/cav", target=f"{PR}/1")                      # Rule 15
+    refused(b, blind + "cavalry charge it", "test", 6, test="charge", who=f"{FR}/cav",
+            target=f"{PR}/1")                                       # Rule 6
+    refused(b, blind + "it is contacted", "test", test="quick", who=f"{PR}/1",
+            target=f"{FR}/cav", options={"case": "column_of_march_contacted_by_cavalry"})
+    with pytest.raises(ActionRefused, match="Rule 1"):              # the odds refuse alike
+        b.odds("combat", f"{FR}/1", f"{PR}/1")
+    # Spotted at the spot step (12 inches in the open: automatic), the combat goes on: line
+    # against column of march, factors 2 against 0, the French roll 2d6 + 2.
+    b.do("test", test="spot", who=f"{FR}/cav", target=PR, options={"inches": 12})
+    assert b.odds("combat", f"{FR}/1", f"{PR}/1").known[2] == (
+        "factors 2 against 0: 1 Infantry Brigade (1 French Corps) rolls 2d6 + 2")
+    step = b.do("test", (3, 3), test="combat", who=f"{FR}/1", target=f"{PR}/1")
+    assert step.lines[0].startswith("Combat (Rule 13): 1 Infantry Brigade (1 French Corps) (2) "
+                                  "against 1 Infantry Brigade (1 Prussian Corps) (0)")
+
+
+# -- seed 000's reinforcements: a CinC marching to the sound of the guns ----------------------
+
+
+def late_cinc(b: Battle, turn: int = 4) -> Battle:
+    s = b.setup
+    b.setup = replace(s, commanders=tuple(replace(c, turn=turn) if c.key == CINC else c
+                                          for c in s.commanders))
+    return b
+
+
+def test_a_cinc_due_on_turn_4_neither_rolls_pips_nor_changes_orders_before_it():
+    """Seed 000: a command marching to the sound of the guns comes on at turn 4; its CinC's
+    chip drawn before then gives no move (as a corps' does): no pips (Rule 2), no orders."""
+    b = late_cinc(Battle())
+    step = b.do("draw", chip="3")
+    assert step.lines[-1] == "Not yet on the table (arrives on turn 4)"
+    assert b.now.activation is None and CINC not in b.now.moved
+    late = LATE + " on turn 1"
+    refused(b, late, "pips", 4)
+    refused(b, late, "orders", corps=PR, order="Attack")
+    refused(b, late, "spend", what="move", brigade=f"{PR}/1")
+    # A special chip passes him by too: he is not among those who may take it.
+    assert CINC not in f._eligible(b.setup, b.now, "Allied gifted")
+
+
+def test_a_late_cinc_acts_from_his_turn_and_a_cinc_on_the_table_from_the_first():
+    """From turn 4 his chip is his move: the average die + 2 (Average) pips (Rule 2), and he
+    may change a corps' orders; a CinC with no late turn moves on turn 1 as before."""
+    b = late_cinc(Battle())
+    b.do("draw", chip="1")                       # so the battle is under way on turn 1
+    turn4 = replace(b.now, turn=4, drawn=(), moved=(), activation=None)
+    out = f.draw(b.setup, turn4, "3", 0)
+    assert out.state.activation is not None and out.state.activation.commander == CINC
+    assert f.arrival_turn(b.setup, CINC) == 4 and f.arrival_turn(b.setup, PR) == 1
+    on_time = Battle()
+    on_time.do("draw", chip="3")
+    assert on_time.do("pips", 4).lines == ("Pips: 4 + 2 (Average) = 6",)
+    assert on_time.do("orders", corps=PR, order="Attack").lines == (
+        f"Move to {PR} change orders to Attack",)
+
+
+def test_a_late_cinc_is_kept_from_acting_through_the_engine_too():
+    """The engine the window and the command line use gives the same refusal."""
+    b = late_cinc(Battle())
+    steps = [act(b.setup, [], "draw", chip="3")]
+    with pytest.raises(ActionRefused, match=LATE):
+        act(b.setup, steps, "pips", typed=[4])
