@@ -13,12 +13,14 @@ entering in column of march; an Average CinC each. Chips 1 French CinC, 2 1 Fren
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 
 import pytest
 
 from campaign1813.campaign.battle.ruleset1813 import fight as f
 from campaign1813.campaign.battle.ruleset1813.engine import Engine1813
 from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
+from campaign1813.campaign.battle.ruleset1813.rules.modifiers import UnknownFact
 from campaign1813.campaign.battle.ruleset1813.session import act
 from campaign1813.campaign.battle.setup import ALLIED
 from tests.battle.test_referee_1813_rules import Battle
@@ -36,10 +38,11 @@ def show(b: Battle) -> tuple[object, ...]:
             engine.decision(b.setup, now))
 
 
-def refused(b: Battle, match: str, action: str, *typed: object, **inputs: object) -> None:
+def refused(b: Battle, match: str, action: str, *typed: object,
+            error: type[Exception] = ActionRefused, **inputs: object) -> None:
     """Refused with ``match``; the battle and its show are as they were, no step kept."""
     before, kept = show(b), len(b.steps)
-    with pytest.raises(ActionRefused, match=match):
+    with pytest.raises(error, match=match):
         b.do(action, *typed, **inputs)
     assert show(b) == before and len(b.steps) == kept
 
@@ -122,3 +125,67 @@ def test_a_late_cinc_is_kept_from_acting_through_the_engine_too():
     steps = [act(b.setup, [], "draw", chip="3")]
     with pytest.raises(ActionRefused, match=LATE):
         act(b.setup, steps, "pips", typed=[4])
+
+
+# -- Rule 18: cavalry not formed make morale to counter charge or evade -----------------------
+
+
+def shaken_prussian_cavalry() -> Battle:
+    """The French move: the battery hits the Prussian cavalry once (Rule 7: 2d6 3 + 3 = 6, one
+    hit at short range) and its test at once (Rule 17: d6 2 - 1 casualty = 1) leaves it
+    Shaken with 1 casualty."""
+    b = Battle().french_move()
+    b.do("test", (3, 3), test="fire", who=f"{FR}/art", target=f"{PR}/cav",
+         options={"band": "short"})
+    b.do("test", 2, test="morale", who=f"{PR}/cav")
+    now = b.now.brigades[f"{PR}/cav"]
+    assert (now.state, now.casualties) == (f.MoraleState.SHAKEN, 1)
+    return b
+
+
+def test_rule_18_shaken_cavalry_counter_charge_only_if_they_make_morale():
+    """Rule 18 with Rule 17's test: Shaken -2, 1 casualty -1: make morale (3+) on a 6 only,
+    1/6; with a general attached +1, on 5 or 6, 1/3. Rule 6 alone would refuse a counter
+    charge by cavalry not formed."""
+    b = shaken_prussian_cavalry()
+    charge = {"reaction": "counter-charge", "beyond-half-move": True}
+    odds = b.odds("react", f"{PR}/cav", f"{FR}/cav", **charge)
+    assert odds.rule == "Rules 6 and 18"
+    assert dict(odds.odds) == {"reacts": Fraction(1, 6), "fails": Fraction(5, 6)}
+    assert odds.known[1] == ("Rule 18: shaken cavalry make morale (Rule 17, 3+) to counter "
+                             "charge; facts: none")
+    with_general = b.odds("react", f"{PR}/cav", f"{FR}/cav", facts="general-attached", **charge)
+    assert dict(with_general.odds)["reacts"] == Fraction(1, 3)
+    # Refused, the battle as it was: within half the charge move no reaction at all (Rule 6);
+    # evading needs orders that allow it; the facts of Rule 17 mean nothing to formed cavalry,
+    # and an unknown fact is named.
+    refused(b, "cannot react: 1 Cavalry Brigade .* are within half their charge move", "test",
+            6, test="react", who=f"{PR}/cav", target=f"{FR}/cav",
+            options={"reaction": "counter-charge"})
+    refused(b, "may evade only if its orders allow", "test", 6, test="react", who=f"{PR}/cav",
+            target=f"{FR}/cav", options={"reaction": "evade", "beyond-half-move": True})
+    refused(b, "--facts are Rule 17's, read only for the morale test of Rule 18", "test",
+            test="react", who=f"{FR}/cav", target=f"{PR}/cav",
+            options=charge | {"facts": "general-attached"})
+    refused(b, "unknown modifier 'dashing'", "test", 6, error=UnknownFact, test="react",
+            who=f"{PR}/cav", target=f"{FR}/cav", options=charge | {"facts": "dashing"})
+    # Made: d6 5 - 2 - 1 + 1 = 3, morale made: the counter charge meets them (Rule 14).
+    step = b.do("test", 5, test="react", who=f"{PR}/cav", target=f"{FR}/cav",
+                options=charge | {"facts": "general-attached"})
+    assert step.lines[0] == ("1 Cavalry Brigade (1 Prussian Corps) tries to counter charge (5) "
+                             "pass (Rule 18: morale test)")
+    assert [p.test for p in b.now.queue] == ["cavalry combat"]
+    assert b.now.brigades[f"{PR}/cav"].state is f.MoraleState.SHAKEN     # the test is no rally
+
+
+def test_rule_18_cavalry_that_do_not_make_morale_are_reached():
+    """Rule 18: on d6 5 - 3 = 2 the Shaken cavalry do not make morale: no counter charge, the
+    French reach them (a charge contact for the quick results or the combat rules); the test
+    changes nothing else of them."""
+    b = shaken_prussian_cavalry()
+    step = b.do("test", 5, test="react", who=f"{PR}/cav", target=f"{FR}/cav",
+                options={"reaction": "counter-charge", "beyond-half-move": True})
+    assert step.lines[0].endswith("(5) fail (Rule 18: morale test)")
+    assert [p.test for p in b.now.queue] == ["charge contact"]
+    now = b.now.brigades[f"{PR}/cav"]
+    assert (now.state, now.casualties) == (f.MoraleState.SHAKEN, 1)

@@ -75,6 +75,7 @@ from campaign1813.campaign.battle.ruleset1813.rules.morale import (
     PURSUING,
     MoraleTest,
     automatic_rout,
+    morale_rules,
     rally_state,
     rout_point,
     state_odds,
@@ -84,6 +85,7 @@ from campaign1813.campaign.battle.ruleset1813.rules.opportunity import (
     ChargeSituation,
     Reaction,
     ReactionSituation,
+    by_morale,
     charge_odds,
     opportunity_charge,
     react,
@@ -483,14 +485,36 @@ def _react(setup: BattleSetup, state: FightState, who: str, target: str,
         _flag(options, "general-within-4"), _commander_grade(setup, state, who), b.casualties,
         _flag(options, "may-evade"), _flag(options, "same-corps"),
         not _flag(options, "done-first"), charger)
+    # Rule 18: cavalry not formed counter charge or evade only if they make morale (Rule 17's
+    # test, with the table facts the umpire gives); for any other reaction the facts mean
+    # nothing and are refused.
+    facts = _facts(options)
+    morale = by_morale(situation, setup.ruleset)
+    if facts and not morale:
+        raise ActionRefused(f"--facts are Rule 17's, read only for the morale test of Rule 18 "
+                            f"(cavalry not formed that counter charge or evade); "
+                            f"{b.name} ({b.state.value} {b.arm.value}) trying to "
+                            f"{situation.reaction.value.replace('_', ' ')} takes none")
+    if morale and state.brigades[who].pursuing:     # Rule 17: "Disordered or pursuit" -1
+        facts |= {PURSUING}
+    situation = replace(situation, morale_facts=facts)
     odds = reaction_odds(situation, setup.ruleset)
 
     def run(dice: DiceSource) -> Resolved:
         r = react(situation, dice, setup.ruleset)
-        return Resolved(report_lines.reaction_line(b.name, situation.reaction.value,
-                                                   r.roll.total if r.roll else None, r.passed),
-                        (r.roll,) if r.roll else (), r.effects, r.follow_ons, cause=cause)
-    return Prepared("react", "Rule 6", (known_facts(setup, state, who),),
+        line = report_lines.reaction_line(b.name, situation.reaction.value,
+                                          r.roll.total if r.roll else None, r.passed)
+        if morale:
+            line += " (Rule 18: morale test)"
+        return Resolved(line, (r.roll,) if r.roll else (), r.effects, r.follow_ons,
+                        cause=cause)
+    known: tuple[str, ...] = (known_facts(setup, state, who),)
+    if morale:
+        need = morale_rules(setup.ruleset).pass_at
+        known += (f"Rule 18: {b.state.value} cavalry make morale (Rule 17, {need}+) to "
+                  f"{situation.reaction.value.replace('_', ' ')}; facts: "
+                  + (", ".join(sorted(facts)) or "none"),)
+    return Prepared("react", "Rules 6 and 18" if morale else "Rule 6", known,
                     _yes_no(odds, "reacts", "fails"), run, Stage.MOVE,
                     resolves=(FollowOnTest.REACTION_TO_CHARGE.value,))
 
@@ -785,7 +809,7 @@ OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "morale": (("facts",), ()),
     "rally": (("facts",), ()),
     "charge": ((), ("flank", "commander-within-4", "commander-within-8", "own-move")),
-    "react": (("reaction",), ("beyond-half-move", "flank", "general-within-4", "may-evade",
+    "react": (("reaction", "facts"), ("beyond-half-move", "flank", "general-within-4", "may-evade",
                               "same-corps", "done-first")),
     "quick": (("case",), ("can-escape", "over-half-move")),
     "crest": ((), ("british",)),
