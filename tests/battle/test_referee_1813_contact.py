@@ -18,6 +18,7 @@ from fractions import Fraction
 import pytest
 
 from campaign1813.campaign.battle.ruleset1813 import fight as f
+from campaign1813.campaign.battle.ruleset1813.autoresolve import resolve
 from campaign1813.campaign.battle.ruleset1813.engine import Engine1813
 from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
 from campaign1813.campaign.battle.ruleset1813.rules.modifiers import UnknownFact
@@ -189,3 +190,15 @@ def test_rule_18_cavalry_that_do_not_make_morale_are_reached():
     assert [p.test for p in b.now.queue] == ["charge contact"]
     now = b.now.brigades[f"{PR}/cav"]
     assert (now.state, now.casualties) == (f.MoraleState.SHAKEN, 1)
+
+
+def test_auto_resolve_keeps_a_late_cinc_off_the_table_until_his_turn():
+    """Seed 000's reinforcements in auto-resolve as at the table: the Allied CinC due on turn 4
+    draws no move before it (seed 1: the French CinC moves in turns 1-3, the Allied one first
+    in turn 4, after his arrival)."""
+    report = list(resolve(late_cinc(Battle(spotted=False)).setup, seed=1).report)
+    turn4 = report.index("Turn 4 of 12")
+    assert not any(line.startswith("Move") and "Allied – CinC" in line
+                   for line in report[:turn4])
+    assert report[turn4 + 1] == "Allied CinC (CinC) arrives"
+    assert any("Allied – CinC (chip 3)" in line for line in report[turn4:])

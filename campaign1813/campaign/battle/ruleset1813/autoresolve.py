@@ -175,6 +175,7 @@ class _ChipPlan:
     name: str = ""
     grade: Grade = Grade.AVERAGE
     nation: str = ""
+    arrival: int = 1           # a CinC's turn on the table (4 marching to the sound of the guns)
 
     @property
     def text(self) -> str:
@@ -288,7 +289,7 @@ def _chips(setup: BattleSetup, commanded: dict[str, int]) -> tuple[_ChipPlan, ..
                                    commanded[chip.commander], commander.name, commander.grade))
         elif commander.role is Role.CINC:
             chips.append(_ChipPlan(chip.label, "cinc", commander.side, -1, commander.name,
-                                   commander.grade, commander.nation))
+                                   commander.grade, commander.nation, commander.turn))
         else:
             raise _refuse(setup, f"chip {chip.label} is for {commander.name}, who commands no "
                                  f"corps")
@@ -393,6 +394,9 @@ class _Battle:
                 if not c.present and c.p.arrival == turn:
                     c.present = True
                     self.say(f"{c.p.key} arrives")
+            for chip in self.plan.chips:
+                if chip.kind == "cinc" and chip.arrival == turn > 1:
+                    self.say(f"{chip.name} (CinC) arrives")
             self.retarget()
             try:
                 self.sequence()
@@ -448,9 +452,9 @@ class _Battle:
         if chip.kind == "corps":
             c = self.corps[chip.corps]
             return c.present and not c.withdrawn
-        if chip.kind == "cinc":
-            return any(c.present and not c.withdrawn and c.p.side == chip.side
-                       for c in self.corps)
+        if chip.kind == "cinc":         # not before his turn, nor with no corps of his side
+            return self.turn >= chip.arrival and any(
+                c.present and not c.withdrawn and c.p.side == chip.side for c in self.corps)
         return True
 
     # -- the special chips
