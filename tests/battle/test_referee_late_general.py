@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-
 from campaign1813.campaign.battle.ruleset002.battle import general_arrival
 from campaign1813.campaign.battle.ruleset002.convert import convert
 from campaign1813.campaign.battle.ruleset004 import battle as b004
