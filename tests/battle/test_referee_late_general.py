@@ -67,3 +67,17 @@ def test_004_the_late_general_is_attached_to_no_unit_before_his_turn():
               unit=f"{PR}/1")
     t.do("attach", side=FRENCH, unit="1 French Corps/1")
     assert t.state.attached == {FRENCH: "1 French Corps/1"}
+
+
+def test_002_a_commander_of_a_late_corps_joins_no_unit_before_his_turn():
+    """Seed 002: a commander joins an infantry unit in his side's movement; seed 000: the
+    commander of a corps due on turn 4 comes with it, so he joins none on turn 1. Refused, the
+    battle and ``show`` as they were."""
+    s = setup(["B"], ["B", "B"], cinc=True, ruleset="002")
+    s = s.with_corps(replace(s.corps_of("2 Prussian Corps"), turn=4))
+    t = Table(s)
+    t.do("sides", typed=[4])                                  # the Allies are side A
+    t.refused("attach", "2 Prussian Corps commander is not yet on the table: he comes with .* "
+              "on turn 4 \\(seed 000\\), so he joins no unit before then",
+              commander="2 Prussian Corps", unit=f"{PR}/2")
+    t.do("attach", commander=PR, unit=f"{PR}/2")
