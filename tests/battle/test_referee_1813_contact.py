@@ -12,6 +12,7 @@ entering in column of march; an Average CinC each. Chips 1 French CinC, 2 1 Fren
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from fractions import Fraction
 
@@ -24,6 +25,7 @@ from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
 from campaign1813.campaign.battle.ruleset1813.rules.modifiers import UnknownFact
 from campaign1813.campaign.battle.ruleset1813.session import act
 from campaign1813.campaign.battle.setup import ALLIED
+from campaign1813.campaign.cli import main
 from tests.battle.test_referee_1813_rules import Battle
 
 FR, PR = "1 French Corps", "1 Prussian Corps"
@@ -165,7 +167,7 @@ def test_rule_18_shaken_cavalry_counter_charge_only_if_they_make_morale():
             options={"reaction": "counter-charge"})
     refused(b, "may evade only if its orders allow", "test", 6, test="react", who=f"{PR}/cav",
             target=f"{FR}/cav", options={"reaction": "evade", "beyond-half-move": True})
-    refused(b, "--facts are Rule 17's, read only for the morale test of Rule 18", "test",
+    refused(b, "Rule 17's table facts are read only for the morale test of Rule 18", "test",
             test="react", who=f"{FR}/cav", target=f"{PR}/cav",
             options=charge | {"facts": "general-attached"})
     refused(b, "unknown modifier 'dashing'", "test", 6, error=UnknownFact, test="react",
@@ -202,3 +204,19 @@ def test_auto_resolve_keeps_a_late_cinc_off_the_table_until_his_turn():
                    for line in report[:turn4])
     assert report[turn4 + 1] == "Allied CinC (CinC) arrives"
     assert any("Allied – CinC (chip 3)" in line for line in report[turn4:])
+
+
+def test_rule_18_odds_on_the_command_line(capsys):
+    """``odds reaction``: Shaken class B cavalry with 1 casualty and a general attached make
+    morale on d6 + 1 − 1 − 2, 5 or more: 1/3 (Rule 18 with Rule 17's test); a Rule 17
+    modifier for a reaction that takes no morale test means nothing and is refused."""
+    assert main(["odds", "reaction", "--class", "B", "--type", "cavalry", "--state", "shaken",
+                 "--casualties", "1", "--reaction", "counter-charge", "--modifier",
+                 "general-attached", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["rules"] == [6, 18] and out["need"] == 3
+    assert out["result"] == {"pass": "1/3", "fail": "2/3"}
+    assert main(["odds", "reaction", "--class", "B", "--type", "infantry", "--state", "shaken",
+                 "--reaction", "evade", "--orders-allow-evade", "--modifier",
+                 "general-attached"]) != 0
+    assert "read only for Rule 18's morale test" in capsys.readouterr().err

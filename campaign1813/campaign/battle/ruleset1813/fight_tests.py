@@ -491,8 +491,8 @@ def _react(setup: BattleSetup, state: FightState, who: str, target: str,
     facts = _facts(options)
     morale = by_morale(situation, setup.ruleset)
     if facts and not morale:
-        raise ActionRefused(f"--facts are Rule 17's, read only for the morale test of Rule 18 "
-                            f"(cavalry not formed that counter charge or evade); "
+        raise ActionRefused("Rule 17's table facts are read only for the morale test of "
+                            "Rule 18 (cavalry not formed that counter charge or evade); "
                             f"{b.name} ({b.state.value} {b.arm.value}) trying to "
                             f"{situation.reaction.value.replace('_', ' ')} takes none")
     if morale and state.brigades[who].pursuing:     # Rule 17: "Disordered or pursuit" -1
