@@ -24,7 +24,7 @@ from campaign1813.campaign.battle.ruleset1813.engine import Engine1813
 from campaign1813.campaign.battle.ruleset1813.rules.common import ActionRefused
 from campaign1813.campaign.battle.ruleset1813.rules.modifiers import UnknownFact
 from campaign1813.campaign.battle.ruleset1813.session import act
-from campaign1813.campaign.battle.setup import ALLIED
+from campaign1813.campaign.battle.setup import ALLIED, Edge
 from campaign1813.campaign.cli import main
 from tests.battle.test_referee_1813_rules import Battle
 
@@ -220,3 +220,17 @@ def test_rule_18_odds_on_the_command_line(capsys):
                  "--reaction", "evade", "--orders-allow-evade", "--modifier",
                  "general-attached"]) != 0
     assert "read only for Rule 18's morale test" in capsys.readouterr().err
+
+
+def test_the_setup_lines_show_a_late_cinc_with_his_edge_and_turn():
+    """Seed 000's reinforcements on the command line's setup sheet: the CinC due on turn 4 by
+    the east edge is listed with the corps' entries."""
+    b = Battle(spotted=False)
+    s = b.setup
+    b.setup = replace(s, commanders=tuple(
+        replace(c, turn=4, edge=Edge.EAST) if c.key == CINC else c for c in s.commanders))
+    lines = Engine1813(b.setup.ruleset).setup_lines(b.setup, b.now)
+    assert lines[1] == "Allied CinC Allied CinC: Average; enters by the east edge on turn 4"
+    on_time = Battle(spotted=False)
+    assert not any(" CinC " in line for line in
+                   Engine1813("1813").setup_lines(on_time.setup, on_time.now))
