@@ -91,7 +91,21 @@ def test_a_special_chip_names_the_commander_who_moves(window):
 
 
 def test_the_cinc_gives_his_move_and_a_formation_is_recorded(battle):
+    """Blücher's headquarters marches to the sound of the guns (seed 000): his chip drawn on
+    turn 1 gives no move and his pips are refused, naming his turn; from turn 4 he takes his
+    move and gives it to Yorck (Rule 2)."""
     play = battle.play_page
+    play.chip.setCurrentIndex(play.chip.findData("2"))
+    play.draw()
+    assert battle.view.state.activation is None
+    before = battle.view.state
+    play.pips_typed.setText("3")
+    play.roll_pips()
+    assert "General Blücher is not yet on the table (arrives on turn 4" in play.message.text()
+    assert battle.view.state == before
+    for _ in range(3):
+        play.end_turn()
+    assert battle.view.state.turn == 4
     play.chip.setCurrentIndex(play.chip.findData("2"))
     play.draw()
     assert "General Blücher</b>, CinC" in play.commander.text()
