@@ -234,3 +234,23 @@ def test_the_setup_lines_show_a_late_cinc_with_his_edge_and_turn():
     on_time = Battle(spotted=False)
     assert not any(" CinC " in line for line in
                    Engine1813("1813").setup_lines(on_time.setup, on_time.now))
+
+
+def test_rule_2_the_cinc_deals_with_no_corps_before_it_is_on_the_table():
+    """Rule 2: the CinC changes a corps' orders, or gives it his move, in base contact with
+    its commander; a corps marching to the sound of the guns (turn 4, seed 000) is not on the
+    table to be reached. Refused, the battle as it was; a corps on the table is reached: the
+    CinC's 4 + 2 (Average) = 6 pips less 2 for giving the move (Average) leave it 4."""
+    b = Battle()
+    s = b.setup
+    b.setup = s.with_corps(replace(s.corps_of(PR), turn=4))
+    b.do("draw", chip="3")                                   # the Allied CinC, on the table
+    b.do("pips", 4)                                          # 4 + 2 (Average) = 6
+    late = r"1 Prussian Corps is not yet on the table \(arrives on turn 4, marching to the " \
+           r"sound of the guns\): the CinC cannot reach its commander to "
+    refused(b, late + "change its orders", "orders", corps=PR, order="Attack")
+    refused(b, late + "give his move to its commander", "give", corps=PR)
+    on_time = Battle()
+    on_time.do("draw", chip="3")
+    on_time.do("pips", 4)
+    assert on_time.do("give", corps=PR).lines == ("Give move to 1 Prussian Corps (4 pips)",)

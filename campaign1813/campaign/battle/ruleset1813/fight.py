@@ -671,6 +671,16 @@ def _activation(state: FightState, setup: BattleSetup) -> ActivationNow:
     return state.activation
 
 
+def _arrived_corps(setup: BattleSetup, state: FightState, corps: str, what: str) -> None:
+    """Refuse the CinC's dealings with a corps not yet on the table (seed 000: it comes on at
+    turn 4): he cannot be in base contact with its commander (Rule 2)."""
+    due = setup.corps_of(corps).turn
+    if state.turn < due:
+        raise ActionRefused(f"{corps} is not yet on the table (arrives on turn {due}, marching "
+                            f"to the sound of the guns): the CinC cannot reach its commander "
+                            f"to {what} (Rule 2: base contact) on turn {state.turn}")
+
+
 def _late_chip(setup: BattleSetup, state: FightState) -> str:
     """Why the commander of the chip last drawn may not act: he is not yet on the table (seed
     000: a command marching to the sound of the guns comes on at turn 4); "" otherwise."""
@@ -923,6 +933,7 @@ def change_orders(setup: BattleSetup, state: FightState, corps: str, order: str,
         raise ActionRefused(verdict.reason)
     if setup.corps_of(target).side != c.side:
         raise ActionRefused(f"{c.name} cannot give orders to the enemy's {target}")
+    _arrived_corps(setup, state, target, "change its orders")
     budget = _budget(setup, act)
     corps_c = setup.commander(setup.corps_of(target).commander)
     if c.role is Role.CINC:
@@ -968,6 +979,7 @@ def give_move_to(setup: BattleSetup, state: FightState, corps: str,
     c = setup.commander(act.commander)
     if setup.corps_of(target).side != c.side:
         raise ActionRefused(f"{c.name} cannot give his move to the enemy's {target}")
+    _arrived_corps(setup, state, target, "give his move to its commander")
     done, given = give_move(_budget(setup, act), commander_of(setup.commander(commander)),
                             in_contact, setup.ruleset)
     act = ActivationNow(act.chip, commander, given.pips, act.roll, (), Stage.SPOT,
