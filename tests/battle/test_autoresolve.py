@@ -297,7 +297,7 @@ FORMS = [
     r"no casualties)",
     rf"{NAME} attempt to opportunity charge {NAME} \([1-6]\) (charge|fail)",
     rf"{NAME} tries to (counter charge|change formation|form square|evade) "
-    r"(\([1-6]\)|\(no roll\)) (pass|fail)",
+    r"(\([1-6]\)|\(no roll\)) (pass|fail)( \(Rule 18: morale test\))?",
     rf"{NAME} cannot charge a formed square; cavalry halt 4 inches from it",
     rf"{NAME} test to pursue \([1-6]\) do not pursue",
     rf"{NAME} pursue \([1-6]\), \([1-6]\) {NAME}",
@@ -539,11 +539,12 @@ def test_a_battle_with_formations_a_square_and_an_opportunity_charge():
     infantry (6+). Every Prussian brigade near it is involved in the rout: those that pass
     their test end Disordered (Rule 16). The French cavalry pursue (5-6) and, pursuing, stay
     Disordered at the end of the turn until they rally at their corps' next move (Rules 16
-    and 18); the Prussian cavalry charge them first, so they cannot counter charge (Rule 6:
-    only formed troops react) and fight stationary: Rule 14, Prussian medium +1, one casualty
-    −1 = 0 against French medium +1, one casualty −1, Disordered −1, stationary −2 = −3; the
-    Prussians roll 2d6 +3 and 9 + 3 = 12 (10+): the loser routs, 1 casualty to the winner,
-    2 to the loser."""
+    and 18); the Prussian cavalry charge them first, and, Disordered, they counter charge
+    only if they make morale (Rule 18 with Rule 17's test: Disordered or pursuing −1, one
+    casualty −1, formed supports +1; 5 − 1 = 4, 3+ makes it), so they fight moving: Rule 14,
+    Prussian medium +1, one casualty −1 = 0 against French medium +1, one casualty −1,
+    Disordered −1 = −1; the Prussians roll 2d6 +1 and 11 + 1 = 12 (10+): the loser routs,
+    1 casualty to the winner, 2 to the loser."""
     report = resolve(setup(["B"], ["B"]), seed=15).report
     p1, p2 = "1 Infantry Brigade (1 Prussian Corps)", "2 Infantry Brigade (1 Prussian Corps)"
     fcav, pcav = "1 Cavalry Brigade (1 French Corps)", "1 Cavalry Brigade (1 Prussian Corps)"
@@ -565,7 +566,8 @@ def test_a_battle_with_formations_a_square_and_an_opportunity_charge():
         f"Test morale for {p2} (4) pass, disordered",
         f"{fcav} pursue (6), (1) Pursue the routers 12\" and cause another casualty",
         "Turn 5 of 12",
-        f"Combat (Rule 14): {pcav} (0) against {fcav} (-3); {pcav} rolls (9) +3 = 12: Loser "
+        f"{fcav} tries to counter charge (5) pass (Rule 18: morale test)",
+        f"Combat (Rule 14): {pcav} (0) against {fcav} (-1); {pcav} rolls (11) +1 = 12: Loser "
         f"routs – {pcav}: 1 casualty, disordered; {fcav}: 2 casualties, rout",
     ]
     at = [report.index(line) for line in expected]
@@ -573,8 +575,9 @@ def test_a_battle_with_formations_a_square_and_an_opportunity_charge():
     # The square was formed before the Prussians came to short range, and the brigade kept
     # it (no second change of formation for it).
     assert sum(1 for line in report if line.startswith(f"Change formation ({p1})")) == 1
-    # The pursuers did not react to the charge: only formed troops do.
-    assert not any(line.startswith(f"{fcav} tries to ") for line in report)
+    # The pursuers reacted to the charge only through Rule 18's morale test.
+    assert [line for line in report if line.startswith(f"{fcav} tries to ")] == [
+        f"{fcav} tries to counter charge (5) pass (Rule 18: morale test)"]
 
 
 def test_formed_cavalry_counter_charge_without_a_test_and_fight_moving():
@@ -814,19 +817,21 @@ def test_pursuers_stay_disordered_and_a_rout_ends_their_pursuit():
     (no re-forming at the end of the turn, Rule 18), and cavalry that rout are no longer
     pursuing: they are never rallied as pursuers. The rich battle, seed 33: the Prussian 1
     Cavalry Brigade pursue in turn 4, Disordered; in turn 5, before their corps moves, the
-    French 5 Cavalry Brigade charge them; still Disordered, they cannot counter charge (only
-    formed troops react, Rule 6) and fight stationary: Rule 14, French medium +1, one casualty
-    −1 = 0 against Prussian medium +1, two casualties −2, Disordered −1, stationary −2 = −4;
-    11 + 4 = 15 (10+), the loser routs with 2 more casualties, 4, the cavalry's limit."""
+    French 5 Cavalry Brigade charge them; still Disordered, they counter charge only if they
+    make morale (Rule 18 with Rule 17's test: Disordered or pursuing −1, two casualties −2,
+    formed supports +1; 6 − 2 = 4, made) and fight moving: Rule 14, French medium +1, one
+    casualty −1 = 0 against Prussian medium +1, two casualties −2, Disordered −1 = −2; 6 + 2
+    = 8 (8-9), the loser retires Shaken with 2 more casualties, 4, the cavalry's limit: they
+    rout."""
     report = resolve(rich(), seed=33).report
     pcav, fcav = "1 Cavalry Brigade (1 Prussian Corps)", "5 Cavalry Brigade (2 French Corps)"
     pursued = report.index(f"{pcav} pursue (6), (2) Pursue the routers 12\" and cause another "
                            "casualty")
     routed = report.index(
-        f"Combat (Rule 14): {fcav} (0) against {pcav} (-4); {fcav} rolls (11) +4 = 15: Loser "
-        f"routs – {fcav}: 1 casualty, disordered; {pcav}: 2 casualties, rout")
+        f"Combat (Rule 14): {fcav} (0) against {pcav} (-2); {fcav} rolls (6) +2 = 8: Loser "
+        f"retires 8\" shaken – {fcav}: 1 casualty, disordered; {pcav}: 2 casualties, rout")
     assert pursued < report.index("Turn 5 of 12") < routed
-    assert not any(line.startswith(f"{pcav} tries to ") for line in report)
+    assert report[routed - 1] == f"{pcav} tries to counter charge (6) pass (Rule 18: morale test)"
     assert not any(line.startswith(f"Rally pursuing {pcav}") for line in report)
 
 

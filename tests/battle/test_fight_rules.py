@@ -101,6 +101,7 @@ def test_the_sequence_does_not_go_back_from_combats_to_artillery_fire(b):
 
 
 def test_rule_6_opportunity_charge_and_the_reaction_to_it(b):
+    spot_prussians(b)     # Rule 1: a blind is charged only once spotted
     # Rule 6: 4+ on a d6, class B and an Average commander add nothing: P = 1/2; charging a
     # flank +1: 3+, P = 2/3. The target is in column of march, which may be charged.
     assert b.odds("charge", f"{FR}/cav", f"{PR}/1") == {"charges": Fraction(1, 2),
@@ -125,6 +126,7 @@ def test_rule_6_opportunity_charge_and_the_reaction_to_it(b):
 
 
 def test_rule_8_a_column_of_march_caught_by_cavalry_routs_with_three_casualties(b):
+    spot_prussians(b)     # Rule 1: a blind is charged only once spotted
     assert b.odds("quick", f"{PR}/1", f"{FR}/cav",
                   case="column_of_march_contacted_by_cavalry") == {
         "column of march contacted by cavalry by 1 Cavalry Brigade (1 French Corps): rout":
@@ -182,6 +184,7 @@ def test_revised_rule_8_crest_of_hill_test():
 
 
 def test_a_routed_brigade_already_routing_near_another_rout_leaves_the_table(b):
+    spot_prussians(b)     # Rule 1: a blind is charged only once spotted
     b.do("test", test="quick", who=f"{PR}/1", target=f"{FR}/cav",
          options={"case": "column_of_march_contacted_by_cavalry"})
     b.do("dismiss", index=1, reason="none near")

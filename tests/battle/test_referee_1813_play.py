@@ -163,6 +163,12 @@ def test_magdeburg_every_illegal_play_refused_and_the_legal_play_breaks_the_fren
         # Rule 1: the French blind is not spotted yet
         t.refused("Rule 1: 17 Infantry Brigade .* is on 5 Corps' blind", "test", 6, 1,
                   test="skirmish", who=P1, target=f"{FR}/17")
+        # Rule 1: nor are its brigades charged or fought: contact does not spot them
+        t.refused(r"Rule 1: 17 Infantry Brigade \(5 Corps\) is on 5 Corps' blind, not yet "
+                  "spotted; it is charged or fought only once the blind is spotted", "test",
+                  (6, 6), test="combat", who=P1, target=f"{FR}/17")
+        t.refused(r"Rule 1: 20 Infantry Brigade \(5 Corps\) is on 5 Corps' blind", "test",
+                  (1, 1), test="combat", who=PCAV, target=f"{FR}/20")
         t.do("test", test="spot", who=PR, target=FR, options={"inches": 12})
         # Rules 11-13: Attack orders allow no skirmish and no fire fight
         t.refused("Rule 11: infantry start a skirmish only on Hold or Engage orders; 1 "

@@ -434,3 +434,29 @@ def test_rules_4_11_12_13_attack_orders_forbid_infantry_fire_and_skirmish(rulese
         assert not verdict.allowed and "may not fire" in verdict.reason
     assert order_allows(CorpsOrder.ENGAGE, intent(Arm.INFANTRY, Intent.INFANTRY_FIRE,
                                                   enemy_inches=2), ruleset).allowed
+
+
+def test_rule_18_unformed_cavalry_evade_or_counter_charge_only_if_they_make_morale():
+    """Rule 18 (seed 000) with Rule 17's test (3+ makes morale): Disordered class B cavalry
+    evade on d6 - 1, 4+ (1/2): a 3 fails and they are reached, a 4 evades; routing class A
+    cavalry counter charge on d6 + 1 - 2, 4+ (1/2). Infantry evade as Rule 6 says, with no
+    test; in the revision only formed troops react at all."""
+    evade = reaction(Reaction.EVADE, Arm.CAVALRY, state=MoraleState.DISORDERED,
+                     orders_allow_evade=True)
+    assert reaction_odds(evade, OLD) == {True: F(1, 2), False: F(1, 2)}
+    failed = react(evade, TypedDice([3]), OLD)
+    assert not failed.passed and failed.total == 2
+    assert [x.test for x in failed.follow_ons] == ["charge contact"]
+    assert failed.effects[0].note == "does not make morale (Rule 18): cannot evade"
+    made = react(evade, TypedDice([4]), OLD)
+    assert made.passed and made.follow_ons == ()
+    routing = reaction(Reaction.COUNTER_CHARGE, Arm.CAVALRY, rating=Rating.A,
+                       state=MoraleState.ROUT)
+    assert reaction_odds(routing, OLD)[True] == F(1, 2)
+    assert [x.test for x in react(routing, TypedDice([4]), OLD).follow_ons] == \
+        ["cavalry combat"]
+    infantry = reaction(Reaction.EVADE, state=MoraleState.SHAKEN, orders_allow_evade=True)
+    assert reaction_odds(infantry, OLD) == {True: F(1), False: F(0)}
+    with pytest.raises(ActionRefused, match="only formed troops may counter charge"):
+        reaction_odds(reaction(Reaction.COUNTER_CHARGE, Arm.CAVALRY,
+                               state=MoraleState.DISORDERED), NEW)

@@ -18,13 +18,16 @@ from campaign1813.campaign.battle.dice import Die, TypedDice
 from campaign1813.campaign.battle.ruleset1813.rules.brigade import InvalidBrigade, formation_named
 from campaign1813.campaign.battle.ruleset1813.rules.common import inches_text, worse_state
 from campaign1813.campaign.battle.ruleset1813.rules.loader import ruleset_names
+from campaign1813.campaign.battle.ruleset1813.rules.morale import morale_modifiers, morale_rules
 from campaign1813.campaign.battle.ruleset1813.rules.opportunity import (
     ChargeSituation,
     Reaction,
     ReactionSituation,
+    by_morale,
     charge_grounds,
     charge_modifiers,
     charge_odds,
+    morale_test_of,
     react,
     reaction_modifiers,
     reaction_odds,
@@ -48,6 +51,7 @@ from campaign1813.campaign.battle.terms import (
 )
 from campaign1813.campaign.cli.odds_format import (
     DEFAULT_RULESET,
+    Named,
     OddsInputError,
     any_case,
     chance_lines,
@@ -168,6 +172,10 @@ def register(kinds: Any) -> None:
                    help="the brigade's orders allow it to evade (1813)")
     p.add_argument("--same-corps", action="store_true",
                    help="intercepting for a brigade of its own corps (1813)")
+    p.add_argument("--modifier", action="extend", nargs="+", default=[], metavar="NAME",
+                   help="Rule 18 (1813): cavalry not formed counter charge or evade only if "
+                        "they make morale; a Rule 17 modifier only the table knows for that "
+                        "test (see odds morale); may be repeated")
     p.add_argument("--done-before-contact", action="store_true",
                    help="a failed reaction is complete before the cavalry arrive (revised: "
                         "no loss)")
@@ -276,25 +284,39 @@ def _reaction(args: argparse.Namespace) -> int:
         reaction, beyond_half_move=not args.within_half_move, flank_or_rear=args.flank,
         general_within_4=args.general_within_4, commander_grade=Grade(args.commander_grade),
         casualties=args.casualties, orders_allow_evade=args.orders_allow_evade,
-        same_corps=args.same_corps, reached_first=not args.done_before_contact)
+        same_corps=args.same_corps, reached_first=not args.done_before_contact,
+        morale_facts=frozenset(args.modifier))
     odds = reaction_odds(s, args.ruleset)    # refused first if the reaction may not be made
     table = opportunity_table(args.ruleset)
-    tested = table.reactions[reaction].test
-    mods = reaction_modifiers(s, args.ruleset) if tested else ()
+    # Rule 18: cavalry not formed make morale (Rule 17's test) instead of Rule 6's reaction
+    morale = by_morale(s, args.ruleset)
+    if args.modifier and not morale:
+        raise OddsInputError("--modifier: Rule 17's modifiers are read only for Rule 18's "
+                             "morale test (cavalry not formed that counter charge or evade, "
+                             "1813)")
+    tested = morale or table.reactions[reaction].test
+    die, need = table.die, table.reaction_need
+    mods: tuple[Named, ...] = ()
+    if morale:
+        rules = morale_rules(args.ruleset)
+        die, need = rules.die, rules.pass_at
+        mods = morale_modifiers(morale_test_of(s), args.ruleset)
+    elif tested:
+        mods = reaction_modifiers(s, args.ruleset)
     net = net_of(mods)
     outcomes = {}
     for passing in (True, False):
         if odds[passing]:
-            outcomes[passing] = _react_as(s, passing, net, table.die, table.reaction_need,
-                                          args.ruleset)
+            outcomes[passing] = _react_as(s, passing, net, die, need, args.ruleset)
     name = _reaction_name(reaction)
     if args.json:
         return print_json({
-            "kind": "reaction", "rules": [6], "ruleset": args.ruleset, "reaction": name,
+            "kind": "reaction", "rules": [6, 18] if morale else [6], "ruleset": args.ruleset,
+            "reaction": name,
             "brigade": {"type": arm.value, "class": s.rating.value, "state": s.state.value,
                         "casualties": s.casualties, "commander_grade": s.commander_grade.value},
-            "test": tested, "dice": dice_text(table.die) if tested else None,
-            "need": table.reaction_need if tested else None,
+            "test": tested, "dice": dice_text(die) if tested else None,
+            "need": need if tested else None,
             "modifiers": modifiers_json(mods), "net": net,
             "result": {"pass": str(odds[True]), "fail": str(odds[False])},
             "effects": {("pass" if k else "fail"): [_effect_json(e) for e in v[0]]
@@ -304,9 +326,12 @@ def _reaction(args: argparse.Namespace) -> int:
         })
     print(f"Rule 6 reaction ({args.ruleset}): {s.brigade}, {s.state.value}, tries to "
           f"{name.replace('-', ' ')}")
+    if morale:
+        print(f"Rule 18: {s.state.value} cavalry must make morale (Rule 17's test) to "
+              f"{name.replace('-', ' ')}")
     if tested:
-        passed, failed, shows = _needs(table.reaction_need, net, table.die)
-        print(f"Roll {dice_text(table.die)}: {modifiers_text(mods)}; {shows}")
+        passed, failed, shows = _needs(need, net, die)
+        print(f"Roll {dice_text(die)}: {modifiers_text(mods)}; {shows}")
         for line in chance_lines([("pass", passed, odds[True]), ("fail", failed, odds[False])]):
             print(line)
     else:

@@ -169,7 +169,10 @@ def asks(test: str, ruleset: str = "1813", rule: int | None = None) -> tuple[Ask
                 Ask("general-within-4", "flag", "General within 4\""),
                 Ask("may-evade", "flag", "May evade"),
                 Ask("same-corps", "flag", "Interceptor of the same corps"),
-                Ask("done-first", "flag", "Already reacted this move"))
+                Ask("done-first", "flag", "Already reacted this move"),
+                Ask("facts", "facts", "Morale facts (Rule 18)", morale_facts,
+                    "Rule 18: cavalry Disordered, Shaken or routing counter charge or evade "
+                    "only if they make morale (Rule 17's test, with these facts)"))
     if test == "quick":
         return (Ask("case", "choice", "What happened", _enum(QuickCase)),
                 Ask("can-escape", "flag", "Has a way to escape"),

@@ -43,7 +43,7 @@ from campaign1813.campaign.battle.setup import (
     REINFORCEMENT_TURN,
     Special,
 )
-from campaign1813.campaign.battle.terms import Arm, CorpsOrder
+from campaign1813.campaign.battle.terms import Arm, CorpsOrder, Role
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.ui.battle.generic_page import compact
 from campaign1813.ui.battle.table_diagram import TableDiagram
@@ -342,11 +342,15 @@ class SetupPage(QWidget):
             self._fill_reserve(view)
         else:
             self.reserve_box.setVisible(False)
-        due = [c for c in s.corps if c.turn > 1]
+        # A late CinC (his headquarters marching to the sound of the guns) comes with the
+        # late corps: neither acts before his turn.
+        due = [(f"{c.name} (CinC, {c.side})", c.turn, c.edge) for c in s.commanders
+               if c.role is Role.CINC and c.turn > 1]
+        due += [(f"{c.key} ({c.side})", c.turn, c.edge) for c in s.corps if c.turn > 1]
         self.reinforcements.setText(
-            "Reinforcements: " + ("; ".join(f"{c.key} ({c.side}) on turn {c.turn} by the "
-                                            f"{c.edge.value if c.edge else '—'} edge"
-                                            for c in due) if due else "none due"))
+            "Reinforcements: " + ("; ".join(f"{who} on turn {turn} by the "
+                                            f"{edge.value if edge else '—'} edge"
+                                            for who, turn, edge in due) if due else "none due"))
         self.diagram.show_setup(s)
         self.roads.setText("Roads: " + "; ".join(
             f"{r.to} {r.bearing:.0f}° ({r.edge.value} edge"

@@ -34,8 +34,10 @@ def test_the_setup_shows_chips_reinforcements_and_the_table(battle):
     assert chips == [("1", "General Lauriston (5 Corps)"), ("2", "General Blücher (CinC)"),
                      ("3", "General Yorck (I Prussian Corps)"),
                      ("4", f"General Zieten ({RESERVE})"), ("Poor", "special chip")]
-    assert page.reinforcements.text() == (f"Reinforcements: {RESERVE} (Allied) on turn 4 by "
-                                          "the north edge")
+    # the CinC's headquarters marches to the sound of the guns: he is listed with his reserve
+    assert page.reinforcements.text() == ("Reinforcements: General Blücher (CinC, Allied) on "
+                                          "turn 4 by the north edge; "
+                                          f"{RESERVE} (Allied) on turn 4 by the north edge")
     assert page.diagram.setup is battle.view.setup
     assert "Wolmirstedt 0° (north edge)" in page.roads.text()
 
@@ -89,7 +91,21 @@ def test_a_special_chip_names_the_commander_who_moves(window):
 
 
 def test_the_cinc_gives_his_move_and_a_formation_is_recorded(battle):
+    """Blücher's headquarters marches to the sound of the guns (seed 000): his chip drawn on
+    turn 1 gives no move and his pips are refused, naming his turn; from turn 4 he takes his
+    move and gives it to Yorck (Rule 2)."""
     play = battle.play_page
+    play.chip.setCurrentIndex(play.chip.findData("2"))
+    play.draw()
+    assert battle.view.state.activation is None
+    before = battle.view.state
+    play.pips_typed.setText("3")
+    play.roll_pips()
+    assert "General Blücher is not yet on the table (arrives on turn 4" in play.message.text()
+    assert battle.view.state == before
+    for _ in range(3):
+        play.end_turn()
+    assert battle.view.state.turn == 4
     play.chip.setCurrentIndex(play.chip.findData("2"))
     play.draw()
     assert "General Blücher</b>, CinC" in play.commander.text()

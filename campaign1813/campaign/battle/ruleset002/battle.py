@@ -49,12 +49,13 @@ from campaign1813.campaign.battle.ruleset002.shooting import Shot, shoot, shot_o
 from campaign1813.campaign.battle.ruleset002.tables import Tables, tables
 from campaign1813.campaign.battle.ruleset002.units import INFANTRY_KINDS, Ground, UnitKind
 from campaign1813.campaign.battle.setup import ALLIED, FRENCH, BattleSetup
-from campaign1813.campaign.battle.terms import MoraleState
+from campaign1813.campaign.battle.terms import MoraleState, Role
 from campaign1813.campaign.words import with_article
 
 __all__ = ["ACTIONS", "Phase", "UnitNow", "BattleState", "Outcome", "act", "replay", "report",
            "decision", "sequence", "step_now", "needed", "eliminated_count", "army_of",
-           "Typed", "units_table", "who_acts", "outcomes", "arrival_turn", "arrived"]
+           "Typed", "units_table", "who_acts", "outcomes", "arrival_turn", "arrived",
+           "general_arrival"]
 
 ACTIONS = ("deploy", "attach", "sides", "move", "shoot", "charge", "rally", "next", "override")
 
@@ -252,6 +253,28 @@ def arrival_turn(setup: BattleSetup, key: str) -> int:
     return setup.corps_of(army_of(setup).unit(key).corps).turn
 
 
+def general_arrival(setup: BattleSetup, army: Army, side: str) -> int:
+    """The turn a side's General reaches the table: a CinC his headquarters' (turn 4 when it
+    marches to the sound of the guns, seed 000), never before his army's first corps; a corps
+    commander who is the General, his own corps'."""
+    g = setup.commander(army.general(side).key)
+    first = min((c.turn for c in setup.side_corps(side)), default=1)
+    if g.role is Role.CINC:
+        return max(g.turn, first)
+    own = [c.turn for c in setup.side_corps(side) if c.commander == g.key]
+    return min(own or [first])
+
+
+def _general_here(g: _Game, side: str, what: str) -> None:
+    """Refuse what the General does (rally, speed a move) before he is on the table."""
+    due = general_arrival(g.setup, g.army, side)
+    if max(1, g.state.turn) < due:
+        raise ActionRefused(f"the {side} General ({g.army.general(side).name}) is not yet on "
+                            f"the table: he marches to the sound of the guns and arrives on "
+                            f"turn {due} (seed 000), so he {what} only from then (turn "
+                            f"{max(1, g.state.turn)})")
+
+
 def arrived(setup: BattleSetup, state: BattleState, key: str) -> bool:
     """Whether a unit is on the table in the state's turn (before the first, turn 1's)."""
     return max(1, state.turn) >= arrival_turn(setup, key)
@@ -436,6 +459,12 @@ def _attach(g: _Game, dice: DiceSource, i: Mapping[str, Any]) -> Outcome:
         if name != "movement" or moving != side:
             raise ActionRefused(f"a commander joins a unit in his side's movement, not in "
                                 f"{step_now(g.setup, g.state)}")
+    now_with = g.state.commanders[who]
+    if g.state.phase != Phase.SETUP and now_with and not arrived(g.setup, g.state, now_with):
+        name = next(x.name for x in g.army.leaders if x.key == who)
+        raise ActionRefused(f"{name} is not yet on the table: he comes with "
+                            f"{g.name(now_with)} on turn {arrival_turn(g.setup, now_with)} "
+                            f"(seed 000), so he joins no unit before then")
     g.live(key)
     if g.side(key) != side:
         raise ActionRefused(f"{g.name(key)} is not of the {side} army")
@@ -497,6 +526,8 @@ def _move(g: _Game, dice: DiceSource, i: Mapping[str, Any]) -> Outcome:
         except ActionRefused:
             held = True
     kind = g.kind(key)
+    if _flag(i, "near_general"):
+        _general_here(g, side, "adds 3 inches to a move")
     check_move(Move(kind, inches, _flag(i, "road"), _flag(i, "near_general"), to, now.ground,
                     pivot, now.engaged, held, _flag(i, "across_river"),
                     _flag(i, "at_crossing")), g.t.name)
@@ -684,6 +715,7 @@ def _rally(g: _Game, dice: DiceSource, i: Mapping[str, Any]) -> Outcome:
     who = str(i.get("by", GENERAL))
     general = who == GENERAL or who == g.army.general(side).key
     if general:
+        _general_here(g, side, "rallies")
         token, title = f"{GENERAL}:{side}", f"The {side} General"
         attached = True
         near = _flag(i, "near")

@@ -64,7 +64,7 @@ from campaign1813.campaign.battle.ruleset004.movement import (
 from campaign1813.campaign.battle.ruleset004.tables import National, tables
 from campaign1813.campaign.battle.ruleset004.units import Kind, Unit
 from campaign1813.campaign.battle.setup import BattleSetup
-from campaign1813.campaign.battle.terms import MoraleState
+from campaign1813.campaign.battle.terms import MoraleState, Role
 
 __all__ = ["ACTIONS", "Stage", "UnitNow", "HeldFire", "BattleState", "Decision", "act",
            "replay", "report", "decision", "start", "forces", "unit_now", "Typed", "step_now",
@@ -240,13 +240,15 @@ def unit_now(state: BattleState, key: str) -> UnitNow:
 
 def arrival_turn(setup: BattleSetup, key: str) -> int:
     """The turn a unit comes onto the table: its corps' (turn 4 for a corps marching to the
-    sound of the guns, seed 000); a general comes with his own corps, a CinC with his army's
-    first."""
+    sound of the guns, seed 000); a general comes with his own corps, a CinC with his
+    headquarters (turn 4 when it marches to the sound of the guns) and not before his army's
+    first corps."""
     for side in SIDES:
         if key == general_key(side):
             g = general_of(setup, side)
             own = [c.turn for c in setup.side_corps(side) if c.commander == g.key]
-            return min(own or [c.turn for c in setup.side_corps(side)] or [1])
+            first = min(own or [c.turn for c in setup.side_corps(side)] or [1])
+            return max(first, g.turn) if g.role is Role.CINC else first
     return setup.corps_of(setup.brigade(key).corps).turn
 
 

@@ -67,6 +67,7 @@ from campaign1813.campaign.battle.ruleset1813.rules.morale import (
     MoraleOutcome,
     MoraleResult,
     MoraleTest,
+    automatic_rout,
     end_of_sequence,
     morale_rules,
     take_morale_test,
@@ -75,7 +76,9 @@ from campaign1813.campaign.battle.ruleset1813.rules.opportunity import (
     ChargeSituation,
     Reaction,
     ReactionSituation,
+    by_morale,
     charge_refusal,
+    morale_test_of,
     opportunity_charge,
     react,
     reaction_refusal,
@@ -566,17 +569,23 @@ def reaction_for(ruleset: str, arm: Arm, formation: Formation | None,
 
 @cache
 def reaction_table(ruleset: str, arm: Arm, rating: Rating, state: int, reaction: Reaction,
-                   casualties: int, grade: Grade, evade_allowed: bool) -> TestTable | None:
+                   casualties: int, grade: Grade, evade_allowed: bool,
+                   facts: frozenset[str] = frozenset()) -> TestTable | None:
     """Rule 6: the target's reaction from more than half the cavalry's move away, read from
-    ``react``; None when the rules refuse it (not formed, wrong arm …)."""
+    ``react``; None when the rules refuse it (not formed, wrong arm …). Cavalry not formed
+    that counter charge or evade take Rule 18's morale test, with Rule 17's ``facts``."""
     situation = ReactionSituation("brigade", arm, rating, STATE_ORDER[state], reaction, True,
                                   commander_grade=grade, casualties=casualties,
-                                  orders_allow_evade=evade_allowed)
+                                  orders_allow_evade=evade_allowed, morale_facts=facts)
     if reaction_refusal(situation, ruleset) is not None:
         return None
     table = opportunity_table(ruleset)
     die = table.die
-    if not table.reactions[reaction].test:
+    if by_morale(situation, ruleset):
+        die = morale_rules(ruleset).die
+        if automatic_rout(morale_test_of(situation).brigade, ruleset):
+            return TestTable(dice_table(die), True, (False,))
+    elif not table.reactions[reaction].test:
         return TestTable(dice_table(die), True, (react(situation, TypedDice([]), ruleset).passed,))
     results = {f: react(situation, TypedDice([f]), ruleset) for f in _faces(die)}
     lost = max((sum(e.casualties for e in r.effects) for r in results.values() if not r.passed),

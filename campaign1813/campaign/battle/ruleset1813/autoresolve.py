@@ -175,6 +175,7 @@ class _ChipPlan:
     name: str = ""
     grade: Grade = Grade.AVERAGE
     nation: str = ""
+    arrival: int = 1           # a CinC's turn on the table (4 marching to the sound of the guns)
 
     @property
     def text(self) -> str:
@@ -288,7 +289,7 @@ def _chips(setup: BattleSetup, commanded: dict[str, int]) -> tuple[_ChipPlan, ..
                                    commanded[chip.commander], commander.name, commander.grade))
         elif commander.role is Role.CINC:
             chips.append(_ChipPlan(chip.label, "cinc", commander.side, -1, commander.name,
-                                   commander.grade, commander.nation))
+                                   commander.grade, commander.nation, commander.turn))
         else:
             raise _refuse(setup, f"chip {chip.label} is for {commander.name}, who commands no "
                                  f"corps")
@@ -393,6 +394,9 @@ class _Battle:
                 if not c.present and c.p.arrival == turn:
                     c.present = True
                     self.say(f"{c.p.key} arrives")
+            for chip in self.plan.chips:
+                if chip.kind == "cinc" and chip.arrival == turn > 1:
+                    self.say(f"{chip.name} (CinC) arrives")
             self.retarget()
             try:
                 self.sequence()
@@ -448,9 +452,9 @@ class _Battle:
         if chip.kind == "corps":
             c = self.corps[chip.corps]
             return c.present and not c.withdrawn
-        if chip.kind == "cinc":
-            return any(c.present and not c.withdrawn and c.p.side == chip.side
-                       for c in self.corps)
+        if chip.kind == "cinc":         # not before his turn, nor with no corps of his side
+            return self.turn >= chip.arrival and any(
+                c.present and not c.withdrawn and c.p.side == chip.side for c in self.corps)
         return True
 
     # -- the special chips
@@ -811,29 +815,32 @@ class _Battle:
         return best
 
     def charge(self, cav: _Unit, target: _Unit) -> None:
-        """Cavalry charge from 8 inches, more than half their move (Rule 6): a formed target
-        reacts first (counter charge, square, evade or unlimber), then the contact is settled
-        by Rule 8's quick results or fought under Rule 14 or 15."""
+        """Cavalry charge from 8 inches, more than half their move (Rule 6): the target
+        reacts first if the rules let it (counter charge, square, evade or unlimber; cavalry
+        not formed only after making morale, Rule 18), then the contact is settled by Rule 8's
+        quick results or fought under Rule 14 or 15."""
         self.charged.add(id(cav))
         reacted = False
-        reaction = None
-        if target.state == FORMED:
-            evade = target.corps.p.orders is CorpsOrder.WITHDRAW
-            reaction = reaction_for(self.ruleset, target.p.arm, target.form, evade)
-            table = None if reaction is None else reaction_table(
-                self.ruleset, target.p.arm, target.p.rating, target.state, reaction,
-                target.casualties, target.corps.p.grade, evade)
-            if reaction is not None and table is not None:
-                face = 0 if table.automatic else self.roll(table.dice)
-                reacted = table.passes[face]
-                if self.log is not None:
-                    self.log.append(lines.reaction_line(target.p.label, reaction.value,
-                                                        None if table.automatic else face,
-                                                        reacted))
-                if not reacted and table.fail_casualties:
-                    self.hit(target, SideHit(table.fail_casualties, target.state, False))
-            else:
-                reaction = None
+        evade = target.corps.p.orders is CorpsOrder.WITHDRAW
+        reaction = reaction_for(self.ruleset, target.p.arm, target.form, evade)
+        # Rule 18: cavalry Disordered, Shaken or routing test their morale (Rule 17) to react
+        by_morale = target.p.arm is Arm.CAVALRY and target.state != FORMED
+        table = None if reaction is None else reaction_table(
+            self.ruleset, target.p.arm, target.p.rating, target.state, reaction,
+            target.casualties, target.corps.p.grade, evade,
+            _FACTS[self.facts(target)] if by_morale else _NONE)
+        if reaction is not None and table is not None:
+            face = 0 if table.automatic else self.roll(table.dice)
+            reacted = table.passes[face]
+            if self.log is not None:
+                self.log.append(lines.reaction_line(target.p.label, reaction.value,
+                                                    None if table.automatic else face,
+                                                    reacted)
+                                + (" (Rule 18: morale test)" if by_morale else ""))
+            if not reacted and table.fail_casualties:
+                self.hit(target, SideHit(table.fail_casualties, target.state, False))
+        else:
+            reaction = None
         if reacted and reaction is Reaction.EVADE:
             return
         if reacted and target.p.arm is Arm.INFANTRY:

@@ -33,6 +33,7 @@ from campaign1813.campaign.battle.ruleset1813.fight_tests import Prepared, known
 from campaign1813.campaign.battle.ruleset1813.rules.loader import check_all
 from campaign1813.campaign.battle.ruleset1813.rules.morale import rout_point
 from campaign1813.campaign.battle.setup import BattleSetup
+from campaign1813.campaign.battle.terms import Role
 
 __all__ = ["Engine1813", "ACTION_SPECS"]
 
@@ -224,6 +225,10 @@ class Engine1813:
         lines = ["Chips: " + ", ".join(
             f"{c.label} {s.commander(c.commander).name}" if c.commander else c.label
             for c in s.chips)]
+        # A CinC whose headquarters marches to the sound of the guns comes on late, as a corps
+        lines += [f"{c.side} CinC {c.name}: {c.grade.value}; enters by the "
+                  f"{c.edge.value if c.edge else '—'} edge on turn {c.turn}"
+                  for c in s.commanders if c.role is Role.CINC and c.turn > 1]
         for c in s.corps:
             cm = s.commander(c.commander)
             enters = ("on the table" if c.edge is None else

@@ -75,7 +75,7 @@ __all__ = ["Phase", "Stage", "BrigadeNow", "CorpsNow", "Pending", "ActivationNow
            "give_move_to", "allocate", "set_orders", "dismiss", "set_formation", "record_holder",
            "override", "decision", "Decision", "standing", "side_of", "label_of", "STAGES",
            "brigade_now", "corps_of_brigade", "begin", "broken_now", "on_blind", "immediate",
-           "SPEND_STAGE", "missing", "pips_text", "PipsUnspent"]
+           "SPEND_STAGE", "missing", "pips_text", "PipsUnspent", "arrival_turn"]
 
 
 class Phase:
@@ -586,11 +586,17 @@ def _use_special(setup: BattleSetup, state: FightState, chip: str, commander: st
                      kind="special")
 
 
-def _on_table(setup: BattleSetup, state: FightState, commander: str) -> bool:
+def arrival_turn(setup: BattleSetup, commander: str) -> int:
+    """The turn a commander reaches the table: his corps' for a corps or reserve commander,
+    his headquarters' for a CinC (turn 4 when it marches to the sound of the guns)."""
     corps = _corps_of_commander(setup, commander)
     if corps is None:
-        return True
-    return state.turn >= setup.corps_of(corps).turn
+        return setup.commander(commander).turn
+    return setup.corps_of(corps).turn
+
+
+def _on_table(setup: BattleSetup, state: FightState, commander: str) -> bool:
+    return state.turn >= arrival_turn(setup, commander)
 
 
 def _activate(setup: BattleSetup, state: FightState, chip: str, commander: str,
@@ -605,7 +611,7 @@ def _activate(setup: BattleSetup, state: FightState, chip: str, commander: str,
         lines.append("Has already moved this turn")
         return Outcome(kind, label, state, tuple(lines))
     if not _on_table(setup, state, commander):
-        due = setup.corps_of(corps or "").turn
+        due = arrival_turn(setup, commander)
         lines.append(f"Not yet on the table (arrives on turn {due})")
         return Outcome(kind, label, state, tuple(lines))
     state = replace(state, moved=state.moved + (commander,))
@@ -656,16 +662,44 @@ def missing(setup: BattleSetup, act: ActivationNow, what: str) -> None:
                             f"Poor chip and cannot {what}; only his artillery fires (Rule 7)")
 
 
-def _activation(state: FightState) -> ActivationNow:
+def _activation(state: FightState, setup: BattleSetup) -> ActivationNow:
     if state.activation is None:
+        late = _late_chip(setup, state)
+        if late:
+            raise ActionRefused(late)
         raise ActionRefused("no commander is taking his move: draw a chip first")
     return state.activation
+
+
+def _arrived_corps(setup: BattleSetup, state: FightState, corps: str, what: str) -> None:
+    """Refuse the CinC's dealings with a corps not yet on the table (seed 000: it comes on at
+    turn 4): he cannot be in base contact with its commander (Rule 2)."""
+    due = setup.corps_of(corps).turn
+    if state.turn < due:
+        raise ActionRefused(f"{corps} is not yet on the table (arrives on turn {due}, marching "
+                            f"to the sound of the guns): the CinC cannot reach its commander "
+                            f"to {what} (Rule 2: base contact) on turn {state.turn}")
+
+
+def _late_chip(setup: BattleSetup, state: FightState) -> str:
+    """Why the commander of the chip last drawn may not act: he is not yet on the table (seed
+    000: a command marching to the sound of the guns comes on at turn 4); "" otherwise."""
+    if not state.drawn:
+        return ""
+    chip = next((c for c in setup.chips if c.label == state.drawn[-1]), None)
+    if chip is None or chip.commander is None or _on_table(setup, state, chip.commander):
+        return ""
+    c = setup.commander(chip.commander)
+    return (f"{c.name} is not yet on the table (arrives on turn "
+            f"{arrival_turn(setup, c.key)}, marching to the sound of the guns): his chip "
+            f"gives no move on turn {state.turn}, so he neither rolls pips, changes orders "
+            "nor spends")
 
 
 def roll_pips(setup: BattleSetup, state: FightState, dice: DiceSource) -> Outcome:
     """The drawn commander rolls his pips: average die + grade (Rules 2 and 3)."""
     _playing(state, "roll pips")
-    act = _activation(state)
+    act = _activation(state, setup)
     missing(setup, act, "roll pips")
     if act.pips is not None:
         raise ActionRefused(f"{setup.commander(act.commander).name} has already rolled his "
@@ -772,7 +806,7 @@ def spend(setup: BattleSetup, state: FightState, action: str, brigade: str = "",
     """Tick off one action of Rule 3 against the pips, refusing what they cannot pay for,
     what comes at an earlier step of the sequence, and a garrison Rule 9 does not allow."""
     _playing(state, "spend pips")
-    act = _activation(state)
+    act = _activation(state, setup)
     missing(setup, act, "spend pips")
     try:
         what = CorpsAction(action.replace("-", "_").replace(" ", "_"))
@@ -789,7 +823,7 @@ def spend(setup: BattleSetup, state: FightState, action: str, brigade: str = "",
     stage = SPEND_STAGE.get(what)
     if stage is not None:
         state = enter_stage(setup, state, stage, what.value.replace("_", " "))
-        act = _activation(state)
+        act = _activation(state, setup)
     lines: list[str] = []
     brigades = state.brigades
     if what is CorpsAction.GARRISON:
@@ -889,7 +923,7 @@ def change_orders(setup: BattleSetup, state: FightState, corps: str, order: str,
                   objective: str = "", in_contact: bool = True) -> Outcome:
     """The CinC changes a corps' orders (Rule 2), or a corps commander his own to Halt."""
     _playing(state, "change orders")
-    act = _activation(state)
+    act = _activation(state, setup)
     missing(setup, act, "change orders")
     new = _order(order)
     target = _corps(setup, state, corps)
@@ -899,6 +933,7 @@ def change_orders(setup: BattleSetup, state: FightState, corps: str, order: str,
         raise ActionRefused(verdict.reason)
     if setup.corps_of(target).side != c.side:
         raise ActionRefused(f"{c.name} cannot give orders to the enemy's {target}")
+    _arrived_corps(setup, state, target, "change its orders")
     budget = _budget(setup, act)
     corps_c = setup.commander(setup.corps_of(target).commander)
     if c.role is Role.CINC:
@@ -938,12 +973,13 @@ def give_move_to(setup: BattleSetup, state: FightState, corps: str,
                  in_contact: bool = True) -> Outcome:
     """The CinC gives his move to a corps commander, who takes every pip left (Rule 2)."""
     _playing(state, "give a move")
-    act = _activation(state)
+    act = _activation(state, setup)
     target = _corps(setup, state, corps)
     commander = setup.corps_of(target).commander
     c = setup.commander(act.commander)
     if setup.corps_of(target).side != c.side:
         raise ActionRefused(f"{c.name} cannot give his move to the enemy's {target}")
+    _arrived_corps(setup, state, target, "give his move to its commander")
     done, given = give_move(_budget(setup, act), commander_of(setup.commander(commander)),
                             in_contact, setup.ruleset)
     act = ActivationNow(act.chip, commander, given.pips, act.roll, (), Stage.SPOT,

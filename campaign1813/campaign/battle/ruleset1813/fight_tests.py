@@ -75,6 +75,7 @@ from campaign1813.campaign.battle.ruleset1813.rules.morale import (
     PURSUING,
     MoraleTest,
     automatic_rout,
+    morale_rules,
     rally_state,
     rout_point,
     state_odds,
@@ -84,6 +85,7 @@ from campaign1813.campaign.battle.ruleset1813.rules.opportunity import (
     ChargeSituation,
     Reaction,
     ReactionSituation,
+    by_morale,
     charge_odds,
     opportunity_charge,
     react,
@@ -278,7 +280,9 @@ def _licence(setup: BattleSetup, state: FightState, who: str, intent: Intent,
 
 
 def _seen(setup: BattleSetup, state: FightState, target: str, what: str) -> None:
-    """Rule 1: the brigades of a blind not yet spotted are not on the table to be fired on."""
+    """Rule 1: the brigades of a blind not yet spotted are not on the table to be fired on,
+    charged or fought; contact does not spot them (the spot is a step of its own, automatic at
+    close range, taken at the spot step before the charge)."""
     corps = corps_of_brigade(state, target)
     if on_blind(state, corps):
         raise ActionRefused(f"Rule 1: {label_of(setup, target)} is on {possessive(corps)} "
@@ -448,6 +452,7 @@ def _charge(setup: BattleSetup, state: FightState, who: str, target: str,
     if cav.arm is not Arm.CAVALRY:
         raise ActionRefused(f"{cav.name} is {cav.arm.value}; only cavalry charge at opportunity")
     aim = _brigade(setup, state, _need(target, "target"))
+    _seen(setup, state, target, "cavalry charge it")
     formation = aim.formation or Formation.LINE
     situation = ChargeSituation(cav.name, cav.rating, aim.name, aim.arm, aim.state, formation,
                                 _flag(options, "flank"), _flag(options, "commander-within-4"),
@@ -480,14 +485,36 @@ def _react(setup: BattleSetup, state: FightState, who: str, target: str,
         _flag(options, "general-within-4"), _commander_grade(setup, state, who), b.casualties,
         _flag(options, "may-evade"), _flag(options, "same-corps"),
         not _flag(options, "done-first"), charger)
+    # Rule 18: cavalry not formed counter charge or evade only if they make morale (Rule 17's
+    # test, with the table facts the umpire gives); for any other reaction the facts mean
+    # nothing and are refused.
+    facts = _facts(options)
+    morale = by_morale(situation, setup.ruleset)
+    if facts and not morale:
+        raise ActionRefused("Rule 17's table facts are read only for the morale test of "
+                            "Rule 18 (cavalry not formed that counter charge or evade); "
+                            f"{b.name} ({b.state.value} {b.arm.value}) trying to "
+                            f"{situation.reaction.value.replace('_', ' ')} takes none")
+    if morale and state.brigades[who].pursuing:     # Rule 17: "Disordered or pursuit" -1
+        facts |= {PURSUING}
+    situation = replace(situation, morale_facts=facts)
     odds = reaction_odds(situation, setup.ruleset)
 
     def run(dice: DiceSource) -> Resolved:
         r = react(situation, dice, setup.ruleset)
-        return Resolved(report_lines.reaction_line(b.name, situation.reaction.value,
-                                                   r.roll.total if r.roll else None, r.passed),
-                        (r.roll,) if r.roll else (), r.effects, r.follow_ons, cause=cause)
-    return Prepared("react", "Rule 6", (known_facts(setup, state, who),),
+        line = report_lines.reaction_line(b.name, situation.reaction.value,
+                                          r.roll.total if r.roll else None, r.passed)
+        if morale:
+            line += " (Rule 18: morale test)"
+        return Resolved(line, (r.roll,) if r.roll else (), r.effects, r.follow_ons,
+                        cause=cause)
+    known: tuple[str, ...] = (known_facts(setup, state, who),)
+    if morale:
+        need = morale_rules(setup.ruleset).pass_at
+        known += (f"Rule 18: {b.state.value} cavalry make morale (Rule 17, {need}+) to "
+                  f"{situation.reaction.value.replace('_', ' ')}; facts: "
+                  + (", ".join(sorted(facts)) or "none"),)
+    return Prepared("react", "Rules 6 and 18" if morale else "Rule 6", known,
                     _yes_no(odds, "reacts", "fails"), run, Stage.MOVE,
                     resolves=(FollowOnTest.REACTION_TO_CHARGE.value,))
 
@@ -500,6 +527,7 @@ def _quick(setup: BattleSetup, state: FightState, who: str, target: str,
         b.name, b.arm, b.state, _choice(QuickCase, _text(options, "case"), "quick-result case"),
         by.name if by else "the enemy", by.arm if by else None, _flag(options, "can-escape"),
         _flag(options, "over-half-move"))
+    _seen(setup, state, who, "it is contacted")
     result = quick_rules.quick_result(contact, setup.ruleset)
     effects = "; ".join(e.note for e in result.effects if e.note)
 
@@ -537,7 +565,6 @@ def _combat(setup: BattleSetup, state: FightState, who: str, target: str,
     if side_of(setup, who) == side_of(setup, target):
         raise ActionRefused(f"{a.name} and {d.name} are on the same side")
     if rule == 12:
-        _seen(setup, state, target, "a fire fight")
         if _once(state, who, "skirmish"):
             raise ActionRefused(f"Rule 12: {a.name} has skirmished this move and may not also "
                                 "fire fight")
@@ -553,6 +580,7 @@ def _combat(setup: BattleSetup, state: FightState, who: str, target: str,
             if rule is None:
                 raise ActionRefused(f"no combat rule for {a.arm.value} against {d.arm.value}: "
                                     "give --rule (9 or 10 for a built-up area)")
+    _seen(setup, state, target, "a fire fight" if rule == 12 else "it is charged or fought")
     if not _charged(state, who, target):
         _orders_for_combat(setup, state, who, rule, a.arm, options)
     facts = _garrison_facts(setup, state, who, rule, _facts(options))
@@ -781,7 +809,7 @@ OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "morale": (("facts",), ()),
     "rally": (("facts",), ()),
     "charge": ((), ("flank", "commander-within-4", "commander-within-8", "own-move")),
-    "react": (("reaction",), ("beyond-half-move", "flank", "general-within-4", "may-evade",
+    "react": (("reaction", "facts"), ("beyond-half-move", "flank", "general-within-4", "may-evade",
                               "same-corps", "done-first")),
     "quick": (("case",), ("can-escape", "over-half-move")),
     "crest": ((), ("british",)),
@@ -831,11 +859,11 @@ def _now(setup: BattleSetup, state: FightState, test: str, who: str,
     """The state with the move at the test's step and its pip paid, or the refusal."""
     missed = state.activation is not None and state.activation.missed
     if missed and prepared.stage is not None and test != "fire":
-        missing(setup, _activation(state), f"take a {test} test")
+        missing(setup, _activation(state, setup), f"take a {test} test")
     if prepared.stage is not None and state.activation is not None:
         state = enter_stage(setup, state, prepared.stage, f"a {test} test")
     if prepared.pays is not None:
-        act = _activation(state)
+        act = _activation(state, setup)
         brigade = label_of(setup, who) if who in state.brigades else ""
         corps = _corps_of_commander(setup, act.commander)
         if corps is not None and who in state.brigades and who not in state.corps[corps].brigades:

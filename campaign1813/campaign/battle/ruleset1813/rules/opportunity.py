@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from campaign1813.campaign.battle.dice import DiceSource, Roll
+from campaign1813.campaign.battle.ruleset1813.rules.brigade import Brigade
 from campaign1813.campaign.battle.ruleset1813.rules.common import (
     ActionRefused,
     Modifier,
@@ -26,6 +27,12 @@ from campaign1813.campaign.battle.ruleset1813.rules.common import (
     percent_as_casualties,
     roll_for,
     total_of,
+)
+from campaign1813.campaign.battle.ruleset1813.rules.morale import (
+    MoraleOutcome,
+    MoraleTest,
+    morale_odds,
+    take_morale_test,
 )
 from campaign1813.campaign.battle.ruleset1813.rules.tables.base import ModifierEntry
 from campaign1813.campaign.battle.ruleset1813.rules.tables.opportunity import (
@@ -35,6 +42,7 @@ from campaign1813.campaign.battle.ruleset1813.rules.tables.opportunity import (
 from campaign1813.campaign.battle.ruleset1813.rules.tables.quick import quick_table
 from campaign1813.campaign.battle.terms import (
     Arm,
+    CavalryWeight,
     Effect,
     FollowOn,
     FollowOnTest,
@@ -47,7 +55,7 @@ from campaign1813.campaign.battle.terms import (
 __all__ = ["Reaction", "ChargeSituation", "ChargeResult", "ReactionSituation", "ReactionResult",
            "charge_grounds", "charge_refusal", "charge_modifiers", "charge_odds",
            "opportunity_charge", "reaction_refusal", "reaction_modifiers", "reaction_odds",
-           "react"]
+           "react", "by_morale", "morale_test_of"]
 
 
 @dataclass(frozen=True)
@@ -188,6 +196,7 @@ class ReactionSituation:
     same_corps: bool = False               # an interceptor belongs to the target's corps
     reached_first: bool = True             # the cavalry arrive before a failed reaction is done
     charger: str = "the cavalry"
+    morale_facts: frozenset[str] = frozenset()   # Rule 17's table facts, for Rule 18's test
 
 
 @dataclass(frozen=True)
@@ -215,7 +224,8 @@ def reaction_refusal(situation: ReactionSituation, ruleset: str) -> str | None:
         return f"{s.brigade} cannot react: {s.charger} are within half their charge move"
     if s.casualties < 0:
         raise ValueError(f"{s.brigade}: casualties cannot be negative ({s.casualties})")
-    if (table.reaction_only_formed or rules.needs_formed) and s.state is not MoraleState.FORMED:
+    if (table.reaction_only_formed or (rules.needs_formed and not by_morale(s, ruleset))) \
+            and s.state is not MoraleState.FORMED:
         return f"{s.brigade} is {s.state.value}; only formed troops may {name}"
     if s.arm not in rules.arms:
         return f"{s.brigade} is {s.arm.value}; {name} is for " + \
@@ -225,6 +235,26 @@ def reaction_refusal(situation: ReactionSituation, ruleset: str) -> str | None:
     if rules.same_corps and not s.same_corps:
         return f"{s.brigade} may intercept only for a brigade of its own corps"
     return None
+
+
+def by_morale(situation: ReactionSituation, ruleset: str) -> bool:
+    """Rule 18: whether the reaction rests on a morale test (Rule 17) instead of Rule 6's:
+    cavalry Disordered, Shaken or routing that counter charge or evade make morale to do so."""
+    s = situation
+    table = opportunity_table(ruleset)
+    return (s.arm is Arm.CAVALRY and s.state is not MoraleState.FORMED
+            and not table.reaction_only_formed and s.reaction in table.unformed_cavalry_morale)
+
+
+def morale_test_of(situation: ReactionSituation) -> MoraleTest:
+    """Rule 18's morale test of the charged cavalry, with the table facts the umpire gave."""
+    s = situation
+    # Rule 17 reads the class, the state and the casualties; a cavalry brigade must carry a
+    # weight, which the test does not read.
+    weight = CavalryWeight.LIGHT if s.arm is Arm.CAVALRY else None
+    return MoraleTest(Brigade(s.brigade, s.arm, rating=s.rating, cavalry=weight,
+                              casualties=s.casualties, state=s.state), s.morale_facts,
+                      reason=f"Rule 18: to {s.reaction.value.replace('_', ' ')} when charged")
 
 
 def reaction_modifiers(situation: ReactionSituation, ruleset: str) -> tuple[Modifier, ...]:
@@ -247,7 +277,15 @@ def _needs_test(situation: ReactionSituation, ruleset: str) -> bool:
 
 
 def reaction_odds(situation: ReactionSituation, ruleset: str) -> dict[bool, Fraction]:
-    """The exact chance the reaction succeeds (True) or fails (False)."""
+    """The exact chance the reaction succeeds (True) or fails (False); Rule 18's morale test
+    for cavalry not formed that counter charge or evade."""
+    refusal = reaction_refusal(situation, ruleset)
+    if refusal:
+        raise ActionRefused(refusal)
+    if by_morale(situation, ruleset):
+        made = morale_odds(morale_test_of(situation), ruleset)
+        return _pass_fail({True: made[MoraleOutcome.PASS],
+                           False: 1 - made[MoraleOutcome.PASS]})
     if not _needs_test(situation, ruleset):
         return {True: Fraction(1), False: Fraction(0)}
     table = opportunity_table(ruleset)
@@ -262,7 +300,11 @@ def react(situation: ReactionSituation, dice: DiceSource, ruleset: str) -> React
     roll = total = None
     passed = True
     table = opportunity_table(ruleset)
-    if _needs_test(s, ruleset):
+    if by_morale(s, ruleset) and not reaction_refusal(s, ruleset):
+        made = take_morale_test(morale_test_of(s), dice, ruleset)
+        roll, total = made.roll, made.total
+        passed = made.outcome is MoraleOutcome.PASS
+    elif _needs_test(s, ruleset):
         roll = roll_for(dice, table.die, 1, f"Rule 6 reaction: {s.brigade} tries to {name}")
         total = roll.total + total_of(reaction_modifiers(s, ruleset))
         passed = total >= table.reaction_need
@@ -280,6 +322,9 @@ def react(situation: ReactionSituation, dice: DiceSource, ruleset: str) -> React
             effects.append(Effect(s.brigade, casualties=lost,
                                   note=f"failed to {name}: {table.fail_loss_percent}% "
                                        f"casualties as {s.charger} arrive"))
+        elif by_morale(s, ruleset):
+            effects.append(Effect(s.brigade, note=f"does not make morale (Rule 18): cannot "
+                                                  f"{name}"))
         else:
             effects.append(Effect(s.brigade, note=f"failed to {name}"))
     meets_them = passed and s.reaction in (Reaction.COUNTER_CHARGE, Reaction.INTERCEPT)

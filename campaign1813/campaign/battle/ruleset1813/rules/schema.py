@@ -28,7 +28,7 @@ import sys
 import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -345,6 +345,10 @@ class Charge(Table):
     modifiers: ChargeModifiers
 
 
+ReactionName = Literal["evade", "counter_charge", "change_formation", "turn_to_face",
+                       "intercept", "form_square"]
+
+
 class ReactionKind(Table):
     """One reaction open to the target of a charge."""
 
@@ -379,6 +383,8 @@ class ChargeReaction(Table):
 
     need: int
     only_formed: bool
+    # Rule 18: the reactions cavalry not formed make only after making morale (Rule 17)
+    unformed_cavalry_morale: list[ReactionName] = []
     modifiers: ReactionModifiers
     kinds: ReactionKinds
     fail: ReactionFail

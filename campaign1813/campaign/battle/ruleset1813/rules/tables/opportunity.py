@@ -60,6 +60,8 @@ class OpportunityTable:
     reaction_modifiers: Mapping[str, ModifierEntry]
     reactions: Mapping[Reaction, ReactionRules]
     fail_loss_percent: int
+    # Rule 18: the reactions cavalry not formed make only on a passed morale test (Rule 17)
+    unformed_cavalry_morale: frozenset[Reaction] = frozenset()
 
 
 @cache
@@ -86,4 +88,6 @@ def opportunity_table(ruleset: str) -> OpportunityTable:
         reaction.integer("need"), reaction.boolean("only_formed"),
         reaction.modifiers("modifiers", REACTION_MODIFIERS), reactions,
         reaction.section("fail").integer("loss_percent", minimum=0),
+        frozenset(map(Reaction, reaction.words("unformed_cavalry_morale",
+                                               tuple(r.value for r in Reaction), default=[]))),
     )
