@@ -435,14 +435,29 @@ class MapScene(QGraphicsScene):
         ``frame`` (scene units) keeps names inside a picture's frame. Every rectangle is
         checked in pixels against a bucket grid of those already placed.
         """
+        for _ in self.labels_placing(scale, frame):
+            pass
+
+    def labels_due(self, scale: float, frame: QRectF | None = None) -> bool:
+        """Whether the names placed are not those for this scale, frame, flags and battles."""
+        return self.built and self._labels_key(scale, frame) != self._placed
+
+    def _labels_key(self, scale: float, frame: QRectF | None) -> PlacedKey:
+        return (round(scale, 4), None if frame is None else frame.getRect(),
+                tuple((m.spec.place, m.slot, m.spec.label, m.spec.badges) for m in
+                      self.markers.values()), tuple(self.battles))
+
+    def labels_placing(self, scale: float, frame: QRectF | None = None) -> Iterator[None]:
+        """Place the names as :meth:`place_labels` does, a name or a stack of flags at a time:
+        each ``None`` yielded is a point where the window may paint or take an event and then
+        go on. The names are shown once all are placed; a placement left half-way (the scale
+        changed meanwhile) is simply made again whole."""
         if not self.built:
             return
-        key = (round(scale, 4), None if frame is None else frame.getRect(),
-               tuple((m.spec.place, m.slot, m.spec.label, m.spec.badges) for m in
-                     self.markers.values()), tuple(self.battles))
+        key = self._labels_key(scale, frame)
         if key == self._placed:
             return
-        self._placed = key
+        self._placed = None  # until this placement is complete
         grid = BucketGrid(64.0)
         bound = None if frame is None else QRectF(frame.left() * scale, frame.top() * scale,
                                                   frame.width() * scale, frame.height() * scale)
@@ -495,10 +510,12 @@ class MapScene(QGraphicsScene):
         taken: dict[int, QRectF] = {}
         self._flagged = {m.spec.place[0] for m in self.markers.values() if m.spec.place[1] is None}
         thorough = scale >= TOWN_NAMES_FROM
+        yield
         for town in majors:  # where lesser towns crowd round, over their signs
             self._place_town_name(town, scale, grid, free, wanted(town), taken)
             if thorough and not self.town_names[town.name].isVisible():
                 self._place_town_name(town, scale, grid, over_signs, wanted(town), taken)
+            yield
         by_item = {id(self.town_names[t.name]): t for t in majors}
 
         def rename(item: NameItem) -> bool:
@@ -515,12 +532,18 @@ class MapScene(QGraphicsScene):
         for anchor, stack in clusters:
             self._stand_flags(anchor, stack, scale, grid, bound, taken, gave_way, rename,
                               thorough)
+            yield
         for item in gave_way:  # names a crowd covered wherever it stood: room now, maybe
             if id(item) in by_item and not item.isVisible():
                 rename(item)
+        yield
         self._place_river_names(scale, grid, free)
-        for town in others:
+        yield
+        for i, town in enumerate(others, start=1):
             self._place_town_name(town, scale, grid, free, wanted(town), taken)
+            if i % 20 == 0:
+                yield
+        self._placed = key
         self.names_layer.update()
         self.theatre_layer.update()
 

@@ -10,7 +10,7 @@ window shows.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
@@ -60,6 +60,12 @@ ORDER_VERBS = ("Move", "Attack", "Hold")
 # the ground is built in pieces between paints: steps are taken while the piece is shorter than
 # this, so with the longest step (about 35 ms) no piece holds the window for 50 ms
 BUILD_BUDGET_MS = 12
+# the names are placed in pieces too, each turn of the loop placing names for about this long
+LABEL_BUDGET_MS = 15
+# names are placed again this long after the flags moved or the view was fitted, and after the
+# last step of a zoom: a gesture of several wheel steps is drawn from the cached layers, its
+# names placed once it ends
+LABELS_AFTER_MS, LABELS_AFTER_ZOOM_MS = 30, 180
 # A route preview: (document, command, verb, objective) -> queries.RoutePreview
 Preview = Callable[[Any, str, str, str], queries.RoutePreview]
 
@@ -150,8 +156,12 @@ class MapView(QGraphicsView):
         self._build_timer.timeout.connect(self._build_some)
         self._label_timer = QTimer(self)
         self._label_timer.setSingleShot(True)
-        self._label_timer.setInterval(30)
+        self._label_timer.setInterval(LABELS_AFTER_MS)
         self._label_timer.timeout.connect(self._on_labels_due)
+        self._placing: Iterator[None] | None = None  # a placement of the names under way
+        self._place_timer = QTimer(self)
+        self._place_timer.setSingleShot(True)
+        self._place_timer.timeout.connect(self._place_some)
         self._save_timer = QTimer(self)
         self._save_timer.setSingleShot(True)
         self._save_timer.setInterval(400)
@@ -167,6 +177,7 @@ class MapView(QGraphicsView):
     # ---- the scene ----
     def set_map_scene(self, scene: MapScene | None) -> None:
         """Show another scene; its ground is built in pieces once the event loop runs."""
+        self._stop_placing()
         self.map_scene = scene
         self.setScene(scene)
         if scene is not None and not scene.built:
@@ -208,16 +219,44 @@ class MapView(QGraphicsView):
         return self.transform().m11()
 
     def place_labels(self) -> None:
-        """Place the names for the scale shown."""
+        """Place the names for the scale shown, now and whole."""
+        self._label_timer.stop()
+        self._stop_placing()
         if self.map_scene is not None:
             self.map_scene.place_labels(self.scale_now())
 
     def _on_labels_due(self) -> None:
-        self.place_labels()
+        """Place the names in pieces, a turn of the event loop each, from the next turn."""
+        self._stop_placing()
+        scene = self.map_scene
+        if scene is not None and scene.labels_due(self.scale_now()):
+            self._placing = scene.labels_placing(self.scale_now())
+            self._place_timer.start(0)
 
-    def labels_later(self) -> None:
-        """Place the names again soon (flags moved, or the scale changed)."""
-        self._label_timer.start()
+    def _place_some(self) -> None:
+        placing = self._placing
+        if placing is None:
+            return
+        end = perf_counter() + LABEL_BUDGET_MS / 1000
+        while perf_counter() < end:
+            if next(placing, StopIteration) is StopIteration:
+                self._placing = None
+                return
+        self._place_timer.start(0)
+
+    def _stop_placing(self) -> None:
+        self._place_timer.stop()
+        self._placing = None
+
+    def labels_later(self, after_ms: int = LABELS_AFTER_MS) -> None:
+        """Place the names again soon (flags moved, or the scale changed); a placement under
+        way is left for the new one."""
+        self._stop_placing()
+        self._label_timer.start(after_ms)
+
+    def labels_pending(self) -> bool:
+        """Whether names are waiting to be placed, or being placed."""
+        return self._label_timer.isActive() or self._placing is not None
 
     # ---- zoom and pan, kept ----
     def show_area(self, key: str, rect: QRectF) -> None:
@@ -241,7 +280,7 @@ class MapView(QGraphicsView):
         factor = min(max(factor, 0.05 / now), 60.0 / now)
         self._fit_rect = None
         self.scale(factor, factor)
-        self.labels_later()
+        self.labels_later(LABELS_AFTER_ZOOM_MS)
         self._save_timer.start()
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 (Qt override)
