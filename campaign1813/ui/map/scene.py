@@ -35,8 +35,8 @@ from PySide6.QtWidgets import (
 )
 
 from campaign1813.campaign.scenario.types import Side
-from campaign1813.maps.geometry import Bounds, Projection, river_meetings
-from campaign1813.maps.land import land_rings
+from campaign1813.maps.geometry import Bounds, Projection
+from campaign1813.maps.prebuilt import land_outline, meetings_of
 from campaign1813.maps.types import Crossing, MapData, RoadClass, Theatre, Town, TownKind
 from campaign1813.ui.map.items import (
     BattleMarker,
@@ -270,12 +270,12 @@ class MapScene(QGraphicsScene):
         layer.add(draw, min_lod, z)
 
     def _read_land(self) -> None:
-        land_rings()  # kept by the function's cache for the step that draws it
+        land_outline()  # kept by the function's cache for the step that draws it
 
     def _build_land(self) -> None:
         path = QPainterPath()
         path.setFillRule(Qt.FillRule.OddEvenFill)
-        for ring in land_rings():
+        for ring in land_outline():
             path.addPolygon(QPolygonF([self.point(lat, lon) for lat, lon in ring]))
             path.closeSubpath()
         sea = QRectF(self.ground_rect)
@@ -317,7 +317,7 @@ class MapScene(QGraphicsScene):
 
     def _build_crossings(self) -> None:
         meetings: dict[tuple[str, str, str], float] = {}
-        for m in river_meetings(self.map):
+        for m in meetings_of(self.map):
             # the crossing is drawn where the line first meets the declared river
             meetings.setdefault((m.road_from, m.road_to, m.river), m.miles_from_start)
         marks: list[tuple[QPointF, QPointF, Crossing]] = []
