@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from campaign1813.campaign.scenario.types import Side
-from campaign1813.maps.geometry import Bounds, Projection
+from campaign1813.maps.geometry import MILES_PER_DEGREE, Bounds, Projection
 from campaign1813.maps.prebuilt import land_outline, meetings_of
 from campaign1813.maps.types import Crossing, MapData, RoadClass, Theatre, Town, TownKind
 from campaign1813.ui.map.items import (
@@ -166,6 +166,9 @@ class MapScene(QGraphicsScene):
         self.theatre = theatre
         self.bounds = bounds or scene_bounds(map_data)
         self.projection = Projection(self.bounds)
+        self._projecting = (self.bounds.west, self.bounds.north,
+                            math.cos(math.radians((self.bounds.south + self.bounds.north) / 2)),
+                            self.projection.miles_per_unit)
         self.unit = unit
         self.towns: dict[str, Town] = {t.name: t for t in map_data.towns}
         self.road_length = {frozenset((r.a, r.b)): r.miles for r in map_data.roads}
@@ -199,9 +202,12 @@ class MapScene(QGraphicsScene):
     # ---- coordinates ----
     def point(self, lat: float, lon: float) -> QPointF:
         """The scene point of (lat, lon), in miles from the north-west corner."""
-        x, y = self.projection.project(lat, lon)
-        mpu = self.projection.miles_per_unit
-        return QPointF(x * mpu, y * mpu)
+        # the projection's arithmetic, in its order, on its constants worked out once: the
+        # outline's thousands of points are projected at every scene's build
+        west, north, cos, span = self._projecting
+        x = (lon - west) * cos * MILES_PER_DEGREE / span
+        y = (north - lat) * MILES_PER_DEGREE / span
+        return QPointF(x * span, y * span)
 
     def town_point(self, name: str) -> QPointF:
         """Where a town stands."""

@@ -743,7 +743,7 @@ class CampaignView(QWidget):
     def _show_commands(self, commands: Iterable[CommandView], whole: bool) -> None:
         """Flags and order arrows of these commands: all of the theatre (``whole``), or only
         those an action changed."""
-        scene, doc = self.map_scene, self.campaign.document
+        scene = self.map_scene
         if scene is None:
             return
         commands = list(commands)
@@ -758,12 +758,8 @@ class CampaignView(QWidget):
         if whole:
             for key in [k for k in scene.orders if k not in {c.name for c in live}]:
                 scene.set_order(key, None, live[0].side if live else next(iter(SIDE_COLOUR)))
-        if not commands or doc is None:
-            return
-        orders = queries.day_state(doc).orders
-        for c in commands:
-            order = orders.get(c.name)
-            route = order.route if order is not None and c in live else ()
+        for c in commands:  # each view carries its order's route: the state is read once
+            route = c.route if c in live else ()
             points = [scene.place_point(c.position.a, c.position.b, c.position.miles)]
             points += [scene.town_point(t) for t in route if t in scene.towns]
             scene.set_order(c.name, points if route else None, c.side)
