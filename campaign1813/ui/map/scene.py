@@ -111,15 +111,20 @@ class BucketGrid:
         self.cell = cell
         self.cells: dict[tuple[int, int], list[tuple[QRectF, object]]] = defaultdict(list)
 
-    def _keys(self, r: QRectF) -> Iterator[tuple[int, int]]:
-        c = self.cell
-        for i in range(math.floor(r.left() / c), math.floor(r.right() / c) + 1):
-            for j in range(math.floor(r.top() / c), math.floor(r.bottom() / c) + 1):
-                yield i, j
+    def _keys(self, r: QRectF) -> list[tuple[int, int]]:
+        c, floor = self.cell, math.floor
+        left, top, right, bottom = r.left(), r.top(), r.right(), r.bottom()
+        rows = range(floor(top / c), floor(bottom / c) + 1)
+        return [(i, j) for i in range(floor(left / c), floor(right / c) + 1) for j in rows]
 
     def clashes(self, r: QRectF) -> bool:
         """Whether ``r`` overlaps a rectangle taken."""
-        return any(r.intersects(o) for k in self._keys(r) for o, _ in self.cells.get(k, ()))
+        cells, intersects = self.cells, r.intersects
+        for k in self._keys(r):
+            for o, _ in cells.get(k, ()):
+                if intersects(o):
+                    return True
+        return False
 
     def hits(self, r: QRectF) -> list[object]:
         """The owners of the rectangles ``r`` overlaps (a name, ``SIGN`` or ``GREAT_SIGN`` for a
