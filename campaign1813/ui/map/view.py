@@ -159,6 +159,7 @@ class MapView(QGraphicsView):
         self._label_timer.setInterval(LABELS_AFTER_MS)
         self._label_timer.timeout.connect(self._on_labels_due)
         self._placing: Iterator[None] | None = None  # a placement of the names under way
+        self._held = False  # the scene's changes not painted until the names are placed
         self._place_timer = QTimer(self)
         self._place_timer.setSingleShot(True)
         self._place_timer.timeout.connect(self._place_some)
@@ -178,6 +179,7 @@ class MapView(QGraphicsView):
     def set_map_scene(self, scene: MapScene | None) -> None:
         """Show another scene; its ground is built in pieces once the event loop runs."""
         self._stop_placing()
+        self._release()
         self.map_scene = scene
         self.setScene(scene)
         if scene is not None and not scene.built:
@@ -224,6 +226,7 @@ class MapView(QGraphicsView):
         self._stop_placing()
         if self.map_scene is not None:
             self.map_scene.place_labels(self.scale_now())
+        self._release()
 
     def _on_labels_due(self) -> None:
         """Place the names in pieces, a turn of the event loop each, from the next turn."""
@@ -231,7 +234,10 @@ class MapView(QGraphicsView):
         scene = self.map_scene
         if scene is not None and scene.labels_due(self.scale_now()):
             self._placing = scene.labels_placing(self.scale_now())
+            self._hold()  # the flags and names half-placed are not painted
             self._place_timer.start(0)
+        else:
+            self._release()
 
     def _place_some(self) -> None:
         placing = self._placing
@@ -241,6 +247,7 @@ class MapView(QGraphicsView):
         while perf_counter() < end:
             if next(placing, StopIteration) is StopIteration:
                 self._placing = None
+                self._release()
                 return
         self._place_timer.start(0)
 
@@ -248,10 +255,28 @@ class MapView(QGraphicsView):
         self._place_timer.stop()
         self._placing = None
 
-    def labels_later(self, after_ms: int = LABELS_AFTER_MS) -> None:
+    def _hold(self) -> None:
+        """Paint nothing of the scene's changes until the names are placed for them."""
+        if not self._held:
+            self._held = True
+            self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.NoViewportUpdate)
+
+    def _release(self) -> None:
+        """Paint the scene's changes again, and what was held back."""
+        if self._held:
+            self._held = False
+            self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+            self.viewport().update()
+
+    def labels_later(self, after_ms: int = LABELS_AFTER_MS, hold: bool = False) -> None:
         """Place the names again soon (flags moved, or the scale changed); a placement under
-        way is left for the new one."""
+        way is left for the new one. ``hold``: the flags moved are painted with their names
+        placed round them, in one paint, rather than once before and once after."""
         self._stop_placing()
+        if hold:
+            self._hold()
+        else:
+            self._release()
         self._label_timer.start(after_ms)
 
     def labels_pending(self) -> bool:
@@ -708,7 +733,7 @@ class CampaignView(QWidget):
                 scene.set_battles(_battles(status))
             if update.changes.towns or update.changes.date_changed or update.battles:
                 scene.control.set_state(*_control(status))
-            self.map_view.labels_later()
+            self.map_view.labels_later(hold=True)
         if update.heading and status is not None:
             self.heading.setText(status.heading)
 
