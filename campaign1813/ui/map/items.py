@@ -90,10 +90,11 @@ class GroundLayer(QGraphicsItem):
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
     def add(self, draw: Callable[[QPainter, float], None], min_lod: float, depth: float) -> None:
-        """Add a piece at its depth (lower drawn first)."""
+        """Add a piece at its depth (lower drawn first); the layer is drawn with it at its next
+        ``update`` (the scene's, once all the ground is built: each piece drawn as it came
+        would paint the whole layer again, one piece more each time)."""
         self.pieces.append((depth, min_lod, draw))
         self.pieces.sort(key=lambda piece: piece[0])
-        self.update()
 
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt override)
         """The ground the layer covers."""

@@ -252,6 +252,8 @@ class MapScene(QGraphicsScene):
         except StopIteration:
             self.built = True
             self._placed = None
+            for layer in self.layers:  # drawn once, whole
+                layer.update()
             return False
         return True
 
