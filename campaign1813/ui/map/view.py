@@ -225,13 +225,17 @@ class MapView(QGraphicsView):
         self._label_timer.stop()
         self._stop_placing()
         if self.map_scene is not None:
+            self.map_scene.set_rough(False)
             self.map_scene.place_labels(self.scale_now())
         self._release()
 
     def _on_labels_due(self) -> None:
-        """Place the names in pieces, a turn of the event loop each, from the next turn."""
+        """Place the names in pieces, a turn of the event loop each, from the next turn (and
+        a zoom gesture ended: the ground smooth again)."""
         self._stop_placing()
         scene = self.map_scene
+        if scene is not None:
+            scene.set_rough(False)
         if scene is not None and scene.labels_due(self.scale_now()):
             self._placing = scene.labels_placing(self.scale_now())
             self._hold()  # the flags and names half-placed are not painted
@@ -304,6 +308,8 @@ class MapView(QGraphicsView):
         now = self.scale_now()
         factor = min(max(factor, 0.05 / now), 60.0 / now)
         self._fit_rect = None
+        if self.map_scene is not None:
+            self.map_scene.set_rough(True)
         self.scale(factor, factor)
         self.labels_later(LABELS_AFTER_ZOOM_MS)
         self._save_timer.start()
