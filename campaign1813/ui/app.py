@@ -197,7 +197,12 @@ def main(argv: list[str] | None = None) -> int:
     choose_startup_file(window, [a for a in argv[1:] if not a.startswith("-")])
     keep_for_good()
     preload: list[threading.Thread] = []
-    when_settled(window, lambda: (keep_for_good(), preload.append(load_in_background())))
+
+    def settled() -> None:
+        keep_for_good()
+        preload.append(load_in_background())
+
+    when_settled(window, settled)
     if QUIT_AFTER_START in argv[1:]:
         quit_after_start(app, window, preload)
     return app.exec()
