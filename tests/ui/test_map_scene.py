@@ -400,8 +400,8 @@ def test_a_zoom_gesture_places_the_names_once_it_ends_in_pieces_as_a_whole_place
     steps = []
     placing = scene.labels_placing
 
-    def counted(scale, frame=None):
-        for step in placing(scale, frame):
+    def counted(scale, frame=None, ratio=None):
+        for step in placing(scale, frame, ratio):
             steps.append(step)
             yield step
 

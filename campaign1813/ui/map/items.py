@@ -198,9 +198,17 @@ class NameItem:
         if ratio is None:
             self._draw_letters(painter)
             return
-        if self._pixmap is None or self._pixmap.devicePixelRatio() != ratio:
-            self._pixmap = self._picture(ratio)
+        self.prepare(ratio)
+        assert self._pixmap is not None
         painter.drawPixmap(QPointF(-NAME_MARGIN, -NAME_MARGIN), self._pixmap)
+
+    def prepare(self, ratio: float) -> bool:
+        """Make its picture for a screen of this pixel ratio, if not made yet; whether it was
+        made now."""
+        if self._pixmap is not None and self._pixmap.devicePixelRatio() == ratio:
+            return False
+        self._pixmap = self._picture(ratio)
+        return True
 
     def _picture(self, ratio: float) -> QPixmap:
         w = self.size.x() + 2 * NAME_MARGIN

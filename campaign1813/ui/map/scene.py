@@ -472,11 +472,14 @@ class MapScene(QGraphicsScene):
                 tuple((m.spec.place, m.slot, m.spec.label, m.spec.badges) for m in
                       self.markers.values()), tuple(self.battles))
 
-    def labels_placing(self, scale: float, frame: QRectF | None = None) -> Iterator[None]:
+    def labels_placing(self, scale: float, frame: QRectF | None = None,
+                       ratio: float | None = None) -> Iterator[None]:
         """Place the names as :meth:`place_labels` does, a name or a stack of flags at a time:
         each ``None`` yielded is a point where the window may paint or take an event and then
         go on. The names are shown once all are placed; a placement left half-way (the scale
-        changed meanwhile) is simply made again whole."""
+        changed meanwhile) is simply made again whole. ``ratio``: the screen's pixel ratio,
+        for which the pictures of the names shown are made here, a few at a time, rather
+        than all in the paint that first shows them."""
         if not self.built:
             return
         key = self._labels_key(scale, frame)
@@ -568,6 +571,10 @@ class MapScene(QGraphicsScene):
             self._place_town_name(town, scale, grid, free, wanted(town), taken)
             if i % 20 == 0:
                 yield
+        if ratio is not None:
+            for name in (*self.names_layer.names, *self.theatre_names):
+                if name.isVisible() and name.prepare(ratio):
+                    yield
         self._placed = key
         self.names_layer.update()
         self.theatre_layer.update()

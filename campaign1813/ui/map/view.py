@@ -237,7 +237,8 @@ class MapView(QGraphicsView):
         if scene is not None:
             scene.set_rough(False)
         if scene is not None and scene.labels_due(self.scale_now()):
-            self._placing = scene.labels_placing(self.scale_now())
+            self._placing = scene.labels_placing(self.scale_now(),
+                                                 ratio=self.viewport().devicePixelRatioF())
             self._hold()  # the flags and names half-placed are not painted
             self._place_timer.start(0)
         else:
