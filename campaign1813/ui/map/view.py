@@ -62,6 +62,10 @@ ORDER_VERBS = ("Move", "Attack", "Hold")
 BUILD_BUDGET_MS = 12
 # the names are placed in pieces too, each turn of the loop placing names for about this long
 LABEL_BUDGET_MS = 15
+# a piece of the ground or of the names is taken up again this long after the last: a timer
+# of 0 ms would run in the same pass of Qt's loop as the paint and the other timers then due,
+# which together held the window over 50 ms; 1 ms lets the loop turn between them
+NEXT_TURN_MS = 1
 # names are placed again this long after the flags moved or the view was fitted, and after the
 # last step of a zoom: a gesture of several wheel steps is drawn from the cached layers, its
 # names placed once it ends
@@ -184,7 +188,7 @@ class MapView(QGraphicsView):
         self.setScene(scene)
         if scene is not None and not scene.built:
             if self._painted:
-                self._build_timer.start(0)
+                self._build_timer.start(NEXT_TURN_MS)
             else:  # the window is shown first: the ground starts once the map has been painted
                 self._build_pending = True
 
@@ -195,7 +199,7 @@ class MapView(QGraphicsView):
             self.first_painted.emit()
         if self._build_pending:
             self._build_pending = False
-            self._build_timer.start(0)
+            self._build_timer.start(NEXT_TURN_MS)
 
     def _build_some(self) -> None:
         scene = self.map_scene
@@ -207,7 +211,7 @@ class MapView(QGraphicsView):
                 self.labels_later()  # in a step of its own: no step holds the window long
                 self.ground_built.emit()
                 return
-        self._build_timer.start(0)
+        self._build_timer.start(NEXT_TURN_MS)
 
     def finish_building(self) -> None:
         """Build the rest of the ground now and place the names (for pictures and tests)."""
@@ -240,7 +244,7 @@ class MapView(QGraphicsView):
             self._placing = scene.labels_placing(self.scale_now(),
                                                  ratio=self.viewport().devicePixelRatioF())
             self._hold()  # the flags and names half-placed are not painted
-            self._place_timer.start(0)
+            self._place_timer.start(NEXT_TURN_MS)
         else:
             self._release()
 
@@ -254,7 +258,7 @@ class MapView(QGraphicsView):
                 self._placing = None
                 self._release()
                 return
-        self._place_timer.start(0)
+        self._place_timer.start(NEXT_TURN_MS)
 
     def _stop_placing(self) -> None:
         self._place_timer.stop()
