@@ -66,6 +66,7 @@ LABEL_BUDGET_MS = 15
 # of 0 ms would run in the same pass of Qt's loop as the paint and the other timers then due,
 # which together held the window over 50 ms; 1 ms lets the loop turn between them
 NEXT_TURN_MS = 1
+BUILD_UNPAINTED_MS = 40
 # names are placed again this long after the flags moved or the view was fitted, and after the
 # last step of a zoom: a gesture of several wheel steps is drawn from the cached layers, its
 # names placed once it ends
@@ -187,10 +188,11 @@ class MapView(QGraphicsView):
         self.map_scene = scene
         self.setScene(scene)
         if scene is not None and not scene.built:
+            # the ground starts once the scene (its flags) has been painted, in a turn of the
+            # loop of its own; a view not painted meanwhile (hidden) starts it a little later
+            self._build_pending = True
             if self._painted:
-                self._build_timer.start(NEXT_TURN_MS)
-            else:  # the window is shown first: the ground starts once the map has been painted
-                self._build_pending = True
+                self._build_timer.start(BUILD_UNPAINTED_MS)
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt override)
         super().paintEvent(event)
@@ -202,8 +204,9 @@ class MapView(QGraphicsView):
             self._build_timer.start(NEXT_TURN_MS)
 
     def _build_some(self) -> None:
+        self._build_pending = False
         scene = self.map_scene
-        if scene is None:
+        if scene is None or scene.built:
             return
         end = perf_counter() + BUILD_BUDGET_MS / 1000
         while perf_counter() < end:
