@@ -5,9 +5,10 @@ Targets: the default campaign under 50 ms, ten times larger under 1 s, growth no
 linear. Each figure is the median of several days, each End Day a whole logged transaction on a
 campaign file (march, contact, battles, writing the state and the event log).
 
-In the window (target under 100 ms more than the domain's own): two copies of one 1813
+In the window (target at most 50 ms more than the domain's own): two copies of one 1813
 campaign get the same orders each day; End Day runs on one through ``services.end_day`` and on
-the other through the window's End Day, until the window has shown what changed and its event
+the other through the window's End Day, until the window has shown what changed, its names
+placed again round the flags moved (in pieces, between turns of the event loop) and its event
 queue is empty. The figure is the median difference of CPU time, day by day, in one run.
 """
 
@@ -176,7 +177,7 @@ def _orders_for(doc, rng: random.Random) -> list[IssueOrder]:
 
 def window_end_day(days: int = DAYS) -> None:
     """Print End Day in the window against the domain's own, on two copies of one campaign."""
-    from PySide6.QtCore import QSettings
+    from PySide6.QtCore import QEventLoop, QSettings
     from PySide6.QtWidgets import QApplication
 
     from campaign1813.campaign.store.document import create_campaign, open_campaign
@@ -198,8 +199,9 @@ def window_end_day(days: int = DAYS) -> None:
         # the map as the umpire has it when he ends a day: its ground built (in the window
         # that is done in pieces after the first paint, which these timings would catch) and
         # painted once, so each day counts what End Day itself costs the window
-        window.campaign_view.map_view.finish_building()
-        window.campaign_view.map_view.viewport().repaint()
+        view = window.campaign_view.map_view
+        view.finish_building()
+        view.viewport().repaint()
         app.processEvents()
         pairs = []
         for _ in range(days):
@@ -213,6 +215,9 @@ def window_end_day(days: int = DAYS) -> None:
                 mine = time.process_time() - start
                 start = time.process_time()
                 window.end_day()
+                app.processEvents()
+                while view.labels_pending():  # waits on the names' timer without spinning
+                    app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
                 app.processEvents()
                 pairs.append((mine, time.process_time() - start))
                 if changes.report is None or changes.report.closed:
@@ -228,7 +233,7 @@ def window_end_day(days: int = DAYS) -> None:
     extra = statistics.median(w - d for d, w in pairs)
     print(f"end-day in the window, the 1813 campaign: the domain's own {own * 1000:.1f} ms, "
           f"the window {extra * 1000:+.1f} ms more (CPU, median of {len(pairs)} End Days; "
-          f"target < 100 ms: {'met' if extra < 0.1 else 'MISSED'}"
+          f"target ≤ 50 ms: {'met' if extra <= 0.05 else 'MISSED'}; it was +144–157 ms"
           f"{'' if same else '; THE TWO FILES DIFFER'})")
 
 

@@ -72,6 +72,7 @@ class CommandView(msgspec.Struct, frozen=True):
     halted: bool
     casualties: tuple[tuple[str, int], ...]
     retreats: tuple[str, ...] = ()
+    route: tuple[str, ...] = ()  # the towns its order still marches through, the last its goal
 
     @property
     def orders_text(self) -> str:
@@ -228,7 +229,8 @@ def command_views(state: DayState, ground: Ground,
             c.name, c.side, c.army, theatres[c.army], c.kind, c.position,
             describe(c.position, ground), c.status, c.status_date, c.battle,
             status_reason(state, c.name), order.text() if order else None,
-            pending.text() if pending else None, c.marched, c.halted, c.casualties, retreats))
+            pending.text() if pending else None, c.marched, c.halted, c.casualties, retreats,
+            order.route if order else ()))
     return tuple(out)
 
 
@@ -247,6 +249,14 @@ def campaign_status(doc: CampaignStore) -> CampaignStatus:
         state = reader.state()
         name = reader.summary().name
     return status_of(state, ground.adjusted(state.settings), name)
+
+
+def day_read(doc: CampaignStore) -> tuple[DayState, str]:
+    """The state of the campaign day and the campaign's name, read in one transaction: for a
+    window that builds its views (``status_of``, ``command_views``, ``preview_of``) from one
+    read."""
+    with doc.read() as reader:
+        return reader.state(), reader.summary().name
 
 
 def commands(doc: CampaignStore, names: Iterable[str]) -> tuple[CommandView, ...]:

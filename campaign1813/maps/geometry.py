@@ -199,11 +199,13 @@ def river_meetings(map_data: MapData) -> list[RiverMeeting]:
     return meetings
 
 
-def uncrossed_rivers(map_data: MapData, end_tolerance_miles: float = 3.0) -> list[str]:
+def uncrossed_rivers(map_data: MapData, end_tolerance_miles: float = 3.0,
+                     meetings: Sequence[RiverMeeting] | None = None) -> list[str]:
     """Messages for roads whose line meets a river they declare no crossing of.
 
     A meeting within ``end_tolerance_miles`` of a road end whose town stands on that river is
-    ignored: the town's own bridge, or a road that merely leaves along the bank.
+    ignored: the town's own bridge, or a road that merely leaves along the bank. ``meetings``:
+    the map's river meetings, if already known (else they are worked out).
     """
     towns = {t.name: t for t in map_data.towns}
     declared = {
@@ -213,7 +215,7 @@ def uncrossed_rivers(map_data: MapData, end_tolerance_miles: float = 3.0) -> lis
     }
     messages: list[str] = []
     seen: set[tuple[str, str, str]] = set()
-    for m in river_meetings(map_data):
+    for m in river_meetings(map_data) if meetings is None else meetings:
         if declared.get((m.road_from, m.road_to)) == m.river:
             continue
         a, b = towns[m.road_from], towns[m.road_to]

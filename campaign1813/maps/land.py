@@ -13,7 +13,13 @@ Ring = tuple[tuple[float, float], ...]
 
 @cache
 def land_rings(path: Path = LAND_FILE) -> tuple[Ring, ...]:
-    """The land's outline rings as (lat, lon) points; holes (lakes) are rings inside rings."""
+    """The land's outline rings as (lat, lon) points; holes (lakes) are rings inside rings
+    (read from the TOML; the map draws them from the pre-built file, see ``prebuilt``)."""
+    return read_land(path)
+
+
+def read_land(path: Path) -> tuple[Ring, ...]:
+    """The land's outline rings, read from a TOML file of ``[[land]]`` rings of points."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as e:

@@ -410,6 +410,10 @@ class MainWindow(QMainWindow):
         """What an order would do, before it is given (for the pad and the map)."""
         if self.document is None:
             return RoutePreview(command, verb, town, (), (), 0.0, 0, "", "no campaign is open")
+        state = self.campaign.state_just_read()
+        if state is not None:  # the pad follows an action: the state it was read from
+            ground = self.document.ground().adjusted(state.settings)
+            return queries.preview_of(state, ground, command, verb, town, via, forced)
         return queries.route_preview(self.document, command, verb, town, via, forced)
 
     def cancel_order(self, command: str) -> Changes | None:

@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, Signal
 
 from campaign1813.campaign import queries
 from campaign1813.campaign.day.changes import Changes
+from campaign1813.campaign.day.state import DayState
 from campaign1813.campaign.queries import BattleView, CampaignStatus, CommandView
 from campaign1813.campaign.scenario.types import Scenario
 from campaign1813.campaign.store.document import CampaignDocument
@@ -50,6 +51,7 @@ class OpenCampaign(QObject):
         self.document: CampaignDocument | None = None
         self.scenario: Scenario | None = None
         self.status: CampaignStatus | None = None
+        self._state: DayState | None = None  # while an update is told: the state it was read from
 
     @property
     def battles_due(self) -> tuple[BattleView, ...]:
@@ -76,9 +78,15 @@ class OpenCampaign(QObject):
         doc, old = self.document, self.status
         if doc is None or old is None:
             raise RuntimeError("no campaign is open")
-        if (changes.battles or changes.towns or changes.date_changed or changes.marched_changed
-                or changes.report is not None):
-            status = queries.campaign_status(doc)
+        whole = (changes.battles or changes.towns or changes.date_changed
+                 or changes.marched_changed or changes.report is not None)
+        state = None
+        if whole or changes.commands:  # the state read once, every view built from it
+            state, name = queries.day_read(doc)
+            ground = doc.ground().adjusted(state.settings)
+        if whole:
+            assert state is not None
+            status = queries.status_of(state, ground, name)
             # a command's read model also depends on the day (its reason names the date, its
             # roads of retreat are offered only on the day after its defeat), so every view
             # that differs is fresh, named in the changes or not
@@ -86,7 +94,8 @@ class OpenCampaign(QObject):
             fresh = tuple(c for c in status.commands
                           if c.name in changes.commands or seen.get(c.name) != c)
         else:
-            fresh = queries.commands(doc, changes.commands) if changes.commands else ()
+            fresh = (queries.command_views(state, ground, changes.commands)
+                     if state is not None else ())
             by_name = {c.name: c for c in fresh}
             status = replace(old, commands=tuple(by_name.get(c.name, c) for c in old.commands))
         before = {c.name: c.status for c in old.commands}
@@ -97,5 +106,15 @@ class OpenCampaign(QObject):
             heading=old.heading != status.heading,
             battles=bool(changes.battles) or states,
         )
-        self.changed.emit(update)
+        self._state = state
+        try:
+            self.changed.emit(update)
+        finally:
+            self._state = None
         return update
+
+    def state_just_read(self) -> DayState | None:
+        """While the views take an update: the state of the day it was read from (so that
+        what they work out from the state, a route's preview, needs no second read); else
+        None."""
+        return self._state

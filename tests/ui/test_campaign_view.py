@@ -133,9 +133,9 @@ def test_an_order_rewrites_only_that_commands_row(window, monkeypatch):
     fill = CommandsTable._fill
     monkeypatch.setattr(CommandsTable, "_fill",
                         staticmethod(lambda row, c: (filled.append(c.name), fill(row, c))))
-    read = queries.campaign_status
-    monkeypatch.setattr(queries, "campaign_status",
-                        lambda doc: (full_reads.append(doc), read(doc))[1])
+    whole = queries.status_of
+    monkeypatch.setattr(queries, "status_of",
+                        lambda *args: (full_reads.append(args), whole(*args))[1])
     give(window, "5 Corps", "Move", "Helmstedt")
     assert filled == ["5 Corps"]
     assert full_reads == []  # the one command was read, not the whole campaign
@@ -187,3 +187,27 @@ def test_a_march_moves_the_flags_and_the_date(window):
     assert scene.markers == items  # the same flags, moved
     assert "2 May 1813" in view.heading.text() and "2 May 1813" in window.windowTitle()
     assert find_table_item(window, "5 Corps").text(1) != "Magdeburg"
+
+
+def test_end_day_reads_the_campaign_state_once_in_the_window(window, monkeypatch):
+    """The day's march is applied by the services; the window then reads the state once: the
+    campaign at a glance, the order arrows (from the commands' views) and the order pad's
+    preview are all made from that read."""
+    from campaign1813.campaign.store.work import FileReader
+
+    reads = []
+    state = FileReader.state
+    monkeypatch.setattr(FileReader, "state", lambda self: (reads.append(1), state(self))[1])
+    scene = window.campaign_view.map_scene
+    give(window, "5 Corps", "Move", "Helmstedt")
+    reads.clear()
+    window.end_day()
+    assert len(reads) == 1
+    c = window.campaign.status.command("5 Corps")
+    assert c.route[-1] == "Helmstedt"
+    arrow = scene.orders["5 Corps"].points
+    assert arrow[0] == scene.place_point(c.position.a, c.position.b, c.position.miles)
+    assert arrow[-1] == scene.town_point("Helmstedt")
+    pad = window.orders_panel
+    assert pad.request().command == "5 Corps" and pad.preview is not None
+    assert pad.preview == queries.route_preview(window.document, "5 Corps", "Move", "Helmstedt")

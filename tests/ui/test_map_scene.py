@@ -382,3 +382,36 @@ def test_no_name_lies_under_a_flag_and_the_great_places_keep_theirs(qtbot, doc):
     assert {"Brunswick", "Magdeburg", "Berlin"} <= set(shown)
     assert [(name, i) for name, r in shown.items() for i, f in enumerate(flags)
             if r.intersects(f)] == []
+
+
+def _names_shown(scene):
+    """Each name's visibility and offset, and each flag's corner: the placement's outcome."""
+    return ([(n.text, n.isVisible(), n.offset().x(), n.offset().y())
+             for n in scene.names_layer.names],
+            {k: (m.pos().x(), m.flag_rect().getRect()) for k, m in scene.markers.items()})
+
+
+def test_a_zoom_gesture_places_the_names_once_it_ends_in_pieces_as_a_whole_placement(qtbot, doc):
+    """Three wheel steps: the names wait for the gesture's end, are then placed a piece per
+    turn of the event loop (no turn of it held long), and come out as one whole placement
+    would put them."""
+    view = view_of(qtbot, doc)
+    mv, scene = view.map_view, view.map_scene
+    steps = []
+    placing = scene.labels_placing
+
+    def counted(scale, frame=None, ratio=None):
+        for step in placing(scale, frame, ratio):
+            steps.append(step)
+            yield step
+
+    scene.labels_placing = counted
+    for _ in range(3):
+        mv.zoom_by(1.25)
+        assert mv.labels_pending() and steps == []  # nothing placed during the gesture
+    qtbot.waitUntil(lambda: not mv.labels_pending(), timeout=5000)
+    assert len(steps) > 10  # a piece at a time
+    pieces = _names_shown(scene)
+    scene._placed = None  # noqa: SLF001 (place them all again at once, to compare)
+    scene.place_labels(mv.scale_now())
+    assert _names_shown(scene) == pieces

@@ -35,6 +35,7 @@ from campaign1813.campaign.scenario.schema import (
     TownsFile,
 )
 from campaign1813.maps.geometry import town_miles, uncrossed_rivers
+from campaign1813.maps.prebuilt import meetings_of
 from campaign1813.maps.types import MapData, River, Road, Town
 
 TOWNS = "map/towns.toml"
@@ -258,5 +259,6 @@ def _geometry_problems(map_data: MapData) -> list[str]:
                             f"than {WINDING:g} times the {crow:.1f} miles between the towns as "
                             f"the crow flies, and {WINDING_MILES:g} more "
                             f"({WINDING * crow + WINDING_MILES:.1f})")
-    problems.extend(f"{ROADS}: {message}" for message in uncrossed_rivers(map_data))
+    problems.extend(f"{ROADS}: {message}" for message in uncrossed_rivers(
+        map_data, meetings=meetings_of(map_data)))
     return problems

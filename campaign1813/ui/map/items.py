@@ -85,15 +85,19 @@ class GroundLayer(QGraphicsItem):
         super().__init__()
         self._rect = rect
         self.pieces: list[tuple[float, float, Callable[[QPainter, float], None]]] = []
+        # drawn without smoothing while a zoom gesture lasts: twice as fast, each wheel step
+        # drawing the layer afresh at its scale; smooth again once it ends
+        self.rough = False
         self.setZValue(z)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
     def add(self, draw: Callable[[QPainter, float], None], min_lod: float, depth: float) -> None:
-        """Add a piece at its depth (lower drawn first)."""
+        """Add a piece at its depth (lower drawn first); the layer is drawn with it at its next
+        ``update`` (the scene's, once all the ground is built: each piece drawn as it came
+        would paint the whole layer again, one piece more each time)."""
         self.pieces.append((depth, min_lod, draw))
         self.pieces.sort(key=lambda piece: piece[0])
-        self.update()
 
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt override)
         """The ground the layer covers."""
@@ -103,7 +107,7 @@ class GroundLayer(QGraphicsItem):
               widget: QWidget | None = None) -> None:
         """Draw the pieces the scale shows."""
         lod = lod_of(painter)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, not self.rough)
         for _, min_lod, draw in self.pieces:
             if lod >= min_lod:
                 draw(painter, lod)
@@ -194,9 +198,17 @@ class NameItem:
         if ratio is None:
             self._draw_letters(painter)
             return
-        if self._pixmap is None or self._pixmap.devicePixelRatio() != ratio:
-            self._pixmap = self._picture(ratio)
+        self.prepare(ratio)
+        assert self._pixmap is not None
         painter.drawPixmap(QPointF(-NAME_MARGIN, -NAME_MARGIN), self._pixmap)
+
+    def prepare(self, ratio: float) -> bool:
+        """Make its picture for a screen of this pixel ratio, if not made yet; whether it was
+        made now."""
+        if self._pixmap is not None and self._pixmap.devicePixelRatio() == ratio:
+            return False
+        self._pixmap = self._picture(ratio)
+        return True
 
     def _picture(self, ratio: float) -> QPixmap:
         w = self.size.x() + 2 * NAME_MARGIN

@@ -18,7 +18,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 
-from PySide6.QtCore import QObject, QPointF, QRectF, Qt
+from PySide6.QtCore import QLineF, QObject, QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -35,8 +35,8 @@ from PySide6.QtWidgets import (
 )
 
 from campaign1813.campaign.scenario.types import Side
-from campaign1813.maps.geometry import Bounds, Projection, river_meetings
-from campaign1813.maps.land import land_rings
+from campaign1813.maps.geometry import MILES_PER_DEGREE, Bounds, Projection
+from campaign1813.maps.prebuilt import land_outline, meetings_of
 from campaign1813.maps.types import Crossing, MapData, RoadClass, Theatre, Town, TownKind
 from campaign1813.ui.map.items import (
     BattleMarker,
@@ -111,15 +111,20 @@ class BucketGrid:
         self.cell = cell
         self.cells: dict[tuple[int, int], list[tuple[QRectF, object]]] = defaultdict(list)
 
-    def _keys(self, r: QRectF) -> Iterator[tuple[int, int]]:
-        c = self.cell
-        for i in range(math.floor(r.left() / c), math.floor(r.right() / c) + 1):
-            for j in range(math.floor(r.top() / c), math.floor(r.bottom() / c) + 1):
-                yield i, j
+    def _keys(self, r: QRectF) -> list[tuple[int, int]]:
+        c, floor = self.cell, math.floor
+        left, top, right, bottom = r.left(), r.top(), r.right(), r.bottom()
+        rows = range(floor(top / c), floor(bottom / c) + 1)
+        return [(i, j) for i in range(floor(left / c), floor(right / c) + 1) for j in rows]
 
     def clashes(self, r: QRectF) -> bool:
         """Whether ``r`` overlaps a rectangle taken."""
-        return any(r.intersects(o) for k in self._keys(r) for o, _ in self.cells.get(k, ()))
+        cells, intersects = self.cells, r.intersects
+        for k in self._keys(r):
+            for o, _ in cells.get(k, ()):
+                if intersects(o):
+                    return True
+        return False
 
     def hits(self, r: QRectF) -> list[object]:
         """The owners of the rectangles ``r`` overlaps (a name, ``SIGN`` or ``GREAT_SIGN`` for a
@@ -166,6 +171,9 @@ class MapScene(QGraphicsScene):
         self.theatre = theatre
         self.bounds = bounds or scene_bounds(map_data)
         self.projection = Projection(self.bounds)
+        self._projecting = (self.bounds.west, self.bounds.north,
+                            math.cos(math.radians((self.bounds.south + self.bounds.north) / 2)),
+                            self.projection.miles_per_unit)
         self.unit = unit
         self.towns: dict[str, Town] = {t.name: t for t in map_data.towns}
         self.road_length = {frozenset((r.a, r.b)): r.miles for r in map_data.roads}
@@ -199,9 +207,12 @@ class MapScene(QGraphicsScene):
     # ---- coordinates ----
     def point(self, lat: float, lon: float) -> QPointF:
         """The scene point of (lat, lon), in miles from the north-west corner."""
-        x, y = self.projection.project(lat, lon)
-        mpu = self.projection.miles_per_unit
-        return QPointF(x * mpu, y * mpu)
+        # the projection's arithmetic, in its order, on its constants worked out once: the
+        # outline's thousands of points are projected at every scene's build
+        west, north, cos, span = self._projecting
+        x = (lon - west) * cos * MILES_PER_DEGREE / span
+        y = (north - lat) * MILES_PER_DEGREE / span
+        return QPointF(x * span, y * span)
 
     def town_point(self, name: str) -> QPointF:
         """Where a town stands."""
@@ -241,8 +252,17 @@ class MapScene(QGraphicsScene):
         except StopIteration:
             self.built = True
             self._placed = None
+            for layer in self.layers:  # drawn once, whole
+                layer.update()
             return False
         return True
+
+    def set_rough(self, rough: bool) -> None:
+        """Draw the ground without smoothing (during a zoom gesture), or smooth again."""
+        for layer in self.layers:
+            if layer.rough != rough:
+                layer.rough = rough
+                layer.update()
 
     def build(self) -> None:
         """Build whatever of the ground is left, at once."""
@@ -270,12 +290,12 @@ class MapScene(QGraphicsScene):
         layer.add(draw, min_lod, z)
 
     def _read_land(self) -> None:
-        land_rings()  # kept by the function's cache for the step that draws it
+        land_outline()  # kept by the function's cache for the step that draws it
 
     def _build_land(self) -> None:
         path = QPainterPath()
         path.setFillRule(Qt.FillRule.OddEvenFill)
-        for ring in land_rings():
+        for ring in land_outline():
             path.addPolygon(QPolygonF([self.point(lat, lon) for lat, lon in ring]))
             path.closeSubpath()
         sea = QRectF(self.ground_rect)
@@ -303,21 +323,26 @@ class MapScene(QGraphicsScene):
         self._add_layer(draw, z=1)
 
     def _build_roads(self, road_class: RoadClass) -> None:
-        path = QPainterPath()
-        for road in self.map.roads:
-            if road.road_class is road_class:
-                path.moveTo(self._town_points[road.a])
-                path.lineTo(self._town_points[road.b])
+        # each road a line of its own, drawn with the cosmetic pen: four times as fast as one
+        # path of them all stroked (whose outline is worked out whole at each drawing), the
+        # same but for where two roads' ends overlap
+        lines = [QLineF(self._town_points[road.a], self._town_points[road.b])
+                 for road in self.map.roads if road.road_class is road_class]
         pen = road_pen(road_class, self.unit)
         start = {RoadClass.MAIN: 0.0, RoadClass.MINOR: MINOR_ROADS_FROM,
                  RoadClass.TRACK: TRACKS_FROM}[road_class]
-        self._add_layer(lambda p, lod: p.strokePath(path, pen), start,
+
+        def draw(p: QPainter, lod: float) -> None:
+            p.setPen(pen)
+            p.drawLines(lines)
+
+        self._add_layer(draw, start,
                         Z_ROADS + {RoadClass.TRACK: 0, RoadClass.MINOR: 0.1,
                                    RoadClass.MAIN: 0.2}[road_class])
 
     def _build_crossings(self) -> None:
         meetings: dict[tuple[str, str, str], float] = {}
-        for m in river_meetings(self.map):
+        for m in meetings_of(self.map):
             # the crossing is drawn where the line first meets the declared river
             meetings.setdefault((m.road_from, m.road_to, m.river), m.miles_from_start)
         marks: list[tuple[QPointF, QPointF, Crossing]] = []
@@ -435,14 +460,32 @@ class MapScene(QGraphicsScene):
         ``frame`` (scene units) keeps names inside a picture's frame. Every rectangle is
         checked in pixels against a bucket grid of those already placed.
         """
+        for _ in self.labels_placing(scale, frame):
+            pass
+
+    def labels_due(self, scale: float, frame: QRectF | None = None) -> bool:
+        """Whether the names placed are not those for this scale, frame, flags and battles."""
+        return self.built and self._labels_key(scale, frame) != self._placed
+
+    def _labels_key(self, scale: float, frame: QRectF | None) -> PlacedKey:
+        return (round(scale, 4), None if frame is None else frame.getRect(),
+                tuple((m.spec.place, m.slot, m.spec.label, m.spec.badges) for m in
+                      self.markers.values()), tuple(self.battles))
+
+    def labels_placing(self, scale: float, frame: QRectF | None = None,
+                       ratio: float | None = None) -> Iterator[None]:
+        """Place the names as :meth:`place_labels` does, a name or a stack of flags at a time:
+        each ``None`` yielded is a point where the window may paint or take an event and then
+        go on. The names are shown once all are placed; a placement left half-way (the scale
+        changed meanwhile) is simply made again whole. ``ratio``: the screen's pixel ratio,
+        for which the pictures of the names shown are made here, a few at a time, rather
+        than all in the paint that first shows them."""
         if not self.built:
             return
-        key = (round(scale, 4), None if frame is None else frame.getRect(),
-               tuple((m.spec.place, m.slot, m.spec.label, m.spec.badges) for m in
-                     self.markers.values()), tuple(self.battles))
+        key = self._labels_key(scale, frame)
         if key == self._placed:
             return
-        self._placed = key
+        self._placed = None  # until this placement is complete
         grid = BucketGrid(64.0)
         bound = None if frame is None else QRectF(frame.left() * scale, frame.top() * scale,
                                                   frame.width() * scale, frame.height() * scale)
@@ -495,10 +538,12 @@ class MapScene(QGraphicsScene):
         taken: dict[int, QRectF] = {}
         self._flagged = {m.spec.place[0] for m in self.markers.values() if m.spec.place[1] is None}
         thorough = scale >= TOWN_NAMES_FROM
+        yield
         for town in majors:  # where lesser towns crowd round, over their signs
             self._place_town_name(town, scale, grid, free, wanted(town), taken)
             if thorough and not self.town_names[town.name].isVisible():
                 self._place_town_name(town, scale, grid, over_signs, wanted(town), taken)
+            yield
         by_item = {id(self.town_names[t.name]): t for t in majors}
 
         def rename(item: NameItem) -> bool:
@@ -515,12 +560,22 @@ class MapScene(QGraphicsScene):
         for anchor, stack in clusters:
             self._stand_flags(anchor, stack, scale, grid, bound, taken, gave_way, rename,
                               thorough)
+            yield
         for item in gave_way:  # names a crowd covered wherever it stood: room now, maybe
             if id(item) in by_item and not item.isVisible():
                 rename(item)
+        yield
         self._place_river_names(scale, grid, free)
-        for town in others:
+        yield
+        for i, town in enumerate(others, start=1):
             self._place_town_name(town, scale, grid, free, wanted(town), taken)
+            if i % 20 == 0:
+                yield
+        if ratio is not None:
+            for name in (*self.names_layer.names, *self.theatre_names):
+                if name.isVisible() and name.prepare(ratio):
+                    yield
+        self._placed = key
         self.names_layer.update()
         self.theatre_layer.update()
 

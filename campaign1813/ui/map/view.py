@@ -10,7 +10,7 @@ window shows.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
@@ -60,6 +60,17 @@ ORDER_VERBS = ("Move", "Attack", "Hold")
 # the ground is built in pieces between paints: steps are taken while the piece is shorter than
 # this, so with the longest step (about 35 ms) no piece holds the window for 50 ms
 BUILD_BUDGET_MS = 12
+# the names are placed in pieces too, each turn of the loop placing names for about this long
+LABEL_BUDGET_MS = 15
+# a piece of the ground or of the names is taken up again this long after the last: a timer
+# of 0 ms would run in the same pass of Qt's loop as the paint and the other timers then due,
+# which together held the window over 50 ms; 1 ms lets the loop turn between them
+NEXT_TURN_MS = 1
+BUILD_UNPAINTED_MS = 40
+# names are placed again this long after the flags moved or the view was fitted, and after the
+# last step of a zoom: a gesture of several wheel steps is drawn from the cached layers, its
+# names placed once it ends
+LABELS_AFTER_MS, LABELS_AFTER_ZOOM_MS = 30, 180
 # A route preview: (document, command, verb, objective) -> queries.RoutePreview
 Preview = Callable[[Any, str, str, str], queries.RoutePreview]
 
@@ -150,8 +161,13 @@ class MapView(QGraphicsView):
         self._build_timer.timeout.connect(self._build_some)
         self._label_timer = QTimer(self)
         self._label_timer.setSingleShot(True)
-        self._label_timer.setInterval(30)
+        self._label_timer.setInterval(LABELS_AFTER_MS)
         self._label_timer.timeout.connect(self._on_labels_due)
+        self._placing: Iterator[None] | None = None  # a placement of the names under way
+        self._held = False  # the scene's changes not painted until the names are placed
+        self._place_timer = QTimer(self)
+        self._place_timer.setSingleShot(True)
+        self._place_timer.timeout.connect(self._place_some)
         self._save_timer = QTimer(self)
         self._save_timer.setSingleShot(True)
         self._save_timer.setInterval(400)
@@ -167,13 +183,16 @@ class MapView(QGraphicsView):
     # ---- the scene ----
     def set_map_scene(self, scene: MapScene | None) -> None:
         """Show another scene; its ground is built in pieces once the event loop runs."""
+        self._stop_placing()
+        self._release()
         self.map_scene = scene
         self.setScene(scene)
         if scene is not None and not scene.built:
+            # the ground starts once the scene (its flags) has been painted, in a turn of the
+            # loop of its own; a view not painted meanwhile (hidden) starts it a little later
+            self._build_pending = True
             if self._painted:
-                self._build_timer.start(0)
-            else:  # the window is shown first: the ground starts once the map has been painted
-                self._build_pending = True
+                self._build_timer.start(BUILD_UNPAINTED_MS)
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt override)
         super().paintEvent(event)
@@ -182,11 +201,12 @@ class MapView(QGraphicsView):
             self.first_painted.emit()
         if self._build_pending:
             self._build_pending = False
-            self._build_timer.start(0)
+            self._build_timer.start(NEXT_TURN_MS)
 
     def _build_some(self) -> None:
+        self._build_pending = False
         scene = self.map_scene
-        if scene is None:
+        if scene is None or scene.built:
             return
         end = perf_counter() + BUILD_BUDGET_MS / 1000
         while perf_counter() < end:
@@ -194,7 +214,7 @@ class MapView(QGraphicsView):
                 self.labels_later()  # in a step of its own: no step holds the window long
                 self.ground_built.emit()
                 return
-        self._build_timer.start(0)
+        self._build_timer.start(NEXT_TURN_MS)
 
     def finish_building(self) -> None:
         """Build the rest of the ground now and place the names (for pictures and tests)."""
@@ -208,16 +228,72 @@ class MapView(QGraphicsView):
         return self.transform().m11()
 
     def place_labels(self) -> None:
-        """Place the names for the scale shown."""
+        """Place the names for the scale shown, now and whole."""
+        self._label_timer.stop()
+        self._stop_placing()
         if self.map_scene is not None:
+            self.map_scene.set_rough(False)
             self.map_scene.place_labels(self.scale_now())
+        self._release()
 
     def _on_labels_due(self) -> None:
-        self.place_labels()
+        """Place the names in pieces, a turn of the event loop each, from the next turn (and
+        a zoom gesture ended: the ground smooth again)."""
+        self._stop_placing()
+        scene = self.map_scene
+        if scene is not None:
+            scene.set_rough(False)
+        if scene is not None and scene.labels_due(self.scale_now()):
+            self._placing = scene.labels_placing(self.scale_now(),
+                                                 ratio=self.viewport().devicePixelRatioF())
+            self._hold()  # the flags and names half-placed are not painted
+            self._place_timer.start(NEXT_TURN_MS)
+        else:
+            self._release()
 
-    def labels_later(self) -> None:
-        """Place the names again soon (flags moved, or the scale changed)."""
-        self._label_timer.start()
+    def _place_some(self) -> None:
+        placing = self._placing
+        if placing is None:
+            return
+        end = perf_counter() + LABEL_BUDGET_MS / 1000
+        while perf_counter() < end:
+            if next(placing, StopIteration) is StopIteration:
+                self._placing = None
+                self._release()
+                return
+        self._place_timer.start(NEXT_TURN_MS)
+
+    def _stop_placing(self) -> None:
+        self._place_timer.stop()
+        self._placing = None
+
+    def _hold(self) -> None:
+        """Paint nothing of the scene's changes until the names are placed for them."""
+        if not self._held:
+            self._held = True
+            self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.NoViewportUpdate)
+
+    def _release(self) -> None:
+        """Paint the scene's changes again, and what was held back."""
+        if self._held:
+            self._held = False
+            self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+            self.viewport().update()
+
+    def labels_later(self, after_ms: int = LABELS_AFTER_MS, hold: bool = False) -> None:
+        """Place the names again soon (flags moved, or the scale changed); a placement under
+        way is left for the new one. ``hold``: the flags moved are painted with their names
+        placed round them, in one paint, rather than once before and once after."""
+        self._stop_placing()
+        if hold:
+            self._hold()
+        else:
+            self._release()
+        self._label_timer.start(after_ms)
+
+    def labels_pending(self) -> bool:
+        """Whether names are waiting to be placed, or being placed."""
+        return self._label_timer.isActive() or self._placing is not None
 
     # ---- zoom and pan, kept ----
     def show_area(self, key: str, rect: QRectF) -> None:
@@ -240,8 +316,10 @@ class MapView(QGraphicsView):
         now = self.scale_now()
         factor = min(max(factor, 0.05 / now), 60.0 / now)
         self._fit_rect = None
+        if self.map_scene is not None:
+            self.map_scene.set_rough(True)
         self.scale(factor, factor)
-        self.labels_later()
+        self.labels_later(LABELS_AFTER_ZOOM_MS)
         self._save_timer.start()
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 (Qt override)
@@ -669,7 +747,7 @@ class CampaignView(QWidget):
                 scene.set_battles(_battles(status))
             if update.changes.towns or update.changes.date_changed or update.battles:
                 scene.control.set_state(*_control(status))
-            self.map_view.labels_later()
+            self.map_view.labels_later(hold=True)
         if update.heading and status is not None:
             self.heading.setText(status.heading)
 
@@ -704,7 +782,7 @@ class CampaignView(QWidget):
     def _show_commands(self, commands: Iterable[CommandView], whole: bool) -> None:
         """Flags and order arrows of these commands: all of the theatre (``whole``), or only
         those an action changed."""
-        scene, doc = self.map_scene, self.campaign.document
+        scene = self.map_scene
         if scene is None:
             return
         commands = list(commands)
@@ -719,12 +797,8 @@ class CampaignView(QWidget):
         if whole:
             for key in [k for k in scene.orders if k not in {c.name for c in live}]:
                 scene.set_order(key, None, live[0].side if live else next(iter(SIDE_COLOUR)))
-        if not commands or doc is None:
-            return
-        orders = queries.day_state(doc).orders
-        for c in commands:
-            order = orders.get(c.name)
-            route = order.route if order is not None and c in live else ()
+        for c in commands:  # each view carries its order's route: the state is read once
+            route = c.route if c in live else ()
             points = [scene.place_point(c.position.a, c.position.b, c.position.miles)]
             points += [scene.town_point(t) for t in route if t in scene.towns]
             scene.set_order(c.name, points if route else None, c.side)
