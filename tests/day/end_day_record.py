@@ -80,9 +80,9 @@ def record(days: int = DAYS) -> dict[str, Any]:
     held, contacts, retreats), and the first End Days' diary, contacts and retreats in full
     (to say what differs when a digest does)."""
     full = play(days)
-    digests = [{"date": day["date"], "lines": _digest(day["lines"]),
-                "contacts": _digest(day["contacts"]), "retreats": _digest(day["retreats"]),
-                **{part: _digest(value) for part, value in day["state"].items()}}
+    digests = [{**{part: _digest(value) for part, value in day["state"].items()},
+                "lines": _digest(day["lines"]), "contacts": _digest(day["contacts"]),
+                "retreats": _digest(day["retreats"]), "date": day["date"]}
                for day in full]
     sample = [{part: day[part] for part in SAMPLED} for day in full[:SAMPLE_DAYS]]
     return {"digests": digests, "sample": sample}
