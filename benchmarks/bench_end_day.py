@@ -25,6 +25,7 @@ from pathlib import Path
 from campaign1813.campaign import queries
 from campaign1813.campaign.day.actions import IssueOrder
 from campaign1813.campaign.day.aftermath import retreat_destinations
+from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.day.orders import build_order
 from campaign1813.campaign.day.state import Status
 from campaign1813.campaign.errors import CampaignError
@@ -42,7 +43,6 @@ from campaign1813.campaign.scenario.types import (
     Side,
 )
 from campaign1813.campaign.services import choose_retreat, end_day, issue_orders, record_result
-from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.store.document import campaign_from_scenario
 from campaign1813.campaign.store.protocol import CampaignStore
 from campaign1813.maps.types import MapData, Road, RoadClass, Theatre, Town, TownKind

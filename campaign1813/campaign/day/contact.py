@@ -70,9 +70,16 @@ def find_contacts(
     """Hostile pairs within ``miles`` of each other (pairs touching ``only``, if given)."""
     index = PositionIndex(ground, positions.items())
     names = sorted(positions) if only is None else sorted(set(only))
+    # the towns near each side: a command touching none of its enemy's is in contact with
+    # none of them, and its search is spared
+    near: dict[Side, set[str]] = {side: set() for side in Side}
+    for name, pos in positions.items():
+        near[sides[name]].update(ground.around(pos, miles))
     pairs: dict[tuple[str, str], float] = {}
     for name in names:
         side = sides[name]
+        if near[side.enemy].isdisjoint(positions[name].ends()):
+            continue
         for other, d in index.near(positions[name], miles).items():
             if sides[other] is side:
                 continue
