@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from campaign1813.campaign.calendar import format_date
-from campaign1813.campaign.day.aftermath import retreat_destinations, winner_of
+from campaign1813.campaign.day.aftermath import enemy_towns, retreat_destinations, winner_of
 from campaign1813.campaign.day.battles import REINFORCEMENT_TURN, intends_to_fight, schedule
 from campaign1813.campaign.day.contact import find_contacts
 from campaign1813.campaign.day.ground import EPS, Ground, OrderRefused, Position, describe
@@ -47,6 +47,7 @@ def check_ready(ground: Ground, state: DayState) -> None:
     Every such command is named in the one refusal, in the stable order of commands.
     """
     blocked: list[str] = []
+    held = {side: enemy_towns(state, side) for side in Side}  # read once: nothing moves here
     for c in state.ordered():
         if c.status is Status.CUT_OFF and (c.status_date or state.date) <= state.date:
             place = state.battle_of(c).place
@@ -59,7 +60,7 @@ def check_ready(ground: Ground, state: DayState) -> None:
             order = state.orders.get(c.name)
             if order is not None and order.breakout:
                 continue
-            legal = retreat_destinations(ground, state, c.name)
+            legal = retreat_destinations(ground, state, c.name, held)
             place = state.battle_of(c).place
             if not legal:
                 blocked.append(

@@ -212,11 +212,16 @@ class Ground:
 
     def miles_to(self, pos: Position, town: str) -> float:
         """Miles from a position to a town it touches (its own town or a road end)."""
-        for end, d in self.offsets(pos):
-            if end == town:
-                return d
-        if pos.b is None and town in dict(self.adj[pos.a]):
-            return self.miles(pos.a, town)
+        if pos.b is None:  # asked at every step of every march: plain lookups
+            if town == pos.a:
+                return 0.0
+            length = self.length.get(road_key(pos.a, town))
+            if length is not None:
+                return length
+        elif town == pos.a:
+            return pos.miles
+        elif town == pos.b:
+            return self.length[(pos.a, pos.b)] - pos.miles
         raise OrderRefused(f"{town} is not next to {describe(pos)}")
 
     def step_towards(self, pos: Position, town: str, miles: float) -> Position:
