@@ -47,11 +47,12 @@ test: lint
 		--cov=campaign1813.campaign.battle --cov-report=term:skip-covered --cov-fail-under=95
 	$(PYTEST) $(addprefix --ignore=,$(BATTLE_TESTS))
 
-# the fuzzers at length (make test runs each with a bounded number of examples), and the races
-# of every pair of a battle's actions five times each (make test races each pair once)
+# the fuzzers at length (make test runs each with a bounded number of examples), the races
+# of every pair of a battle's actions five times each (make test races each pair once), and
+# all ten recorded days of the 10x campaign's End Day (make test plays the first two)
 fuzz: $(TEST_STAMP)
-	QT_QPA_PLATFORM=offscreen FUZZ_EXAMPLES=1000 $(BIN)/python -m pytest tests/fuzz \
-		tests/store/test_battle_races.py
+	QT_QPA_PLATFORM=offscreen FUZZ_EXAMPLES=1000 END_DAY_RECORD_DAYS=10 $(BIN)/python -m pytest \
+		tests/fuzz tests/store/test_battle_races.py tests/day/test_end_day_record.py
 
 bench: $(TEST_STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/run.py

@@ -116,11 +116,12 @@ def _away_roads(here: Position, here_away: float, away: dict[str, float]) -> Mil
 
 
 def _paths_away(
-    ground: Ground, state: DayState, name: str, respect_enemy: bool
+    ground: Ground, state: DayState, name: str, respect_enemy: bool,
+    held: Mapping[Side, set[str]] | None = None,
 ) -> dict[str, tuple[tuple[str, ...], float]]:
     """Towns reachable by going ever farther from the battle's ground (``battle_ground``),
     within a day's march or the first town past it; each with the shortest such route and its
-    miles."""
+    miles. ``held`` may give each side's ``enemy_towns``, read once for many commands."""
     c = state.commands[name]
     rates = ground.settings.mounted_rate if c.mounted else ground.settings.foot_rate
     day = rates.road
@@ -129,7 +130,8 @@ def _paths_away(
     start_away = min(ground.distance(s, pos) for s in sources)
     longest = max(ground.length.values(), default=0.0)
     away = _away_from(ground, sources, start_away + day + longest + 1.0)
-    barred = enemy_towns(state, c.side) if respect_enemy else set()
+    barred = set() if not respect_enemy else \
+        held[c.side] if held is not None else enemy_towns(state, c.side)
     start = _start_away(ground, pos, start_away, away, barred)
     if not start:
         return {}
@@ -162,11 +164,14 @@ def _too_close(
     return min(near, key=_key(state)) if near else None
 
 
-def retreat_destinations(ground: Ground, state: DayState, name: str) -> dict[str, tuple[str, ...]]:
-    """The towns a beaten command may retreat to today, each with its route."""
+def retreat_destinations(
+    ground: Ground, state: DayState, name: str, held: Mapping[Side, set[str]] | None = None
+) -> dict[str, tuple[str, ...]]:
+    """The towns a beaten command may retreat to today, each with its route (``held``: each
+    side's ``enemy_towns`` in this state, when many commands are asked about)."""
     winners = _winners(ground, state, name)
     legal: dict[str, tuple[str, ...]] = {}
-    for town, (route, _miles) in sorted(_paths_away(ground, state, name, True).items()):
+    for town, (route, _miles) in sorted(_paths_away(ground, state, name, True, held).items()):
         if _too_close(ground, state, name, route, winners) is None:
             legal[town] = route
     return legal

@@ -10,6 +10,7 @@ unless they are resting or retreating after a battle (or otherwise not free to m
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from datetime import date, timedelta
 
 from msgspec.structs import replace
@@ -95,8 +96,9 @@ def schedule(ground: Ground, state: DayState, contacts: list[Contact]) -> list[B
         _enter(state, battle)
         battles.append(battle)
     battles.sort(key=lambda b: b.id)
+    ready = free_to_march(ground, state)  # those already sent to one battle drop out as they go
     for battle in battles:
-        fr, al = reinforcements(ground, state, battle)
+        fr, al = reinforcements(ground, state, battle, ready)
         battle = replace(battle, french_reinforcements=fr, allied_reinforcements=al)
         state.battles[battle.id] = battle
         _enter(state, battle)
@@ -170,16 +172,10 @@ def may_march_to_the_guns(command: CommandState) -> bool:
     return command.status is Status.READY
 
 
-def reinforcements(
-    ground: Ground, state: DayState, battle: Battle
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Friends of each side within ``reinforce_miles`` of the battle town or its fighters
-    that are free to march today (``may_march_to_the_guns``)."""
-    miles = ground.settings.reinforce_miles
-    key = lambda n: state.commands[n].key  # noqa: E731
-    out = []
-    for side in (Side.FRENCH, Side.ALLIED):
-        index = PositionIndex(
+def free_to_march(ground: Ground, state: DayState) -> dict[Side, PositionIndex]:
+    """The commands of each side free to march to the sound of the guns, by position."""
+    return {
+        side: PositionIndex(
             ground,
             (
                 (c.name, c.position)
@@ -187,10 +183,31 @@ def reinforcements(
                 if c.side is side and may_march_to_the_guns(c)
             ),
         )
+        for side in (Side.FRENCH, Side.ALLIED)
+    }
+
+
+def reinforcements(
+    ground: Ground,
+    state: DayState,
+    battle: Battle,
+    ready: Mapping[Side, PositionIndex] | None = None,
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Friends of each side within ``reinforce_miles`` of the battle town or its fighters
+    that are free to march today (``may_march_to_the_guns``). ``ready`` may give those free
+    earlier in the day (``free_to_march``): of them only those still free are sent, for a
+    command is freed by no battle, and none moves while the day's battles are set."""
+    miles = ground.settings.reinforce_miles
+    key = lambda n: state.commands[n].key  # noqa: E731
+    ready = ready or free_to_march(ground, state)
+    out = []
+    for side in (Side.FRENCH, Side.ALLIED):
+        index = ready[side]
         found: set[str] = set(index.near(Position(battle.place), miles))
         for n in battle.side(side):
             found.update(index.near(state.commands[n].position, miles))
-        out.append(tuple(sorted(found, key=key)))
+        free = (n for n in found if may_march_to_the_guns(state.commands[n]))
+        out.append(tuple(sorted(free, key=key)))
     return out[0], out[1]
 
 

@@ -70,9 +70,16 @@ def find_contacts(
     """Hostile pairs within ``miles`` of each other (pairs touching ``only``, if given)."""
     index = PositionIndex(ground, positions.items())
     names = sorted(positions) if only is None else sorted(set(only))
+    # the towns each side touches: a command with none of its enemy's around it is in contact
+    # with none of them, and its search is spared
+    touched: dict[Side, set[str]] = {side: set() for side in Side}
+    for name, pos in positions.items():
+        touched[sides[name]].update(pos.ends())
     pairs: dict[tuple[str, str], float] = {}
     for name in names:
         side = sides[name]
+        if ground.around(positions[name], miles).isdisjoint(touched[side.enemy]):
+            continue
         for other, d in index.near(positions[name], miles).items():
             if sides[other] is side:
                 continue

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from campaign1813.campaign.calendar import format_date
-from campaign1813.campaign.day.aftermath import retreat_destinations, winner_of
+from campaign1813.campaign.day.aftermath import enemy_towns, retreat_destinations, winner_of
 from campaign1813.campaign.day.battles import REINFORCEMENT_TURN, intends_to_fight, schedule
 from campaign1813.campaign.day.contact import find_contacts
 from campaign1813.campaign.day.ground import EPS, Ground, OrderRefused, Position, describe
@@ -47,6 +47,7 @@ def check_ready(ground: Ground, state: DayState) -> None:
     Every such command is named in the one refusal, in the stable order of commands.
     """
     blocked: list[str] = []
+    held = {side: enemy_towns(state, side) for side in Side}  # read once: nothing moves here
     for c in state.ordered():
         if c.status is Status.CUT_OFF and (c.status_date or state.date) <= state.date:
             place = state.battle_of(c).place
@@ -59,7 +60,7 @@ def check_ready(ground: Ground, state: DayState) -> None:
             order = state.orders.get(c.name)
             if order is not None and order.breakout:
                 continue
-            legal = retreat_destinations(ground, state, c.name)
+            legal = retreat_destinations(ground, state, c.name, held)
             place = state.battle_of(c).place
             if not legal:
                 blocked.append(
@@ -219,6 +220,11 @@ def _winners_occupy(ground: Ground, state: DayState, held: dict[str, Position],
     first of the beaten in contact, at dawn), once the beaten have marched off it and no enemy
     is within contact of it: a winner within a day's march of it moves in and rests there, and
     a town there passes to the winners."""
+    touching: dict[str, set[str]] = defaultdict(set)  # town -> commands at it or on its roads
+    for c in state.ordered():
+        if c.on_map:
+            for end in c.position.ends():
+                touching[end].add(c.name)
     for battle in sorted(state.battles.values(), key=lambda b: b.id):
         winner = winner_of(battle)
         if winner is None:
@@ -231,9 +237,11 @@ def _winners_occupy(ground: Ground, state: DayState, held: dict[str, Position],
         if not resting or not beaten:
             continue
         ground_held = held[beaten[0]].rounded()
-        enemies = [c.position for c in state.ordered()
-                   if c.on_map and c.side is not winner]
         contact = ground.settings.contact_miles
+        # only an enemy touching a town around the ground can be within contact of it
+        near = {n for town in ground.around(ground_held, contact) for n in touching.get(town, ())}
+        enemies = [state.commands[n].position for n in near
+                   if state.commands[n].side is not winner]
         if any(ground.distance(p, ground_held, contact + EPS) <= contact + EPS
                for p in enemies):
             continue  # the beaten (or other enemies) are still there, or still in contact
@@ -243,6 +251,10 @@ def _winners_occupy(ground: Ground, state: DayState, held: dict[str, Position],
             rates = ground.settings.mounted_rate if c.mounted else ground.settings.foot_rate
             miles = ground.distance(c.position, ground_held, rates.road)
             if EPS < miles <= rates.road + EPS:  # within a day's march, as the march itself
+                for end in c.position.ends():
+                    touching[end].discard(n)
+                for end in ground_held.ends():
+                    touching[end].add(n)
                 state.update(n, position=ground_held, marched=c.marched + miles)
                 movers.append(n)
         if movers:

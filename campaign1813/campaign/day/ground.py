@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 # Positions closer than this to a town count as at the town; it also absorbs float dust.
 EPS = 1e-6
+# The miles ``Ground.around`` looks beyond the distance asked: far more than any float dust.
+AROUND_MARGIN = 1.0
 
 
 class OrderRefused(CampaignError):
@@ -95,6 +97,9 @@ class Ground:
             self.road_class[(a, b)] = road.road_class
         for links in self.adj.values():
             links.sort()
+        # towns around a town, by the town and the miles: the roads never change, so each is
+        # searched once for the ground's life (shared by its ``adjusted`` copies)
+        self._near: dict[tuple[tuple[str, ...], float], frozenset[str]] = {}
 
     def adjusted(self, overrides: Mapping[str, Any]) -> "Ground":
         """The same ground under the campaign's own settings (checked by day/settings.py)."""
@@ -167,6 +172,20 @@ class Ground:
                 best = min(best, reached[town] + d)
         return best if best <= cutoff + EPS else math.inf
 
+    def around(self, pos: Position, miles: float) -> frozenset[str]:
+        """The towns within ``miles`` and a mile more of the towns a position touches, by
+        road: every position within ``miles`` of ``pos`` touches one of them (the mile covers
+        the float dust of summing a route's roads the other way round). A cheap first sieve
+        before ``distance``; kept for the ground's life, by the towns touched."""
+        key = (pos.ends(), miles)
+        found = self._near.get(key)
+        if found is None:
+            reached: set[str] = set()
+            for end in key[0]:
+                reached.update(self.road_map.reach(((end, 0.0),), miles + AROUND_MARGIN))
+            found = self._near[key] = frozenset(reached)
+        return found
+
     def nearest_town(self, pos: Position) -> str:
         """The nearer end of the road a position stands on (its town if at one)."""
         if pos.b is None:
@@ -193,11 +212,16 @@ class Ground:
 
     def miles_to(self, pos: Position, town: str) -> float:
         """Miles from a position to a town it touches (its own town or a road end)."""
-        for end, d in self.offsets(pos):
-            if end == town:
-                return d
-        if pos.b is None and town in dict(self.adj[pos.a]):
-            return self.miles(pos.a, town)
+        if pos.b is None:  # asked at every step of every march: plain lookups
+            if town == pos.a:
+                return 0.0
+            length = self.length.get(road_key(pos.a, town))
+            if length is not None:
+                return length
+        elif town == pos.a:
+            return pos.miles
+        elif town == pos.b:
+            return self.length[(pos.a, pos.b)] - pos.miles
         raise OrderRefused(f"{town} is not next to {describe(pos)}")
 
     def step_towards(self, pos: Position, town: str, miles: float) -> Position:
