@@ -22,6 +22,16 @@ def _half_up(x: Fraction) -> int:
     return int(x + Fraction(1, 2))
 
 
+def late_arrivals_note(setup: BattleSetup) -> list[str]:
+    """The setup sheet's note of the corps that march to the sound of the guns (seed 000:
+    they come on at their turn), or none."""
+    late = sorted({c.turn for c in setup.corps if c.turn > 1})
+    if not late:
+        return []
+    return ["Corps marching to the sound of the guns come on at turn "
+            f"{', '.join(map(str, late))}: their units neither act nor are acted on before."]
+
+
 def campaign_casualties(setup: BattleSetup, end: Sequence[BrigadeOutcome],
                         start: Sequence[BrigadeOutcome],
                         lost: Callable[[BrigadeSetup, int], Fraction]) -> dict[str, dict[str, int]]:

@@ -16,6 +16,7 @@ from campaign1813.campaign.battle.core.units import (
     RulesetSheet,
     UnitsEngine,
     campaign_casualties,
+    late_arrivals_note,
 )
 from campaign1813.campaign.battle.ruleset002 import auto, battle
 from campaign1813.campaign.battle.ruleset002.battle import BattleState
@@ -176,11 +177,7 @@ class Engine002(UnitsEngine[BattleState]):
         notes += [f"The {side} lose when {battle.needed(setup, side)} of their "
                   f"{len(army.side_units(side))} units are eliminated." for side in (FRENCH,
                                                                                      ALLIED)]
-        late = sorted({c.turn for c in setup.corps if c.turn > 1})
-        if late:
-            notes.append("Corps marching to the sound of the guns come on at turn "
-                         f"{', '.join(map(str, late))}: their units neither act nor are "
-                         "acted on before.")
+        notes += late_arrivals_note(setup)
         leaders = []
         for x in army.leaders:
             if x.general:

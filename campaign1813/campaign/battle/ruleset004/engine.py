@@ -15,6 +15,7 @@ from campaign1813.campaign.battle.core.units import (
     RulesetSheet,
     UnitsEngine,
     campaign_casualties,
+    late_arrivals_note,
 )
 from campaign1813.campaign.battle.ruleset004 import autoresolve, battle
 from campaign1813.campaign.battle.ruleset004.battle import BattleState
@@ -167,11 +168,7 @@ class Engine004(UnitsEngine[BattleState]):
             left = next(n for n in range(start, -1, -1) if army_lost(start, n))
             notes.append(f"The {side} have lost when {left} of their {start} units (the "
                          "general counted) are left.")
-        late = sorted({c.turn for c in setup.corps if c.turn > 1})
-        if late:
-            notes.append("Corps marching to the sound of the guns come on at turn "
-                         f"{', '.join(map(str, late))}: their units neither act nor are "
-                         "acted on before.")
+        notes += late_arrivals_note(setup)
         leaders = []
         for side in SIDES:
             g = general_of(setup, side)
