@@ -192,7 +192,10 @@ def main(argv: list[str] | None = None) -> int:
     app.setWindowIcon(QIcon(str(data_root() / "icons" / "campaign1813.svg")))
     _install_excepthook(app)
     window = MainWindow(QSettings(), defer_map=True)
-    FileOpener(app, window)
+    if sys.platform == "darwin":
+        # only macOS hands a file over by event; an application-wide filter costs a Python
+        # call for every event of every widget (and the start some 30 ms), so not elsewhere
+        FileOpener(app, window)
     window.show()
     choose_startup_file(window, [a for a in argv[1:] if not a.startswith("-")])
     keep_for_good()
