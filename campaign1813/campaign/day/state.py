@@ -200,6 +200,8 @@ def initial_state(scenario: Scenario, day: date) -> DayState:
 def find_command(state: DayState, name: str) -> CommandState:
     """A command by its name, or its army group's name for the HQ: any case, umlauts and
     accents optional; a near miss is told the closest names."""
+    if name in state.commands:  # spelt as it is: no index of every name to build
+        return state.commands[name]
     ordered = state.ordered()
     index = NameIndex([*((c.name, c.name) for c in ordered),
                        *((c.army, c.name) for c in ordered if c.kind is Kind.HQ)])
