@@ -417,8 +417,8 @@ def state_json(doc: CampaignStore) -> dict[str, Any]:
 
 def next_undo(doc: CampaignStore) -> str | None:
     """The label of the action Undo would take back."""
-    with doc.read() as reader:
-        return reader.next_undo()
+    step = undo_step(doc)
+    return step.label if step else None
 
 
 def undo_is_in_battle(doc: CampaignStore, battle: int) -> bool:
@@ -439,8 +439,8 @@ def undo_is_in_battle(doc: CampaignStore, battle: int) -> bool:
 
 def next_redo(doc: CampaignStore) -> str | None:
     """The label of the action Redo would apply again."""
-    with doc.read() as reader:
-        return reader.next_redo()
+    step = redo_step(doc)
+    return step.label if step else None
 
 
 def undo_step(doc: CampaignStore) -> LogStep | None:

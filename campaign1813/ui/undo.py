@@ -50,16 +50,6 @@ class UndoHistory(QObject):
             action.setEnabled(step is not None)
             action.setText(f"{word} {step.label}" if step else word)
 
-    @property
-    def undo_label(self) -> str | None:
-        """The label of the action the Undo entry shows."""
-        return self.undo_next.label if self.undo_next else None
-
-    @property
-    def redo_label(self) -> str | None:
-        """The label of the action the Redo entry shows."""
-        return self.redo_next.label if self.redo_next else None
-
     def _on_read(self, *_args: object) -> None:
         """The file was opened or changed: the log's next steps may have changed too."""
         self.refresh()

@@ -31,8 +31,8 @@ from campaign1813.campaign.store.protocol import LogEntry, LoggedAction, LogStep
 if TYPE_CHECKING:  # a day's report is handed on, never read here
     from campaign1813.campaign.day.cycle import DayReport
 
-__all__ = ["LogStep", "LoggedAction", "actions_in_force", "next_redo", "next_undo", "record",
-           "redo", "redo_step", "undo", "undo_step"]
+__all__ = ["LogStep", "LoggedAction", "actions_in_force", "record", "redo", "redo_step", "undo",
+           "undo_step"]
 
 
 def record(con: sqlite3.Connection, entry: LogEntry, old: Json, new: Json,
@@ -125,18 +125,6 @@ def _expect(row: sqlite3.Row, expected: LogStep | None, what: str) -> None:
     if expected is not None and row["entry"] != expected.entry:
         raise OrderRefused(f"cannot {what} {expected.label}: the campaign was changed elsewhere "
                            f"since; the next to {what} is {row['label']}")
-
-
-def next_undo(con: sqlite3.Connection) -> str | None:
-    """The label of the action undo would take back, if any."""
-    row = _latest(con, False)
-    return str(row["label"]) if row else None
-
-
-def next_redo(con: sqlite3.Connection) -> str | None:
-    """The label of the action redo would apply again, if any."""
-    row = _latest(con, True)
-    return str(row["label"]) if row else None
 
 
 def undo_step(con: sqlite3.Connection) -> LogStep | None:

@@ -121,14 +121,6 @@ class CampaignReader(Protocol):
         """Every action still in force, oldest first."""
         ...
 
-    def next_undo(self) -> str | None:
-        """The label of the action undo would take back, if any."""
-        ...
-
-    def next_redo(self) -> str | None:
-        """The label of the action redo would apply again, if any."""
-        ...
-
     def undo_step(self) -> LogStep | None:
         """The action undo would take back, with its entry's id, if any."""
         ...

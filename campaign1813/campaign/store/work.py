@@ -62,12 +62,6 @@ class FileReader(CampaignReader):
     def log(self) -> list[LoggedAction]:
         return log.actions_in_force(self._con)
 
-    def next_undo(self) -> str | None:
-        return log.next_undo(self._con)
-
-    def next_redo(self) -> str | None:
-        return log.next_redo(self._con)
-
     def undo_step(self) -> LogStep | None:
         return log.undo_step(self._con)
 
