@@ -167,7 +167,7 @@ def _logged(row: sqlite3.Row) -> LoggedAction:
         raise DamagedState(f"{where} ({_shown(row['label'])}) is damaged: its lines are not "
                            "JSON") from None
     if not isinstance(lines, list) or not all(isinstance(line, str) for line in lines):
-        raise DamagedState(f"{where} ({row['label']:.80}) is damaged: its lines are not a "
+        raise DamagedState(f"{where} ({_shown(row['label'])}) is damaged: its lines are not a "
                            "list of text")
     return LoggedAction(row["seq"], iso_date(row["date"], where), row["label"], tuple(lines),
                         row["kind"])
