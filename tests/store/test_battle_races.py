@@ -10,7 +10,6 @@ pair five times)."""
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import shutil
 from collections.abc import Callable
@@ -24,7 +23,7 @@ from campaign1813.campaign import services
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.store.document import CampaignBusy, CampaignDocument, open_campaign
 from tests.day.test_scenarios import battle_setup
-from tests.store.test_concurrency import contents
+from tests.store.test_concurrency import contents, race
 
 Action = Callable[[CampaignDocument], services.Changes]
 Outcome = tuple[str, str]  # ("acknowledged", label) | ("refused", reason) | ("busy", message)
@@ -80,38 +79,6 @@ def attempt(doc: CampaignDocument, action: Action) -> Outcome:
         return ("refused", str(exc))
 
 
-def _racer(path: Path, name: str, barrier: Any, conn: Any) -> None:
-    doc = open_campaign(path)
-    try:
-        barrier.wait(30)
-        conn.send(attempt(doc, ACTIONS[name]))
-    finally:
-        doc.close()
-        conn.close()
-
-
-def race(path: Path, a: str, b: str) -> dict[str, Outcome]:
-    """Two forked processes, each with the campaign open, take one action each at once."""
-    ctx = multiprocessing.get_context("fork")
-    barrier = ctx.Barrier(2)
-    children, ends = [], {}
-    for slot, name in (("A", a), ("B", b)):
-        mine, theirs = ctx.Pipe(duplex=False)
-        child = ctx.Process(target=_racer, args=(path, name, barrier, theirs))
-        child.start()
-        theirs.close()
-        children.append(child)
-        ends[slot] = mine
-    outcomes = {}
-    for slot, conn in ends.items():
-        assert conn.poll(60), f"racer {slot} never reported"
-        outcomes[slot] = conn.recv()
-    for child in children:
-        child.join(60)
-        assert child.exitcode == 0
-    return outcomes
-
-
 def serial(pristine: Path, where: Path, steps: list[tuple[str, str]]) -> tuple[Any, ...]:
     """The outcomes and contents when the actions are taken one after the other."""
     shutil.copy(pristine, where)
@@ -130,7 +97,7 @@ def test_two_actions_on_one_battle_end_as_one_serial_order(bases, tmp_path, a, b
     path = tmp_path / "race.c1813"
     shutil.copy(pristine, path)
 
-    outcomes = race(path, a, b)
+    outcomes = race(path, ACTIONS[a], ACTIONS[b], attempt)
 
     assert all(kind != "busy" for kind, _ in outcomes.values()), outcomes
     candidates = [serial(pristine, tmp_path / f"serial{i}.c1813", list(order))

@@ -145,23 +145,28 @@ def serial(pristine: Path, where: Path, steps: list[tuple[str, Action]]) -> tupl
     return outcomes, contents(where)
 
 
-def _racer(path: Path, action: Action, barrier: Any, conn: Any) -> None:
+Attempt = Callable[[CampaignDocument, Action], Outcome]
+
+
+def _racer(path: Path, action: Action, barrier: Any, conn: Any, tried: Attempt) -> None:
     doc = open_campaign(path)
     try:
         barrier.wait(30)
-        conn.send(attempt(doc, action))
+        conn.send(tried(doc, action))
     finally:
         doc.close()
         conn.close()
 
 
-def race(path: Path, a: Action, b: Action) -> dict[str, Outcome]:
+def race(path: Path, a: Action, b: Action, tried: Attempt = attempt) -> dict[str, Outcome]:
+    """Two forked processes, each with the campaign open, take one action each at once;
+    ``tried`` says what each made of its action."""
     ctx = multiprocessing.get_context("fork")
     barrier = ctx.Barrier(2)
     children, ends = [], {}
     for slot, action in (("A", a), ("B", b)):
         mine, theirs = ctx.Pipe(duplex=False)
-        child = ctx.Process(target=_racer, args=(path, action, barrier, theirs))
+        child = ctx.Process(target=_racer, args=(path, action, barrier, theirs, tried))
         child.start()
         theirs.close()
         children.append(child)
