@@ -7,7 +7,6 @@ that worked, the file still opens, and the day it holds is one a campaign can ho
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import sqlite3
@@ -19,12 +18,12 @@ from hypothesis import HealthCheck, Phase, event, given, note, settings
 from hypothesis import strategies as st
 
 from campaign1813.campaign import queries, services
-from campaign1813.campaign.errors import CampaignError, CampaignFileError
+from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.export.diary import campaign_diary
 from campaign1813.campaign.export.render import document_markdown
 from campaign1813.campaign.store.document import open_campaign
 
-from .test_stored_state_fuzz import _apply, json_values, sql_values
+from .test_stored_state_fuzz import _apply, _check_refusal, _sha256, json_values, sql_values
 
 # CI runs a bounded number of examples; set FUZZ_EXAMPLES for a longer hunt.
 FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", 40)), deadline=None,
@@ -57,17 +56,6 @@ damage = st.one_of(
     st.tuples(st.just("delete"), st.just("event_log"), index),
     st.tuples(st.just("repeat"), st.just("event_log"), index),
 )
-
-
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def _one_line(exc: CampaignError, path: Path) -> None:
-    message = str(exc)
-    assert message and len(message.splitlines()) == 1, repr(message)
-    if isinstance(exc, CampaignFileError):
-        assert message.startswith(f"{path}: "), message
 
 
 def _diary(doc) -> None:
@@ -107,7 +95,7 @@ def test_a_damaged_log_is_refused_in_one_line_or_works(logged, changes, steps):
                 assert i == 0, f"the file no longer opens after {taken[1:i]}: {exc}"
                 event("open refused")
                 note(f"refused: {exc}")
-                _one_line(exc, path)
+                _check_refusal(exc, path)
                 assert _sha256(path) == before, "a refused file was changed"
                 return
             with doc:
@@ -120,5 +108,5 @@ def test_a_damaged_log_is_refused_in_one_line_or_works(logged, changes, steps):
                 except CampaignError as exc:
                     event(f"{step} refused")
                     note(f"{step} refused: {exc}")
-                    _one_line(exc, path)
+                    _check_refusal(exc, path)
         _reopens(path)  # what the last step kept is a campaign too (each before: the next open)
