@@ -32,6 +32,7 @@ from campaign1813.campaign.queries import DiaryEntry
 from campaign1813.campaign.store.document import open_campaign
 from campaign1813.maps.types import Theatre
 
+from .pdf_reading import glyphs_outside, pdf_text, squeezed
 from .test_setup_sheet import campaign_files_fixture as _campaign_files  # noqa: F401
 
 NORTH, CENTRE = Theatre.NORTHERN_GERMANY, Theatre.CENTRAL_GERMANY
@@ -167,3 +168,27 @@ def test_export_diary_on_the_command_line(campaign_files, tmp_path, capsys):
                       "--from", "soon"]) == 1
     assert "--from 'soon': not a date" in capsys.readouterr().err
     assert not (tmp_path / "x.md").exists()
+
+
+@pytest.mark.usefixtures("qapp")
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_word_of_the_diary_is_in_its_pdf_inside_the_margins(campaign_files, paper):
+    """The diary PDF loses nothing: every line of the whole diary with its battle report
+    (headings, moves, results) is in the PDF's text, in order, and no letter is set in a
+    page's margin."""
+    from campaign1813.ui.paper import QtPaper
+    from campaign1813.ui.paper.layout import MARGINS_MM
+
+    document = _diary(campaign_files["fought"])
+    data = QtPaper().pdf(document, paper)
+    assert glyphs_outside(data, MARGINS_MM.left(), MARGINS_MM.right()) == []
+    text, flat = pdf_text(data), squeezed(pdf_text(data))
+    lines = [b.text for b in document.blocks() if isinstance(b, Heading | Paragraph)]
+    assert len(lines) > 20
+    at = 0
+    for line in lines:
+        found = flat.find(squeezed(line), at)
+        assert found >= 0, f"not in the PDF after what precedes it: {line!r}"
+        at = found + len(squeezed(line))
+        for word in line.split():
+            assert word in text

@@ -18,11 +18,14 @@ import pytest
 from msgspec.structs import replace
 
 from campaign1813.campaign.cli import main as bare_main
+from campaign1813.campaign.export.oob import cavalry_text
 from campaign1813.campaign.export.oob_document import army_forces, oob_document, theatre_forces
 from campaign1813.campaign.scenario.loader import load_scenario, read_scenario_folder
 from campaign1813.ui.console import main
+from campaign1813.ui.paper.layout import MARGINS_MM
 
 from ..day.test_scenarios import battle_setup
+from .pdf_reading import glyphs_outside, pdf_text
 
 # The widgets' application first: a PDF alone would start a bare QGuiApplication, and the
 # window tests that follow in the same run need a QApplication.
@@ -364,3 +367,36 @@ def test_no_csv_cell_can_be_read_as_a_formula(monkeypatch):
     rows = list(csv.DictReader(io.StringIO(oob_document.oob_csv(OneSheet()))))  # type: ignore[arg-type]
     assert rows == [{"army": "'=HYPERLINK(\"http://x\")", "name": "'+SUM(A1)", "class": "'@A",
                      "men": "-3"}]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_brigades_full_name_is_in_its_row_and_inside_the_margins(campaign, tmp_path,
+                                                                       capsys, paper):
+    """No name is shortened ("Reserve Regi…"): every named brigade of every army group of the
+    shipped scenario is on its army's sheet whole, in its own row after its grades, and no
+    letter of the document is set in a page's margin."""
+    out = tmp_path / "all.pdf"
+    assert run(capsys, "export", "oob", campaign, "--pdf", str(out), "--paper", paper)[0] == 0
+    data = out.read_bytes()
+    assert "…" not in pdf_text(data)
+    assert glyphs_outside(data, MARGINS_MM.left(), MARGINS_MM.right()) == []
+    pages = pages_of(out)
+    scenario = load_scenario(read_scenario_folder(None))
+    named = 0
+    for page, army in zip(pages, scenario.armies, strict=True):
+        for corps in army.corps:
+            rows = [f"{b.number} Infantry Brigade {b.klass.value} {b.firepower.value} "
+                    f"{b.skirmish.value} {b.name}" for b in corps.infantry if b.name]
+            cavalry = corps.cavalry
+            if cavalry.name:
+                rows.append(f"{cavalry.number} Cavalry Brigade {cavalry.klass.value} "
+                            f"{cavalry_text(cavalry)} {cavalry.name}")
+            for row in rows:
+                assert len(occurrences(page, row)) == 1, f"{army.name}: {row!r} not whole"
+            named += len(rows)
+    assert named >= 40  # the scenario names many brigades: the test reads them all
+    # The longest names, which the old layout cut short, word for word.
+    text = " ".join(pages)
+    for name in ("Reserve Regiments", "Kurmark Landwehr", "Landwehr Cavalry",
+                 "Pomeranian Landwehr", "Chevalier Guard and Horse Guard"):
+        assert name in text

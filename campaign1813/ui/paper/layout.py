@@ -3,9 +3,10 @@
 The layout is done first, in full, so that every page knows how many pages there are; then each
 page is painted with its header (the campaign's name, the document's title, the date) and its
 footer (``Page 2 of 5``). A unit goes whole onto the page it starts on; if it does not fit in
-what is left of the page it starts the next one. Nothing is shortened: every line of text wraps
-in its room, and a table's columns are as wide as their text or wrap it. Only a unit taller than a whole page is broken,
-between blocks or between table rows (the table's header is repeated on the new page).
+what is left of the page it starts the next one. Only a unit taller than a whole page is
+broken, between blocks or between table rows (the table's header is repeated on the new page).
+Nothing is shortened: every line of text wraps in its room, and a table's columns are as wide
+as their text, or the widest of them wrap it.
 """
 
 from __future__ import annotations
@@ -107,7 +108,7 @@ class _Typesetter:
         columns with the most text give way, none narrower than its longest word, and their
         cells wrap. Only a table whose longest words alone are wider than the page has its
         columns narrowed further, breaking those words."""
-        pad = 14 * self.pt
+        pad = 10 * self.pt
         natural: dict[tuple[Column, ...], list[float]] = {}
         least: dict[tuple[Column, ...], list[float]] = {}
         label = 0.0
@@ -278,25 +279,42 @@ class _Typesetter:
         self._text("title", rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop),
                    title)
 
+    def _frame_parts(self, document: Document, width: float) -> tuple[float, float, float]:
+        """The header's campaign and date widths, and its height: the title between them
+        wraps in what they leave (campaign and date keep their own widths up to a third of
+        the line each, wrapping past that)."""
+        gap = 10 * self.pt
+        left = min(self._text_width("header_b", document.campaign), width / 3)
+        right = min(self._text_width("header", document.date), width / 3)
+        middle = width - 2 * max(left, right) - 2 * gap
+        height = max(self.wrapped("header_b", document.campaign, left),
+                     self.wrapped("header", document.date, right),
+                     self.wrapped("header", document.title, middle))
+        return max(left, right), middle, height
+
+    def frame_height(self, document: Document, width: float) -> float:
+        """How tall the page's header is."""
+        return self._frame_parts(document, width)[2]
+
     def paint_frame(self, document: Document, page: int, pages: int, full: QRectF,
                     body: QRectF) -> None:
         """The page's header (campaign, title, date) and footer (page numbers)."""
         p = self.painter
-        line = self.metrics["header"].height()
-        top = QRectF(body.left(), full.top(), body.width(), line)
+        side, middle, height = self._frame_parts(document, body.width())
+        top = int(Qt.AlignmentFlag.AlignTop)
         p.setPen(_GREY)
-        p.setFont(self.fonts["header_b"])
-        p.drawText(top, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-                   document.campaign)
-        p.setFont(self.fonts["header"])
-        p.drawText(top, int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignVCenter),
+        self._text("header_b", QRectF(body.left(), full.top(), side, height),
+                   top | int(Qt.AlignmentFlag.AlignLeft), document.campaign)
+        self._text("header", QRectF(body.left() + (body.width() - middle) / 2, full.top(), middle,
+                                    height), top | int(Qt.AlignmentFlag.AlignHCenter),
                    document.title)
-        p.drawText(top, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
-                   document.date)
+        self._text("header", QRectF(body.right() - side, full.top(), side, height),
+                   top | int(Qt.AlignmentFlag.AlignRight), document.date)
         p.setPen(QPen(_GREY, 0.6 * self.pt))
-        rule_y = full.top() + line + 2 * self.pt
+        rule_y = full.top() + height + 2 * self.pt
         p.drawLine(QPointF(body.left(), rule_y), QPointF(body.right(), rule_y))
         p.setPen(_GREY)
+        line = self.metrics["header"].height()
         bottom = QRectF(body.left(), full.bottom() - line, body.width(), line)
         p.drawText(bottom, int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignVCenter),
                    f"Page {page} of {pages}")
@@ -395,8 +413,9 @@ def paint_document(document: Document, device: QPagedPaintDevice) -> int:
         # QPainter's origin is the paintable area's top-left corner.
         full = QRectF(0, 0, full_rect.width(), full_rect.height())
         ts = _Typesetter(painter, full.width())
-        band = ts.metrics["header"].height() + 10 * ts.pt
-        body = QRectF(full.left(), full.top() + band, full.width(), full.height() - 2 * band)
+        line = ts.metrics["header"].height() + 10 * ts.pt  # the footer's band
+        band = ts.frame_height(document, full.width()) + 10 * ts.pt
+        body = QRectF(full.left(), full.top() + band, full.width(), full.height() - band - line)
         ts.prepare(document)
         title_height = ts.wrapped("title", document.title, body.width()) + 8 * ts.pt
         pages = _paginate(ts, document, body.height(), title_height)
