@@ -79,11 +79,59 @@ def _feet(point: Sequence[float], feet: float = 6.0) -> QPointF:
 
 def table_extent(sheet: SetupSheet) -> QRectF:
     """The part of the drawing's frame that is used: the table and a margin at each edge, wide
-    where corps come on and slim where none do."""
+    where corps come on and slim where none do; deeper where the words of the entries at an
+    edge need it, so that none runs into an arrow or off the drawing."""
     used = {e.edge for e in sheet.entries if e.edge is not None}
     m = {edge: MARGIN if edge in used else SLIM for edge in Edge}
+    corps = {c.key: c for c in sheet.corps}
+    width = TABLE + m[Edge.WEST] + m[Edge.EAST]
+    for edge, below in ((Edge.NORTH, 76.0), (Edge.SOUTH, 72.0)):
+        entries = [e for e in sheet.entries if e.edge is edge]
+        if entries:
+            lo, hi = _edge_span(edge, QRectF(MARGIN - m[Edge.WEST], 0, width, 1))
+            size = _box_size(edge, len(entries), lo, hi)
+            need = max(_words_height(_paragraphs(e, corps), size - 8) for e in entries)
+            m[edge] = max(m[edge], need + below)
+    for edge, pad in ((Edge.WEST, 10.0 + 50.0), (Edge.EAST, 80.0 + 4.0)):
+        entries = [e for e in sheet.entries if e.edge is edge]
+        # Each entry's words, the gap after them, and room to step past its arrow.
+        need = sum(_words_height(_paragraphs(e, corps), MARGIN - 16) + 8 + 90 for e in entries)
+        have = TABLE + m[Edge.NORTH] + m[Edge.SOUTH] - pad
+        if entries and need > have:
+            m[Edge.SOUTH] += need - have
     return QRectF(MARGIN - m[Edge.WEST], MARGIN - m[Edge.NORTH],
                   TABLE + m[Edge.WEST] + m[Edge.EAST], TABLE + m[Edge.NORTH] + m[Edge.SOUTH])
+
+
+def _paragraphs(entry: EntrySheet,
+                corps: dict[str, CorpsSheet]) -> list[tuple[QFont, QColor, str, float]]:
+    """An entry's words in the margin: the side and turn, the edge and road, and each corps
+    with its orders and column; each with its font, colour and the space after it."""
+    colour = SIDE_COLOURS.get(entry.side, _INK)
+    where = f"{entry.edge.value if entry.edge else ''} edge"
+    if entry.road:
+        where += f", {entry.road} road"
+    out: list[tuple[QFont, QColor, str, float]] = [
+        (_font(18, bold=True), colour, f"{entry.side}, turn {entry.turn}", 0.0)]
+    if entry.turn > 1:
+        out.append((_font(18, bold=True), colour, "reinforcements", 0.0))
+    out.append((_font(15), colour, where, 3.0))
+    for key in entry.corps:
+        c = corps[key]
+        out.append((_font(17, bold=True), _INK,
+                    f"{c.blind.removeprefix('Blind ')} {c.key} — {c.orders}", 0.0))
+        if c.brigades:
+            how = "column: " if c.column_of_march else "deployed: "
+            march = how + ", ".join(b.short for b in c.brigades)
+        else:
+            march = "reserve: as allocated"
+        out.append((_font(15), _GREY, march, 4.0))
+    return out
+
+
+def _words_height(paragraphs: Sequence[tuple[QFont, QColor, str, float]], width: float) -> float:
+    return sum(QFontMetricsF(font).boundingRect(QRectF(0, 0, width, 1e4), _WRAP, text).height()
+               + after for font, _colour, text, after in paragraphs) + 2
 
 
 def paint_table(painter: QPainter, sheet: SetupSheet, target: QRectF) -> None:
@@ -302,14 +350,19 @@ class _Drawing:
         left or right, drawn in from the edge until nothing is under it."""
         line = QLineF(self.centre, self._at(road.exit))
         text = self._road_text(road)
-        w = QFontMetricsF(_font(17, bold=True)).horizontalAdvance(text) + 10
-        tries = []
-        for far in (0.97, 0.93, 0.89, 0.85, 0.81, 0.77, 0.73, 0.69, 0.65, 0.61, 0.57, 0.53, 0.49):
-            for side in (-28.0, 8.0):
-                tries.append(_along_line(line, far, w, side))
-        spot = next((t for t in tries if self._clear(plan, t, table)),
-                    next((t for t in tries if self._clear(plan, t)), tries[0]))
-        plan.labels.append(Mark("road", text, spot))
+        # A long name on a short road is set smaller before it may cover anything.
+        for size in (17, 15, 13):
+            w = QFontMetricsF(_font(size, bold=True)).horizontalAdvance(text) + 10
+            tries = [_along_line(line, far, w, side)
+                     for far in (0.97, 0.93, 0.89, 0.85, 0.81, 0.77, 0.73, 0.69, 0.65, 0.61,
+                                 0.57, 0.53, 0.49)
+                     for side in (-28.0, 8.0)]
+            spot = next((t for t in tries if self._clear(plan, t, table)), None)
+            if spot is not None:
+                plan.labels.append(Mark("road", text, spot, size=size))
+                return
+        spot = next((t for t in tries if self._clear(plan, t)), tries[0])
+        plan.labels.append(Mark("road", text, spot, size=13))
 
     def _labels(self, plan: TablePlan) -> None:
         p = self.p
@@ -323,7 +376,7 @@ class _Drawing:
             p.translate(a)
             p.rotate(-along.angle())
             box = QRectF(0, 0, along.length(), QLineF(a, d).length())
-            p.setFont(_font(17, bold=True))
+            p.setFont(_font(mark.size, bold=True))
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(QBrush(QColor(255, 255, 255, 200)))
             p.drawRoundedRect(box, 4, 4)
@@ -421,14 +474,21 @@ class _Drawing:
         taken = [r.bearing for r in self.table.roads] + [180.0]
         for point in (self._at(p) for p in self.table.river_course):
             taken.append(math.degrees(math.atan2(point.x() - c.x(), c.y() - point.y())) % 360)
+        town = _shape(self._town_box())
         for corps, bearing in zip(here, _gaps(taken, len(here)), strict=True):
             a = math.radians(bearing)
-            at = QPointF(c.x() + 175 * math.sin(a), c.y() - 175 * math.cos(a))
-            plan.markers.append(Mark("blind", corps.blind.removeprefix("Blind "),
-                                     _blind_shape(at, 0.0), corps.key))
             name = "reserve" if corps.reserve else corps.key
-            plan.labels.append(Mark("tag", name, _shape(_tag_box(QPointF(at.x(), at.y() + 13),
-                                                                 name)), corps.key))
+            # At 175 units from the town, or farther out where the town's long name is.
+            for reach in (175.0, 205.0, 235.0, 265.0, 145.0):
+                at = QPointF(c.x() + reach * math.sin(a), c.y() - reach * math.cos(a))
+                blind = _blind_shape(at, 0.0)
+                tag = _shape(_tag_box(QPointF(at.x(), at.y() + 13), name))
+                placed = [m.shape for m in (*plan.markers, *plan.labels)]
+                if not any(x.intersects(y) for x in (blind, tag) for y in (town, *placed)):
+                    break
+            plan.markers.append(Mark("blind", corps.blind.removeprefix("Blind "), blind,
+                                     corps.key))
+            plan.labels.append(Mark("tag", name, tag, corps.key))
 
     def _deployed(self, plan: TablePlan) -> None:
         for mark in plan.markers:
@@ -493,21 +553,22 @@ class _Drawing:
                      for d in steps]
             if not entry.road:
                 tries.insert(0, along[i])
-            best = None
-            for frac in tries:
+            # The first place clear of every marker and of the roads, else the first clear of
+            # the markers, else the first.
+            ranked: list[tuple[int, int, _Column]] = []
+            for n_try, frac in enumerate(tries):
                 edge_pt, inward = _edge_place(edge, frac)
                 shapes = [_blind_shape(edge_pt + inward * (44 + 28 * j), rotation)
                           for j in range(len(entry.corps))]
-                arrow = _shape(QRectF(edge_pt - inward * 62, edge_pt + inward * 14).normalized()
-                               .adjusted(-17, -17, 17, 17))
+                across = QPointF(abs(inward.y()), abs(inward.x())) * 17  # the head's half
+                arrow = _shape(QRectF(edge_pt - inward * 62 - across,
+                                      edge_pt + inward * 14 + across).normalized())
                 free = not any(sh.intersects(m.shape) for sh in (*shapes, arrow)
                                for m in plan.markers)
                 off_road = not any(sh.intersects(r) for sh in shapes for r in road_strips)
-                if best is None or (free and off_road):
-                    best = (frac, edge_pt, inward, shapes, arrow)
-                if free and off_road:
-                    break
-            assert best is not None
+                ranked.append((0 if free and off_road else 1 if free else 2, n_try,
+                               (frac, edge_pt, inward, shapes, arrow)))
+            best = min(ranked, key=lambda r: (r[0], r[1]))[2]
             frac, edge_pt, inward, shapes, arrow = best
             plan.markers.append(Mark("arrow", entry.side, arrow))
             for key, shape in zip(entry.corps, shapes, strict=True):
@@ -516,12 +577,39 @@ class _Drawing:
             placed.append((frac, entry, edge_pt, inward))
         # The words in the margin, in the order of the arrows they go with.
         placed.sort(key=lambda item: item[0])
-        boxes = _margin_boxes(edge, [frac for frac, *_rest in placed], self.extent)
-        arrows = [m.shape for m in plan.markers if m.kind == "arrow"]
-        for (_frac, entry, edge_pt, inward), box in zip(placed, boxes, strict=True):
-            words = self._entry_lines(box, entry, arrows)
+        fracs = [frac for frac, *_rest in placed]
+        avoid = [m.shape for m in plan.markers if m.kind in ("arrow", "scale", "compass")]
+        if edge in (Edge.NORTH, Edge.SOUTH):
+            boxes = _margin_boxes(edge, fracs, self.extent)
+            texts = [self._entry_lines(box, item[1], avoid)
+                     for box, item in zip(boxes, placed, strict=True)]
+        else:
+            texts = self._flow(edge, [item[1] for item in placed], fracs, avoid)
+        for (_frac, entry, edge_pt, inward), words in zip(placed, texts, strict=True):
             plan.entries.append(EntryPlace(entry, edge_pt, inward, rotation, tuple(words)))
             plan.labels += [Mark("entry", w.text, _shape(w.rect)) for w in words]
+
+    def _flow(self, edge: Edge, entries: Sequence[EntrySheet], fracs: Sequence[float],
+              avoid: Sequence[QPolygonF]) -> list[list[Words]]:
+        """The words of the entries at an east or west edge, one after another down the
+        margin, each from just past its arrow, and none across an arrow; packed from the top
+        when that runs past the bottom."""
+        x = self.extent.left() + 8 if edge is Edge.WEST else MARGIN + TABLE + 8
+        if edge is Edge.WEST:  # above the scale
+            top, bottom = self.extent.top() + 10, self.extent.bottom() - 50
+        else:  # below the compass
+            top, bottom = self.extent.top() + 80, self.extent.bottom() - 4
+        out: list[list[Words]] = []
+        for packed in (False, True):
+            out, y = [], top
+            for entry, frac in zip(entries, fracs, strict=True):
+                start = y if packed else max(y, MARGIN + TABLE * frac + 36)
+                words = self._entry_lines(QRectF(x, start, MARGIN - 16, 0), entry, avoid)
+                out.append(words)
+                y = words[-1].rect.bottom() + 8
+            if y - 8 <= bottom:
+                break
+        return out
 
     def _entry(self, place: EntryPlace) -> None:
         entry = place.entry
@@ -552,33 +640,15 @@ class _Drawing:
                      avoid: Sequence[QPolygonF]) -> list[Words]:
         """An entry's words in its margin box, each paragraph wrapped to the box and moved
         down past any arrow in its way."""
-        colour = SIDE_COLOURS.get(entry.side, _INK)
-        where = f"{entry.edge.value if entry.edge else ''} edge"
-        if entry.road:
-            where += f", {entry.road} road"
-        paragraphs: list[tuple[QFont, QColor, str, float]] = [
-            (_font(18, bold=True), colour, f"{entry.side}, turn {entry.turn}", 0.0)]
-        if entry.turn > 1:
-            paragraphs.append((_font(18, bold=True), colour, "reinforcements", 0.0))
-        paragraphs.append((_font(15), colour, where, 3.0))
-        for key in entry.corps:
-            corps = self.corps[key]
-            line = f"{corps.blind.removeprefix('Blind ')} {corps.key} — {corps.orders}"
-            paragraphs.append((_font(17, bold=True), _INK, line, 0.0))
-            if corps.brigades:
-                how = "column: " if corps.column_of_march else "deployed: "
-                march = how + ", ".join(b.short for b in corps.brigades)
-            else:
-                march = "reserve: as allocated"
-            paragraphs.append((_font(15), _GREY, march, 4.0))
         out: list[Words] = []
         y = box.top()
-        for font, pen, text, after in paragraphs:
+        for font, pen, text, after in _paragraphs(entry, self.corps):
             used = QFontMetricsF(font).boundingRect(QRectF(0, 0, box.width(), 1e4), _WRAP, text)
             rect = QRectF(box.left(), y, box.width(), used.height() + 2)
-            for shape in avoid:
-                if _shape(rect).intersects(shape):
-                    rect.moveTop(shape.boundingRect().bottom() + 3)
+            in_way = [a for a in avoid if _shape(rect).intersects(a)]
+            while in_way:  # below the arrows in the way, then below any the move brings
+                rect.moveTop(max(a.boundingRect().bottom() for a in in_way) + 3)
+                in_way = [a for a in avoid if _shape(rect).intersects(a)]
             out.append(Words(rect, font, pen, text))
             y = rect.top() + used.height() + after
         return out
@@ -593,12 +663,20 @@ class _Drawing:
     # -- furniture ---------------------------------------------------------------------------
     def _compass_box(self) -> QRectF:
         c = QPointF(self.extent.right() - 26, self.extent.top() + 34)
-        return QRectF(c.x() - 52, c.y() - 28, 64, 46)
+        return QRectF(c.x() - 42, c.y() - 28, 54, 46)  # the arrow and its "N"
+
+    def _scale_origin(self) -> QPointF:
+        """Where the scale bar starts: in the south-west corner, or under the table's own
+        corner when the west margin holds words and the south one none."""
+        y = self.extent.bottom() - 34
+        used = {e.edge for e in self.sheet.entries if e.edge is not None}
+        if Edge.WEST in used and Edge.SOUTH not in used:
+            return QPointF(MARGIN + 14, y)
+        return QPointF(self.extent.left() + 14, y)
 
     def _scale_box(self) -> QRectF:
-        y = self.extent.bottom() - 34
-        x0 = self.extent.left() + 14
-        return QRectF(x0, y - 7, TABLE / 3, 36)
+        at = self._scale_origin()
+        return QRectF(at.x(), at.y() - 7, TABLE / 3, 36)
 
     def _compass(self) -> None:
         p = self.p
@@ -615,8 +693,8 @@ class _Drawing:
     def _scale(self) -> None:
         p = self.p
         step = TABLE / 3
-        y = self.extent.bottom() - 34
-        x0 = self.extent.left() + 14
+        at = self._scale_origin()
+        x0, y = at.x(), at.y()
         p.setPen(QPen(_INK, 3.0))
         p.drawLine(QLineF(x0, y, x0 + step, y))
         for x in (x0, x0 + step / 2, x0 + step):
@@ -636,6 +714,12 @@ class Mark:
     text: str
     shape: QPolygonF
     corps: str = ""
+    size: float = 17.0  # the words' size, in the drawing's units
+
+
+# Where an entry's column goes: its place along the edge, the point on the edge, the way in,
+# its blinds' shapes and its arrow's.
+_Column = tuple[float, QPointF, QPointF, list[QPolygonF], QPolygonF]
 
 
 @dataclass(frozen=True)
@@ -807,44 +891,45 @@ def _edge_place(edge: Edge, frac: float) -> tuple[QPointF, QPointF]:
     return QPointF(hi, lo + TABLE * frac), QPointF(-1, 0)
 
 
-def _margin_boxes(edge: Edge, along: Sequence[float], extent: QRectF) -> list[QRectF]:
-    """The margin boxes for the words of entries at an edge, in order along it: each as near
-    its entry as the others allow, none overlapping, clear of the compass and the scale."""
-    n = len(along)
+def _edge_span(edge: Edge, extent: QRectF) -> tuple[float, float]:
+    """The stretch of the margin along an edge that its words may use: clear of the compass
+    (north-east corner) and the scale (south-west corner)."""
+    if edge is Edge.NORTH:
+        return extent.left() + 10, extent.right() - 70
+    if edge is Edge.SOUTH:
+        return extent.left() + 240, extent.right() - 10
+    if edge is Edge.EAST:
+        return extent.top() + 80, extent.bottom() - 10
+    return extent.top() + 10, extent.bottom() - 70
+
+
+def _box_size(edge: Edge, n: int, lo: float, hi: float) -> float:
+    """How much of its edge each of ``n`` entries' words may take."""
     across_edge = edge in (Edge.NORTH, Edge.SOUTH)
     size = max(min(TABLE / n, 320.0), 200.0) if across_edge else max(TABLE / n, 150.0)
-    # Clear of the compass (north-east corner) and the scale (south-west corner).
-    if edge is Edge.NORTH:
-        lo, hi = extent.left() + 10, extent.right() - 70
-    elif edge is Edge.SOUTH:
-        lo, hi = extent.left() + 240, extent.right() - 10
-    elif edge is Edge.EAST:
-        lo, hi = extent.top() + 80, extent.bottom() - 10
-    else:
-        lo, hi = extent.top() + 10, extent.bottom() - 70
-    size = min(size, (hi - lo) / n)
-    # Words beside the north and south edges sit above or below their arrows; beside the east
-    # and west edges they start just past the arrow, so the arrow stays clear.
-    offset = -size / 2 if across_edge else 36.0
-    starts = [min(max(MARGIN + TABLE * a + offset, lo), hi - size) for a in along]
+    return min(size, (hi - lo) / n)
+
+
+def _margin_boxes(edge: Edge, along: Sequence[float], extent: QRectF) -> list[QRectF]:
+    """The margin boxes for the words of entries at a north or south edge, in order along
+    it: each as near its entry as the others allow, none overlapping, clear of the compass
+    and the scale, and between the drawing's edge and the arrows."""
+    n = len(along)
+    lo, hi = _edge_span(edge, extent)
+    size = _box_size(edge, n, lo, hi)
+    starts = [min(max(MARGIN + TABLE * a - size / 2, lo), hi - size) for a in along]
+    # Pushed apart, first from the far end back, then from the near end on: n boxes of
+    # ``size`` fit between lo and hi, so both passes leave each within them.
+    for k in range(n - 2, -1, -1):
+        starts[k] = min(starts[k], starts[k + 1] - size)
+    starts[0] = max(starts[0], lo)
     for k in range(1, n):
         starts[k] = max(starts[k], starts[k - 1] + size)
-    overflow = starts[-1] + size - hi
-    if overflow > 0:
-        starts = [x - overflow for x in starts]
-        for k in range(n - 2, -1, -1):
-            starts[k] = min(starts[k], starts[k + 1] - size)
-    out = []
-    for x in starts:
-        if edge is Edge.NORTH:
-            out.append(QRectF(x + 4, 6, size - 8, MARGIN - 70))
-        elif edge is Edge.SOUTH:
-            out.append(QRectF(x + 4, MARGIN + TABLE + 66, size - 8, MARGIN - 70))
-        elif edge is Edge.WEST:
-            out.append(QRectF(8, x + 4, MARGIN - 16, size - 8))
-        else:
-            out.append(QRectF(MARGIN + TABLE + 8, x + 4, MARGIN - 16, size - 8))
-    return out
+    if edge is Edge.NORTH:
+        top, bottom = extent.top() + 6, MARGIN - 70
+    else:
+        top, bottom = MARGIN + TABLE + 66, extent.bottom() - 4
+    return [QRectF(x + 4, top, size - 8, bottom - top) for x in starts]
 
 
 def table_svg(sheet: SetupSheet, size: int = 980) -> bytes:
