@@ -35,8 +35,11 @@ from PySide6.QtWidgets import (
 )
 
 from campaign1813.campaign import queries, services
+from campaign1813.campaign.battle.setup import BattleSetup
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.errors import CampaignError
+from campaign1813.campaign.export.setup_sheet import SetupSheet
+from campaign1813.campaign.store.protocol import CampaignStore
 from campaign1813.ui.battle.autoresolve_dialog import AutoResolveDialog
 from campaign1813.ui.battle.brigades import army_line
 from campaign1813.ui.battle.generic_page import GenericPlayPage
@@ -63,6 +66,7 @@ class BattleWindow(QMainWindow):
         self.battle = battle
         self._document = campaign.document
         self.view: queries.FightView | None = None
+        self._sheet_of: tuple[BattleSetup, SetupSheet] | None = None
         self.autoresolve_dialog: AutoResolveDialog | None = None
         self.heading = QLabel()
         self.heading.setStyleSheet("font-weight: bold; font-size: 11pt")
@@ -225,6 +229,13 @@ class BattleWindow(QMainWindow):
             return None
         return next((b for b in status.battles if b.id == self.battle), None)
 
+    def _sheet(self, doc: CampaignStore, view: queries.FightView) -> SetupSheet:
+        """The battle's setup sheet, for the table drawn on the Setup page: read again only
+        when the setup on the table has changed (its steps leave the table as it is)."""
+        if self._sheet_of is None or self._sheet_of[0] != view.setup:
+            self._sheet_of = (view.setup, queries.battle_setup_view(doc, self.battle))
+        return self._sheet_of[1]
+
     def refresh(self) -> queries.FightView | None:
         """Read the battle again and show it everywhere; the battle on the table, if it is."""
         doc = self.campaign.document
@@ -251,6 +262,7 @@ class BattleWindow(QMainWindow):
         self.tabs.setTabEnabled(PLAY, True)
         self.tabs.setTabEnabled(REPORT, True)
         self.setup_page.show_view(view)
+        self.setup_page.diagram.show_sheet(self._sheet(doc, view))
         if view.engine.chips:
             self.play_stack.setCurrentWidget(self.play_page)
             self.play_page.show_view(view)

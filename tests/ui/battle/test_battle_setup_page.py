@@ -38,7 +38,16 @@ def test_the_setup_shows_chips_reinforcements_and_the_table(battle):
     assert page.reinforcements.text() == ("Reinforcements: General Blücher (CinC, Allied) on "
                                           "turn 4 by the north edge; "
                                           f"{RESERVE} (Allied) on turn 4 by the north edge")
-    assert page.diagram.setup is battle.view.setup
+    # The table is the setup sheet's own drawing: the Elbe on its course from the map, which
+    # the sheet draws and the window's old sketch left out.
+    sheet = page.diagram.sheet
+    assert sheet is not None and sheet.heading == "The battle of Magdeburg (6 May 1813)"
+    assert sheet.table.river == "Elbe" and sheet.table.river_from_map
+    image = page.diagram.grab().toImage()
+    colours = {image.pixelColor(x, y).name() for x in range(0, image.width(), 3)
+               for y in range(0, image.height(), 3)}
+    assert "#5b93cf" in colours  # the river's blue
+    assert "#e6edd2" in colours  # the table's ground
     assert "Wolmirstedt 0° (north edge)" in page.roads.text()
 
 
