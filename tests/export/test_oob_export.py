@@ -400,3 +400,30 @@ def test_every_brigades_full_name_is_in_its_row_and_inside_the_margins(campaign,
     for name in ("Reserve Regiments", "Kurmark Landwehr", "Landwehr Cavalry",
                  "Pomeranian Landwehr", "Chevalier Guard and Horse Guard"):
         assert name in text
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "html", "md"])
+def test_paper_is_refused_for_a_format_without_pages(campaign, tmp_path, capsys, fmt):
+    """``--paper`` sizes a PDF alone: with CSV, JSON, HTML or Markdown it is refused in one
+    line naming the format, and no file is written; ``--help`` says so."""
+    out = tmp_path / f"oob.{fmt}"
+    code, _out, err = run(capsys, "export", "oob", campaign, f"--{fmt}", str(out),
+                          "--paper", "letter")
+    assert code == 1
+    assert f"--paper letter: only a PDF has pages to size; {fmt.upper()} has none" in err
+    assert not out.exists()
+    assert run(capsys, "export", "oob", campaign, f"--{fmt}", str(out))[0] == 0
+    with pytest.raises(SystemExit):
+        bare_main(["export", "oob", "--help"])
+    assert "only with --pdf" in capsys.readouterr().out
+
+
+def test_paper_is_refused_for_the_diary_and_setup_formats_without_pages(campaign, tmp_path,
+                                                                        capsys):
+    """The diary's Markdown and the setup's JSON and SVG have no pages either."""
+    for argv in (["export", "diary", campaign, "--md", str(tmp_path / "d.md")],
+                 ["export", "setup", campaign, "--battle", "1", "--json",
+                  str(tmp_path / "s.json")]):
+        code, _out, err = run(capsys, *argv, "--paper", "a4")
+        assert code == 1 and "only a PDF has pages to size" in err
+    assert list(tmp_path.iterdir()) == []

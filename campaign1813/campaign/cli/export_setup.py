@@ -14,10 +14,10 @@ import argparse
 import json
 from typing import Any
 
-from campaign1813.campaign.cli.export import add_output, chosen_output, write
+from campaign1813.campaign.cli.export import add_output, add_paper, chosen_output, write
 from campaign1813.campaign.export.diary import DiaryFilter, campaign_diary, find_theatre, parse_day
+from campaign1813.campaign.export.formats import check_paper_option, document_bytes
 from campaign1813.campaign.export.paper import installed
-from campaign1813.campaign.export.render import document_html, document_markdown
 from campaign1813.campaign.queries import battle_setup_view
 from campaign1813.campaign.store.document import open_campaign
 
@@ -32,8 +32,7 @@ def register_export(kinds: Any) -> None:
     p.add_argument("--battle", metavar="ID", type=int, required=True, help="the battle's number")
     add_output(p, {"pdf": "write the setup sheet as PDF", "svg": "write the table as SVG",
                    "json": "write JSON (docs/schemas/battle-setup.schema.json)"})
-    p.add_argument("--paper", choices=("a4", "letter"), default="a4", type=str.lower,
-                   help="the PDF's paper size (default a4)")
+    add_paper(p)
     p.set_defaults(func=_setup)
 
     d = kinds.add_parser(
@@ -46,8 +45,7 @@ def register_export(kinds: Any) -> None:
     d.add_argument("--from", dest="since", metavar="DATE",
                    help="the first day, e.g. 1813-05-02 or '2 May 1813'")
     d.add_argument("--to", dest="until", metavar="DATE", help="the last day")
-    d.add_argument("--paper", choices=("a4", "letter"), default="a4", type=str.lower,
-                   help="the PDF's paper size (default a4)")
+    add_paper(d)
     d.set_defaults(func=_diary)
 
 
@@ -56,11 +54,12 @@ def _setup(args: argparse.Namespace) -> int:
     from campaign1813.campaign.export.setup_sheet import sheet_json, sheet_paper
 
     fmt, out = chosen_output(args)
+    size = check_paper_option(fmt, args.paper)
     paper = sheet_paper() if fmt in ("pdf", "svg") else None  # refused before any work
     with open_campaign(args.file) as doc:
         sheet = battle_setup_view(doc, args.battle)
     if paper is not None and fmt == "pdf":
-        data = paper.setup_sheet_pdf(sheet, args.paper)
+        data = paper.setup_sheet_pdf(sheet, size)
     elif paper is not None:
         data = paper.table_svg(sheet)
     else:
@@ -75,14 +74,10 @@ def _diary(args: argparse.Namespace) -> int:
         find_theatre(args.theatre) if args.theatre else None,
         parse_day(args.since, "--from") if args.since else None,
         parse_day(args.until, "--to") if args.until else None)
-    paper = installed() if fmt == "pdf" else None
+    size = check_paper_option(fmt, args.paper)
+    if fmt == "pdf":
+        installed()  # before any work: without a painter there is nothing to do
     with open_campaign(args.file) as doc:
         document = campaign_diary(doc, chosen)
-    if paper is not None:
-        data = paper.pdf(document, args.paper)
-    elif fmt == "md":
-        data = document_markdown(document).encode()
-    else:
-        data = document_html(document).encode()
-    write(out, data, args.force)
+    write(out, document_bytes(document, fmt, size), args.force)
     return 0
