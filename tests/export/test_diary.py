@@ -192,3 +192,38 @@ def test_every_word_of_the_diary_is_in_its_pdf_inside_the_margins(campaign_files
         at = found + len(squeezed(line))
         for word in line.split():
             assert word in text
+
+
+REASON = ("Yorck's columns carried the Sudenburg suburb and the bridgehead at dusk while "
+          "Kleist's cavalry rode round the Elbe crossing and cut the Burg road behind "
+          "Lauriston's rearguard")
+
+
+@pytest.mark.usefixtures("qapp")
+def test_the_umpires_decision_and_the_result_wrap_whole_in_the_pdf(campaign_files, tmp_path):
+    """A battle decided at the table by the umpire: its bold "The umpire decides…" and
+    "Result: …" lines, each longer than a line, wrap inside the margins, and every word of
+    the umpire's reason is in the PDF's text (it once ran off the page at "…Kleist's
+    cavalry r")."""
+    import shutil
+
+    from campaign1813.campaign import services
+    from campaign1813.ui.paper import QtPaper
+    from campaign1813.ui.paper.layout import MARGINS_MM
+
+    path = tmp_path / "decided.c1813"
+    shutil.copy(campaign_files["scheduled"], path)
+    with open_campaign(path) as doc:
+        services.open_battle(doc, 1)
+        services.battle_action(doc, 1, "override", side="Allied", reason=REASON)
+        services.finish_battle(doc, 1)
+    document = _diary(path, DiaryFilter(NORTH))
+    heads = [b.text for b in document.blocks() if isinstance(b, Heading)]
+    decides = f"The umpire decides: Allied win ({REASON})"
+    assert decides in heads
+    assert any(h.startswith("Result: the Allied win") and REASON in h for h in heads)
+    data = QtPaper().pdf(document, "a4")
+    assert glyphs_outside(data, MARGINS_MM.left(), MARGINS_MM.right()) == []
+    flat = squeezed(pdf_text(data))
+    assert squeezed(decides) in flat
+    assert flat.count(squeezed(REASON)) == 2  # in the decision and in the result
