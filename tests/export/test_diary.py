@@ -22,6 +22,7 @@ from campaign1813.campaign.export.diary import (
     DiaryError,
     DiaryFilter,
     campaign_diary,
+    diary_bytes,
     diary_document,
     find_theatre,
     parse_day,
@@ -222,7 +223,9 @@ def test_the_umpires_decision_and_the_result_wrap_whole_in_the_pdf(campaign_file
     decides = f"The umpire decides: Allied win ({REASON})"
     assert decides in heads
     assert any(h.startswith("Result: the Allied win") and REASON in h for h in heads)
-    data = QtPaper().pdf(document, "a4")
+    with open_campaign(path) as doc:  # the exporter the command line and a window call
+        data = diary_bytes(doc, "pdf", DiaryFilter(NORTH), "a4", QtPaper())
+    assert data.startswith(b"%PDF")
     assert glyphs_outside(data, MARGINS_MM.left(), MARGINS_MM.right()) == []
     flat = squeezed(pdf_text(data))
     assert squeezed(decides) in flat

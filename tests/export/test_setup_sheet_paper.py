@@ -197,9 +197,9 @@ def test_no_line_of_the_sheet_runs_into_the_footer_or_the_margins(ruleset):
     from campaign1813.ui.paper.layout import MARGINS_MM
 
     from .pdf_reading import glyphs, glyphs_outside
-    from .test_table_words import _helmstedt
+    from .test_table_words import helmstedt_by
 
-    sheet = helmstedt_sheet() if ruleset == "1813" else _helmstedt(ruleset)
+    sheet = helmstedt_sheet() if ruleset == "1813" else helmstedt_by(ruleset)
     data = QtPaper().setup_sheet_pdf(sheet, "a4")
     assert glyphs_outside(data, MARGINS_MM.left(), MARGINS_MM.right()) == []
     found, sizes = glyphs(data)

@@ -102,14 +102,14 @@ def test_no_word_is_under_a_marker_at_magdeburg(magdeburg):
 def test_no_word_is_under_a_marker_at_helmstedt_by_every_ruleset():
     """The demo's battle: ten corps, three edges, reinforcements; by each ruleset."""
     for ruleset in ("1813", "002", "004"):
-        sheet = helmstedt_sheet() if ruleset == "1813" else _helmstedt(ruleset)
+        sheet = helmstedt_sheet() if ruleset == "1813" else helmstedt_by(ruleset)
         plan = table_plan(sheet)
         assert covered(plan) == [], ruleset
         assert overlapping_markers(plan) == [], ruleset
         assert outside(plan, sheet) == [], ruleset
 
 
-def _helmstedt(ruleset: str):
+def helmstedt_by(ruleset: str):
     ground = _ground()
     day = date(1813, 5, 2)
     french = ("Second French Army HQ", "4 Corps", "5 Corps", "6 Corps")

@@ -15,8 +15,8 @@ import json
 from typing import Any
 
 from campaign1813.campaign.cli.export import add_output, add_paper, chosen_output, write
-from campaign1813.campaign.export.diary import DiaryFilter, campaign_diary, find_theatre, parse_day
-from campaign1813.campaign.export.formats import check_paper_option, document_bytes
+from campaign1813.campaign.export.diary import DiaryFilter, diary_bytes, find_theatre, parse_day
+from campaign1813.campaign.export.formats import check_paper_option
 from campaign1813.campaign.export.paper import installed
 from campaign1813.campaign.queries import battle_setup_view
 from campaign1813.campaign.store.document import open_campaign
@@ -78,6 +78,6 @@ def _diary(args: argparse.Namespace) -> int:
     if fmt == "pdf":
         installed()  # before any work: without a painter there is nothing to do
     with open_campaign(args.file) as doc:
-        document = campaign_diary(doc, chosen)
-    write(out, document_bytes(document, fmt, size), args.force)
+        data = diary_bytes(doc, fmt, chosen, size)
+    write(out, data, args.force)
     return 0

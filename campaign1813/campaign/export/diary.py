@@ -24,13 +24,15 @@ from itertools import groupby
 
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.export.document import Block, Document, Heading, Paragraph, Unit
+from campaign1813.campaign.export.formats import document_bytes
+from campaign1813.campaign.export.paper import Paper
 from campaign1813.campaign.queries import DiaryEntry, campaign_status, diary
 from campaign1813.campaign.store.protocol import CampaignStore
 from campaign1813.errors import CampaignError
 from campaign1813.maps.types import Theatre
 
-__all__ = ["DiaryFilter", "diary_document", "campaign_diary", "parse_day", "find_theatre",
-           "REPORT_MARK"]
+__all__ = ["DiaryFilter", "diary_document", "campaign_diary", "diary_bytes", "parse_day",
+           "find_theatre", "REPORT_MARK"]
 
 # The line that opens a battle report among an action's diary lines.
 REPORT_MARK = "Battle report:"
@@ -198,3 +200,11 @@ def campaign_diary(doc: CampaignStore, chosen: DiaryFilter = DiaryFilter()) -> D
     places: dict[str, Theatre] = {t.name: t.theatre for t in doc.ground().scenario.map.towns}
     places.update({c.name: c.theatre for c in status.commands})
     return diary_document(diary(doc), campaign=status.name, places=places, chosen=chosen)
+
+
+def diary_bytes(doc: CampaignStore, fmt: str, chosen: DiaryFilter = DiaryFilter(),
+                paper_size: str = "a4", paper: Paper | None = None) -> bytes:
+    """The diary of an open campaign (the part chosen) as the bytes of a PDF (on ``paper``,
+    else the installed one; every line wrapped, nothing cut), HTML or Markdown file: the one
+    exporter of the command line and the window."""
+    return document_bytes(campaign_diary(doc, chosen), fmt, paper_size, paper)
