@@ -12,11 +12,13 @@ from __future__ import annotations
 import html
 import io
 import re
+import shutil
 from datetime import date
 
 import pypdf
 import pytest
 
+from campaign1813.campaign import services
 from campaign1813.campaign.cli import main as bare_main
 from campaign1813.campaign.export.diary import (
     DiaryError,
@@ -32,6 +34,8 @@ from campaign1813.campaign.export.render import document_html, document_markdown
 from campaign1813.campaign.queries import DiaryEntry
 from campaign1813.campaign.store.document import open_campaign
 from campaign1813.maps.types import Theatre
+from campaign1813.ui.paper import QtPaper
+from campaign1813.ui.paper.layout import MARGINS_MM
 
 from .pdf_reading import glyphs_outside, pdf_text, squeezed
 from .test_setup_sheet import campaign_files_fixture as _campaign_files  # noqa: F401
@@ -177,9 +181,6 @@ def test_every_word_of_the_diary_is_in_its_pdf_inside_the_margins(campaign_files
     """The diary PDF loses nothing: every line of the whole diary with its battle report
     (headings, moves, results) is in the PDF's text, in order, and no letter is set in a
     page's margin."""
-    from campaign1813.ui.paper import QtPaper
-    from campaign1813.ui.paper.layout import MARGINS_MM
-
     document = _diary(campaign_files["fought"])
     data = QtPaper().pdf(document, paper)
     assert glyphs_outside(data, MARGINS_MM.left(), MARGINS_MM.right()) == []
@@ -206,12 +207,6 @@ def test_the_umpires_decision_and_the_result_wrap_whole_in_the_pdf(campaign_file
     "Result: …" lines, each longer than a line, wrap inside the margins, and every word of
     the umpire's reason is in the PDF's text (it once ran off the page at "…Kleist's
     cavalry r")."""
-    import shutil
-
-    from campaign1813.campaign import services
-    from campaign1813.ui.paper import QtPaper
-    from campaign1813.ui.paper.layout import MARGINS_MM
-
     path = tmp_path / "decided.c1813"
     shutil.copy(campaign_files["scheduled"], path)
     with open_campaign(path) as doc:

@@ -16,11 +16,14 @@ import pytest
 
 from campaign1813.ui.console import main
 from campaign1813.ui.paper import QtPaper
+from campaign1813.ui.paper.layout import MARGINS_MM
 from campaign1813.ui.paper.table_diagram import paint_table, table_svg
 
+from .pdf_reading import glyphs, glyphs_outside
 from .test_setup_sheet import LAURISTON, YORCK, helmstedt_sheet
 from .test_setup_sheet import campaign_files_fixture as _campaign_files  # noqa: F401
 from .test_setup_sheet import magdeburg_fixture as _magdeburg  # noqa: F401
+from .test_table_words import helmstedt_by
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -194,11 +197,6 @@ def test_no_line_of_the_sheet_runs_into_the_footer_or_the_margins(ruleset):
     """Nothing is cut: on every page of the demo's two-army sheet, by each ruleset (002's
     long sequence of play once ran under page 1's footer), every letter is inside the side
     margins and the lowest line above the footer clears it."""
-    from campaign1813.ui.paper.layout import MARGINS_MM
-
-    from .pdf_reading import glyphs, glyphs_outside
-    from .test_table_words import helmstedt_by
-
     sheet = helmstedt_sheet() if ruleset == "1813" else helmstedt_by(ruleset)
     data = QtPaper().setup_sheet_pdf(sheet, "a4")
     assert glyphs_outside(data, MARGINS_MM.left(), MARGINS_MM.right()) == []

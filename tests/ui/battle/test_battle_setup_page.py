@@ -10,6 +10,7 @@ HQ marches to the sound of the guns: Blücher and his reserve (Zieten) come on a
 import pytest
 
 from campaign1813.campaign.services import IssueOrder
+from campaign1813.ui.paper.table_diagram import table_plan
 
 PRUSSIANS = "I Prussian Corps"
 RESERVE = "Prussian Army reserve"
@@ -48,6 +49,13 @@ def test_the_setup_shows_chips_reinforcements_and_the_table(battle):
                for y in range(0, image.height(), 3)}
     assert "#5b93cf" in colours  # the river's blue
     assert "#e6edd2" in colours  # the table's ground
+    # A2 (the reserve, turn 4) and A1 both come on by the Burg road: neither covers its name.
+    plan = table_plan(sheet)
+    burg = next(w for w in plan.labels if w.text == "Burg 42°")
+    blinds = {m.text: m for m in plan.markers if m.kind == "blind"}
+    assert {"A1", "A2", "F1"} <= set(blinds)
+    assert not any(burg.shape.intersects(blinds[b].shape) for b in ("A1", "A2"))
+    assert not any(w.shape.intersects(m.shape) for w in plan.labels for m in plan.markers)
     assert "Wolmirstedt 0° (north edge)" in page.roads.text()
 
 
