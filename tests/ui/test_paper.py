@@ -17,7 +17,7 @@ from campaign1813.campaign.export.document import (
 )
 from campaign1813.ui.paper import QtPaper
 from campaign1813.ui.paper.layout import MARGINS_MM
-from tests.export.pdf_reading import glyphs_outside, pdf_text, squeezed
+from tests.export.pdf_reading import MM, glyphs, glyphs_outside, pdf_text, squeezed
 
 # The widgets' application first: a PDF alone would start a bare QGuiApplication, and the
 # window tests that follow in the same run need a QApplication.
@@ -103,3 +103,18 @@ def test_long_headings_notes_labels_and_cells_wrap_inside_the_margins():
     for line in (UMPIRE, RESULT, "the battle of Magdeburg, 5 May 1813, fought at the table",
                  "Reserve Regiments of the Neumark"):
         assert squeezed(line) in flat
+
+
+def test_a_paragraph_longer_than_a_page_runs_on_over_the_next_pages():
+    """A paragraph taller than a whole page is broken between its lines, as a long table is
+    between its rows: every word is printed once, none below a page's foot."""
+    words = [f"w{n:04d}" for n in range(2400)]
+    doc = Document("Diary", "The Test Campaign", "5 May 1813",
+                   (Unit((Heading("5 May 1813", 1), Paragraph(" ".join(words)))),))
+    data = QtPaper().pdf(doc, "a4")
+    assert glyphs_outside(data, MARGINS_MM.left(), MARGINS_MM.right()) == []
+    found, sizes = glyphs(data)
+    assert len(sizes) >= 3
+    assert min(g.y for g in found) > MARGINS_MM.bottom() * MM - 1  # nothing under the foot
+    # Read without white space: pypdf sometimes sets a space inside a word ("w068 2").
+    assert re.findall(r"w\d{4}", squeezed(pdf_text(data))) == words  # each once, in order

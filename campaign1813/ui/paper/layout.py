@@ -23,6 +23,8 @@ from PySide6.QtGui import (
     QPageSize,
     QPainter,
     QPen,
+    QTextLayout,
+    QTextOption,
 )
 
 from campaign1813.campaign.export.document import (
@@ -149,6 +151,33 @@ class _Typesetter:
             return self.metrics[style].height()
         flags = self.flags(style, text, width)
         return self.metrics[style].boundingRect(QRectF(0, 0, width, 1e7), flags, text).height()
+
+    def split(self, block: Paragraph, room: float) -> tuple[Paragraph | None, Paragraph | None]:
+        """The lines of a paragraph that fit in ``room`` (None if not one does) and the rest
+        (None if nothing is left), broken where the painter breaks its lines."""
+        style = "small" if block.small else "body"
+        option = QTextOption()
+        anywhere = self.flags(style, block.text, self.width) == int(Qt.TextFlag.TextWrapAnywhere)
+        option.setWrapMode(QTextOption.WrapMode.WrapAnywhere if anywhere
+                           else QTextOption.WrapMode.WordWrap)
+        layout = QTextLayout(block.text, self.fonts[style], self.painter.device())
+        layout.setTextOption(option)
+        layout.beginLayout()
+        cut, used = 0, 0.0
+        room -= 5 * self.pt  # the space after a paragraph
+        while True:
+            line = layout.createLine()
+            if not line.isValid():
+                break
+            line.setLineWidth(self.width)
+            if used + line.height() > room:
+                break
+            used += line.height()
+            cut = line.textStart() + line.textLength()
+        layout.endLayout()
+        head, tail = block.text[:cut].rstrip(), block.text[cut:].lstrip()
+        return (Paragraph(head, block.small) if head else None,
+                Paragraph(tail, block.small) if tail else None)
 
     def row_heights(self, table: Table) -> list[float]:
         """Each row's height: its tallest cell, wrapped to its column, and a little air."""
@@ -372,6 +401,20 @@ def _paginate(ts: _Typesetter, document: Document, page_height: float,
             if y + h <= page_height:
                 pages[-1].append(_Placed(block, y, h))
                 y += h
+                continue
+            if isinstance(block, Paragraph) and h > page_height:
+                # A paragraph taller than a page: what fits here, the rest on the next pages.
+                rest: Paragraph | None = block
+                while rest is not None:
+                    lines, rest = ts.split(rest, page_height - y)
+                    if lines is None:
+                        new_page()
+                        continue
+                    ph = ts.height(lines)
+                    pages[-1].append(_Placed(lines, y, ph))
+                    y += ph
+                    if rest is not None:
+                        new_page()
                 continue
             if not isinstance(block, Table):
                 if pages[-1]:
