@@ -17,7 +17,7 @@ from typing import Any
 
 from campaign1813.campaign.export.output import write_new
 from campaign1813.campaign.export.paper import installed
-from campaign1813.campaign.export.render import document_html, document_markdown
+from campaign1813.campaign.export.render import document_bytes
 from campaign1813.campaign.queries import campaign_status
 from campaign1813.campaign.store.document import open_campaign
 
@@ -107,12 +107,7 @@ def _oob(args: argparse.Namespace) -> int:
         forces = oob.all_forces(armies)
     if fmt in ("pdf", "html", "md"):
         document = oob.oob_document(forces, summary.name, summary.current_date)
-        if fmt == "pdf":
-            data = paper.pdf(document, args.paper)
-        elif fmt == "html":
-            data = document_html(document).encode("utf-8")
-        else:
-            data = document_markdown(document).encode("utf-8")
+        data = document_bytes(document, fmt, args.paper, paper if fmt == "pdf" else None)
     elif fmt == "csv":
         data = oob.oob_csv(forces).encode("utf-8")
     else:

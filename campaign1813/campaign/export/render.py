@@ -30,6 +30,10 @@ from campaign1813.campaign.export.document import (
     Paragraph,
     Table,
 )
+from campaign1813.campaign.export.paper import Paper, installed
+
+# The formats a document is written in, by the command line and the window alike.
+DOCUMENT_FORMATS = ("pdf", "html", "md")
 
 _CSS = """
 body { font-family: "DejaVu Serif", Georgia, serif; margin: 2em auto; max-width: 48em;
@@ -143,3 +147,17 @@ def document_markdown(document: Document) -> str:
         for block in unit.blocks:
             lines += _markdown_block(block)
     return "\n".join(lines)
+
+
+def document_bytes(document: Document, fmt: str, paper_size: str = "a4",
+                   paper: Paper | None = None) -> bytes:
+    """The document as the bytes of a ``pdf`` (by ``paper``, else the installed painter),
+    ``html`` or ``md`` file: the one writer of each format for the command line and the
+    window."""
+    if fmt == "html":
+        return document_html(document).encode("utf-8")
+    if fmt == "md":
+        return document_markdown(document).encode("utf-8")
+    if fmt == "pdf":
+        return (paper or installed()).pdf(document, paper_size)
+    raise ValueError(f"format {fmt!r}: not one of {', '.join(DOCUMENT_FORMATS)}")
