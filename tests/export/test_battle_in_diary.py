@@ -35,21 +35,22 @@ def schedule(doc) -> None:
         services.end_day(doc)
 
 
-def fight(doc) -> int:
+def fight(doc, step=services.battle_action, setup=services.open_battle) -> int:
     """Open battle 1 by ruleset 002 and fight it with typed dice until it is decided (the
-    Allies eliminate 3 of the 6 French units); the number of steps taken."""
+    Allies eliminate 3 of the 6 French units), each step by ``step`` (the service, or the
+    window's way of running it); the number of steps taken."""
     steps = 0
 
     def act(action, *typed, **inputs):
         nonlocal steps
         steps += 1
-        services.battle_action(doc, 1, action, typed=list(typed) or None, **inputs)
+        step(doc, 1, action, typed=list(typed) or None, **inputs)
 
     def skip(n=1):
         for _ in range(n):
             act("next")
 
-    services.open_battle(doc, 1, ruleset="002")
+    setup(doc, 1, ruleset="002")
     act("sides", 5)
     skip(2)
     act("shoot", 6, unit=AART, target=F19)

@@ -36,7 +36,8 @@ from campaign1813.errors import CampaignError
 from campaign1813.maps.types import Theatre
 
 __all__ = ["DiaryFilter", "diary_document", "campaign_diary", "parse_day", "find_theatre",
-           "REPORT_MARK", "report_document", "campaign_report", "report_reference"]
+           "REPORT_MARK", "report_document", "campaign_report", "report_reference",
+           "chosen_entries", "diary_places"]
 
 _TURN = re.compile(r"Turn \d+ of \d+")
 _PHASE = re.compile(r"Turn \d+ – ")  # a phase of a ruleset that plays by phases (002)
@@ -171,27 +172,39 @@ def campaign_report(doc: CampaignStore, battle: int) -> Document:
     return report_document(battle_report(doc, battle), campaign=doc.summary().name)
 
 
+def chosen_entries(entries: Iterable[DiaryEntry], *,
+                   places: Mapping[str, Theatre] | None = None,
+                   chosen: DiaryFilter = DiaryFilter()) -> list[DiaryEntry]:
+    """The lines of the diary in the part ``chosen``: its days, and for a theatre the lines
+    that name one of its commands or towns (``places`` gives the theatre of each). A battle's
+    entry (its result, closed by the link to its report) is kept whole or not at all."""
+    finder = _Places(places or {})
+    wanted = [e for e in entries if chosen.takes(e.day)]
+    if chosen.theatre is None:
+        return wanted
+    battles = {e.seq for e in wanted if e.report is not None}
+    kept_battles = {e.seq for e in wanted if e.seq in battles
+                    and chosen.theatre in finder.theatres(e.text)}
+    return [e for e in wanted if (e.seq in kept_battles if e.seq in battles
+                                  else chosen.theatre in finder.theatres(e.text))]
+
+
 def diary_document(entries: Iterable[DiaryEntry], *, campaign: str,
                    places: Mapping[str, Theatre] | None = None,
                    chosen: DiaryFilter = DiaryFilter()) -> Document:
     """The diary (or the part ``chosen``) as a document: a section a day, a battle one entry
     that refers to its full report; ``places`` gives the theatre of each command and town,
     for a theatre's diary."""
-    finder = _Places(places or {})
     units: list[Unit] = []
     days: list[date] = []
-    wanted = [e for e in entries if chosen.takes(e.day)]
-    for day, of_day in groupby(wanted, key=lambda e: e.day):
+    for day, of_day in groupby(chosen_entries(entries, places=places, chosen=chosen),
+                               key=lambda e: e.day):
         lines: list[Block] = []
         for entry in of_day:
-            if chosen.theatre is not None and chosen.theatre not in finder.theatres(entry.text):
-                continue
             text = entry.text
             if entry.report is not None:
                 text = f"{text} ({report_reference(entry.report)})"
             lines.append(Paragraph(text))
-        if not lines:
-            continue
         days.append(day)
         units.append(Unit((Heading(format_date(day), 1), *lines)))
     if not units:
@@ -203,7 +216,12 @@ def diary_document(entries: Iterable[DiaryEntry], *, campaign: str,
 
 def campaign_diary(doc: CampaignStore, chosen: DiaryFilter = DiaryFilter()) -> Document:
     """The diary of an open campaign as a document, for the part chosen."""
-    status = campaign_status(doc)
+    return diary_document(diary(doc), campaign=doc.summary().name, places=diary_places(doc),
+                          chosen=chosen)
+
+
+def diary_places(doc: CampaignStore) -> dict[str, Theatre]:
+    """The theatre of every town and command of an open campaign, by name."""
     places: dict[str, Theatre] = {t.name: t.theatre for t in doc.ground().scenario.map.towns}
-    places.update({c.name: c.theatre for c in status.commands})
-    return diary_document(diary(doc), campaign=status.name, places=places, chosen=chosen)
+    places.update({c.name: c.theatre for c in campaign_status(doc).commands})
+    return places
