@@ -106,11 +106,14 @@ def parse_roll(text: str) -> list[int | tuple[int, ...]] | None:
 
 
 def chance_text(p: Fraction) -> tuple[str, str]:
-    """A chance as the exact fraction and the percentage, as the command line prints them.
+    """A chance as the exact fraction and the percentage, as the command line prints them; an
+    outcome the dice cannot give is "impossible", not "0/1".
 
-    >>> chance_text(Fraction(25, 36))
-    ('25/36', '69.4 %')
+    >>> chance_text(Fraction(25, 36)), chance_text(Fraction(0))
+    (('25/36', '69.4 %'), ('impossible', '0 %'))
     """
+    if p == 0:
+        return "impossible", "0 %"
     return f"{p.numerator}/{p.denominator}", f"{float(p) * 100:.1f} %"
 
 
