@@ -45,7 +45,8 @@ class PaperActions(QObject):
     """A window's Print… and Export… of the document it shows."""
 
     def __init__(self, parent: QWidget, what: str, document: Callable[[], Document],
-                 folder: Callable[[], Path], say: Callable[[str], None]) -> None:
+                 folder: Callable[[], Path], say: Callable[[str], None], *,
+                 keys: bool = True) -> None:
         super().__init__(parent)
         self._parent = parent
         self._what = what  # "the diary": how the messages name it
@@ -54,11 +55,13 @@ class PaperActions(QObject):
         self._say = say
         self.preview: QPrintPreviewDialog | None = None
         self.print_action = QAction("&Print…", parent)
-        self.print_action.setShortcut(QKeySequence.StandardKey.Print)
+        if keys:  # a window whose Ctrl+P is its own (the battle's pips) goes without
+            self.print_action.setShortcut(QKeySequence.StandardKey.Print)
         self.print_action.setToolTip(f"Preview {what} on paper and print it")
         self.print_action.triggered.connect(lambda _c=False: self.print_preview())
         self.export_action = QAction("E&xport…", parent)
-        self.export_action.setShortcut(QKeySequence("Ctrl+E"))
+        if keys:
+            self.export_action.setShortcut(QKeySequence("Ctrl+E"))
         self.export_action.setToolTip(f"Write {what} to a PDF, HTML or Markdown file")
         self.export_action.triggered.connect(lambda _c=False: self.export())
         parent.addAction(self.print_action)

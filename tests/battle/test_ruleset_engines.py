@@ -316,7 +316,7 @@ def test_the_command_line_fights_any_ruleset_by_its_generic_actions(campaign, ca
     err = capsys.readouterr().err
     assert "move road should be yes or no, not 'maybe'" in err and err.count("\n") == 1
     assert main(["battle", f, "1", "act", "move", "inches=6"]) == 1
-    assert "move needs unit (unit=…)" in capsys.readouterr().err
+    assert "move needs the unit (unit=…)" in capsys.readouterr().err
     assert main(["battle", f, "1", "act", "move", f"unit={FCAV}", "inches=9", "road"]) == 0
     assert "moves 9 inches along a road" in capsys.readouterr().out
     assert main(["battle", f, "1", "act", "next"]) == 0

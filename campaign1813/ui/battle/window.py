@@ -94,7 +94,7 @@ class BattleWindow(QMainWindow):
         self.paper = PaperActions(self, "the battle report",
                                   lambda: report_document(campaign, battle),
                                   lambda: campaign_folder(campaign),
-                                  lambda text: self.statusBar().showMessage(text))
+                                  lambda text: self.statusBar().showMessage(text), keys=False)
         self.tabs = QTabWidget()
         self.tabs.addTab(self.setup_page, "&1 Setup")
         self.tabs.addTab(self.play_stack, "&2 Play")
@@ -298,8 +298,12 @@ class BattleWindow(QMainWindow):
         self.auto_button.setEnabled(not finished and not decided)
         return view
 
-    def _on_changed(self, _update: Any) -> None:
+    def _on_changed(self, update: Any) -> None:
         if self.campaign.document is self._document:
+            if update.changes.label.startswith(("Undo ", "Redo ")):
+                # the battle went back (or on again): a refusal shown before no longer stands
+                self.play_page.clear_refusal()
+                self.generic_page.clear_refusal()
             self.refresh()
 
     def _on_opened(self) -> None:

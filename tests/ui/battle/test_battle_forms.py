@@ -250,3 +250,16 @@ def test_auto_resolve_of_a_battle_on_the_table_abandons_the_fight_first(window, 
     labels = [e.text for e in queries.diary(window.document)]
     assert any("was abandoned after 1 step;" in t for t in labels)
     assert any(t.startswith("Auto-resolved (seed 18130506001)") for t in labels)
+
+
+def test_the_fire_form_offers_the_moving_commanders_battery_first(window, battle):
+    """Rule 7: a battery fires during its own commander's move: with the Prussian chip drawn
+    the form suggests I Prussian Corps' battery, not 5 Corps'; with the French chip, 5 Corps'."""
+    play = battle.play_page
+    _spot_both(play)
+    _draw_chip(play, "2")  # General Yorck's chip: the Prussians move
+    play.open_new_test("fire")
+    assert play.form.who_key() == f"{PRUSSIANS}/artillery"
+    assert [play.form.who.itemData(i) for i in range(play.form.who.count())] == [
+        f"{PRUSSIANS}/artillery", "5 Corps/artillery"]
+    assert play.form.target_key().startswith("5 Corps/")
