@@ -7,7 +7,7 @@ paper from Report ▸ Print… and Export… as ``export report`` writes it; Esc
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QWidget
 
@@ -67,3 +67,6 @@ class ReportWindow(QMainWindow):
         if not lines or lines[0].casefold() != report.title.casefold():
             lines.insert(0, report.heading)  # an auto-resolved report opens at its first turn
         self.report.show_lines(lines)
+        # read from the diary, a report opens at its beginning (the battle window's follows
+        # its latest line)
+        QTimer.singleShot(0, self, lambda: self.report.verticalScrollBar().setValue(0))
