@@ -483,6 +483,8 @@ class MainWindow(QMainWindow):
     def show_diary(self) -> None:
         """Open (or bring forward) the campaign diary window."""
         if self.document is None:
+            if self.diary_window is not None:
+                self.diary_window.close()  # no campaign open: no diary to show
             return
         # the diary window brings the printing: loaded when first opened
         from campaign1813.campaign.export.diary import diary_places

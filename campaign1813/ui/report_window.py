@@ -8,7 +8,7 @@ paper from Report ▸ Print… and Export… as ``export report`` writes it; Esc
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QWidget
 
 from campaign1813.campaign import queries
@@ -42,6 +42,9 @@ class ReportWindow(QMainWindow):
         close.triggered.connect(lambda _c=False: self.close())
         menu.addAction(close)
         self.resize(760, 640)
+        self._document = campaign.document
+        campaign.changed.connect(self._on_changed)
+        campaign.opened.connect(self._on_opened)
         self.refresh()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
@@ -50,6 +53,22 @@ class ReportWindow(QMainWindow):
             self.close()
             return
         super().keyPressEvent(event)
+
+    def _on_changed(self, _update: object) -> None:
+        if self.campaign.document is self._document:
+            self.refresh()  # an undone result gives the report so far back, and so on
+
+    def _on_opened(self) -> None:
+        if self.campaign.document is not self._document:
+            self.close()  # another campaign is open: this battle is not in it
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
+        try:
+            self.campaign.changed.disconnect(self._on_changed)
+            self.campaign.opened.disconnect(self._on_opened)
+        except (RuntimeError, TypeError):  # already gone with the campaign
+            pass
+        super().closeEvent(event)
 
     def refresh(self) -> None:
         """Read the report again and show it."""

@@ -199,3 +199,16 @@ def test_the_days_report_keeps_a_battles_result_not_its_steps(window, qtbot):
                      "  The battle's full report is kept with it: Campaign ▸ Diary links "
                      "to it."]
     assert queries.battle_report(doc, 1).lines[-1].startswith("The battle is finished")
+
+
+def test_a_report_window_follows_undo_and_closes_with_its_campaign(fought, qtbot,
+                                                                  fresh_campaign, tmp_path):
+    report = fought.show_report(1)
+    qtbot.waitExposed(report)
+    assert report.report.lines[-1].startswith("The battle is finished")
+    fought.undo_action.trigger()  # the finish: the battle is back on the table, decided
+    assert report.report.lines[-1].startswith("Result: the Allied win")
+    diary = _diary(fought)
+    assert "Full report" not in diary.text.toPlainText()
+    assert fought.open_file(fresh_campaign(tmp_path / "other.c1813"))
+    assert not report.isVisible()
