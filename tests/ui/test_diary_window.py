@@ -51,9 +51,27 @@ def _pdf_words(path) -> str:
     return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text))  # "ﬁ" is "fi"
 
 
+def _menu_action(window, menu: str, text: str):
+    """An action of the window's menu bar, found as the umpire finds it: menu, then item."""
+    bar = next(a.menu() for a in window.menuBar().actions() if a.text() == menu)
+    return next(a for a in bar.actions() if a.text() == text)
+
+
+def _paper_item(paper: PaperActions, what: str):
+    """Print… or Export… (``what``) in the menu of the window the paper belongs to: the
+    diary's Diary menu, a report's Report menu, the battle window's Report menu."""
+    window = paper.parent()
+    menus = [a.text() for a in window.menuBar().actions()]
+    item = {"print": "&Print…", "export": "E&xport…"}[what]
+    if "&Battle" in menus:
+        item = item.replace("…", " Report…")
+    return _menu_action(window, "&Diary" if "&Diary" in menus else "&Report", item)
+
+
 def _print_to_pdf(paper: PaperActions, path) -> str:
-    """Print… opens the preview; its printer prints to a PDF file, which is read back."""
-    paper.print_action.trigger()
+    """Print… (from the window's menu) opens the preview; its printer prints to a PDF file,
+    which is read back."""
+    _paper_item(paper, "print").trigger()
     dialog = paper.preview
     assert dialog is not None and dialog.isVisible()
     printer: QPrinter = dialog.printer_kept
@@ -67,7 +85,7 @@ def _print_to_pdf(paper: PaperActions, path) -> str:
 def _export(paper: PaperActions, monkeypatch, path) -> None:
     """Export… with the save dialog answered: the file named, its question asked."""
     monkeypatch.setattr(paper, "ask_file", lambda _document: (str(path), True))
-    paper.export_action.trigger()
+    _paper_item(paper, "export").trigger()
     assert path.exists()
 
 
