@@ -88,8 +88,16 @@ class PaperActions(QObject):
         dialog.setDefaultSuffix("pdf")
         dialog.selectFile(start)
         by_filter = {text: fmt for fmt, text in FILTERS.items()}
-        dialog.filterSelected.connect(
-            lambda text: dialog.setDefaultSuffix(by_filter.get(text, "")))
+
+        def on_filter(text: str) -> None:
+            # another file type: the suggested name takes its suffix
+            fmt = by_filter.get(text, "pdf")
+            dialog.setDefaultSuffix(fmt)
+            named = dialog.selectedFiles()
+            if named and Path(named[0]).suffix.lower().lstrip(".") in FILTERS:
+                dialog.selectFile(Path(named[0]).with_suffix(f".{fmt}").name)
+
+        dialog.filterSelected.connect(on_filter)
         if not dialog.exec() or not dialog.selectedFiles():
             return None
         chosen = dialog.selectedFiles()[0]

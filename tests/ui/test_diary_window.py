@@ -8,12 +8,14 @@ from __future__ import annotations
 import re
 import shutil
 import unicodedata
+from pathlib import Path
 
 import pypdf
 import pytest
-from PySide6.QtCore import Qt, QUrl
+from PySide6.QtCore import Qt, QTimer, QUrl
 from PySide6.QtPrintSupport import QPrinter
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QFileDialog
 
 from campaign1813.campaign import queries, services
 from campaign1813.campaign.store.document import open_campaign
@@ -230,3 +232,24 @@ def test_a_report_window_follows_undo_and_closes_with_its_campaign(fought, qtbot
     assert "Full report" not in diary.text.toPlainText()
     assert fought.open_file(fresh_campaign(tmp_path / "other.c1813"))
     assert not report.isVisible()
+
+
+def test_export_suggests_a_name_whose_suffix_follows_the_file_type(fought, qtbot, tmp_path):
+    report = fought.show_report(1)
+    seen = []
+
+    def answer():
+        dialog = next(w for w in QApplication.topLevelWidgets()
+                      if isinstance(w, QFileDialog) and w.isVisible())
+        seen.append(Path(dialog.selectedFiles()[0]).name)
+        dialog.selectNameFilter("Markdown (*.md)")
+        dialog.filterSelected.emit("Markdown (*.md)")
+        seen.append(Path(dialog.selectedFiles()[0]).name)
+        dialog.accept()
+
+    QTimer.singleShot(200, answer)
+    assert report.paper.export()
+    assert seen == ["Battle report - The battle of Magdeburg (6 May 1813).pdf",
+                    "Battle report - The battle of Magdeburg (6 May 1813).md"]
+    written = fought.document.path.parent / seen[1]
+    assert written.read_text(encoding="utf-8").startswith("# Battle report: The battle of")
