@@ -40,6 +40,7 @@ from campaign1813.campaign.store.protocol import (
     FIGHT_STEP,
     FINISH_FIGHT,
     OPEN_FIGHT,
+    REPORT_MARK,
     CampaignReader,
     CampaignStore,
     Fight,
@@ -280,11 +281,7 @@ def battle_action(store: CampaignStore, battle: int, action: str, *,
         work.add_step(battle, step)
         changes = work.record(LogEntry(FIGHT_STEP, fight_step_label(battle, step.label),
                                        work.summary().current_date, (), {"battle": battle}))
-    return _with_lines(changes, step.lines)
-
-
-def _with_lines(changes: Changes, lines: Sequence[str]) -> Changes:
-    return structs.replace(changes, lines=tuple(lines))
+    return structs.replace(changes, lines=tuple(step.lines), battle_step=True)
 
 
 def finish_battle(store: CampaignStore, battle: int) -> Changes:
@@ -307,7 +304,7 @@ def finish_battle(store: CampaignStore, battle: int) -> Changes:
         work.add_step(battle, step)
         report = engine.report(setup, [*steps, step])
         return work.record(LogEntry(FINISH_FIGHT, label, day,
-                                    (*lines, "Battle report:", *report), {"battle": battle}))
+                                    (*lines, REPORT_MARK, *report), {"battle": battle}))
 
 
 def abandon_battle(store: CampaignStore, battle: int) -> Changes:
@@ -378,5 +375,5 @@ def autoresolve_battle(store: CampaignStore, battle: int, *,
         work.put_state(state)
         return work.record(LogEntry(
             AUTO_RESOLVE, f"Auto-resolve: {label}", day,
-            (f"Auto-resolved (seed {setup.seed}): {result.reason}", *lines, "Battle report:",
+            (f"Auto-resolved (seed {setup.seed}): {result.reason}", *lines, REPORT_MARK,
              *result.report), {"battle": battle, "seed": setup.seed}))

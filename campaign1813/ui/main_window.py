@@ -36,7 +36,7 @@ from campaign1813.campaign.store.document import (
     save_campaign_as,
 )
 from campaign1813.ui import APP_TITLE
-from campaign1813.ui.day_windows import DiaryWindow, ReportPane
+from campaign1813.ui.day_windows import ReportPane
 from campaign1813.ui.map.view import CampaignView
 from campaign1813.ui.menus import Menus
 from campaign1813.ui.objectives_panel import ObjectivesPanel
@@ -55,6 +55,8 @@ if TYPE_CHECKING:
     from campaign1813.campaign.day.actions import IssueOrder
     from campaign1813.ui.battle import BattleWindow
     from campaign1813.ui.battle_dialogs import BattleDialog
+    from campaign1813.ui.diary_window import DiaryWindow
+    from campaign1813.ui.report_window import ReportWindow
     from campaign1813.ui.settings_dialog import SettingsDialog
 
 __all__ = ["APP_TITLE", "MainWindow"]
@@ -83,6 +85,7 @@ class MainWindow(QMainWindow):
         self.history = UndoHistory(self.campaign, self)
         self.undo_action, self.redo_action = self.history.undo_action, self.history.redo_action
         self.diary_window: DiaryWindow | None = None
+        self.report_windows: dict[int, ReportWindow] = {}  # battles' reports opened from the diary
         self.battle_windows: dict[int, BattleWindow] = {}  # the battles open at the table
         self.campaign_view = CampaignView(self.campaign, self, settings=self._settings,
                                           defer_map=defer_map)
@@ -480,14 +483,39 @@ class MainWindow(QMainWindow):
     def show_diary(self) -> None:
         """Open (or bring forward) the campaign diary window."""
         if self.document is None:
+            if self.diary_window is not None:
+                self.diary_window.close()  # no campaign open: no diary to show
             return
-        text = queries.diary_text(self.document)
+        # the diary window brings the printing: loaded when first opened
+        from campaign1813.campaign.export.diary import diary_places
+        from campaign1813.ui.diary_window import DiaryWindow
+
+        name = self.document.summary().name
         if self.diary_window is None:
-            self.diary_window = DiaryWindow(self)
-        self.diary_window.setWindowTitle(f"Campaign Diary — {self.document.summary().name}")
-        self.diary_window.show_text(text)
+            self.diary_window = DiaryWindow(lambda: Path(self.start_folder()), self)
+            self.diary_window.report_requested.connect(self.show_report)
+        self.diary_window.setWindowTitle(f"Campaign Diary — {name}")
+        self.diary_window.show_diary(queries.diary(self.document), diary_places(self.document),
+                                     name)
         self.diary_window.show()
         self.diary_window.raise_()
+
+    def show_report(self, battle: int) -> ReportWindow:
+        """Open (or bring forward) a battle's full report in its own window."""
+        from campaign1813.ui.report_window import ReportWindow  # with the diary's printing
+
+        window = self.report_windows.get(battle)
+        if window is None or not window.isVisible():
+            window = ReportWindow(self.campaign, battle, self)
+            window.destroyed.connect(
+                lambda _o=None, b=battle, w=window: self.report_windows.pop(b)
+                if self.report_windows.get(b) is w else None)
+            self.report_windows[battle] = window
+        else:
+            window.refresh()
+        window.show()
+        window.raise_()
+        return window
 
     # ----- view --------------------------------------------------------------------------
     def _on_opened(self) -> None:

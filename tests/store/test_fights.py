@@ -92,11 +92,14 @@ def test_finishing_rests_the_winner_and_retreats_the_loser_as_a_typed_result_doe
         with pytest.raises(CampaignError, match="already finished"):
             services.battle_action(doc, 1, "finish")
         diary = queries.diary_text(doc)
+        report = "\n".join(queries.battle_report(doc, 1).lines)
     assert fought == typed
     assert fought["I Corps"][0] is Status.RESTING and fought["1 Corps"][0] is Status.RETREATING
     assert "Battle report:" in changes.lines
     # Rule 1: the commander's corps is still on its blind: the blind's pips, average die + 0
-    assert "Move 1 –" in diary and "Pips on the blind (Rule 1): 4 +0" in diary
+    assert "Move 1 –" in report and "Pips on the blind (Rule 1): 4 +0" in report
+    # The diary keeps the result and a link to the report, not the report's moves.
+    assert "Move 1 –" not in diary and diary.endswith(", battle 1")
 
 
 def test_the_command_line_fights_a_battle(found, capsys):

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (
 )
 
 from campaign1813.campaign import queries, services
-from campaign1813.campaign.day.settings import shown
+from campaign1813.campaign.day.settings import BY_NAME, shown
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.store import document
 from tests.ui.conftest import dump
@@ -86,13 +86,13 @@ def test_contact_miles_changed_in_the_dialog_is_one_action_undone_from_the_menu(
     assert [f.name for f in dialog.changed_fields()] == ["contact_miles"]
     with qtbot.waitSignal(window.campaign_changed) as blocker:
         press(qtbot, dialog)
-    assert blocker.args[0].label == "Setting: contact_miles 5"
+    assert blocker.args[0].label == "Setting: Contact miles 5"
     assert not dialog.isVisible()
     assert settings_of(window)["contact_miles"] == "5"
     assert next(s for s in queries.campaign_settings(window.document)
                 if s.name == "contact_miles").changed
-    assert window.undo_action.text() == "&Undo Setting: contact_miles 5"
-    assert "contact_miles 10 → 5" in window.report_pane.toPlainText()
+    assert window.undo_action.text() == "&Undo Setting: Contact miles 5"
+    assert "Contact miles 10 → 5" in window.report_pane.toPlainText()
     window.undo_action.trigger()
     assert settings_of(window)["contact_miles"] == "10"
     assert dump(window) == before
@@ -114,9 +114,9 @@ def test_each_changed_setting_is_its_own_undo_and_unchanged_ones_are_left_alone(
     while window.undo_action.isEnabled():
         labels.append(window.undo_action.text())
         window.undo_action.trigger()
-    assert labels == ["&Undo Setting: battle_turns 20",
-                      "&Undo Setting: forced_march_cost a day's rest for the corps",
-                      "&Undo Setting: messenger_orders on"]
+    assert labels == ["&Undo Setting: Battle turns 20",
+                      "&Undo Setting: Forced march cost a day's rest for the corps",
+                      "&Undo Setting: Messenger orders on"]
     assert settings_of(window) == before
 
 
@@ -221,3 +221,17 @@ def test_the_spin_boxes_stop_at_the_bounds_the_service_checks(window, name):
     services.change_setting(window.document, name, f"{top:g}")
     with pytest.raises(CampaignError, match="must be a"):
         services.change_setting(window.document, name, f"{top + step:g}")
+
+
+def test_the_undo_menu_names_a_setting_in_the_words_the_dialog_shows(window, qtbot):
+    """One table of a setting's words serves the dialog's label, the Undo menu and the diary:
+    "Undo Setting: Contact miles 0", never the file's name contact_miles."""
+    dialog = open_dialog(window)
+    for name, setting in BY_NAME.items():
+        assert dialog.field(name).label.text() == setting.words
+    type_into(qtbot, dialog.field("contact_miles"), "0")
+    press(qtbot, dialog)
+    assert window.undo_action.text() == "&Undo Setting: Contact miles 0"
+    assert "_" not in window.undo_action.text()
+    assert queries.diary_text(window.document).endswith(
+        "Setting: Contact miles 10 → 0 (hostile commands this close by road are in contact).")

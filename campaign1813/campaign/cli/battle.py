@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from campaign1813.campaign import queries, services
-from campaign1813.campaign.battle.core.actions import action_named, read_inputs
+from campaign1813.campaign.battle.core.actions import MissingInputs, action_named, read_inputs
 from campaign1813.campaign.battle.core.engine import TestOdds
 from campaign1813.campaign.battle.core.steps import ActionRefused
 from campaign1813.campaign.battle.registry import find_ruleset
@@ -433,7 +433,10 @@ def _generic(queries: Any, services: Any, doc: Any, args: argparse.Namespace) ->
     for word in args.inputs:
         name, eq, value = word.partition("=")
         pairs.append((name.strip(), value if eq else None))
-    inputs = read_inputs(spec, pairs)
+    try:
+        inputs = read_inputs(spec, pairs)
+    except MissingInputs as exc:  # the command line shows how to give them
+        raise ActionRefused(f"{exc} ({exc.syntax})") from None
     return services.battle_action(doc, args.id, args.act, typed=_typed(args.roll), **inputs)
 
 

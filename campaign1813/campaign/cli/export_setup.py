@@ -1,11 +1,12 @@
-"""CLI: ``export setup`` (a battle's setup sheet for the table) and ``export diary`` (the diary
-and its battle reports).
+"""CLI: ``export setup`` (a battle's setup sheet for the table), ``export diary`` (the diary)
+and ``export report`` (a battle's full report).
 
 ``export setup FILE --battle ID (--pdf|--svg|--json) OUT`` writes the setup sheet of a
 scheduled battle (or of one being fought): the PDF sheet, the SVG of the table alone, or JSON
 for other tools (``docs/schemas/battle-setup.schema.json``). ``export diary FILE
-(--md|--html|--pdf) OUT [--theatre NAME] [--from DATE] [--to DATE]`` writes the diary. Like every
-export, an existing OUT is replaced only with ``--force``.
+(--md|--html|--pdf) OUT [--theatre NAME] [--from DATE] [--to DATE]`` writes the diary, a battle
+one entry in it; ``export report FILE --battle ID (--md|--html|--pdf) OUT`` that battle's full
+report, move by move. Like every export, an existing OUT is replaced only with ``--force``.
 """
 
 from __future__ import annotations
@@ -15,15 +16,21 @@ import json
 from typing import Any
 
 from campaign1813.campaign.cli.export import add_output, add_paper, chosen_output, write
-from campaign1813.campaign.export.diary import DiaryFilter, diary_bytes, find_theatre, parse_day
-from campaign1813.campaign.export.formats import check_paper_option
+from campaign1813.campaign.export.diary import (
+    DiaryFilter,
+    campaign_report,
+    diary_bytes,
+    find_theatre,
+    parse_day,
+)
+from campaign1813.campaign.export.formats import check_paper_option, document_bytes
 from campaign1813.campaign.export.paper import installed
 from campaign1813.campaign.queries import battle_setup_view
 from campaign1813.campaign.store.document import open_campaign
 
 
 def register_export(kinds: Any) -> None:
-    """``export setup`` and ``export diary``."""
+    """``export setup``, ``export diary`` and ``export report``."""
     p = kinds.add_parser(
         "setup", help="a battle's setup sheet for the table: PDF, SVG of the table, or JSON",
         description="The setup sheet of a scheduled battle: the table with its terrain, roads "
@@ -36,9 +43,10 @@ def register_export(kinds: Any) -> None:
     p.set_defaults(func=_setup)
 
     d = kinds.add_parser(
-        "diary", help="the campaign diary and its battle reports: Markdown, HTML or PDF",
-        description="The campaign's days and battle reports, all of them or one theatre's, "
-                    "between two dates (both included).")
+        "diary", help="the campaign diary: Markdown, HTML or PDF",
+        description="The campaign's days, all of them or one theatre's, between two dates "
+                    "(both included). A battle is one entry: its result, and a reference to "
+                    "its full report (export report).")
     d.add_argument("file", help="the campaign file")
     add_output(d, {"md": "write Markdown", "html": "write HTML", "pdf": "write a PDF"})
     d.add_argument("--theatre", metavar="NAME", help="one theatre, e.g. 'Northern Germany'")
@@ -47,6 +55,16 @@ def register_export(kinds: Any) -> None:
     d.add_argument("--to", dest="until", metavar="DATE", help="the last day")
     add_paper(d)
     d.set_defaults(func=_diary)
+
+    r = kinds.add_parser(
+        "report", help="a battle's full report, move by move: Markdown, HTML or PDF",
+        description="The full report of a battle fought at the table (finished, or so far) "
+                    "or auto-resolved, in the rules' form: each turn, each move, the result.")
+    r.add_argument("file", help="the campaign file")
+    r.add_argument("--battle", metavar="ID", type=int, required=True, help="the battle's number")
+    add_output(r, {"md": "write Markdown", "html": "write HTML", "pdf": "write a PDF"})
+    add_paper(r)
+    r.set_defaults(func=_report)
 
 
 def _setup(args: argparse.Namespace) -> int:
@@ -80,4 +98,15 @@ def _diary(args: argparse.Namespace) -> int:
     with open_campaign(args.file) as doc:
         data = diary_bytes(doc, fmt, chosen, size)
     write(out, data, args.force)
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    fmt, out = chosen_output(args)
+    size = check_paper_option(fmt, args.paper)
+    if fmt == "pdf":
+        installed()  # before any work: without a painter there is nothing to do
+    with open_campaign(args.file) as doc:
+        document = campaign_report(doc, args.battle)
+    write(out, document_bytes(document, fmt, size), args.force)
     return 0

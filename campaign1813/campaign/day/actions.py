@@ -198,5 +198,7 @@ class ChangeSetting:
             state.settings.pop(name, None)  # back to the scenario's own
         else:
             state.settings[name] = value
-        line = f"Setting: {name} {shown(old)} → {shown(value)} ({BY_NAME[name].meaning})."
-        return f"Setting: {name} {shown(value)}", [line], None
+        # the setting in the words the settings dialog shows, in the Undo menu and the diary
+        setting = BY_NAME[name]
+        line = f"Setting: {setting.words} {shown(old)} → {shown(value)} ({setting.meaning})."
+        return f"Setting: {setting.words} {shown(value)}", [line], None

@@ -23,6 +23,9 @@ class Changes(msgspec.Struct, frozen=True):
     positions: frozenset[str] = frozenset()
     marched_changed: bool = False
     fights: frozenset[int] = frozenset()
+    # a step of a battle on the table: ``lines`` are what the step says at the table (its
+    # battle's report), not the diary's, so the day's report leaves them to the battle window
+    battle_step: bool = False
 
     @property
     def anything(self) -> bool:

@@ -21,9 +21,12 @@ from campaign1813.campaign.scenario.types import Settings
 
 
 class Setting(msgspec.Struct, frozen=True):
-    """One setting the umpire may change: its name, what it means, and how a value is read."""
+    """One setting the umpire may change: its name (as the command line and the file spell
+    it), its words (as the settings dialog, the Undo menu and the diary say it), what it
+    means, and how a value is read."""
 
     name: str
+    words: str
     meaning: str
     read: Callable[[str], Any]
 
@@ -70,17 +73,26 @@ def _text(text: str) -> str:
 
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("messenger_orders", "orders reach a distant corps by messenger from its HQ", _switch),
-    Setting("messenger_miles", "miles a messenger rides in a day", _miles(0, 1000, True)),
-    Setting("contact_miles", "hostile commands this close by road are in contact",
+    Setting("messenger_orders", "Messenger orders",
+            "orders reach a distant corps by messenger from its HQ", _switch),
+    Setting("messenger_miles", "Messenger miles",
+            "miles a messenger rides in a day", _miles(0, 1000, True)),
+    Setting("contact_miles", "Contact miles",
+            "hostile commands this close by road are in contact",
             _miles(0, 100)),
-    Setting("reinforce_miles", "friends this close march to the sound of the guns",
+    Setting("reinforce_miles", "Reinforce miles",
+            "friends this close march to the sound of the guns",
             _miles(0, 100)),
-    Setting("carry_casualties_forward", "battle casualties stay on the brigades", _switch),
-    Setting("forced_march_extra_miles", "extra miles a day on a forced march", _miles(0, 100)),
-    Setting("forced_march_cost", "what a forced march costs (the diary says it)", _text),
-    Setting("steps_per_day", "steps the day's march is simulated in", _whole(1, 240)),
-    Setting("battle_turns", "turns of a battle day before night falls",
+    Setting("carry_casualties_forward", "Carry casualties forward",
+            "battle casualties stay on the brigades", _switch),
+    Setting("forced_march_extra_miles", "Forced march extra miles",
+            "extra miles a day on a forced march", _miles(0, 100)),
+    Setting("forced_march_cost", "Forced march cost",
+            "what a forced march costs (the diary says it)", _text),
+    Setting("steps_per_day", "Steps per day",
+            "steps the day's march is simulated in", _whole(1, 240)),
+    Setting("battle_turns", "Battle turns",
+            "turns of a battle day before night falls",
             _whole(1, 48, " of turns")),
 )
 BY_NAME = {s.name: s for s in SETTINGS}

@@ -46,6 +46,7 @@ from campaign1813.ui.battle.generic_page import GenericPlayPage
 from campaign1813.ui.battle.play_page import PlayPage
 from campaign1813.ui.battle.report_view import ReportView
 from campaign1813.ui.battle.setup_page import SetupPage
+from campaign1813.ui.document_paper import PaperActions, campaign_folder, report_document
 from campaign1813.ui.open_campaign import OpenCampaign
 from campaign1813.ui.operation import Operation
 
@@ -93,10 +94,15 @@ class BattleWindow(QMainWindow):
         self.play_stack.addWidget(self.play_page)
         self.play_stack.addWidget(self.generic_page)
         self.report = ReportView()
+        # the report on paper: as ``export report`` writes it, and the diary's link opens it
+        self.paper = PaperActions(self, "the battle report",
+                                  lambda: report_document(campaign, battle),
+                                  lambda: campaign_folder(campaign),
+                                  lambda text: self.statusBar().showMessage(text), keys=False)
         self.tabs = QTabWidget()
         self.tabs.addTab(self.setup_page, "&1 Setup")
         self.tabs.addTab(self.play_stack, "&2 Play")
-        self.tabs.addTab(self.report, "&3 Report")
+        self.tabs.addTab(self._report_page(), "&3 Report")
 
         top = QHBoxLayout()
         texts = QVBoxLayout()
@@ -134,6 +140,22 @@ class BattleWindow(QMainWindow):
         if view is not None and self._begun(view):
             self.tabs.setCurrentIndex(PLAY)
 
+    def _report_page(self) -> QWidget:
+        """The Report tab: the report as it grows, with Print… and Export… above it."""
+        page = QWidget()
+        row = QHBoxLayout()
+        row.addStretch(1)
+        for action in (self.paper.print_action, self.paper.export_action):
+            button = QPushButton(action.text().replace("&", ""))
+            button.setToolTip(action.toolTip())
+            button.clicked.connect(action.trigger)
+            row.addWidget(button)
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(0, 4, 0, 0)
+        layout.addLayout(row)
+        layout.addWidget(self.report, 1)
+        return page
+
     @staticmethod
     def _begun(view: Any) -> bool:
         if view.engine.chips:
@@ -169,6 +191,12 @@ class BattleWindow(QMainWindow):
         finish.setShortcut(QKeySequence("Ctrl+Shift+F"))
         finish.triggered.connect(self.finish)
         menu.addSeparator()
+        report = self.menuBar().addMenu("&Report")
+        report.setToolTipsVisible(True)
+        self.paper.print_action.setText("&Print Report…")
+        self.paper.export_action.setText("E&xport Report…")
+        report.addAction(self.paper.print_action)
+        report.addAction(self.paper.export_action)
         close = menu.addAction("&Close Window")
         close.setShortcut(QKeySequence.StandardKey.Close)
         close.triggered.connect(self.close)
@@ -282,8 +310,12 @@ class BattleWindow(QMainWindow):
         self.auto_button.setEnabled(not finished and not decided)
         return view
 
-    def _on_changed(self, _update: Any) -> None:
+    def _on_changed(self, update: Any) -> None:
         if self.campaign.document is self._document:
+            if update.changes.label.startswith(("Undo ", "Redo ")):
+                # the battle went back (or on again): a refusal shown before no longer stands
+                self.play_page.clear_refusal()
+                self.generic_page.clear_refusal()
             self.refresh()
 
     def _on_opened(self) -> None:
