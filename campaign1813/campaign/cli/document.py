@@ -14,6 +14,7 @@ from campaign1813.campaign.store.document import (
     open_campaign,
     restore_campaign,
 )
+from campaign1813.campaign.store.opening import open_store
 
 
 def _parse_date(text: str) -> date:
@@ -66,7 +67,7 @@ def _new(args: argparse.Namespace) -> int:
 
 
 def _info(args: argparse.Namespace) -> int:
-    with open_campaign(args.file) as doc:
+    with open_store(args.file) as doc:
         s = doc.summary()
     print(f"{s.name}\nstarted {format_date(s.start_date)}\ntoday   {format_date(s.current_date)}")
     return 0

@@ -19,7 +19,7 @@ from campaign1813.campaign.export.diary import DiaryFilter, campaign_diary, find
 from campaign1813.campaign.export.paper import installed
 from campaign1813.campaign.export.render import document_html, document_markdown
 from campaign1813.campaign.queries import battle_setup_view
-from campaign1813.campaign.store.document import open_campaign
+from campaign1813.campaign.store.opening import open_store
 
 
 def register_export(kinds: Any) -> None:
@@ -57,7 +57,7 @@ def _setup(args: argparse.Namespace) -> int:
 
     fmt, out = chosen_output(args)
     paper = sheet_paper() if fmt in ("pdf", "svg") else None  # refused before any work
-    with open_campaign(args.file) as doc:
+    with open_store(args.file) as doc:
         sheet = battle_setup_view(doc, args.battle)
     if paper is not None and fmt == "pdf":
         data = paper.setup_sheet_pdf(sheet, args.paper)
@@ -76,7 +76,7 @@ def _diary(args: argparse.Namespace) -> int:
         parse_day(args.since, "--from") if args.since else None,
         parse_day(args.until, "--to") if args.until else None)
     paper = installed() if fmt == "pdf" else None
-    with open_campaign(args.file) as doc:
+    with open_store(args.file) as doc:
         document = campaign_diary(doc, chosen)
     if paper is not None:
         data = paper.pdf(document, args.paper)
