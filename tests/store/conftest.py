@@ -8,8 +8,8 @@ variable set) that is a failure instead, so a server test can never be skipped t
 
 from __future__ import annotations
 
-import itertools
 import os
+import secrets
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -20,7 +20,6 @@ from campaign1813.campaign.store.server import push_campaign
 from tools import pg_server
 
 KINDS = ("file", "server")
-_NAMES = itertools.count(1)
 
 
 @pytest.fixture(scope="session")
@@ -49,7 +48,7 @@ def pg_database(pg: pg_server.Server, request: pytest.FixtureRequest) -> str:
 
 def campaign_address(database: str, name: str | None = None) -> str:
     """A new campaign's address in a database (a fresh name unless one is given)."""
-    return f"{database}&campaign={name or f'c-{next(_NAMES)}'}"
+    return f"{database}&campaign={name or f'c-{secrets.token_hex(4)}'}"
 
 
 @pytest.fixture(params=KINDS)

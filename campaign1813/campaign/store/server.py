@@ -175,6 +175,17 @@ _TABLE_INFO = re.compile(r"PRAGMA table_info\((\w+)\)")
 _TABLES_SQL = "SELECT name FROM sqlite_master WHERE type='table'"
 
 
+def _as_sqlite(exc: DBAPIError) -> Exception:
+    """A row the server refuses (a constraint, a value of the wrong type) as the file's code
+    knows such a refusal, ``sqlite3.DatabaseError`` (so a damaged log entry is reported the same
+    on both stores); anything else (busy, the connection lost) as it came."""
+    state = str(getattr(exc.orig, "sqlstate", "") or "")
+    if state[:2] in ("22", "23", "42"):  # data exception, integrity, syntax or undefined name
+        said = (str(exc.orig).splitlines() or [""])[0]
+        return sqlite3.IntegrityError(said) if state[:2] == "23" else sqlite3.DatabaseError(said)
+    return exc
+
+
 def _plain(value: Any) -> Any:
     """A value as the file gives it back: a date as its ISO text."""
     return value.isoformat() if isinstance(value, date) else value
@@ -207,7 +218,10 @@ class ServerConnection:
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> _Cursor:
         """Run one statement with its values (question marks in the SQL)."""
-        result = self._con.exec_driver_sql(self._sql(sql), tuple(params))
+        try:
+            result = self._con.exec_driver_sql(self._sql(sql), tuple(params))
+        except DBAPIError as exc:
+            raise _as_sqlite(exc) from None
         if not result.returns_rows:
             return _Cursor([])
         names = {name: i for i, name in enumerate(result.keys())}
@@ -217,7 +231,10 @@ class ServerConnection:
         """Run one statement once for each set of values."""
         rows = [tuple(p) for p in params]
         if rows:
-            self._con.exec_driver_sql(self._sql(sql), rows)
+            try:
+                self._con.exec_driver_sql(self._sql(sql), rows)
+            except DBAPIError as exc:
+                raise _as_sqlite(exc) from None
         return _Cursor([])
 
     def as_sqlite(self) -> sqlite3.Connection:
