@@ -228,3 +228,40 @@ def test_the_store_keeps_the_files_name_dates_and_settings(pg_database, fresh_ca
         assert isinstance(doc, server.ServerCampaign) and not doc.readonly
         assert doc.summary() == file.summary() and doc.settings() == file.settings()
         assert doc.scenario() == file.scenario()
+
+
+def test_a_dropped_connection_is_made_again_before_the_next_action(pg, pg_database,
+                                                                   fresh_campaign):
+    """The server ends the store's connection between two actions (a restart, a network gone):
+    the next action connects again and is taken; nothing was half-done."""
+    address = campaign_address(pg_database)
+    push_campaign(fresh_campaign(), address)
+    with open_store(address) as doc:
+        services.issue_order(doc, "5 Corps", "Hold", "Magdeburg")
+        database = ServerAddress(address).conninfo.split("?")[0].rsplit("/", 1)[-1]
+        with psycopg.connect(pg.url, autocommit=True) as admin:
+            ended = admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                  "WHERE datname = %s", (database,)).fetchall()
+        assert ended and all(ok for (ok,) in ended)
+        services.issue_order(doc, "1 Corps", "Move", "Leipzig")
+        assert [e.text for e in queries.diary(doc)] == [
+            "Order: 5 Corps – Hold Magdeburg", "Order: 1 Corps – Move Leipzig"]
+
+
+def test_a_connection_dropped_during_an_action_keeps_nothing_of_it(pg, pg_database,
+                                                                   fresh_campaign):
+    address = campaign_address(pg_database)
+    push_campaign(fresh_campaign(), address)
+    with open_store(address) as doc:
+        with pytest.raises(CampaignServerError, match="cannot be reached.*nothing of the "
+                                                      "action was kept"), \
+                doc.unit_of_work() as work:
+            state = work.state()
+            label, lines, _ = IssueOrder("5 Corps", "Move", "Leipzig").apply(doc.ground(), state)
+            work.put_state(state)
+            with psycopg.connect(pg.url, autocommit=True) as admin:
+                admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
+                              "state = 'idle in transaction'")
+            work.record(LogEntry("IssueOrder", label, state.date, tuple(lines)))
+        assert queries.diary(doc) == []
+        assert "5 Corps|active" not in queries.state_json(doc)["orders"]

@@ -317,13 +317,8 @@ class ServerCampaign(CampaignStore):
     @contextmanager
     def reading(self) -> Iterator[sqlite3.Connection]:
         """One read transaction (repeatable read): everything read in it is one campaign."""
-        try:
-            self._con.begin()
-            self._con.exec_driver_sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, "
-                                      "READ ONLY")
-        except DBAPIError as exc:
-            self._end()
-            raise _refused(self.address, exc) from None
+        self._begin(lambda: self._con.exec_driver_sql(
+            "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"))
         try:
             yield self._db.as_sqlite()
         except DBAPIError as exc:
@@ -343,15 +338,13 @@ class ServerCampaign(CampaignStore):
             nonlocal discarded
             discarded = True
 
-        try:
-            self._con.begin()
+        def hold() -> Any:
             self._con.exec_driver_sql(
                 f"SET LOCAL lock_timeout = '{int(self.busy_seconds * 1000)}ms'")
-            row = self._db.execute(f"SELECT writes FROM {REGISTRY}.campaigns WHERE name = ? "
-                                   "FOR UPDATE", (self.address.campaign,)).fetchone()
-        except DBAPIError as exc:
-            self._end()
-            raise _refused(self.address, exc) from None
+            return self._db.execute(f"SELECT writes FROM {REGISTRY}.campaigns WHERE name = ? "
+                                    "FOR UPDATE", (self.address.campaign,)).fetchone()
+
+        row = self._begin(hold)
         if row is None:
             self._end()
             raise CampaignServerError(self.address, "the campaign was removed from the server")
@@ -366,6 +359,22 @@ class ServerCampaign(CampaignStore):
             raise _refused(self.address, exc) from None
         finally:
             self._end()
+
+    def _begin(self, first: Callable[[], Any]) -> Any:
+        """Begin a transaction with its first statements; a connection that was dropped since
+        the last transaction (the server restarted, the network went away) is made again once,
+        since nothing of the action has run yet. Refused as busy, or as unreachable."""
+        retried = False
+        while True:
+            try:
+                self._con.begin()
+                return first()
+            except DBAPIError as exc:
+                self._end()
+                if exc.connection_invalidated and not retried:
+                    retried = True
+                    continue
+                raise _refused(self.address, exc) from None
 
     def _end(self) -> None:
         """Roll back whatever is still open (nothing after a commit)."""
