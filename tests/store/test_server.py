@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import select
 import signal
 import time
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -15,6 +17,7 @@ import pytest
 from campaign1813.campaign import queries, services
 from campaign1813.campaign.cli import main
 from campaign1813.campaign.day.actions import IssueOrder
+from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.store import server
 from campaign1813.campaign.store.document import CampaignBusy, open_campaign
 from campaign1813.campaign.store.opening import open_store
@@ -265,3 +268,29 @@ def test_a_connection_dropped_during_an_action_keeps_nothing_of_it(pg, pg_databa
             work.record(LogEntry("IssueOrder", label, state.date, tuple(lines)))
         assert queries.diary(doc) == []
         assert "5 Corps|active" not in queries.state_json(doc)["orders"]
+
+
+def test_another_clients_commit_is_heard_at_once_and_ones_own_is_not(pg_database,
+                                                                     fresh_campaign):
+    """LISTEN/NOTIFY: the listener's socket becomes readable within a second of another
+    store's commit (no reading of the campaign meanwhile); its own commits, and other
+    campaigns', are not news to it; an action refused writes nothing and says nothing."""
+    address, other = campaign_address(pg_database), campaign_address(pg_database)
+    push_campaign(fresh_campaign(), address)
+    push_campaign(fresh_campaign(Path(os.environ["HOME"]) / "other.c1813"), other)
+    with open_store(address) as mine, open_store(address) as theirs, \
+            open_store(other) as elsewhere:
+        listener = mine.listen()
+        try:
+            services.issue_order(mine, "5 Corps", "Hold", "Magdeburg")
+            services.issue_order(elsewhere, "5 Corps", "Hold", "Magdeburg")
+            with pytest.raises(CampaignError):
+                services.issue_order(theirs, "5 Corps", "Move", "Atlantis")
+            select.select([listener], [], [], 0.3)
+            assert not listener.changed()
+            services.issue_order(theirs, "1 Corps", "Move", "Leipzig")
+            ready, _, _ = select.select([listener], [], [], 1.0)
+            assert ready == [listener] and listener.changed()
+            assert not listener.changed()  # told once
+        finally:
+            listener.close()

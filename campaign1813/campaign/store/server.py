@@ -68,12 +68,13 @@ from campaign1813.campaign.store.work import FileReader, FileWork
 if TYPE_CHECKING:
     from campaign1813.campaign.scenario.types import Scenario
 
-__all__ = ["BUSY_SECONDS", "REGISTRY", "CampaignServerError", "ServerAddress", "ServerCampaign",
+__all__ = ["BUSY_SECONDS", "CHANNEL", "REGISTRY", "CampaignServerError", "ChangeListener", "ServerAddress", "ServerCampaign",
            "ServerConnection", "init_server", "open_server_campaign",
            "pull_campaign", "push_campaign"]
 
 BUSY_SECONDS = 5.0  # as long as a file waits for another writer
 REGISTRY = "c1813"  # the schema of the campaigns' registry
+CHANNEL = "c1813_changed"  # where each commit is notified: "campaign token-of-its-store"
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 # the file's tables in an order that copies them whole (no table refers to another)
 _COPIED = tuple(sorted(TABLES))
@@ -298,6 +299,41 @@ def init_server(address: str | ServerAddress) -> ServerAddress:
     return address
 
 
+class ChangeListener:
+    """The commits others make to one campaign, as the server notifies them on a connection
+    of the listener's own (``LISTEN``): no reading of the campaign until one comes. Its
+    ``fileno`` becomes readable when a notification arrives; ``changed`` then says whether one
+    was another's commit to this campaign, never waiting."""
+
+    def __init__(self, address: ServerAddress, token: str) -> None:
+        self.address = address
+        self._token = token
+        try:
+            self._con = psycopg.connect(address.conninfo, autocommit=True, connect_timeout=10)
+            self._con.execute(f"LISTEN {CHANNEL}")
+        except psycopg.Error as exc:
+            raise _refused(address, exc) from None
+
+    def fileno(self) -> int:
+        """The connection's socket, readable when a notification has come."""
+        return self._con.fileno()
+
+    def changed(self) -> bool:
+        """Whether another window or program has committed to the campaign since last asked."""
+        seen = False
+        try:
+            for note in self._con.notifies(timeout=0):
+                campaign, _, token = note.payload.partition(" ")
+                seen |= campaign == self.address.campaign and token != self._token
+        except psycopg.Error as exc:
+            raise _refused(self.address, exc) from None
+        return seen
+
+    def close(self) -> None:
+        """Stop listening."""
+        self._con.close()
+
+
 class ServerCampaign(CampaignStore):
     """An open server campaign: one connection to its database, transactions over it, and its
     scenario; the PostgreSQL implementation of the ``CampaignStore`` protocol."""
@@ -310,6 +346,7 @@ class ServerCampaign(CampaignStore):
         self._con = con
         self._db = ServerConnection(con)
         self._own_writes = 0
+        self._token = secrets.token_hex(8)  # this store's commits, in its notifications
         self._scenario: tuple[str, Scenario] | None = None
         self._ground: tuple[str, Ground] | None = None
 
@@ -353,6 +390,9 @@ class ServerCampaign(CampaignStore):
             if not discarded:
                 self._db.execute(f"UPDATE {REGISTRY}.campaigns SET writes = writes + 1 "
                                  "WHERE name = ?", (self.address.campaign,))
+                # heard by every listener when (and only if) the commit is made
+                self._db.execute("SELECT pg_notify(?, ?)",
+                                 (CHANNEL, f"{self.address.campaign} {self._token}"))
                 self._con.commit()
                 self._own_writes += 1
         except DBAPIError as exc:
@@ -447,6 +487,11 @@ class ServerCampaign(CampaignStore):
             row = con.execute(f"SELECT writes FROM {REGISTRY}.campaigns WHERE name = ?",
                               (self.address.campaign,)).fetchone()
         return (int(row[0]) if row else 0) - self._own_writes
+
+    def listen(self) -> ChangeListener:
+        """A listener told of every commit another window or program makes to this campaign
+        (its own connection, to be watched with ``select`` or a socket notifier)."""
+        return ChangeListener(self.address, self._token)
 
     def close(self) -> None:
         """Release the connection."""
