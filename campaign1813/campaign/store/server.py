@@ -68,9 +68,9 @@ from campaign1813.campaign.store.work import FileReader, FileWork
 if TYPE_CHECKING:
     from campaign1813.campaign.scenario.types import Scenario
 
-__all__ = ["BUSY_SECONDS", "CHANNEL", "REGISTRY", "CampaignServerError", "ChangeListener", "ServerAddress", "ServerCampaign",
-           "ServerConnection", "init_server", "open_server_campaign",
-           "pull_campaign", "push_campaign"]
+__all__ = ["BUSY_SECONDS", "CHANNEL", "REGISTRY", "CampaignServerError", "ChangeListener",
+           "ServerAddress", "ServerCampaign", "ServerConnection", "init_server",
+           "open_server_campaign", "pull_campaign", "push_campaign"]
 
 BUSY_SECONDS = 5.0  # as long as a file waits for another writer
 REGISTRY = "c1813"  # the schema of the campaigns' registry
