@@ -10,21 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from campaign1813.campaign.store.address import is_address
 from campaign1813.campaign.store.document import open_campaign
 from campaign1813.campaign.store.protocol import CampaignStore
 
-SCHEMES = ("postgresql://", "postgres://")
-
-
-def is_address(target: str | Path) -> bool:
-    """Whether a campaign is named by a server campaign's address rather than a file.
-
-    >>> is_address("postgresql://umpire@club/c1813?campaign=spring-1813")
-    True
-    >>> is_address("spring.c1813")
-    False
-    """
-    return isinstance(target, str) and target.startswith(SCHEMES)
+__all__ = ["is_address", "open_store"]
 
 
 def open_store(target: str | Path) -> CampaignStore:

@@ -42,6 +42,7 @@ from sqlalchemy.pool import NullPool
 
 from campaign1813.campaign.day.ground import Ground
 from campaign1813.campaign.errors import CampaignError
+from campaign1813.campaign.store.address import is_address
 from campaign1813.campaign.store.audit import audit
 from campaign1813.campaign.store.codec import read_campaign
 from campaign1813.campaign.store.document import (
@@ -52,7 +53,6 @@ from campaign1813.campaign.store.document import (
     refuse_campaign_target,
 )
 from campaign1813.campaign.store.migrate import SCRIPTS, create_layout
-from campaign1813.campaign.store.opening import is_address
 from campaign1813.campaign.store.protocol import (
     CampaignBusy,
     CampaignReader,
