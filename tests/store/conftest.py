@@ -9,7 +9,6 @@ variable set) that is a failure instead, so a server test can never be skipped t
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -17,6 +16,7 @@ import psycopg
 import pytest
 
 from campaign1813.campaign.store.server import push_campaign
+from tests.store.stores import campaign_address
 from tools import pg_server
 
 KINDS = ("file", "server")
@@ -44,11 +44,6 @@ def pg_database(pg: pg_server.Server, request: pytest.FixtureRequest) -> str:
         con.execute(f"DROP DATABASE IF EXISTS {name}")
         con.execute(f"CREATE DATABASE {name}")
     return pg.url_of(name)
-
-
-def campaign_address(database: str, name: str | None = None) -> str:
-    """A new campaign's address in a database (a fresh name unless one is given)."""
-    return f"{database}&campaign={name or f'c-{secrets.token_hex(4)}'}"
 
 
 @pytest.fixture(params=KINDS)

@@ -6,20 +6,18 @@ between them (push, play on the server, pull) equal to the same play on the file
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
-import psycopg
 import pytest
 
 from campaign1813.campaign import queries, services
 from campaign1813.campaign.day.ground import OrderRefused
 from campaign1813.campaign.errors import CampaignError
-from campaign1813.campaign.store.opening import is_address, open_store
+from campaign1813.campaign.store.opening import open_store
 from campaign1813.campaign.store.protocol import LogStep
-from campaign1813.campaign.store.server import ServerAddress, pull_campaign, push_campaign
+from campaign1813.campaign.store.server import pull_campaign, push_campaign
 from tests.day.test_scenarios import battle_setup
-from tests.store.conftest import campaign_address
+from tests.store.stores import campaign_address, write_raw
 
 
 @pytest.fixture
@@ -35,20 +33,6 @@ def found(tmp_path, stores) -> str:
     u.end_day()
     u.doc.close()
     return stores(tmp_path / "c.c1813")
-
-
-def write_raw(target: str, sql: str, params: tuple = ()) -> None:
-    """Change a stored row behind the store's back, as another program could."""
-    if is_address(target):
-        address = ServerAddress(target)
-        with psycopg.connect(address.conninfo,
-                             options=f"-c search_path={address.schema}") as con:
-            con.execute(sql.replace("?", "%s"), params)
-    else:
-        con = sqlite3.connect(target)
-        con.execute(sql, params)
-        con.commit()
-        con.close()
 
 
 def play(doc) -> None:

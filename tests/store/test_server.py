@@ -29,7 +29,7 @@ from campaign1813.campaign.store.server import (
     open_server_campaign,
     push_campaign,
 )
-from tests.store.conftest import campaign_address
+from tests.store.stores import campaign_address
 
 RACE_ACTIONS = int(os.environ.get("RACE_ACTIONS", "25"))  # each client's; `make fuzz`: more
 

@@ -6,7 +6,6 @@ of a store's behaviour run on both stores (the file and the server), the same te
 from __future__ import annotations
 
 import ast
-import hashlib
 import json
 from datetime import date
 from pathlib import Path
@@ -23,9 +22,9 @@ from campaign1813.campaign.store import document, server
 from campaign1813.campaign.store.document import CampaignBusy
 from campaign1813.campaign.store.opening import open_store
 from campaign1813.campaign.store.protocol import LogEntry
-from campaign1813.campaign.store.version import TABLES
 from campaign1813.campaign.store.work import UnrecordedChange
 from tests.day.test_scenarios import battle_setup, make
+from tests.store.stores import digest
 
 
 @pytest.fixture
@@ -41,16 +40,6 @@ def found(tmp_path, stores) -> str:
     u.end_day()
     u.doc.close()
     return stores(tmp_path / "c.c1813")
-
-
-def digest(target: str) -> str:
-    """A file's bytes; a server campaign's every table, row by row."""
-    if not target.startswith("postgresql://"):
-        return hashlib.sha256(Path(target).read_bytes()).hexdigest()
-    with open_store(target) as doc, doc.reading() as con:
-        tables = [con.execute(f"SELECT * FROM {t} ORDER BY 1").fetchall()
-                  for t in sorted(TABLES)]
-    return hashlib.sha256(repr(tables).encode()).hexdigest()
 
 
 def rows(doc, sql: str) -> list:
