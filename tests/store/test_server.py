@@ -30,6 +30,7 @@ from campaign1813.campaign.store.server import (
     push_campaign,
 )
 from tests.store.stores import campaign_address
+from tools import pg_server
 
 RACE_ACTIONS = int(os.environ.get("RACE_ACTIONS", "25"))  # each client's; `make fuzz`: more
 
@@ -294,3 +295,12 @@ def test_another_clients_commit_is_heard_at_once_and_ones_own_is_not(pg_database
             assert not listener.changed()  # told once
         finally:
             listener.close()
+
+
+def test_a_machine_without_postgresql_is_told_so(monkeypatch):
+    """The throwaway server's tool says why none can start where PostgreSQL is not installed
+    (the server tests are then skipped saying so, and failed under CI)."""
+    monkeypatch.setattr(pg_server.shutil, "which", lambda name: None)
+    monkeypatch.setattr(pg_server.glob, "glob", lambda pattern: [])
+    with pytest.raises(pg_server.NoServer, match="PostgreSQL is not installed"):
+        pg_server.start()
