@@ -44,6 +44,9 @@ def test_an_address_names_its_database_and_campaign_and_hides_its_password():
     assert "s3cret" not in str(address) and "umpire:***@club.example" in str(address)
     socket = ServerAddress("postgresql://umpire@/club?host=/run/pg&port=5999&campaign=a")
     assert socket.conninfo == "postgresql://umpire@/club?host=%2Frun%2Fpg&port=5999"
+    assert str(socket) == "postgresql://umpire@/club?host=/run/pg&port=5999&campaign=a"
+    query = ServerAddress("postgresql://u@h/club?password=s3cret&campaign=a")
+    assert "s3cret" not in str(query) and "password=***" in str(query)
 
 
 @pytest.mark.parametrize(("text", "reason"), [

@@ -107,7 +107,9 @@ class ServerAddress:
         netloc = parts.netloc
         if parts.password is not None:
             netloc = netloc.replace(f":{parts.password}@", ":***@", 1)
-        self.shown = urlunsplit(("postgresql", netloc, parts.path, parts.query, ""))
+        shown = [(k, "***" if k == "password" else v) for k, v in query]
+        self.shown = urlunsplit(("postgresql", netloc, parts.path,
+                                 urlencode(shown, safe="/*"), ""))
         if len(names) != 1:
             raise CampaignServerError(self, "names no campaign: end it with ?campaign=NAME, "
                                             "e.g. ?campaign=spring-1813")
@@ -215,7 +217,7 @@ class ServerConnection:
         if sql == _TABLES_SQL:
             return ("SELECT table_name FROM information_schema.tables "
                     "WHERE table_schema = current_schema()")
-        return sql.replace("?", "%s")
+        return sql.replace("%", "%%").replace("?", "%s")  # psycopg's placeholders
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> _Cursor:
         """Run one statement with its values (question marks in the SQL)."""
