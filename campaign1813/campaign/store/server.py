@@ -573,7 +573,9 @@ def push_campaign(path: str | Path, address: str | ServerAddress, *,
         with con.begin():
             db = ServerConnection(con)
             con.exec_driver_sql(f"SET LOCAL lock_timeout = '{int(BUSY_SECONDS * 1000)}ms'")
-            con.exec_driver_sql(f"LOCK TABLE {REGISTRY}.campaigns IN SHARE ROW EXCLUSIVE MODE")
+            # two pushes of one name wait for each other; other campaigns' actions do not
+            db.execute("SELECT pg_advisory_xact_lock(hashtext(?))",
+                       (f"{REGISTRY} push {address.campaign}",))
             there = db.execute(f"SELECT writes FROM {REGISTRY}.campaigns WHERE name = ? "
                                "FOR UPDATE", (address.campaign,)).fetchone()
             if there is not None and not replace:
