@@ -13,6 +13,9 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import create_engine
 
 from campaign1813.campaign import queries, services
 from campaign1813.campaign.cli import main
@@ -22,6 +25,7 @@ from campaign1813.campaign.store import server
 from campaign1813.campaign.store.document import CampaignBusy, open_campaign
 from campaign1813.campaign.store.opening import open_store
 from campaign1813.campaign.store.protocol import LogEntry
+from campaign1813.campaign.store.schema import SQLModel
 from campaign1813.campaign.store.server import (
     CampaignServerError,
     ServerAddress,
@@ -29,6 +33,7 @@ from campaign1813.campaign.store.server import (
     open_server_campaign,
     push_campaign,
 )
+from campaign1813.campaign.store.version import REVISIONS, SCHEMA_VERSION
 from tests.store.stores import campaign_address
 from tools import pg_server
 
@@ -307,3 +312,20 @@ def test_a_machine_without_postgresql_is_told_so(monkeypatch):
     monkeypatch.setattr(pg_server.glob, "glob", lambda pattern: [])
     with pytest.raises(pg_server.NoServer, match="PostgreSQL is not installed"):
         pg_server.start()
+
+
+def test_a_server_campaign_has_exactly_the_layout_the_tables_declare(pg_database,
+                                                                     fresh_campaign):
+    """The file's alembic revisions, run on PostgreSQL in the campaign's schema, make the very
+    tables ``store/schema.py`` declares (alembic's comparison finds no difference)."""
+    address = ServerAddress(campaign_address(pg_database))
+    push_campaign(fresh_campaign(), address)
+    engine = create_engine("postgresql+psycopg://", creator=lambda: psycopg.connect(
+        address.conninfo, options=f"-c search_path={address.schema}"))
+    try:
+        with engine.connect() as con:
+            context = MigrationContext.configure(con)
+            assert compare_metadata(context, SQLModel.metadata) == []
+            assert context.get_current_revision() == REVISIONS[SCHEMA_VERSION]
+    finally:
+        engine.dispose()
