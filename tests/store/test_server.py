@@ -34,7 +34,7 @@ from campaign1813.campaign.store.server import (
     push_campaign,
 )
 from campaign1813.campaign.store.version import REVISIONS, SCHEMA_VERSION
-from tests.store.stores import campaign_address
+from tests.store.stores import campaign_address, read_raw, write_raw
 from tools import pg_server
 
 RACE_ACTIONS = int(os.environ.get("RACE_ACTIONS", "25"))  # each client's; `make fuzz`: more
@@ -329,3 +329,26 @@ def test_a_server_campaign_has_exactly_the_layout_the_tables_declare(pg_database
             assert context.get_current_revision() == REVISIONS[SCHEMA_VERSION]
     finally:
         engine.dispose()
+
+
+def test_a_server_campaign_of_an_older_schema_is_upgraded_when_opened(pg_database,
+                                                                      fresh_campaign):
+    """A campaign left at schema version 5 (its log entries without ids) is brought to the
+    newest by the file's own revisions when it is opened: each entry gets its id, and the
+    layout is the declared one. A campaign of a newer version is refused."""
+    target = campaign_address(pg_database)
+    push_campaign(fresh_campaign(), target)
+    with open_store(target) as doc:
+        services.issue_order(doc, "5 Corps", "Hold", "Magdeburg")
+    for sql in ("DROP INDEX event_log_entry", "ALTER TABLE event_log DROP COLUMN entry",
+                "UPDATE document SET schema_version = 5",
+                "UPDATE alembic_version SET version_num = '0005'"):
+        write_raw(target, sql)
+    with open_store(target) as doc:
+        step = queries.undo_step(doc)
+        assert step.label == "Order: 5 Corps – Hold Magdeburg" and len(step.entry) == 32
+        services.undo(doc, step)
+    assert read_raw(target, "SELECT schema_version FROM document") == [(SCHEMA_VERSION,)]
+    write_raw(target, "UPDATE document SET schema_version = 99")
+    with pytest.raises(CampaignServerError, match="newer version of campaign1813 .schema 99"):
+        open_store(target)

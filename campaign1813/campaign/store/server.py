@@ -62,7 +62,7 @@ from campaign1813.campaign.store.protocol import (
 )
 from campaign1813.campaign.store.scenario import read_scenario, stored_key
 from campaign1813.campaign.store.schema import SQLModel
-from campaign1813.campaign.store.version import TABLES
+from campaign1813.campaign.store.version import SCHEMA_VERSION, TABLES
 from campaign1813.campaign.store.work import FileReader, FileWork
 
 if TYPE_CHECKING:
@@ -490,6 +490,11 @@ class ServerCampaign(CampaignStore):
                               (self.address.campaign,)).fetchone()
         return (int(row[0]) if row else 0) - self._own_writes
 
+    @property
+    def connection(self) -> Connection:
+        """The store's SQLAlchemy connection (for laying out its tables)."""
+        return self._con
+
     def listen(self) -> ChangeListener:
         """A listener told of every commit another window or program makes to this campaign
         (its own connection, to be watched with ``select`` or a socket notifier)."""
@@ -527,6 +532,10 @@ def open_server_campaign(address: str | ServerAddress) -> ServerCampaign:
                 raise CampaignServerError(address, f"the server has no campaign "
                                                    f"{address.campaign!r} (copy one there with "
                                                    "'campaign1813 push FILE URL')")
+            version = _schema_version(store, db)
+        if version < SCHEMA_VERSION:
+            _upgrade(store, version)
+        with store.reading() as db:
             try:
                 audit(db, store.ground)
             except CampaignServerError:
@@ -537,6 +546,32 @@ def open_server_campaign(address: str | ServerAddress) -> ServerCampaign:
         store.close()
         raise
     return store
+
+
+def _schema_version(store: ServerCampaign, db: sqlite3.Connection) -> int:
+    """The campaign's schema version, refused if a newer version of the program wrote it."""
+    try:
+        row = db.execute("SELECT schema_version FROM document").fetchone()
+    except sqlite3.DatabaseError as exc:
+        raise CampaignServerError(store.address, f"is damaged ({exc})") from None
+    version = row[0] if row is not None else None
+    if not isinstance(version, int) or version < 1:
+        raise CampaignServerError(store.address, f"is damaged (its schema version is "
+                                                 f"{version!r})")
+    if version > SCHEMA_VERSION:
+        raise CampaignServerError(
+            store.address, f"was written by a newer version of campaign1813 (schema {version}; "
+                           f"this version reads up to {SCHEMA_VERSION})")
+    return version
+
+
+def _upgrade(store: ServerCampaign, version: int) -> None:
+    """Bring a campaign of an older schema version to the newest, in one transaction holding
+    its row (PostgreSQL's changes of layout are transactional: all of it, or nothing)."""
+    with store.writing() as (db, _discard):
+        if _schema_version(store, db) < SCHEMA_VERSION:  # another program may have done it
+            _lay_out(store.connection)
+            read_scenario(db, writable=True)
 
 
 # -- moving a campaign whole between a file and a server ------------------------------------
