@@ -352,3 +352,21 @@ def test_a_server_campaign_of_an_older_schema_is_upgraded_when_opened(pg_databas
     write_raw(target, "UPDATE document SET schema_version = 99")
     with pytest.raises(CampaignServerError, match="newer version of campaign1813 .schema 99"):
         open_store(target)
+
+
+def test_new_backup_and_restore_take_an_address(pg_database, tmp_path, capsys):
+    """``new`` makes a campaign on the server; ``backup`` of an address writes a whole campaign
+    file; ``restore`` onto an address puts a backup in place of the server's campaign."""
+    address = campaign_address(pg_database, "made-here")
+    assert main(["new", address, "--name", "Club 1813", "--start", "1813-05-03"]) == 0
+    assert capsys.readouterr().out.startswith("created postgresql://")
+    assert main(["order", address, "5 Corps", "Hold", "Magdeburg"]) == 0
+    copy = tmp_path / "copy.c1813"
+    assert main(["backup", address, str(copy)]) == 0
+    assert main(["end-day", address]) == 0
+    assert main(["restore", str(copy), address]) == 0
+    capsys.readouterr()
+    assert main(["info", address]) == 0
+    assert capsys.readouterr().out == "Club 1813\nstarted 3 May 1813\ntoday   3 May 1813\n"
+    assert main(["diary", address]) == 0
+    assert capsys.readouterr().out == "3 May 1813: Order: 5 Corps – Hold Magdeburg\n"
