@@ -48,6 +48,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "oob": ("scenario", "print the orders of battle of the scenario's army groups"),
     "scenario": ("scenario", "work with scenario folders"),
     "export": ("export", "write orders of battle and other papers to PDF, CSV or JSON files"),
+    "server": ("server", "make a PostgreSQL database ready for club campaigns"),
+    "push": ("server", "copy a campaign file whole to a server as a campaign"),
+    "pull": ("server", "copy a server campaign whole into a campaign file"),
 }
 GROUPS = tuple(dict.fromkeys(group for group, _help in COMMANDS.values()))
 

@@ -31,7 +31,7 @@ from campaign1813.campaign.battle.registry import find_ruleset
 from campaign1813.campaign.battle.report_forms import html_of, markdown_of
 from campaign1813.campaign.cli import battle_number
 from campaign1813.campaign.day.ground import OrderRefused
-from campaign1813.campaign.store.document import open_campaign
+from campaign1813.campaign.store.opening import open_store
 from campaign1813.errors import CampaignError
 
 if TYPE_CHECKING:
@@ -220,7 +220,7 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _open(args: argparse.Namespace) -> CampaignStore:
-    return open_campaign(args.file)
+    return open_store(args.file)
 
 
 def _handler(name: str) -> Any:

@@ -19,7 +19,7 @@ from campaign1813.campaign.export.formats import check_paper_option
 from campaign1813.campaign.export.output import write_new
 from campaign1813.campaign.export.paper import installed
 from campaign1813.campaign.queries import campaign_status
-from campaign1813.campaign.store.document import open_campaign
+from campaign1813.campaign.store.opening import open_store
 
 # The modules (in this package) that add an ``export`` subcommand each.
 EXPORTS: list[str] = [
@@ -100,7 +100,7 @@ def _oob(args: argparse.Namespace) -> int:
     size = check_paper_option(fmt, args.paper)
     if fmt == "pdf":
         installed()  # before any work: without a painter there is nothing to do
-    with open_campaign(args.file) as doc:
+    with open_store(args.file) as doc:
         armies = doc.scenario().armies
         summary = doc.summary()
         battles = campaign_status(doc).battles if args.battle is not None else ()

@@ -26,7 +26,7 @@ from campaign1813.campaign.export.diary import (
 from campaign1813.campaign.export.formats import check_paper_option, document_bytes
 from campaign1813.campaign.export.paper import installed
 from campaign1813.campaign.queries import battle_setup_view
-from campaign1813.campaign.store.document import open_campaign
+from campaign1813.campaign.store.opening import open_store
 
 
 def register_export(kinds: Any) -> None:
@@ -74,7 +74,7 @@ def _setup(args: argparse.Namespace) -> int:
     fmt, out = chosen_output(args)
     size = check_paper_option(fmt, args.paper)
     paper = sheet_paper() if fmt in ("pdf", "svg") else None  # refused before any work
-    with open_campaign(args.file) as doc:
+    with open_store(args.file) as doc:
         sheet = battle_setup_view(doc, args.battle)
     if paper is not None and fmt == "pdf":
         data = paper.setup_sheet_pdf(sheet, size)
@@ -95,7 +95,7 @@ def _diary(args: argparse.Namespace) -> int:
     size = check_paper_option(fmt, args.paper)
     if fmt == "pdf":
         installed()  # before any work: without a painter there is nothing to do
-    with open_campaign(args.file) as doc:
+    with open_store(args.file) as doc:
         data = diary_bytes(doc, fmt, chosen, size)
     write(out, data, args.force)
     return 0
@@ -106,7 +106,7 @@ def _report(args: argparse.Namespace) -> int:
     size = check_paper_option(fmt, args.paper)
     if fmt == "pdf":
         installed()  # before any work: without a painter there is nothing to do
-    with open_campaign(args.file) as doc:
+    with open_store(args.file) as doc:
         document = campaign_report(doc, args.battle)
     write(out, document_bytes(document, fmt, size), args.force)
     return 0
