@@ -550,8 +550,11 @@ class _Battle:
                 self.advance(c, t)
                 self.combats(c, t)
                 self.opportunity(c)
-        # A brigade takes one test at its move: pursuers that have just rallied are done.
-        self.rallies([u for u in waiting if u not in pursuers])
+        # A brigade takes one test at its move: pursuers that have just rallied are done. A
+        # move lost to the Poor chip is no move at all (only the guns fire, Rule 7), so it
+        # ends with no morale tests of its own (Rule 17 tests at the end of the corps' move).
+        if not lost:
+            self.rallies([u for u in waiting if u not in pursuers])
 
     def wants_rally(self, u: _Unit) -> bool:
         if u.destroyed:
@@ -1048,7 +1051,8 @@ class _Battle:
                     self.cascade([u])
 
     def cinc_move(self, chip: _ChipPlan, label: str) -> None:
-        """The CinC rallies the brigades of the corps of his side most in need of it."""
+        """The CinC rallies the brigades of the corps of his side most in need of it, pursuing
+        cavalry first (Rule 16: a corps commander or the CinC rallies them)."""
         self.header(chip.nation or chip.side, "CinC", label)
         pips = self.roll_pips(chip.grade)
         if pips <= 0:
@@ -1058,7 +1062,7 @@ class _Battle:
         for c in self.corps:
             if c.p.side != chip.side or not c.present or c.withdrawn:
                 continue
-            count = sum(1 for u in c.units if self.wants_rally(u) and not u.pursuing)
+            count = sum(1 for u in c.units if self.wants_rally(u))
             if count > best_count:
                 best, best_count = c, count
         if best is None:
@@ -1067,7 +1071,17 @@ class _Battle:
         self.say(f"Move to {best.p.key}")
         self.pips = pips
         self.reserve = 0
-        self.rallies([u for u in best.units if self.wants_rally(u)])
+        waiting = [u for u in best.units if self.wants_rally(u)]
+        cost = self.cost[CorpsAction.RALLY]
+        rallied: list[_Unit] = []
+        for u in waiting:
+            # Pursuers he cannot pay for keep pursuing until their own commander's move.
+            if u.pursuing and self.pips >= cost:
+                self.pips -= cost
+                self.rally_pursuers(u)
+                rallied.append(u)
+        # One test a brigade: pursuers just rallied are done.
+        self.rallies([u for u in waiting if u not in rallied])
 
     # -- the army break and nightfall
 
