@@ -193,6 +193,7 @@ class _Plan:
     breaks_at: tuple[int, ...]          # each corps' broken brigades that break it
     re_formed: int                      # the state Disordered brigades take at a turn's end
     poor_in_battle: bool
+    judged_by_breaks: bool              # no side loses without a corps broken
 
 
 def _refuse(setup: BattleSetup, why: str) -> InvalidSetup:
@@ -274,7 +275,9 @@ def _plan(setup: BattleSetup) -> _Plan:
                  tuple(corps_break_count(ruleset, len(c.units)) for c in corps),
                  end_of_sequence_state(ruleset, DISORDERED),
                  any(chip.grade is Grade.POOR for chip in chips
-                     if chip.kind in ("corps", "cinc")))
+                     if chip.kind in ("corps", "cinc")),
+                 all(side_break_count(ruleset, sum(1 for c in corps if c.side == side)) > 0
+                     for side in _SIDES))
 
 
 def _chips(setup: BattleSetup, commanded: dict[str, int]) -> tuple[_ChipPlan, ...]:
@@ -340,11 +343,17 @@ class _Corps:
     def __init__(self, p: _CorpsPlan, index: int, breaks_at: int):
         self.p = p
         self.index = index
-        self.units = units = tuple(_Unit(u, self) for u in p.units)
-        # Its brigades by arm, each in the order of battle (which breaks ties in a choice).
-        self.infantry = tuple(u for u in units if u.p.arm is Arm.INFANTRY)
-        self.cavalry = tuple(u for u in units if u.p.arm is Arm.CAVALRY)
-        self.guns = tuple(u for u in units if u.p.arm is Arm.ARTILLERY)
+        # Its brigades, and by arm, each in the order of battle (which breaks ties in a choice).
+        units: list[_Unit] = []
+        by_arm: dict[Arm, list[_Unit]] = {Arm.INFANTRY: [], Arm.CAVALRY: [], Arm.ARTILLERY: []}
+        for plan in p.units:
+            u = _Unit(plan, self)
+            units.append(u)
+            by_arm[plan.arm].append(u)
+        self.units = tuple(units)
+        self.infantry = tuple(by_arm[Arm.INFANTRY])
+        self.cavalry = tuple(by_arm[Arm.CAVALRY])
+        self.guns = tuple(by_arm[Arm.ARTILLERY])
         self.fighting = tuple(u for u in units if u.p.arm is not Arm.ARTILLERY)
         self.breaks_at = breaks_at
         self.present = p.arrival <= 1
@@ -1126,33 +1135,33 @@ class _Battle:
 
     # -- the army break and nightfall
 
-    def corps_broken(self, c: _Corps) -> bool:
-        broken = self.broken
-        count = 0
-        for u in c.units:
-            if u.destroyed or broken[u.state]:
-                count += 1
-        return count >= c.breaks_at
-
     def judge(self) -> None:
         """The army break (army.py's reading), after every move; broken corps withdraw."""
         if not self.dirty:
             return          # no brigade's state has changed since the last judgement
         self.dirty = False
+        broken = self.broken
+        newly: list[_Corps] = []
+        for c in self.corps:
+            if c.present and not c.withdrawn:
+                count = 0
+                for u in c.units:
+                    if u.destroyed or broken[u.state]:
+                        count += 1
+                if count >= c.breaks_at:
+                    newly.append(c)
+        if not newly and self.plan.judged_by_breaks:
+            # The corps broken are those already withdrawn, which broke no army when they
+            # withdrew: nothing has changed.
+            return
         # Every corps of a side counts, arrived or not; one not yet arrived is not broken
         # (army.side_lost, the reading the table uses too).
         counts = {FRENCH: [0, 0], ALLIED: [0, 0]}      # corps of the side, corps broken
-        newly: list[_Corps] = []
         for c in self.corps:
             count = counts[c.p.side]
             count[0] += 1
-            if not c.present:
-                continue
-            if c.withdrawn:
+            if c.present and (c.withdrawn or c in newly):
                 count[1] += 1
-            elif self.corps_broken(c):
-                count[1] += 1
-                newly.append(c)
         lost = [side for side in _SIDES if counts[side][0] and
                 counts[side][1] >= side_break_count(self.ruleset, counts[side][0])]
         if lost:
