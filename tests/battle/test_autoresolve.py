@@ -118,7 +118,8 @@ def test_the_loop_reads_only_the_cached_tables(monkeypatch):
     def slow(*args: object, **kwargs: object) -> None:
         raise AssertionError("a rules function was called for a situation already cached")
 
-    for name in ("take_morale_test", "artillery_fire", "fight", "firefight", "skirmish",
+    for name in ("take_morale_test", "artillery_fire", "check_combat", "combat_factors",
+                 "find_row", "apply_row", "skirmish",
                  "pursue", "rally_pursuers", "roll_pips", "quick_result", "rout_reaction",
                  "opportunity_charge", "react", "charge_refusal", "reaction_refusal",
                  "quick_charge_refusal", "corps_action_cost"):
