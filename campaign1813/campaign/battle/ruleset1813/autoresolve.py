@@ -344,17 +344,21 @@ class _Corps:
         self.p = p
         self.index = index
         # Its brigades, and by arm, each in the order of battle (which breaks ties in a choice).
-        units: list[_Unit] = []
-        by_arm: dict[Arm, list[_Unit]] = {Arm.INFANTRY: [], Arm.CAVALRY: [], Arm.ARTILLERY: []}
-        for plan in p.units:
-            u = _Unit(plan, self)
-            units.append(u)
-            by_arm[plan.arm].append(u)
-        self.units = tuple(units)
-        self.infantry = tuple(by_arm[Arm.INFANTRY])
-        self.cavalry = tuple(by_arm[Arm.CAVALRY])
-        self.guns = tuple(by_arm[Arm.ARTILLERY])
-        self.fighting = tuple(u for u in units if u.p.arm is not Arm.ARTILLERY)
+        self.units = units = [_Unit(plan, self) for plan in p.units]
+        self.infantry: list[_Unit] = []
+        self.cavalry: list[_Unit] = []
+        self.guns: list[_Unit] = []
+        self.fighting: list[_Unit] = []       # infantry and cavalry
+        for u in units:
+            arm = u.p.arm
+            if arm is Arm.INFANTRY:
+                self.infantry.append(u)
+                self.fighting.append(u)
+            elif arm is Arm.CAVALRY:
+                self.cavalry.append(u)
+                self.fighting.append(u)
+            else:
+                self.guns.append(u)
         self.breaks_at = breaks_at
         self.present = p.arrival <= 1
         self.withdrawn = False
@@ -764,7 +768,7 @@ class _Battle:
             self.charge(u, target)
 
     @staticmethod
-    def pick(units: tuple[_Unit, ...]) -> _Unit | None:
+    def pick(units: list[_Unit]) -> _Unit | None:
         """The enemy brigade of these (one corps' brigades of the arms wanted) nearest its
         rout point, then in the worse state, then first in the order of battle; not routing."""
         best: _Unit | None = None
@@ -1144,11 +1148,11 @@ class _Battle:
         newly: list[_Corps] = []
         for c in self.corps:
             if c.present and not c.withdrawn:
-                count = 0
+                down = 0
                 for u in c.units:
                     if u.destroyed or broken[u.state]:
-                        count += 1
-                if count >= c.breaks_at:
+                        down += 1
+                if down >= c.breaks_at:
                     newly.append(c)
         if not newly and self.plan.judged_by_breaks:
             # The corps broken are those already withdrawn, which broke no army when they
