@@ -466,12 +466,14 @@ class _Battle:
         self.move = 0
         self.poor_pending = False
         self.moved = set()
+        corps = self.corps
         for position, chip in enumerate(bag):
             if chip.kind == "corps":
-                if not self.will_move(chip, position):
+                c = corps[chip.corps]
+                if c.withdrawn or chip.corps in self.moved:     # self.will_move, written out
                     continue
                 self.move += 1
-                self.corps_move(self.corps[chip.corps], chip.text)
+                self.corps_move(c, chip.text)
             elif chip.kind == "cinc":
                 if not self.will_move(chip, position):
                     continue
@@ -555,7 +557,8 @@ class _Battle:
                 self.log.append("Miss move due to Poor Card")
             return -1
         dice, by_face = pips_table(self.ruleset, grade)
-        face = self.roll(dice)
+        faces = dice.faces
+        face = faces[int(self.rand() * len(faces))]      # self.roll, written out
         pips = by_face[face]
         if self.log is not None:
             self.log.append(lines.pips_line(face, pips_bonus(self.ruleset, grade), grade, pips))
@@ -656,7 +659,8 @@ class _Battle:
         band = RangeBand.LONG if gap == LONG_RANGE_GAP else RangeBand.SHORT
         dice, hits_by_total = fire_table_for(self.ruleset, gun.p.calibre, gun.p.rating,
                                              gun.casualties, kind, band)
-        total = self.roll(dice)
+        faces = dice.faces
+        total = faces[int(self.rand() * len(faces))]     # self.roll, written out
         hits = hits_by_total[total]
         if self.log is not None:
             mod = fire_modifier(self.ruleset, gun.p.calibre, gun.p.rating, gun.casualties, kind,
@@ -943,7 +947,8 @@ class _Battle:
                d_facts: frozenset[str]) -> None:
         table: CombatTable = combat_table(self.ruleset, rule, a.profile, a.casualties, a.state,
                                           a_facts, d.profile, d.casualties, d.state, d_facts)
-        total = self.roll(table.dice)
+        faces = table.dice.faces
+        total = faces[int(self.rand() * len(faces))]     # self.roll, written out
         row = table.rows[total]
         if self.log is not None:
             roller = a if table.attacker_rolls else d
@@ -973,8 +978,10 @@ class _Battle:
         table = skirmish_table(self.ruleset, a.profile, a.casualties, a.state,
                                _IN_COVER if d.p.in_town else _NONE, d.profile, d.casualties,
                                d.state, _NONE)
-        fa = self.roll(table.dice)
-        fd = self.roll(table.dice)
+        faces = table.dice.faces
+        rand, n = self.rand, len(faces)
+        fa = faces[int(rand() * n)]                      # self.roll, written out
+        fd = faces[int(rand() * n)]
         a_hit, a_tests, d_hit, d_tests = table.rows[(fa, fd)]
         if self.log is not None:
             losers = tuple(u.p.label for u, h in ((a, a_hit), (d, d_hit)) if h.casualties)
@@ -1009,7 +1016,8 @@ class _Battle:
             if self.log is not None:
                 self.log.append(lines.automatic_rout_line(u.p.label, u.casualties))
         else:
-            face = self.roll(table.dice)
+            faces = table.dice.faces
+            face = faces[int(self.rand() * len(faces))]  # self.roll, written out
             row = table.rows[face]
             if self.log is not None:
                 self.log.append(lines.morale_line(rallying, u.p.label, face, row.text))
