@@ -592,12 +592,18 @@ class _Battle:
                 self.send_back(u)
         t = c.target
         if t is not None:
-            self.artillery(c, t, lost)
+            # Each step's own first test of range, made here too so a step out of range is
+            # not even called (this runs at every move of every battle).
+            gaps = self.gaps[c.index]
+            if gaps[t.index] <= LONG_RANGE_GAP:
+                self.artillery(c, t, lost)
             if not lost:
                 self.formations(c, t)
                 self.advance(c, t)
-                self.combats(c, t)
-                self.opportunity(c)
+                if gaps[t.index] <= SHORT_RANGE_GAP:
+                    self.combats(c, t)
+                if min(gaps) <= SHORT_RANGE_GAP:
+                    self.opportunity(c)
         # A brigade takes one test at its move: pursuers that have just rallied are done. A
         # move lost to the Poor chip is no move at all (only the guns fire, Rule 7), so it
         # ends with no morale tests of its own (Rule 17 tests at the end of the corps' move).
