@@ -14,7 +14,7 @@ battles and counts who won, with a 95 % interval for each share (:mod:`.core.res
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from campaign1813.campaign.battle.core.results import (
     AutoOdds,
@@ -149,6 +149,9 @@ class _UnitPlan:
     calibre: Calibre
     in_town: bool
     nation: str
+    # Its morale tables met so far, by casualties, state, facts and rally (see _Battle.morale):
+    # the battles of one plan ask for the same few thousands of times.
+    morale_tables: dict[int, MoraleTable] = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True)
@@ -1015,8 +1018,13 @@ class _Battle:
 
     def morale(self, u: _Unit, extra: int, rallying: bool) -> bool:
         """A morale test (a rally when ``rallying``); whether the brigade newly routs."""
-        table: MoraleTable = morale_table(self.ruleset, u.p.arm, u.p.rating, u.casualties,
-                                          u.state, _FACTS[self.facts(u) | extra], rallying)
+        p = u.p
+        mask = self.facts(u) | extra
+        key = (u.casualties << 8) | (u.state << 6) | (mask << 1) | rallying
+        table = p.morale_tables.get(key)
+        if table is None:
+            table = p.morale_tables[key] = morale_table(
+                self.ruleset, p.arm, p.rating, u.casualties, u.state, _FACTS[mask], rallying)
         if table.automatic:
             row = table.rows[0]
             if self.log is not None:
