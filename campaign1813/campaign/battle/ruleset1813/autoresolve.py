@@ -464,12 +464,19 @@ class _Battle:
 
     def sequence(self) -> None:
         """Draw every chip once, in a seeded order."""
-        bag = [chip for chip in self.plan.chips if self.in_bag(chip)]
+        corps = self.corps
+        bag = []
+        for chip in self.plan.chips:
+            if chip.kind == "corps":        # self.in_bag, written out for the commonest chip
+                c = corps[chip.corps]
+                if c.present and not c.withdrawn:
+                    bag.append(chip)
+            elif self.in_bag(chip):
+                bag.append(chip)
         self.shuffle(bag)
         self.move = 0
         self.poor_pending = False
         self.moved = set()
-        corps = self.corps
         for position, chip in enumerate(bag):
             if chip.kind == "corps":
                 c = corps[chip.corps]
