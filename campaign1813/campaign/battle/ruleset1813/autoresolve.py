@@ -409,10 +409,6 @@ class _Battle:
     def set_gap(self, a: _Corps, b: _Corps, gap: int) -> None:
         self.gaps[a.index][b.index] = self.gaps[b.index][a.index] = gap
 
-    def say(self, line: str) -> None:
-        if self.log is not None:
-            self.log.append(line)
-
     # -- the whole battle
 
     def fight(self) -> int:
