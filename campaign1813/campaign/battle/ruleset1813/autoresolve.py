@@ -380,7 +380,7 @@ class _Battle:
         self.rand = rng.random
         self.shuffle = rng.shuffle
         self.log: list[str] | None = [] if report else None
-        self.corps = tuple(_Corps(c, i, plan.breaks_at[i]) for i, c in enumerate(plan.corps))
+        self.corps = tuple([_Corps(c, i, plan.breaks_at[i]) for i, c in enumerate(plan.corps)])
         # gaps[a][b]: how far corps a and b stand apart (the same both ways)
         self.gaps = [[START_GAP] * len(plan.corps) for _ in plan.corps]
         self.turn = 0
@@ -424,9 +424,9 @@ class _Battle:
                     c.present = True
                     if self.log is not None:
                         self.log.append(f"{c.p.key} arrives")
-            for chip in self.plan.chips:
-                if chip.kind == "cinc" and chip.arrival == turn > 1:
-                    if self.log is not None:
+            if self.log is not None:
+                for chip in self.plan.chips:
+                    if chip.kind == "cinc" and chip.arrival == turn > 1:
                         self.log.append(f"{chip.name} (CinC) arrives")
             self.retarget()
             try:
@@ -489,7 +489,8 @@ class _Battle:
                 self.poor_chip(bag, position)
             else:
                 self.early_chip(chip, bag, position)
-            self.judge()
+            if self.dirty:          # judge's own first test, made here to spare the call
+                self.judge()
 
     def in_bag(self, chip: _ChipPlan) -> bool:
         if chip.kind == "corps":
@@ -604,7 +605,8 @@ class _Battle:
             if gaps[t.index] <= LONG_RANGE_GAP:
                 self.artillery(c, t, lost)
             if not lost:
-                self.formations(c, t)
+                if gaps[t.index] <= SHORT_RANGE_GAP + 1:    # in reach after this advance
+                    self.formations(c, t)
                 self.advance(c, t)
                 if gaps[t.index] <= SHORT_RANGE_GAP:
                     self.combats(c, t)
