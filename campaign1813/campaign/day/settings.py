@@ -69,6 +69,16 @@ def _text(text: str) -> str:
     return value
 
 
+RELEASES = ("end of day", "umpire")
+
+
+def _release(text: str) -> str:
+    word = " ".join(text.strip().casefold().replace("-", " ").replace("_", " ").split())
+    if word not in RELEASES:
+        raise ValueError(f"must be {' or '.join(RELEASES)}")
+    return word
+
+
 SETTINGS: tuple[Setting, ...] = (
     Setting("messenger_orders", "orders reach a distant corps by messenger from its HQ", _switch),
     Setting("messenger_miles", "miles a messenger rides in a day", _miles(0, 1000, True)),
@@ -82,6 +92,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("steps_per_day", "steps the day's march is simulated in", _whole(1, 240)),
     Setting("battle_turns", "turns of a battle day before night falls",
             _whole(1, 48, " of turns")),
+    Setting("fog", "each side knows the enemy only by the reports released to it", _switch),
+    Setting("recce_miles", "how far a command on a Recce order sees the enemy", _miles(0, 100)),
+    Setting("release", "a day's reports reach the sides at the end of the day, or when the "
+            "umpire releases them", _release),
 )
 BY_NAME = {s.name: s for s in SETTINGS}
 

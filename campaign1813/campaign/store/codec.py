@@ -23,13 +23,14 @@ from typing import Any, NamedTuple
 import msgspec
 
 from campaign1813.campaign.day.ground import Position
+from campaign1813.campaign.day.reports import Report
 from campaign1813.campaign.day.settings import BY_NAME, shown
 from campaign1813.campaign.day.state import Battle, CommandState, DayState, Order
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.types import Side
 
 Json = dict[str, Any]
-SECTIONS = ("commands", "orders", "battles", "control", "control_since")
+SECTIONS = ("commands", "orders", "battles", "control", "control_since", "reports")
 
 
 class DamagedState(CampaignError):
@@ -147,6 +148,8 @@ def state_to_json(state: DayState) -> Json:
         "control": {t: state.control[t].value for t in sorted(state.control)},
         "control_since": {t: state.control_since[t].isoformat()
                           for t in sorted(state.control_since) if t in state.control},
+        "reports": {str(r.id): _dump(r) for r in sorted(state.reports.values(),
+                                                       key=lambda r: r.id)},
     }
 
 
@@ -171,6 +174,9 @@ def state_from_json(data: Json, where: str = "the campaign day") -> DayState:
                                for t, d in data.get("control_since", {}).items()}
     except (ValueError, TypeError) as exc:
         raise DamagedState(f"{where}: town control: {exc}") from None
+    for key, d in data.get("reports", {}).items():
+        report = _entity(Report, d, f"{where}: report {key}")
+        state.reports[report.id] = report
     return state
 
 
@@ -205,7 +211,7 @@ def state_diff(before: Json, after: Json) -> tuple[Json, Json]:
         if before.get(key) != after.get(key):
             old[key], new[key] = before[key], after[key]
     for section in SECTIONS:
-        b, a = before[section], after[section]
+        b, a = before.get(section, {}), after.get(section, {})
         changed = {k for k in b.keys() | a.keys() if b.get(k) != a.get(k)}
         if changed:
             old[section] = {k: b.get(k) for k in sorted(changed)}
@@ -245,6 +251,7 @@ def read_state(con: sqlite3.Connection) -> DayState:
     state.battles = {b.id: b for b in rows.battles}
     state.control = {t: Side(s) for t, s in rows.control.items()}
     state.control_since = {t: date.fromisoformat(d) for t, d in rows.since.items()}
+    state.reports = {r.id: r for r in rows.reports}
     return state
 
 
@@ -263,6 +270,7 @@ def read_json(con: sqlite3.Connection) -> Json:
         "battles": {str(b.id): _dump(b) for b in rows.battles},
         "control": rows.control,
         "control_since": rows.since,
+        "reports": {str(r.id): _dump(r) for r in rows.reports},
     }
 
 
@@ -278,6 +286,7 @@ class _Rows(NamedTuple):
     battles: list[Battle]
     control: dict[str, str]
     since: dict[str, str]
+    reports: list[Report]
 
 
 def _read_rows(con: sqlite3.Connection) -> _Rows:
@@ -304,12 +313,14 @@ def _read_rows(con: sqlite3.Connection) -> _Rows:
         if r["since"] is not None:
             since[r["town"]] = iso_date(r["since"], f"town_control row {r['town']!r}: since"
                                         ).isoformat()
+    reports = [_entity(Report, _from_row(r), f"day_report row {r['id']}")
+               for r in con.execute("SELECT * FROM day_report ORDER BY id")]
     marched, next_battle = _day_info(day)
     return _Rows(
         iso_date(info["current_date"], "the campaign's current date").isoformat(),
         marched, next_battle,
         _settings(_json_or_none(day["settings_json"]) if day else {}, "day_info row 1"),
-        commands, dict(sorted(orders.items())), battles, control, since)
+        commands, dict(sorted(orders.items())), battles, control, since, reports)
 
 
 def write_state(con: sqlite3.Connection, state: DayState) -> None:
@@ -336,6 +347,9 @@ def write_changes(con: sqlite3.Connection, changes: Json) -> None:
              [_to_row(d) for d in entries.values() if d is not None])
     entries = changes.get("battles", {})
     _replace(con, "day_battle", "id", [int(k) for k in entries],
+             [_to_row(d) for d in entries.values() if d is not None])
+    entries = changes.get("reports", {})
+    _replace(con, "day_report", "id", [int(k) for k in entries],
              [_to_row(d) for d in entries.values() if d is not None])
     entries = changes.get("control", {})
     kept = {r[0]: r[1] for r in con.execute("SELECT town, since FROM town_control")} \
