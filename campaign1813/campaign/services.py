@@ -19,16 +19,20 @@ from msgspec import structs
 
 from campaign1813.campaign.day.actions import (
     Action,
+    AddReport,
     Applied,
     CancelOrder,
     ChangeSetting,
     ChooseRetreat,
+    EditReport,
     EndDay,
+    HoldReport,
     IssueOrder,
     IssueOrders,
     MergeBattles,
     PostponeBattle,
     RecordResult,
+    ReleaseReports,
     SplitBattle,
 )
 from campaign1813.campaign.day.aftermath import result_side
@@ -68,7 +72,8 @@ __all__ = [
     "Changes", "IssueOrder", "cancel_order", "change_setting", "choose_retreat", "end_day",
     "issue_order", "issue_orders", "merge_battles", "perform", "postpone_battle",
     "record_result", "redo", "split_battle", "undo", "open_battle", "battle_action",
-    "finish_battle", "abandon_battle",
+    "finish_battle", "abandon_battle", "release_reports", "hold_report", "edit_report",
+    "add_report",
 ]
 
 
@@ -179,6 +184,30 @@ def change_setting(store: CampaignStore, name: str, value: str) -> Changes:
     """Change one of the campaign's settings (refused with the reason if the value is not
     one it can take); logged and undone like any action."""
     return perform(store, ChangeSetting(name, value))
+
+
+def release_reports(store: CampaignStore, numbers: Sequence[int] = ()) -> Changes:
+    """Release held reports of the enemy to their sides (all held, if none is named)."""
+    return perform(store, ReleaseReports(tuple(numbers)))
+
+
+def hold_report(store: CampaignStore, number: int) -> Changes:
+    """Hold a report back from its side."""
+    return perform(store, HoldReport(number))
+
+
+def edit_report(store: CampaignStore, number: int, *, town: str | None = None,
+                band: str | None = None, men: int | None = None, identity: bool | None = None,
+                note: str | None = None) -> Changes:
+    """Change what a report tells its side (a false rumour is the umpire's to give)."""
+    return perform(store, EditReport(number, town, band, men, identity, note))
+
+
+def add_report(store: CampaignStore, side: str, subject: str, town: str, *,
+               band: str = "kind", men: int = 0, identity: bool = True, note: str = "",
+               released: bool = False) -> Changes:
+    """The umpire's own report of an enemy command to a side."""
+    return perform(store, AddReport(side, subject, town, band, men, identity, note, released))
 
 
 def undo(store: CampaignStore, expected: LogStep | None = None) -> Changes:

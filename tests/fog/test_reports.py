@@ -143,3 +143,62 @@ def test_strength_is_the_brigades_less_the_carried_casualties(tmp_path):
     state.update("I Corps", casualties=(("1", 3), ("2", 4)))
     assert strength(ground, state.commands["I Corps"]) == 17_625
     assert band_of(17_625) == 20_000 and band_of(1_000) == 5_000
+
+
+def _held_contact(tmp_path):
+    u = make(tmp_path, {"1 Corps": "Aston"}, {"I Corps": "Fenwick"}, fog=True,
+             release="umpire")
+    u.order("1 Corps", "Halt", "Fenwick")
+    u.order("I Corps", "Halt", "Aston")
+    u.end_day()
+    u.end_day()
+    numbers = {r.side: r.id for r in u.state().reports.values()}
+    return u, numbers
+
+
+def test_the_umpire_releases_holds_edits_and_adds_each_logged_and_undone(tmp_path):
+    """§3.6: before a report reaches a side the umpire may hold it back, edit what it says or
+    add his own; each act is one logged action, and undo takes it back."""
+    u, numbers = _held_contact(tmp_path)
+    french = numbers["French"]
+    ch = services.release_reports(u.doc, [french])
+    assert ch.label == "Release 1 report" and ch.reports == frozenset({french})
+    assert u.state().reports[french].released
+    assert not u.state().reports[numbers["Allied"]].released
+    ch = services.edit_report(u.doc, french, town="Elford", band="about", men=30_000,
+                              identity=False, note="a deserter's word")
+    assert ch.lines == (f"Report {french} edited: an Allied corps at Elford (about 30,000), "
+                        "seen 2 May 1813 12:00 by 1 Corps, known 2 May 1813; a deserter's "
+                        "word.",)
+    services.hold_report(u.doc, french)
+    assert not u.state().reports[french].released
+    ch = services.add_report(u.doc, "French", "II Corps", "Gorton", band="kind",
+                             identity=True, released=True)
+    (added,) = ch.reports
+    rumour = u.state().reports[added]
+    assert rumour.text() == ("II Corps at Gorton (a corps), seen 3 May 1813 08:00 by the "
+                             "umpire, known 3 May 1813")
+    for label in ("Undo Report for the French: II Corps", f"Undo Hold report {french}",
+                  f"Undo Edit report {french}", "Undo Release 1 report"):
+        assert u.undo().label == label
+    assert not any(r.released for r in u.state().reports.values())
+    assert u.state().reports[french].place == "Dunmore"
+
+
+def test_the_umpires_acts_are_refused_with_the_reason_and_change_nothing(tmp_path):
+    """A report that does not exist, one released twice, a side's own command: refused."""
+    u, numbers = _held_contact(tmp_path)
+    before = u.dump()
+    with pytest.raises(Exception, match="there is no report number 99 in this campaign"):
+        services.hold_report(u.doc, 99)
+    with pytest.raises(Exception, match=f"report {numbers['French']} is held back already"):
+        services.hold_report(u.doc, numbers["French"])
+    with pytest.raises(Exception, match="1 Corps is a French command: a side always knows its "
+                                        "own commands"):
+        services.add_report(u.doc, "French", "1 Corps", "Aston")
+    with pytest.raises(Exception, match="a report is for the French or the Allied, not 'Swiss'"):
+        services.add_report(u.doc, "Swiss", "I Corps", "Aston")
+    assert u.dump() == before
+    services.release_reports(u.doc)
+    with pytest.raises(Exception, match="no report is held back: there is nothing to release"):
+        services.release_reports(u.doc)

@@ -23,9 +23,10 @@ class Changes(msgspec.Struct, frozen=True):
     positions: frozenset[str] = frozenset()
     marched_changed: bool = False
     fights: frozenset[int] = frozenset()
+    reports: frozenset[int] = frozenset()  # the reports of the enemy made, changed or undone
 
     @property
     def anything(self) -> bool:
         """Whether the action changed any part of the day's state."""
         return bool(self.commands or self.battles or self.towns or self.date_changed
-                    or self.marched_changed or self.fights)
+                    or self.marched_changed or self.fights or self.reports)

@@ -12,11 +12,13 @@ made; at "umpire", it waits for the umpire.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, timedelta
 
+from msgspec.structs import replace
+
 from campaign1813.campaign.day.contact import Contact, PositionIndex
-from campaign1813.campaign.day.ground import Ground, Position, describe
+from campaign1813.campaign.day.ground import Ground, OrderRefused, Position, describe
 from campaign1813.campaign.day.reports import (
     BATTERY_MEN,
     CASUALTY_MEN,
@@ -27,7 +29,13 @@ from campaign1813.campaign.day.reports import (
     Report,
     band_of,
 )
-from campaign1813.campaign.day.state import Battle, CommandState, DayState, Kind, hq_name
+from campaign1813.campaign.day.state import (
+    Battle,
+    CommandState,
+    DayState,
+    Kind,
+    hq_name,
+)
 from campaign1813.campaign.scenario.types import Side
 
 
@@ -134,3 +142,112 @@ def day_reports(ground: Ground, state: DayState, contacts: Iterable[Contact],
             if enemy.side is not seer.side:
                 maker.see(seer, enemy, How.RECCE, float(steps))
     return sorted(maker.made.values(), key=lambda r: r.id)
+
+
+# -- the umpire's acts on reports (each an action of ``day.actions``, logged and undoable) -----
+
+
+def report_numbered(state: DayState, number: int) -> Report:
+    """A report by its number, or a refusal naming it."""
+    report = state.reports.get(number)
+    if report is None:
+        raise OrderRefused(f"there is no report number {number} in this campaign")
+    return report
+
+
+def release(state: DayState, numbers: Sequence[int]) -> list[str]:
+    """Release the held reports named (every held one, if none is named) to their sides."""
+    chosen = [report_numbered(state, n) for n in numbers] if numbers else \
+        [r for r in state.reports.values() if not r.released]
+    if not chosen:
+        raise OrderRefused("no report is held back: there is nothing to release")
+    out = [r for r in chosen if r.released]
+    if out:
+        raise OrderRefused(f"report {out[0].id} has been released already")
+    lines = []
+    for r in sorted(chosen, key=lambda r: r.id):
+        state.reports[r.id] = replace(r, released=True)
+        lines.append(f"Report {r.id} released to the {r.side}: {r.text()}.")
+    return lines
+
+
+def hold(state: DayState, number: int) -> list[str]:
+    """Hold one released report back from its side."""
+    report = report_numbered(state, number)
+    if not report.released:
+        raise OrderRefused(f"report {number} is held back already")
+    state.reports[number] = replace(report, released=False)
+    return [f"Report {number} held back from the {report.side}: {report.text()}."]
+
+
+def edit(ground: Ground, state: DayState, number: int, *, town: str | None = None,
+         band: str | None = None, men: int | None = None, identity: bool | None = None,
+         note: str | None = None) -> list[str]:
+    """Change what a report says (a false rumour is the umpire's to give)."""
+    report = report_numbered(state, number)
+    changes: dict[str, object] = {}
+    if town is not None:
+        place = ground.resolve(town)
+        changes.update(place=place, town=place)
+    if band is not None:
+        changes["band"] = _band(band)
+    if men is not None:
+        changes["men"] = _men(men)
+    if identity is not None:
+        changes["identity"] = identity
+    if note is not None:
+        changes["note"] = _note(note)
+    fresh = replace(report, **changes)
+    if fresh == report:
+        raise OrderRefused(f"report {number} already says that")
+    state.reports[number] = fresh
+    return [f"Report {number} edited: {fresh.text()}."]
+
+
+def add(ground: Ground, state: DayState, side: str, subject: str, town: str, *,
+        band: str = "kind", men: int = 0, identity: bool = True, note: str = "",
+        released: bool = False) -> list[str]:
+    """The umpire's own report to a side of an enemy command (by his word, seen today)."""
+    knower = _side(side)
+    enemy = state.commands.get(subject.strip())
+    if enemy is not None and enemy.side is knower:
+        raise OrderRefused(f"{enemy.name} is a {knower.value} command: a side always knows its "
+                           "own commands")
+    place = ground.resolve(town)
+    number = max(state.reports, default=0) + 1
+    report = Report(
+        id=number, side=knower.value, subject=enemy.name if enemy else _note(subject),
+        place=place, town=place, seen_day=state.date, seen_hour="0800",
+        known_day=state.date, how=How.UMPIRE, by="", identity=identity,
+        kind="HQ" if enemy is not None and enemy.kind is Kind.HQ else "corps",
+        enemy=knower.enemy.value, band=_band(band), men=_men(men), released=released,
+        note=_note(note) if note else "")
+    state.reports[number] = report
+    return [f"Report {number} written by the umpire for the {knower.value}: {report.text()}."]
+
+
+def _side(text: str) -> Side:
+    for side in Side:
+        if text.strip().casefold() == side.value.casefold():
+            return side
+    raise OrderRefused(f"a report is for the French or the Allied, not {text!r}")
+
+
+def _band(text: str) -> Band:
+    try:
+        return Band(text.strip().casefold())
+    except ValueError:
+        raise OrderRefused(f"a report's strength is kind, about or exact, not {text!r}") from None
+
+
+def _men(men: int) -> int:
+    if not 0 <= men <= 1_000_000:
+        raise OrderRefused(f"a report's strength must be 0 to 1,000,000 men, not {men}")
+    return men
+
+
+def _note(text: str) -> str:
+    value = " ".join(text.split())
+    if not value or len(value) > 200 or not value.isprintable():
+        raise OrderRefused("a report's words must be a line of text of up to 200 characters")
+    return value
