@@ -12,11 +12,12 @@ line call these and nothing else to change a campaign.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, is_dataclass, replace
+from dataclasses import asdict, dataclass, is_dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
 
+from campaign1813.campaign.day import fog
 from campaign1813.campaign.day.actions import (
     Action,
     AddReport,
@@ -27,6 +28,7 @@ from campaign1813.campaign.day.actions import (
     EditReport,
     EndDay,
     HoldReport,
+    ImportOrders,
     IssueOrder,
     IssueOrders,
     MergeBattles,
@@ -38,6 +40,8 @@ from campaign1813.campaign.day.actions import (
 from campaign1813.campaign.day.aftermath import result_side
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.day.ground import Ground, OrderRefused
+from campaign1813.campaign.export import packet
+from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.protocol import (
     ABANDON_FIGHT,
     AUTO_RESOLVE,
@@ -73,7 +77,7 @@ __all__ = [
     "issue_order", "issue_orders", "merge_battles", "perform", "postpone_battle",
     "record_result", "redo", "split_battle", "undo", "open_battle", "battle_action",
     "finish_battle", "abandon_battle", "release_reports", "hold_report", "edit_report",
-    "add_report",
+    "add_report", "import_orders", "ImportResult",
 ]
 
 
@@ -208,6 +212,44 @@ def add_report(store: CampaignStore, side: str, subject: str, town: str, *,
                released: bool = False) -> Changes:
     """The umpire's own report of an enemy command to a side."""
     return perform(store, AddReport(side, subject, town, band, men, identity, note, released))
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """What taking an order form did: the action's changes (None when this very form had been
+    taken already, and nothing changed), and each command's orders before → after."""
+
+    changes: Changes | None
+    diff: tuple[str, ...]
+
+
+def import_orders(store: CampaignStore, text: str | bytes) -> ImportResult:
+    """Take a side's returned order form: checked for its campaign, side, day, the state it
+    was written against and its signature; each order taken or refused with its reason."""
+    form = packet.parse_form(text)
+    side = packet.form_side(form)
+    ground = store.ground()
+    with store.unit_of_work() as work:
+        state = work.state()
+        view = fog.side_view(ground.adjusted(state.settings), state, side, work.summary().name)
+        keys = {s: work.side_key(s.value) for s in Side}
+        if packet.check_form(form, view, keys, state.imports):
+            return ImportResult(None, ())
+        lines = packet.form_orders(form)
+        before = {n: o.text() for n, o in state.orders.items()}
+        action = ImportOrders(side.value, str(form["number"]), packet.form_digest(form),
+                              tuple(IssueOrder(o.command, o.verb, o.objective, tuple(o.via),
+                                               o.forced) for o in lines))
+        changes = _perform(work, ground, action)
+        diff = []
+        for name in dict.fromkeys(o.command for o in lines):
+            key = name if name in state.commands else next(
+                (n for n in state.orders if n.casefold() == name.casefold()), name)
+            old, new = before.get(key, "no orders"), state.orders.get(key)
+            new_text = new.text() if new else "no orders"
+            if old != new_text:
+                diff.append(f"{key}: {old} → {new_text}")
+        return ImportResult(changes, tuple(diff))
 
 
 def undo(store: CampaignStore, expected: LogStep | None = None) -> Changes:

@@ -2,17 +2,23 @@
 French output shows no Allied secret (a corps' name, its exact strength, its commander) the
 French have not been told, and shows each one once a released report tells it."""
 
+import re
 from datetime import date
 
+import pypdf
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from campaign1813.campaign import queries, services
+from campaign1813.campaign.cli.packet import packet_files
 from campaign1813.campaign.day.actions import EndDay, IssueOrder, RecordResult, ReleaseReports
 from campaign1813.campaign.day.fog import side_view
 from campaign1813.campaign.day.ground import Ground, OrderRefused
 from campaign1813.campaign.day.state import initial_state
+from campaign1813.campaign.export.paper import install
 from campaign1813.campaign.scenario.types import Side
+from campaign1813.ui.console import LazyQtPaper
 
 from ..day.builders import new_campaign
 from .canary import CANARY_CORPS, TOWNS, canaries, canary_scenario, french_outputs, leaks, told
@@ -30,12 +36,30 @@ SCRIPT = {
 }
 
 
-def _render_french(doc):
+def _render_french(doc, out):
+    """Every French output: the view's renderings, and every file of the French packet (its
+    PDFs read back with pypdf)."""
     view = queries.side_view(doc, Side.FRENCH)
-    return french_outputs(view)
+    files = packet_files(str(doc.path), Side.FRENCH, out, force=True)
+    extra = {}
+    for path in files:
+        if path.suffix == ".pdf":
+            pages = pypdf.PdfReader(path).pages
+            extra[path.name] = " ".join(re.sub(r"\s+", " ", p.extract_text()) for p in pages)
+        else:
+            extra[path.name] = path.read_text(encoding="utf-8")
+    return french_outputs(view, extra)
 
 
-def test_ten_scripted_days_show_the_french_only_what_they_were_told(tmp_path):
+@pytest.fixture
+def qt_paper():
+    """The packet's PDFs, as the campaign1813 command makes them."""
+    install(LazyQtPaper())
+    yield
+    install(None)
+
+
+def test_ten_scripted_days_show_the_french_only_what_they_were_told(tmp_path, qt_paper):
     """Ten days, with the umpire holding every report of Zephyr Canary Corps until 7 May: on
     each day no untold secret in any French output, and every told one in them."""
     doc = new_campaign(tmp_path / "c.c1813", canary_scenario(release="umpire"))
@@ -57,7 +81,7 @@ def test_ten_scripted_days_show_the_french_only_what_they_were_told(tmp_path):
         if held:
             services.release_reports(doc, held)
         state = queries.day_state(doc)
-        outputs = _render_french(doc)
+        outputs = _render_french(doc, tmp_path / "packets")
         assert leaks(state, outputs) == [], state.date
         for secret in told(state):
             if secret in {c.secret for c in canaries(state)}:

@@ -48,6 +48,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "oob": ("scenario", "print the orders of battle of the scenario's army groups"),
     "scenario": ("scenario", "work with scenario folders"),
     "export": ("export", "write orders of battle and other papers to PDF, CSV or JSON files"),
+    "packet": ("packet", "write a side's turn packet: situation report and order form"),
+    "side-key": ("packet", "write the key issued to a side, to sign its order forms"),
+    "sign-orders": ("packet", "sign a filled order form with the side's key"),
+    "import-orders": ("packet", "take a side's signed order form, refusing a bad one"),
 }
 GROUPS = tuple(dict.fromkeys(group for group, _help in COMMANDS.values()))
 

@@ -262,3 +262,35 @@ class AddReport:
                                  band=self.band, men=self.men, identity=self.identity,
                                  note=self.note, released=self.released)
         return f"Report for the {self.side}: {self.subject}", lines, None
+
+
+@dataclass(frozen=True)
+class ImportOrders:
+    """A side's returned order form: each order taken or refused with its reason, as on the
+    pad, and the form's number kept so the same form is taken once."""
+
+    side: str
+    number: str
+    digest: str
+    orders: tuple[IssueOrder, ...]
+
+    def apply(self, ground: Ground, state: DayState) -> Applied:
+        """Take each order that keeps the rules; refuse the others one by one."""
+        if self.number in state.imports:
+            raise OrderRefused(f"order form {self.number} has been taken already")
+        lines: list[str] = []
+        taken = 0
+        for order in self.orders:
+            try:
+                command = find_command(state, order.command)
+                if command.side.value != self.side:
+                    raise OrderRefused(f"{command.name} is not a {self.side} command")
+                lines.extend(order.apply(ground, state)[1])
+                taken += 1
+            except OrderRefused as exc:
+                lines.append(f"Refused: {order.command} – {order.verb} {order.objective}: "
+                             f"{exc}")
+        state.imports[self.number] = self.digest
+        refused = len(self.orders) - taken
+        return (f"Order form of the {self.side}: {taken} taken, {refused} refused", lines,
+                None)

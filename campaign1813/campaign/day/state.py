@@ -152,6 +152,8 @@ class DayState(msgspec.Struct):
     settings: dict[str, Any] = msgspec.field(default_factory=dict)
     # what each side has been told of the enemy (day/reports.py), by the report's number
     reports: dict[int, Report] = msgspec.field(default_factory=dict)
+    # the sides' order forms taken in: each form's number, and the digest of what was signed
+    imports: dict[str, str] = msgspec.field(default_factory=dict)
 
     def ordered(self) -> list[CommandState]:
         """Commands in their stable order (army group order, HQ first)."""

@@ -19,8 +19,8 @@ from campaign1813.campaign.store.version import APPLICATION, SCHEMA_VERSION
 
 # SQLModel too: its metadata holds these tables, for the migrations and the comparison with them
 __all__ = ["BattleRow", "CampaignInfo", "CommandRow", "DayRow", "DocumentInfo", "EventRow",
-           "FightRow", "FightStepRow", "OrderRow", "ReportRow", "SQLModel", "ScenarioFile",
-           "ScenarioForm", "TownControlRow"]
+           "FightRow", "FightStepRow", "OrderImportRow", "OrderRow", "ReportRow", "SQLModel",
+           "ScenarioFile", "ScenarioForm", "SideKeyRow", "TownControlRow"]
 
 
 class DocumentInfo(SQLModel, table=True):
@@ -155,6 +155,26 @@ class ReportRow(SQLModel, table=True):
     men: int
     released: bool = False
     note: str = ""
+
+
+class OrderImportRow(SQLModel, table=True):
+    """A side's order form taken in: its number and the digest of what was signed, so the same
+    form again changes nothing and another form with its number is refused as a replay."""
+
+    __tablename__ = "order_import"
+
+    nonce: str = Field(primary_key=True)
+    digest: str
+
+
+class SideKeyRow(SQLModel, table=True):
+    """The key issued to a side when the campaign was made (hex), with which its order forms
+    are signed (HMAC-SHA256). Not part of the day's state: never logged, never undone."""
+
+    __tablename__ = "side_key"
+
+    side: str = Field(primary_key=True)
+    key: str
 
 
 class DayRow(SQLModel, table=True):

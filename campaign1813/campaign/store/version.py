@@ -9,4 +9,4 @@ REVISIONS = {1: "0001", 2: "0002", 3: "0003", 4: "0004", 5: "0005", 6: "0006", 7
 # The tables of a file at the newest schema version.
 TABLES = frozenset({"document", "campaign", "scenario_file", "scenario_form", "day_command",
                     "day_order", "day_battle", "town_control", "day_info", "event_log", "fight",
-                    "fight_step", "day_report"})
+                    "fight_step", "day_report", "order_import", "side_key"})
