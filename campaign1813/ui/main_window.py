@@ -26,6 +26,7 @@ from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.day.settings import shown
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.queries import RoutePreview
+from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.document import (
     SUFFIX,
     CampaignDocument,
@@ -55,7 +56,9 @@ if TYPE_CHECKING:
     from campaign1813.campaign.day.actions import IssueOrder
     from campaign1813.ui.battle import BattleWindow
     from campaign1813.ui.battle_dialogs import BattleDialog
+    from campaign1813.ui.reports_dialog import ReportsDialog
     from campaign1813.ui.settings_dialog import SettingsDialog
+    from campaign1813.ui.side_window import SideWindow
 
 __all__ = ["APP_TITLE", "MainWindow"]
 
@@ -84,6 +87,8 @@ class MainWindow(QMainWindow):
         self.undo_action, self.redo_action = self.history.undo_action, self.history.redo_action
         self.diary_window: DiaryWindow | None = None
         self.battle_windows: dict[int, BattleWindow] = {}  # the battles open at the table
+        self.side_windows: dict[Side, SideWindow] = {}  # View ▸ As the French / the Allies
+        self.reports_dialog: ReportsDialog | None = None
         self.campaign_view = CampaignView(self.campaign, self, settings=self._settings,
                                           defer_map=defer_map)
         self.campaign_view.battle_wanted.connect(self._on_battle_wanted)
@@ -475,6 +480,10 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(note or changes.label)
         if self.diary_window is not None and self.diary_window.isVisible():
             self.show_diary()
+        if self.side_windows:
+            self._show_sides()
+        if self.reports_dialog is not None and changes.reports:
+            self.reports_dialog.refresh()
         self.campaign_changed.emit(changes)
 
     def show_diary(self) -> None:
@@ -489,6 +498,55 @@ class MainWindow(QMainWindow):
         self.diary_window.show()
         self.diary_window.raise_()
 
+    def view_as(self, side: Side | None) -> SideWindow | None:
+        """View ▸ As the French / As the Allies: the side's own window, built from its view
+        alone; As the umpire (None): the umpire's own map, every side's window closed."""
+        if side is None or self.document is None:
+            for open_window in self.side_windows.values():
+                open_window.close()
+            self.side_windows.clear()
+            self.raise_()
+            return None
+        from campaign1813.ui.side_window import SideWindow  # with the first side's view
+
+        view = queries.side_view(self.document, side)
+        found = self.side_windows.get(side)
+        if found is None:
+            window = SideWindow(view, self.document.scenario().map, self)
+            window.setWindowFlag(Qt.WindowType.Window)
+            self.side_windows[side] = window
+        else:
+            window = found
+            window.show_view(view)
+        window.show()
+        window.raise_()
+        return window
+
+    def show_reports(self) -> ReportsDialog | None:
+        """Campaign ▸ Reports of the Enemy…: hold back, edit, add and release reports."""
+        if self.document is None:
+            return None
+        from campaign1813.ui.reports_dialog import ReportsDialog  # a rare dialog
+
+        if self.reports_dialog is None:
+            doc = self.document
+            names = [c.name for c in queries.day_state(doc).ordered()]
+            self.reports_dialog = ReportsDialog(
+                lambda: queries.enemy_reports(doc) if self.document is doc else (),
+                self._run, names, self)
+        self.reports_dialog.refresh()
+        self.reports_dialog.show()
+        self.reports_dialog.raise_()
+        return self.reports_dialog
+
+    def _show_sides(self) -> None:
+        """Each side's window shows what its side knows now (closed with no campaign)."""
+        if self.document is None:
+            self.view_as(None)
+            return
+        for side, window in self.side_windows.items():
+            window.show_view(queries.side_view(self.document, side))
+
     # ----- view --------------------------------------------------------------------------
     def _on_opened(self) -> None:
         """A file opened (or none): everything the window shows of it, read whole."""
@@ -496,6 +554,10 @@ class MainWindow(QMainWindow):
         self._show_title()
         if self.diary_window is not None and self.diary_window.isVisible():
             self.show_diary()
+        if self.reports_dialog is not None:
+            self.reports_dialog.close()
+            self.reports_dialog = None
+        self.view_as(None)
 
     def _show_title(self) -> None:
         status = self.campaign.status

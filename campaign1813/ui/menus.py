@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, QSettings
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from campaign1813 import __version__
 from campaign1813.campaign import queries
+from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.document import SUFFIX
 from campaign1813.ui import APP_TITLE
 from campaign1813.ui.open_campaign import OpenCampaign, Update
@@ -69,6 +70,8 @@ class Window(Protocol):
     def redo(self) -> object: ...
     def end_day(self) -> object: ...
     def show_diary(self) -> None: ...
+    def show_reports(self) -> object: ...
+    def view_as(self, side: Side | None) -> object: ...
     def show_settings(self) -> object: ...
     def record_result(self, battle: int, winner: str) -> object: ...
     def choose_retreat(self, command: str, option: str, town: str | None = None) -> object: ...
@@ -81,6 +84,11 @@ def _widget(window: Window) -> QWidget:
     """The window as the parent of a dialog (it is a QMainWindow)."""
     assert isinstance(window, QWidget)
     return window
+
+
+def _viewer(window: Window, side: Side | None) -> Callable[[], object]:
+    """View ▸ As …: the window as one side knows it (or the umpire)."""
+    return lambda: window.view_as(side)
 
 
 class Menus(QObject):
@@ -126,11 +134,25 @@ class Menus(QObject):
         self.campaign_menu.addSeparator()
         for dock in (window.orders_dock, window.report_dock, window.objectives_dock):
             self.campaign_menu.addAction(dock.toggleViewAction())
+        self.reports_action = self._action(self.campaign_menu, "&Reports of the Enemy…",
+                                           window.show_reports)
         self.campaign_menu.addSeparator()
         self.settings_action = self._action(self.campaign_menu, "&Settings…",
                                             window.show_settings, QKeySequence("Ctrl+,"))
         self.details_action = self._action(self.campaign_menu, "Campaign &Details…",
                                            self._on_details)
+
+        # View ▸ As the French / As the Allies / As the umpire: whose knowledge is shown
+        self.view_menu = bar.addMenu("&View")
+        self.view_group = QActionGroup(self)
+        self.view_actions: dict[Side | None, QAction] = {}
+        for text, side in (("As the &Umpire", None), ("As the &French", Side.FRENCH),
+                           ("As the &Allies", Side.ALLIED)):
+            action = self._action(self.view_menu, text, _viewer(window, side))
+            action.setCheckable(True)
+            self.view_group.addAction(action)
+            self.view_actions[side] = action
+        self.view_actions[None].setChecked(True)
 
         self.battle_menu = bar.addMenu("&Battle")  # rebuilt when battles or states change
         self.setup_sheet_menu: QMenu | None = None

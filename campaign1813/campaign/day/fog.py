@@ -53,7 +53,8 @@ def side_inputs(ground: Ground, state: DayState, side: Side, campaign: str) -> S
         own.append(OwnCommand(c.name, side, c.army, c.kind.value, describe(c.position, ground),
                               ground.nearest_town(c.position),
                               status_reason(state, c.name) or c.status.value, words,
-                              strength(ground, c)))
+                              strength(ground, c), c.position.a, c.position.b,
+                              c.position.miles))
     reports = released_to(state, side) if ground.settings.fog else \
         _everything(ground, state, side)
     scenario = ground.scenario

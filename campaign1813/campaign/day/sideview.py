@@ -37,6 +37,10 @@ class OwnCommand(msgspec.Struct, frozen=True):
     status: str
     order: str
     men: int
+    # where it stands, as the map places it: a town, or miles along the road from a to b
+    a: str = ""
+    b: str | None = None
+    miles: float = 0.0
 
 
 class Sighting(msgspec.Struct, frozen=True):
@@ -78,6 +82,10 @@ class MapItem(msgspec.Struct, frozen=True):
     town: str
     own: bool
     faded: bool  # an old sighting, drawn faded with its date
+    key: str = ""  # the item's own key on the map
+    hq: bool = False
+    road: str | None = None  # the road's other town, for a command of its own on a road
+    miles: float = 0.0
 
 
 class SideView(msgspec.Struct, frozen=True):
@@ -108,9 +116,10 @@ def build(inputs: SideInputs) -> SideView:
     day = inputs.day
     latest = _latest(inputs.sightings)
     items = [MapItem(c.name, f"{c.name} ({c.army}) at {c.place}: {c.status}; {c.order}",
-                     c.town, True, False) for c in inputs.own]
+                     c.a or c.town, True, False, c.name, c.kind == "HQ", c.b, c.miles)
+             for c in inputs.own]
     items += [MapItem(f"{s.name} (seen {_short(s.seen_day)})", s.text, s.town, False,
-                      stale(s, day)) for s in latest]
+                      stale(s, day), f"report {n}") for n, s in enumerate(latest, 1)]
     table = (TABLE_HEADING, *((c.name, c.army, c.place, c.status, c.order, f"{c.men:,}")
                               for c in inputs.own))
     own_oob = tuple(line for army in inputs.armies for line in _army_lines(army))
