@@ -10,7 +10,7 @@ the day it was seen.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from campaign1813.campaign.day.sideview import SideView
+from campaign1813.campaign.day.sideview import SideView, people
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.maps.types import MapData
 from campaign1813.ui.map.palette import SIDE_COLOUR
@@ -95,7 +95,7 @@ class SideWindow(QMainWindow):
             raise ValueError(f"the {self.side.value}' window cannot show the "
                              f"{view.side.value}' view")
         self.view = view
-        self.banner.setText(f"{view.banner.upper()} — what the {view.side.value} know; not "
+        self.banner.setText(f"{view.banner.upper()} — what the {people(view.side)} know; not "
                             "the umpire's map")
         self.setWindowTitle(view.banner)
         specs = marker_specs(view)
@@ -121,12 +121,10 @@ class SideWindow(QMainWindow):
         self.fit()
 
     def fit(self) -> None:
-        """Frame the side's own commands and what it has seen."""
-        points = [self.scene.place_point(s.a, s.b, s.miles) for s, _ in marker_specs(self.view)
-                  if s.a in self.scene.towns]
-        if not points:
+        """Frame the theatre of the newest sighting (the whole map before any)."""
+        seen = [i for i in self.view.map_items if not i.own and i.town in self.scene.towns]
+        if not seen:
+            self.map_view.fit(self.scene.theatre_rect(None))
             return
-        xs, ys = [p.x() for p in points], [p.y() for p in points]
-        margin = 40.0
-        self.map_view.fit(QRectF(min(xs) - margin, min(ys) - margin,
-                                 max(xs) - min(xs) + 2 * margin, max(ys) - min(ys) + 2 * margin))
+        theatre = self.scene.towns[seen[-1].town].theatre
+        self.map_view.fit(self.scene.theatre_rect(theatre))

@@ -120,8 +120,8 @@ def build(inputs: SideInputs) -> SideView:
              for c in inputs.own]
     items += [MapItem(f"{s.name} (seen {_short(s.seen_day)})", s.text, s.town, False,
                       stale(s, day), f"report {n}") for n, s in enumerate(latest, 1)]
-    table = (TABLE_HEADING, *((c.name, c.army, c.place, c.status, c.order, f"{c.men:,}")
-                              for c in inputs.own))
+    table = (TABLE_HEADING, *((c.name, c.army, c.place, c.status, c.order,
+                               "—" if c.kind == "HQ" else f"{c.men:,}") for c in inputs.own))
     own_oob = tuple(line for army in inputs.armies for line in _army_lines(army))
     enemy_oob = tuple(f"{s.name}: {s.strength}, at {s.place} (seen {format_date(s.seen_day)}"
                       f", known {format_date(s.known_day)})" for s in latest) or (
@@ -131,13 +131,18 @@ def build(inputs: SideInputs) -> SideView:
         diary.append(f"{format_date(known)}:")
         diary += [f"  {s.text}." for s in inputs.sightings if s.known_day == known]
     today = [s for s in inputs.sightings if s.known_day >= day - timedelta(days=1)]
-    day_report = (f"The {side.value} on {format_date(day)}.",
+    day_report = (f"The {people(side)} on {format_date(day)}.",
                   *(f"{c.name} at {c.place}: {c.status}; {c.order}." for c in inputs.own),
                   *(f"Report: {s.text}." for s in today))
     objectives = tuple(f"{o.theatre.value}: {o.description}" for o in inputs.objectives)
-    banner = f"As the {side.value}: {inputs.campaign}, {format_date(day)}"
+    banner = f"As the {people(side)}: {inputs.campaign}, {format_date(day)}"
     return SideView(inputs.campaign, side, day, banner, tuple(items), table, own_oob,
                     enemy_oob, tuple(diary), objectives, day_report, inputs.towns)
+
+
+def people(side: Side) -> str:
+    """A side as its men are called: the French, the Allies."""
+    return "French" if side is Side.FRENCH else "Allies"
 
 
 def stale(s: Sighting, day: date) -> bool:
