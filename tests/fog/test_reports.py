@@ -202,3 +202,22 @@ def test_the_umpires_acts_are_refused_with_the_reason_and_change_nothing(tmp_pat
     services.release_reports(u.doc)
     with pytest.raises(Exception, match="no report is held back: there is nothing to release"):
         services.release_reports(u.doc)
+
+
+def test_a_battle_tells_each_side_every_enemy_command_in_it(tmp_path):
+    """§3.6: a battle fought. 1 Corps attacks I Corps at Elford from Carden (20 miles): contact
+    at 10 miles, at 1600; II Corps at Fenwick, 10 miles off, marches to the sound of the guns,
+    so the French learn of it too, exactly, as they learn of I Corps."""
+    u = make(tmp_path, {"1 Corps": "Carden"}, {"I Corps": "Elford", "II Corps": "Fenwick"},
+             fog=True)
+    u.order("1 Corps", "Attack", "Elford")
+    u.order("I Corps", "Hold", "Elford")
+    ch = u.end_day()
+    assert "  II Corps (Allied) march to the sound of the guns, on the table at turn 4." in \
+        ch.lines
+    french = sorted((r.subject, r.place, r.how, r.band, r.men, r.seen_hour)
+                    for r in u.state().reports.values() if r.side == "French")
+    assert french == [("I Corps", "Elford", How.BATTLE, Band.EXACT, 22_000, "1600"),
+                      ("II Corps", "Fenwick", How.BATTLE, Band.EXACT, 22_000, "1600")]
+    allied = [(r.subject, r.place) for r in u.state().reports.values() if r.side == "Allied"]
+    assert allied == [("1 Corps", "Dunmore")]
