@@ -221,11 +221,29 @@ class ImportResult:
 
     changes: Changes | None
     diff: tuple[str, ...]
+    dry_run: bool = False
 
 
-def import_orders(store: CampaignStore, text: str | bytes) -> ImportResult:
+class _NotTaken(Exception):
+    """Carries a dry run's result out of its unit of work, which is then rolled back."""
+
+    def __init__(self, result: ImportResult) -> None:
+        super().__init__("a dry run")
+        self.result = result
+
+
+def import_orders(store: CampaignStore, text: str | bytes, *,
+                  dry_run: bool = False) -> ImportResult:
     """Take a side's returned order form: checked for its campaign, side, day, the state it
-    was written against and its signature; each order taken or refused with its reason."""
+    was written against and its signature; each order taken or refused with its reason.
+    ``dry_run``: only say what would change (the campaign is left as it was)."""
+    try:
+        return _import_orders(store, text, dry_run)
+    except _NotTaken as preview:
+        return preview.result
+
+
+def _import_orders(store: CampaignStore, text: str | bytes, dry_run: bool) -> ImportResult:
     form = packet.parse_form(text)
     side = packet.form_side(form)
     ground = store.ground()
@@ -249,6 +267,8 @@ def import_orders(store: CampaignStore, text: str | bytes) -> ImportResult:
             new_text = new.text() if new else "no orders"
             if old != new_text:
                 diff.append(f"{key}: {old} → {new_text}")
+        if dry_run:
+            raise _NotTaken(ImportResult(changes, tuple(diff), True))
         return ImportResult(changes, tuple(diff))
 
 

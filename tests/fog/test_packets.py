@@ -199,3 +199,39 @@ def test_the_french_packet_view_is_the_side_view(campaign):
     outputs = french_outputs(view, {"packet": json.dumps(packet.packet_json(view)),
                                     "form": json.dumps(packet.order_form(view))})
     assert leaks(state, outputs) == []
+
+
+def test_a_dry_run_shows_the_orders_that_would_change_and_takes_nothing(campaign, tmp_path,
+                                                                         capsys):
+    """import-orders --dry-run: the diff of orders is shown; the campaign is unchanged."""
+    form_path, _ = _signed(campaign, tmp_path, orders={"1 Corps": ("Move", "T4"),
+                                                       "2 Corps": ("Hold", "T2")})
+    before = sha(campaign)
+    capsys.readouterr()
+    assert main(["import-orders", str(campaign), str(form_path), "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines() == ["Would take: Order form of the French: 2 taken, 0 refused",
+                                "  1 Corps: no orders → 1 Corps – Move T4",
+                                "  2 Corps: no orders → 2 Corps – Hold T2"]
+    assert sha(campaign) == before
+    assert main(["import-orders", str(campaign), str(form_path)]) == 0  # then taken for real
+    assert "Would take" not in capsys.readouterr().out
+
+
+def test_the_umpire_lists_releases_and_holds_reports_from_the_command_line(tmp_path, capsys):
+    """reports / hold / release: the umpire's acts headless, each one logged action."""
+    doc = new_campaign(tmp_path / "c.c1813", canary_scenario())
+    services.issue_order(doc, "1 Corps", "Move", "T9")
+    services.issue_order(doc, "Zephyr Canary Corps", "Move", "T1")
+    for _ in range(4):
+        services.end_day(doc)
+    path = doc.path
+    doc.close()
+    capsys.readouterr()
+    assert main(["reports", str(path), "--side", "french"]) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    assert line.startswith("   1  to the French  (released)  Zephyr Canary Corps at ")
+    assert main(["hold", str(path), "1"]) == 0
+    assert capsys.readouterr().out.startswith("Report 1 held back from the French: ")
+    assert main(["release", str(path)]) == 0
+    assert capsys.readouterr().out.startswith("Report 1 released to the French: ")

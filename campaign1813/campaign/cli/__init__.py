@@ -52,6 +52,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "side-key": ("packet", "write the key issued to a side, to sign its order forms"),
     "sign-orders": ("packet", "sign a filled order form with the side's key"),
     "import-orders": ("packet", "take a side's signed order form, refusing a bad one"),
+    "reports": ("packet", "the reports of the enemy made for each side"),
+    "release": ("packet", "release held reports of the enemy to their sides"),
+    "hold": ("packet", "hold a report of the enemy back from its side"),
 }
 GROUPS = tuple(dict.fromkeys(group for group, _help in COMMANDS.values()))
 

@@ -11,7 +11,6 @@ one or a replayed one with the reason, never writing to the form.
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,8 @@ from campaign1813.campaign import queries, services
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.export import packet
 from campaign1813.campaign.export.output import write_new
-from campaign1813.campaign.export.paper import check_paper_size, installed
+from campaign1813.campaign.export.paper import installed
+from campaign1813.campaign.export.turn_packet import packet_json_bytes, write_packet
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.document import open_campaign
 
@@ -56,34 +56,33 @@ def register(sub: Any, argv: list[str] | None = None) -> None:
     p = sub.add_parser("import-orders", help="take a side's signed order form")
     p.add_argument("file")
     p.add_argument("form", metavar="ORDERS.json")
+    p.add_argument("--dry-run", action="store_true",
+                   help="only show what would change; take nothing")
     p.set_defaults(func=_import)
+
+    p = sub.add_parser("reports", help="the reports of the enemy, to each side")
+    p.add_argument("file")
+    p.add_argument("--side", help="french or allied (both if left out)")
+    p.set_defaults(func=_reports)
+
+    p = sub.add_parser("release", help="release held reports to their sides")
+    p.add_argument("file")
+    p.add_argument("numbers", nargs="*", type=int, metavar="N",
+                   help="the reports to release (every held one if none)")
+    p.set_defaults(func=_release)
+
+    p = sub.add_parser("hold", help="hold a report back from its side")
+    p.add_argument("file")
+    p.add_argument("number", type=int, metavar="N")
+    p.set_defaults(func=_hold)
 
 
 def packet_files(file: str, side: Side, out: Path, paper_size: str = "a4",
                  force: bool = False) -> list[Path]:
     """Write a side's packet into ``out``; the files written."""
-    paper = installed()
-    size = check_paper_size(paper_size)
+    installed()  # before the file is opened: without a painter there is nothing to do
     with open_campaign(file) as doc:
-        view = queries.side_view(doc, side)
-    out.mkdir(parents=True, exist_ok=True)
-    stem = f"{side.value.lower()}-{view.day.isoformat()}"
-    form = packet.order_form(view)
-    files = {
-        f"{stem}-situation.pdf": paper.pdf(packet.situation_document(view), size),
-        f"{stem}-situation.json": _json(packet.packet_json(view)),
-        f"{stem}-orders.json": _json(form),
-        f"{stem}-orders.pdf": paper.pdf(packet.order_form_document(form), size),
-    }
-    written = []
-    for name, data in files.items():
-        write_new(out / name, data, force=force)
-        written.append(out / name)
-    return written
-
-
-def _json(value: Any) -> bytes:
-    return (json.dumps(value, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+        return write_packet(doc, side, out, paper_size, force)
 
 
 def _packet(args: argparse.Namespace) -> int:
@@ -109,7 +108,7 @@ def _sign(args: argparse.Namespace) -> int:
         key = bytes.fromhex(Path(args.key).read_text(encoding="utf-8").strip())
     except (OSError, ValueError) as exc:
         raise CampaignError(f"{args.key}: not a side's key ({exc})") from None
-    write_new(path, _json(packet.sign(form, key)), force=True)
+    write_new(path, packet_json_bytes(packet.sign(form, key)), force=True)
     print(f"signed {path}")
     return 0
 
@@ -117,14 +116,40 @@ def _sign(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     data = Path(args.form).read_bytes()
     with open_campaign(args.file) as doc:
-        result = services.import_orders(doc, data)
+        result = services.import_orders(doc, data, dry_run=args.dry_run)
     if result.changes is None:
         print(f"{args.form}: this order form was taken already; nothing changed")
         return 0
-    print(result.changes.label)
+    print(("Would take: " if result.dry_run else "") + result.changes.label)
     for line in result.diff:
         print(f"  {line}")
     for line in result.changes.lines:
         if line.startswith("Refused: "):
             print(f"  {line}")
+    return 0
+
+
+def _reports(args: argparse.Namespace) -> int:
+    side = _side(args.side) if args.side else None
+    with open_campaign(args.file) as doc:
+        shown = [r for r in queries.enemy_reports(doc) if side is None or r.side == side.value]
+    for r in shown:
+        state = "released" if r.released else "held back"
+        print(f"{r.id:4d}  to the {r.side}  ({state})  {r.text()}")
+    if not shown:
+        print("no reports of the enemy")
+    return 0
+
+
+def _release(args: argparse.Namespace) -> int:
+    with open_campaign(args.file) as doc:
+        changes = services.release_reports(doc, args.numbers)
+    print("\n".join(changes.lines))
+    return 0
+
+
+def _hold(args: argparse.Namespace) -> int:
+    with open_campaign(args.file) as doc:
+        changes = services.hold_report(doc, args.number)
+    print("\n".join(changes.lines))
     return 0
