@@ -522,6 +522,26 @@ class MainWindow(QMainWindow):
         window.raise_()
         return window
 
+    def write_turn_packets(self, folder: str | Path) -> list[Path]:
+        """File ▸ Turn Packets…: both sides' packets (situation report and order form, PDF and
+        JSON, each built from its side's view) written into ``folder``."""
+        if self.document is None:
+            return []
+        from campaign1813.campaign.export.turn_packet import write_packet  # rare: when asked
+        from campaign1813.ui.paper import QtPaper
+
+        written: list[Path] = []
+        try:
+            for side in Side:
+                written += write_packet(self.document, side, Path(folder), force=True,
+                                        paper=QtPaper())
+        except (CampaignError, OSError) as exc:
+            self.report_error(str(exc))
+            return written
+        self.statusBar().showMessage(f"Wrote {len(written)} files of the turn packets to "
+                                     f"{folder}", 5000)
+        return written
+
     def show_reports(self) -> ReportsDialog | None:
         """Campaign ▸ Reports of the Enemy…: hold back, edit, add and release reports."""
         if self.document is None:

@@ -71,6 +71,7 @@ class Window(Protocol):
     def end_day(self) -> object: ...
     def show_diary(self) -> None: ...
     def show_reports(self) -> object: ...
+    def write_turn_packets(self, folder: str | Path) -> object: ...
     def view_as(self, side: Side | None) -> object: ...
     def show_settings(self) -> object: ...
     def record_result(self, battle: int, winner: str) -> object: ...
@@ -119,6 +120,8 @@ class Menus(QObject):
                                              QKeySequence.StandardKey.Print)
         self.export_oob_action = self._action(self.file_menu, "E&xport Orders of Battle…",
                                               lambda: self._orders_of_battle("on_export"))
+        self.packets_action = self._action(self.file_menu, "&Turn Packets…",
+                                           self._on_turn_packets)
         self.file_menu.addSeparator()
         self._action(self.file_menu, "&Quit", window.close, QKeySequence.StandardKey.Quit)
 
@@ -173,12 +176,20 @@ class Menus(QObject):
         menu.addAction(action)
         return action
 
+    def _on_turn_packets(self) -> None:
+        """Ask for a folder, and write both sides' turn packets into it."""
+        folder = QFileDialog.getExistingDirectory(_widget(self._window), "Turn Packets",
+                                                  self._window.start_folder())
+        if folder:
+            self._window.write_turn_packets(folder)
+
     def _on_opened(self) -> None:
         """A file opened (or none): what needs one is enabled, the lists read again."""
         has_doc = self.campaign.document is not None
         for action in (self.save_as_action, self.backup_action, self.details_action,
                        self.settings_action, self.end_day_action, self.diary_action,
-                       self.print_oob_action, self.export_oob_action):
+                       self.print_oob_action, self.export_oob_action, self.packets_action,
+                       self.reports_action, *self.view_actions.values()):
             action.setEnabled(has_doc)
         self.rebuild_recent_menu()
         self.rebuild_battle_menu()

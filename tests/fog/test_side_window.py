@@ -95,3 +95,19 @@ def test_the_umpire_holds_back_a_report_and_undoes_it(qtbot, tmp_path):
     assert w.undo().label == f"Undo Hold report {dialog.table.item(row, 0).text()}"
     assert any(k.startswith("report") for k in french.scene.markers)
     assert dialog.table.item(row, 3).text() == "released"
+
+
+def test_file_turn_packets_writes_both_sides_packets_from_their_views(qtbot, tmp_path):
+    """File ▸ Turn Packets…: eight files, four a side, the French ones free of Allied names."""
+    w = _window(qtbot, tmp_path)
+    assert w.menus.packets_action.isEnabled()
+    written = w.write_turn_packets(tmp_path / "out")
+    assert sorted(p.name for p in written) == [
+        "allied-1813-05-01-orders.json", "allied-1813-05-01-orders.pdf",
+        "allied-1813-05-01-situation.json", "allied-1813-05-01-situation.pdf",
+        "french-1813-05-01-orders.json", "french-1813-05-01-orders.pdf",
+        "french-1813-05-01-situation.json", "french-1813-05-01-situation.pdf"]
+    french = (tmp_path / "out" / "french-1813-05-01-situation.json").read_text()
+    assert "Canary" not in french
+    assert "Vexillum Canary Corps" in (tmp_path / "out" /
+                                       "allied-1813-05-01-situation.json").read_text()

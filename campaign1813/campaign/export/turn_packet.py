@@ -10,7 +10,7 @@ from typing import Any
 from campaign1813.campaign import queries
 from campaign1813.campaign.export import packet
 from campaign1813.campaign.export.output import write_new
-from campaign1813.campaign.export.paper import check_paper_size, installed
+from campaign1813.campaign.export.paper import Paper, check_paper_size, installed
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.protocol import CampaignStore
 
@@ -21,10 +21,11 @@ def packet_json_bytes(value: Any) -> bytes:
 
 
 def write_packet(doc: CampaignStore, side: Side, out: Path, paper_size: str = "a4",
-                 force: bool = False) -> list[Path]:
-    """Write a side's packet into ``out`` (made if need be); the files written, named
-    ``<side>-<day>-situation.pdf|json`` and ``<side>-<day>-orders.json|pdf``."""
-    paper = installed()  # before any work: without a painter there is no packet
+                 force: bool = False, paper: Paper | None = None) -> list[Path]:
+    """Write a side's packet into ``out`` (made if need be) with ``paper`` (the installed
+    one by default); the files written, named ``<side>-<day>-situation.pdf|json`` and
+    ``<side>-<day>-orders.json|pdf``."""
+    paper = paper or installed()  # before any work: without a painter there is no packet
     size = check_paper_size(paper_size)
     view = queries.side_view(doc, side)
     out.mkdir(parents=True, exist_ok=True)
