@@ -577,7 +577,9 @@ class MainWindow(QMainWindow):
         if self.reports_dialog is not None:
             self.reports_dialog.close()
             self.reports_dialog = None
-        self.view_as(None)
+        if self.side_windows:  # another campaign: no side's window of the last one stays
+            self.view_as(None)
+            self.menus.view_actions[None].setChecked(True)
 
     def _show_title(self) -> None:
         status = self.campaign.status
