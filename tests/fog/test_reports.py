@@ -4,6 +4,7 @@ Dunmore –10– Elford –10– Fenwick …; 15 miles a day on roads in 12 hour
 contact at 10 miles). A builders' corps is four infantry brigades, a cavalry brigade and a
 battery: 4 × 5,000 + 1,500 + 500 = 22,000 men (record 0025)."""
 
+import sqlite3
 from datetime import date
 
 import pytest
@@ -12,6 +13,8 @@ from campaign1813.campaign import queries, services
 from campaign1813.campaign.day.ground import Position
 from campaign1813.campaign.day.intelligence import known_day, strength
 from campaign1813.campaign.day.reports import Band, How, band_of
+from campaign1813.campaign.errors import CampaignFileError
+from campaign1813.campaign.store.document import open_campaign
 
 from ..day.test_scenarios import make
 
@@ -221,3 +224,33 @@ def test_a_battle_tells_each_side_every_enemy_command_in_it(tmp_path):
                       ("II Corps", "Fenwick", How.BATTLE, Band.EXACT, 22_000, "1600")]
     allied = [(r.subject, r.place) for r in u.state().reports.values() if r.side == "Allied"]
     assert allied == [("1 Corps", "Dunmore")]
+
+
+def test_a_damaged_report_row_is_refused_naming_it(tmp_path):
+    """A day_report row that is no report (its band unknown) is refused with its table and
+    number when the campaign is opened, as a damaged command or order is."""
+    u = make(tmp_path, {"1 Corps": "Aston"}, {"I Corps": "Fenwick"}, fog=True)
+    u.order("1 Corps", "Halt", "Fenwick")
+    u.order("I Corps", "Halt", "Aston")
+    u.end_day()
+    u.end_day()
+    path = u.doc.path
+    u.doc.close()
+    con = sqlite3.connect(path)
+    con.execute("UPDATE day_report SET band = 'rumour' WHERE id = 1")
+    con.commit()
+    con.close()
+    with pytest.raises(CampaignFileError, match="is damaged: day_report row 1: Invalid enum "
+                                                "value 'rumour'"):
+        open_campaign(path)
+
+
+def test_each_campaign_issues_each_side_a_key_of_its_own(tmp_path):
+    """Two campaigns, two sides: four different keys of 256 bits, read through the store."""
+    keys = []
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        u = make(tmp_path / name, {"1 Corps": "Aston"}, {"I Corps": "Fenwick"})
+        with u.doc.read() as reader:
+            keys += [reader.side_key("French"), reader.side_key("Allied")]
+    assert len(set(keys)) == 4 and all(len(k) == 32 for k in keys)
