@@ -19,6 +19,7 @@ from campaign1813.campaign.day.state import initial_state
 from campaign1813.campaign.export.paper import install
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.ui.console import LazyQtPaper
+from campaign1813.ui.side_window import SideWindow
 
 from ..day.builders import new_campaign
 from .canary import CANARY_CORPS, TOWNS, canaries, canary_scenario, french_outputs, leaks, told
@@ -36,10 +37,19 @@ SCRIPT = {
 }
 
 
-def _render_french(doc, out):
-    """Every French output: the view's renderings, and every file of the French packet (its
-    PDFs read back with pypdf)."""
+def _render_french(doc, out, window):
+    """Every French output: the view's renderings, the French window's map scene (every
+    item's text and tooltip) and tables, and every file of the French packet (its PDFs read
+    back with pypdf)."""
     view = queries.side_view(doc, Side.FRENCH)
+    window.show_view(view)
+    scene = "\n".join(f"{m.spec.label}\n{m.spec.tooltip}\n{' '.join(m.spec.badges)}"
+                      for m in window.scene.markers.values())
+    lists = "\n".join(w.item(i).text() for w in (window.enemy, window.day_report, window.diary,
+                                                 window.objectives, window.oob)
+                      for i in range(w.count()))
+    table = "\n".join(window.table.item(r, c).text() for r in range(window.table.rowCount())
+                      for c in range(window.table.columnCount()))
     files = packet_files(str(doc.path), Side.FRENCH, out, force=True)
     extra = {}
     for path in files:
@@ -48,7 +58,9 @@ def _render_french(doc, out):
             extra[path.name] = " ".join(re.sub(r"\s+", " ", p.extract_text()) for p in pages)
         else:
             extra[path.name] = path.read_text(encoding="utf-8")
-    return french_outputs(view, extra)
+    return french_outputs(view, {**extra, "window's map scene": scene,
+                                 "window's lists": lists, "window's table": table,
+                                 "window's banner": window.banner.text()})
 
 
 @pytest.fixture
@@ -59,10 +71,12 @@ def qt_paper():
     install(None)
 
 
-def test_ten_scripted_days_show_the_french_only_what_they_were_told(tmp_path, qt_paper):
+def test_ten_scripted_days_show_the_french_only_what_they_were_told(tmp_path, qt_paper, qtbot):
     """Ten days, with the umpire holding every report of Zephyr Canary Corps until 7 May: on
     each day no untold secret in any French output, and every told one in them."""
     doc = new_campaign(tmp_path / "c.c1813", canary_scenario(release="umpire"))
+    window = SideWindow(queries.side_view(doc, Side.FRENCH), doc.scenario().map)
+    qtbot.addWidget(window)
     ever_told: set[str] = set()
     for day in range(1, 11):
         for command, verb, town in SCRIPT.get(day, []):
@@ -81,7 +95,7 @@ def test_ten_scripted_days_show_the_french_only_what_they_were_told(tmp_path, qt
         if held:
             services.release_reports(doc, held)
         state = queries.day_state(doc)
-        outputs = _render_french(doc, tmp_path / "packets")
+        outputs = _render_french(doc, tmp_path / "packets", window)
         assert leaks(state, outputs) == [], state.date
         for secret in told(state):
             if secret in {c.secret for c in canaries(state)}:
