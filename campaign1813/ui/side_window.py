@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from campaign1813.campaign.day.sideview import SideView, people
+from campaign1813.campaign.day.sideview import ForeignInput, SideView, people
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.maps.types import MapData
 from campaign1813.ui.map.palette import SIDE_COLOUR
@@ -92,8 +92,8 @@ class SideWindow(QMainWindow):
     def show_view(self, view: SideView) -> None:
         """Show what the side knows now."""
         if view.side is not self.side:
-            raise ValueError(f"the {self.side.value}' window cannot show the "
-                             f"{view.side.value}' view")
+            raise ForeignInput(f"the {people(self.side)}' window cannot show the "
+                               f"{people(view.side)}' view")
         self.view = view
         self.banner.setText(f"{view.banner.upper()} — what the {people(view.side)} know; not "
                             "the umpire's map")

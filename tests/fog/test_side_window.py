@@ -2,9 +2,11 @@
 the side's window built from its view alone and marked as the side's; an old sighting faded
 with its date; the umpire's reports dialog, each act logged and undone."""
 
+import pytest
 from PySide6.QtCore import QSettings
 
 from campaign1813.campaign import queries, services
+from campaign1813.campaign.day.sideview import ForeignInput
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.ui.main_window import MainWindow
 from campaign1813.ui.side_window import FADED_OPACITY
@@ -111,3 +113,12 @@ def test_file_turn_packets_writes_both_sides_packets_from_their_views(qtbot, tmp
     assert "Canary" not in french
     assert "Vexillum Canary Corps" in (tmp_path / "out" /
                                        "allied-1813-05-01-situation.json").read_text()
+
+
+def test_a_sides_window_refuses_the_other_sides_view(qtbot, tmp_path):
+    """The French window never shows the Allies' view, even if handed it."""
+    w = _window(qtbot, tmp_path)
+    french = w.view_as(Side.FRENCH)
+    with pytest.raises(ForeignInput, match="the French' window cannot show the Allies' view"):
+        french.show_view(queries.side_view(w.document, Side.ALLIED))
+    assert french.banner.text().startswith("AS THE FRENCH")
