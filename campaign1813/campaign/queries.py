@@ -15,9 +15,12 @@ import msgspec
 from msgspec.structs import replace
 
 from campaign1813.campaign.calendar import format_date
+from campaign1813.campaign.day import fog
 from campaign1813.campaign.day.ground import Ground, Position, describe
 from campaign1813.campaign.day.objectives import ObjectiveState, objective_states
+from campaign1813.campaign.day.reports import Report
 from campaign1813.campaign.day.settings import SETTINGS, shown
+from campaign1813.campaign.day.sideview import SideView
 from campaign1813.campaign.day.state import (
     Battle,
     DayState,
@@ -725,3 +728,20 @@ def _entry_roads(ground: Ground, state: DayState, setup: BattleSetup) -> dict[st
         if ways:
             out[corps.key] = ways[0][1]
     return out
+
+
+def side_view(doc: CampaignStore, side: Side) -> SideView:
+    """What one side knows today (its own commands, the reports released to it), read in one
+    transaction: everything shown or sent to a player is built from this."""
+    ground = doc.ground()
+    with doc.read() as reader:
+        state = reader.state()
+        name = reader.summary().name
+    return fog.side_view(ground.adjusted(state.settings), state, side, name)
+
+
+def enemy_reports(doc: CampaignStore) -> tuple[Report, ...]:
+    """Every report of the enemy, to both sides, held or released (the umpire's list)."""
+    with doc.read() as reader:
+        state = reader.state()
+    return tuple(sorted(state.reports.values(), key=lambda r: r.id))

@@ -12,28 +12,36 @@ line call these and nothing else to change a campaign.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, is_dataclass, replace
+from dataclasses import asdict, dataclass, is_dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
 
+from campaign1813.campaign.day import fog
 from campaign1813.campaign.day.actions import (
     Action,
+    AddReport,
     Applied,
     CancelOrder,
     ChangeSetting,
     ChooseRetreat,
+    EditReport,
     EndDay,
+    HoldReport,
+    ImportOrders,
     IssueOrder,
     IssueOrders,
     MergeBattles,
     PostponeBattle,
     RecordResult,
+    ReleaseReports,
     SplitBattle,
 )
 from campaign1813.campaign.day.aftermath import result_side
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.day.ground import Ground, OrderRefused
+from campaign1813.campaign.export import packet
+from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.protocol import (
     ABANDON_FIGHT,
     AUTO_RESOLVE,
@@ -69,7 +77,8 @@ __all__ = [
     "Changes", "IssueOrder", "cancel_order", "change_setting", "choose_retreat", "end_day",
     "issue_order", "issue_orders", "merge_battles", "perform", "postpone_battle",
     "record_result", "redo", "split_battle", "undo", "open_battle", "battle_action",
-    "finish_battle", "abandon_battle",
+    "finish_battle", "abandon_battle", "release_reports", "hold_report", "edit_report",
+    "add_report", "import_orders", "ImportResult",
 ]
 
 
@@ -180,6 +189,88 @@ def change_setting(store: CampaignStore, name: str, value: str) -> Changes:
     """Change one of the campaign's settings (refused with the reason if the value is not
     one it can take); logged and undone like any action."""
     return perform(store, ChangeSetting(name, value))
+
+
+def release_reports(store: CampaignStore, numbers: Sequence[int] = ()) -> Changes:
+    """Release held reports of the enemy to their sides (all held, if none is named)."""
+    return perform(store, ReleaseReports(tuple(numbers)))
+
+
+def hold_report(store: CampaignStore, number: int) -> Changes:
+    """Hold a report back from its side."""
+    return perform(store, HoldReport(number))
+
+
+def edit_report(store: CampaignStore, number: int, *, town: str | None = None,
+                band: str | None = None, men: int | None = None, identity: bool | None = None,
+                note: str | None = None) -> Changes:
+    """Change what a report tells its side (a false rumour is the umpire's to give)."""
+    return perform(store, EditReport(number, town, band, men, identity, note))
+
+
+def add_report(store: CampaignStore, side: str, subject: str, town: str, *,
+               band: str = "kind", men: int = 0, identity: bool = True, note: str = "",
+               released: bool = False) -> Changes:
+    """The umpire's own report of an enemy command to a side."""
+    return perform(store, AddReport(side, subject, town, band, men, identity, note, released))
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """What taking an order form did: the action's changes (None when this very form had been
+    taken already, and nothing changed), and each command's orders before → after."""
+
+    changes: Changes | None
+    diff: tuple[str, ...]
+    dry_run: bool = False
+
+
+class _NotTaken(Exception):
+    """Carries a dry run's result out of its unit of work, which is then rolled back."""
+
+    def __init__(self, result: ImportResult) -> None:
+        super().__init__("a dry run")
+        self.result = result
+
+
+def import_orders(store: CampaignStore, text: str | bytes, *,
+                  dry_run: bool = False) -> ImportResult:
+    """Take a side's returned order form: checked for its campaign, side, day, the state it
+    was written against and its signature; each order taken or refused with its reason.
+    ``dry_run``: only say what would change (the campaign is left as it was)."""
+    try:
+        return _import_orders(store, text, dry_run)
+    except _NotTaken as preview:
+        return preview.result
+
+
+def _import_orders(store: CampaignStore, text: str | bytes, dry_run: bool) -> ImportResult:
+    form = packet.parse_form(text)
+    side = packet.form_side(form)
+    ground = store.ground()
+    with store.unit_of_work() as work:
+        state = work.state()
+        view = fog.side_view(ground.adjusted(state.settings), state, side, work.summary().name)
+        keys = {s: work.side_key(s.value) for s in Side}
+        if packet.check_form(form, view, keys, state.imports):
+            return ImportResult(None, ())
+        lines = packet.form_orders(form)
+        before = {n: o.text() for n, o in state.orders.items()}
+        action = ImportOrders(side.value, str(form["number"]), packet.form_digest(form),
+                              tuple(IssueOrder(o.command, o.verb, o.objective, tuple(o.via),
+                                               o.forced) for o in lines))
+        changes = _perform(work, ground, action)
+        diff = []
+        for name in dict.fromkeys(o.command for o in lines):
+            key = name if name in state.commands else next(
+                (n for n in state.orders if n.casefold() == name.casefold()), name)
+            old, new = before.get(key, "no orders"), state.orders.get(key)
+            new_text = new.text() if new else "no orders"
+            if old != new_text:
+                diff.append(f"{key}: {old} → {new_text}")
+        if dry_run:
+            raise _NotTaken(ImportResult(changes, tuple(diff), True))
+        return ImportResult(changes, tuple(diff))
 
 
 def undo(store: CampaignStore, expected: LogStep | None = None) -> Changes:

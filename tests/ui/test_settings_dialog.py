@@ -46,7 +46,7 @@ def test_the_dialog_lists_every_setting_with_its_value_default_and_meaning(windo
     dialog = open_dialog(window)
     views = queries.campaign_settings(window.document)
     assert [f.name for f in dialog.fields] == [v.name for v in views]
-    assert len(views) == 9
+    assert len(views) == 12
     base = window.campaign.scenario.settings
     for view, field in zip(views, dialog.fields, strict=True):
         assert field.text() == view.value
@@ -69,6 +69,7 @@ def test_each_setting_has_an_editor_of_its_kind_within_its_bounds(window):
         "contact_miles": QDoubleSpinBox, "reinforce_miles": QDoubleSpinBox,
         "carry_casualties_forward": QCheckBox, "forced_march_extra_miles": QDoubleSpinBox,
         "forced_march_cost": QLineEdit, "steps_per_day": QSpinBox, "battle_turns": QSpinBox,
+        "fog": QCheckBox, "recce_miles": QDoubleSpinBox, "release": QLineEdit,
     }
     # the bounds of day/settings.py's checks: contact and reinforcement from 0 to 100 miles,
     # a messenger above 0 to 1000, 1 to 240 steps a day, 1 to 48 battle turns
@@ -76,7 +77,8 @@ def test_each_setting_has_an_editor_of_its_kind_within_its_bounds(window):
               if isinstance(f.editor, QSpinBox | QDoubleSpinBox)}
     assert ranges == {"messenger_miles": (0.1, 1000), "contact_miles": (0, 100),
                       "reinforce_miles": (0, 100), "forced_march_extra_miles": (0, 100),
-                      "steps_per_day": (1, 240), "battle_turns": (1, 48)}
+                      "steps_per_day": (1, 240), "battle_turns": (1, 48),
+                      "recce_miles": (0, 100)}
 
 
 def test_contact_miles_changed_in_the_dialog_is_one_action_undone_from_the_menu(window, qtbot):

@@ -72,6 +72,16 @@ def _text(text: str) -> str:
     return value
 
 
+RELEASES = ("end of day", "umpire")
+
+
+def _release(text: str) -> str:
+    word = " ".join(text.strip().casefold().replace("-", " ").replace("_", " ").split())
+    if word not in RELEASES:
+        raise ValueError(f"must be {' or '.join(RELEASES)}")
+    return word
+
+
 SETTINGS: tuple[Setting, ...] = (
     Setting("messenger_orders", "Messenger orders",
             "orders reach a distant corps by messenger from its HQ", _switch),
@@ -94,6 +104,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("battle_turns", "Battle turns",
             "turns of a battle day before night falls",
             _whole(1, 48, " of turns")),
+    Setting("fog", "Fog of war",
+            "each side knows the enemy only by the reports released to it", _switch),
+    Setting("recce_miles", "Recce miles",
+            "how far a command on a Recce order sees the enemy", _miles(0, 100)),
+    Setting("release", "Release of reports",
+            "a day's reports reach the sides at the end of the day, or when the umpire "
+            "releases them", _release),
 )
 BY_NAME = {s.name: s for s in SETTINGS}
 

@@ -137,6 +137,10 @@ class CampaignReader(Protocol):
         """A battle on the table, or None if it has not been set up."""
         ...
 
+    def side_key(self, side: str) -> bytes:
+        """The key issued to a side ("French" or "Allied") to sign its order forms."""
+        ...
+
     def fights(self) -> dict[int, int]:
         """The battles on the table and the number of steps each has taken."""
         ...
