@@ -46,6 +46,9 @@ LEFT_OUT: dict[str, str] = {
                                           "its own program",
     "campaign1813.campaign.battle.ruleset1813.rules.movement": "no program reads it yet: only "
                                                                "its tests import it",
+    "campaign1813.campaign.battle.ruleset1813.rules.firefight": "Rule 12 as a function of its "
+        "own, which the tests check the table's and auto-resolve's firefights against; both "
+        "run Rule 12 through the combat rules",
 }
 
 
