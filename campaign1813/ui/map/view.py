@@ -21,6 +21,7 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
     QResizeEvent,
+    QTransform,
     QWheelEvent,
 )
 from PySide6.QtWidgets import (
@@ -44,7 +45,7 @@ from campaign1813.campaign.day.state import Kind, Status
 from campaign1813.campaign.queries import CampaignStatus, CommandView
 from campaign1813.campaign.scenario.types import Scenario, Side
 from campaign1813.maps.types import Theatre
-from campaign1813.ui.map.palette import NATION_COLOUR, SEA, SIDE_COLOUR
+from campaign1813.ui.map.palette import NATION_COLOUR, OFF_MAP, SIDE_COLOUR
 from campaign1813.ui.map.specs import BattleSpec, MarkerSpec
 from campaign1813.ui.open_campaign import OpenCampaign, Update
 
@@ -71,6 +72,13 @@ BUILD_UNPAINTED_MS = 40
 # last step of a zoom: a gesture of several wheel steps is drawn from the cached layers, its
 # names placed once it ends
 LABELS_AFTER_MS, LABELS_AFTER_ZOOM_MS = 30, 180
+# Fit leaves this many pixels between the outermost thing it shows (a town's name or sign, a
+# flag) and the map's edge; it tries a few scales, each with its names placed, to get there
+FIT_MARGIN_PX, FIT_TRIES = 12.0, 6
+FIT_PADS = (FIT_MARGIN_PX,) * 4
+FRAME_INSET_PX = 2.0  # the names of a fitted map stay this far inside its edge
+# a fitted map is fitted again, its names placed and measured, this long after the last resize
+REFIT_AFTER_MS = 150
 # A route preview: (document, command, verb, objective) -> queries.RoutePreview
 Preview = Callable[[Any, str, str, str], queries.RoutePreview]
 
@@ -150,11 +158,21 @@ class MapView(QGraphicsView):
                             | QPainter.RenderHint.TextAntialiasing)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
-        self.setBackgroundBrush(SEA)
+        self.setBackgroundBrush(OFF_MAP)
         self.map_scene: MapScene | None = None
         self.key = WHOLE_MAP
-        # what to fit again on a resize, until the umpire zooms
+        # no scroll bars: the map is dragged, and its size does not change as they come and go
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # what to fit again on a resize, until the umpire zooms, and the room round it in
+        # pixels (west, north, east, south) that its names and flags took at the last fit
         self._fit_rect: QRectF | None = None
+        self._fit_pads: tuple[float, ...] = FIT_PADS
+        self._fitting = False
+        self._refit_timer = QTimer(self)
+        self._refit_timer.setSingleShot(True)
+        self._refit_timer.setInterval(REFIT_AFTER_MS)
+        self._refit_timer.timeout.connect(self._on_refit_due)
         self._painted = self._build_pending = False
         self._build_timer = QTimer(self)
         self._build_timer.setSingleShot(True)
@@ -186,6 +204,7 @@ class MapView(QGraphicsView):
         self._stop_placing()
         self._release()
         self.map_scene = scene
+        self.setSceneRect(QRectF())  # the new scene's own, until a fit reaches past it
         self.setScene(scene)
         if scene is not None and not scene.built:
             # the ground starts once the scene (its flags) has been painted, in a turn of the
@@ -212,6 +231,8 @@ class MapView(QGraphicsView):
         while perf_counter() < end:
             if not scene.build_step():
                 self.labels_later()  # in a step of its own: no step holds the window long
+                if self._fit_rect is not None:  # fitted before its names could be measured
+                    self._refit_timer.start()
                 self.ground_built.emit()
                 return
         self._build_timer.start(NEXT_TURN_MS)
@@ -221,6 +242,8 @@ class MapView(QGraphicsView):
         if self.map_scene is not None:
             self._build_timer.stop()
             self.map_scene.build()
+            if self._fit_rect is not None:
+                self._fit_to(self._fit_rect, measure=True)
             self.place_labels()
 
     def scale_now(self) -> float:
@@ -233,7 +256,7 @@ class MapView(QGraphicsView):
         self._stop_placing()
         if self.map_scene is not None:
             self.map_scene.set_rough(False)
-            self.map_scene.place_labels(self.scale_now())
+            self.map_scene.place_labels(self.scale_now(), self.fitted_frame())
         self._release()
 
     def _on_labels_due(self) -> None:
@@ -243,8 +266,9 @@ class MapView(QGraphicsView):
         scene = self.map_scene
         if scene is not None:
             scene.set_rough(False)
-        if scene is not None and scene.labels_due(self.scale_now()):
-            self._placing = scene.labels_placing(self.scale_now(),
+        frame = self.fitted_frame()
+        if scene is not None and scene.labels_due(self.scale_now(), frame):
+            self._placing = scene.labels_placing(self.scale_now(), frame,
                                                  ratio=self.viewport().devicePixelRatioF())
             self._hold()  # the flags and names half-placed are not painted
             self._place_timer.start(NEXT_TURN_MS)
@@ -303,12 +327,72 @@ class MapView(QGraphicsView):
             self.fit(rect)
 
     def fit(self, rect: QRectF) -> None:
-        """Fit a scene rectangle in the window."""
+        """Fit a scene rectangle in the window: it, and the names, signs and flags of what
+        stands in it, all inside the map with a margin."""
         self._fit_rect = rect
-        self.resetTransform()
-        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        self._fit_pads = FIT_PADS
+        self._fit_to(rect, measure=True)
         self.labels_later()
         self._save_timer.start()
+
+    def _fit_to(self, rect: QRectF, measure: bool) -> None:
+        """Scale and centre the view on ``rect`` with the room kept round it; ``measure``: with
+        the scene built, place its names at that scale, measure how far they and the flags
+        reach past ``rect``, and scale again until everything lies inside the map."""
+        scene = self.map_scene
+        pads = self._fit_pads
+        for _ in range(FIT_TRIES):
+            self._scale_to(rect, pads)
+            if not measure or scene is None or not scene.built:
+                break
+            scale = self.scale_now()
+            scene.place_labels(scale, self.fitted_frame())
+            box = scene.shown_box(rect, scale)
+            reach = (rect.left() * scale - box.left(), rect.top() * scale - box.top(),
+                     box.right() - rect.right() * scale, box.bottom() - rect.bottom() * scale)
+            need = tuple(r + FIT_MARGIN_PX for r in reach)
+            if all(n <= p + 0.5 for n, p in zip(need, pads, strict=True)):
+                break
+            pads = tuple(max(n, p) for n, p in zip(need, pads, strict=True))
+        else:  # out of tries: the room last measured, names placed for it
+            self._scale_to(rect, pads)
+            if scene is not None:
+                scene.place_labels(self.scale_now(), self.fitted_frame())
+        self._fit_pads = pads
+
+    def _scale_to(self, rect: QRectF, pads: tuple[float, ...]) -> None:
+        """The largest scale at which ``rect`` and the room round it (west, north, east, south,
+        in pixels) fit the map, the room's middle at the map's middle."""
+        west, north, east, south = pads
+        port = self.viewport().rect()
+        wide = max(port.width() - west - east, 1.0)
+        tall = max(port.height() - north - south, 1.0)
+        scale = min(wide / max(rect.width(), 1e-6), tall / max(rect.height(), 1e-6))
+        centre = rect.center() + QPointF((east - west) / 2, (south - north) / 2) / scale
+        self._fitting = True  # the scrolling this makes is not the umpire's
+        if self.map_scene is not None:
+            # the view may reach past the drawn ground, so that the room falls where wanted
+            shown = QRectF(0, 0, port.width() / scale, port.height() / scale)
+            shown.moveCenter(centre)
+            self.setSceneRect(self.map_scene.sceneRect().united(shown))
+        self.setTransform(QTransform.fromScale(scale, scale))
+        self.centerOn(centre)
+        self._fitting = False
+
+    def fitted_frame(self) -> QRectF | None:
+        """While the map is as Fit left it, the part of the scene shown, less a few pixels:
+        its names are placed inside it, none cut at the edge; None once the umpire zooms or
+        drags the map."""
+        if self._fit_rect is None:
+            return None
+        inset = FRAME_INSET_PX / self.scale_now()
+        return self.mapToScene(self.viewport().rect()).boundingRect().adjusted(
+            inset, inset, -inset, -inset)
+
+    def _on_refit_due(self) -> None:
+        if self._fit_rect is not None:
+            self._fit_to(self._fit_rect, measure=True)
+            self.labels_later()
 
     def zoom_by(self, factor: float) -> None:
         """Zoom in (factor above 1) or out, keeping the view between a whole-map look and a
@@ -327,14 +411,17 @@ class MapView(QGraphicsView):
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)
-        if self._fit_rect is not None:
-            self.resetTransform()
-            self.fitInView(self._fit_rect, Qt.AspectRatioMode.KeepAspectRatio)
+        if self._fit_rect is not None:  # at once with the room kept, measured once it settles
+            self._fit_to(self._fit_rect, measure=False)
             self.labels_later()
+            self._refit_timer.start()
 
     def _on_scrolled(self) -> None:
         if self.map_scene is not None:
             self._save_timer.start()
+            if self._fit_rect is not None and not self._fitting:
+                self._fit_rect = None  # dragged: the names no longer kept to the fitted frame
+                self.labels_later()
 
     def centre(self) -> QPointF:
         """The scene point at the middle of the window."""
