@@ -11,7 +11,7 @@ from campaign1813.campaign.store.document import open_campaign
 from campaign1813.maps.land import rings_box
 from campaign1813.maps.prebuilt import land_outline
 from campaign1813.maps.types import Theatre
-from campaign1813.ui.map.view import WHOLE_MAP, CampaignView
+from campaign1813.ui.map.view import FIT_MARGIN_MILES, WHOLE_MAP, CampaignView
 from campaign1813.ui.open_campaign import OpenCampaign
 
 KEYS = (WHOLE_MAP, *(t.value for t in Theatre))
@@ -81,8 +81,8 @@ def _outside(view, rect_of_pixels: QRectF) -> bool:
 
 
 def _shown_outside(view, theatre):
-    """The towns of what Fit shows (the theatre's, or all of them) whose sign or name, and the
-    flags standing in it, are not wholly inside the map."""
+    """The towns of what Fit shows (the theatre's, or all of them) whose sign or name, the
+    flags standing in it and the theatres' names shown, that are not wholly inside the map."""
     scene, mv = view.map_scene, view.map_view
     scale = mv.scale_now()
     origin = mv.mapFromScene(QPointF(0, 0))
@@ -101,6 +101,10 @@ def _shown_outside(view, theatre):
         name = scene.town_names[town.name]
         if name.isVisible() and _outside(view, on_screen(name.text_rect().translated(c))):
             bad.append(f"{town.name}'s name")
+    for item in scene.theatre_names:
+        if item.isVisible() and _outside(
+                view, on_screen(item.text_rect().translated(item.pos() * scale))):
+            bad.append(f"the theatre name {item.text}")
     for key, marker in scene.markers.items():
         if marker.isVisible() and _outside(
                 view, on_screen(marker.flag_rect().translated(marker.pos() * scale))):
@@ -114,8 +118,9 @@ def test_fit_shows_every_town_its_name_and_every_flag_inside_the_map(qtbot, shar
                                                                       key, screen):
     """Fit theatre, on the whole map and on each theatre, at the map's size on a 1920 × 1080
     and a 1366 × 768 screen: no town's sign or name of what it shows, nor a flag, lies
-    outside the map (on the whole map Lübeck's name and the Prussians' flags at the top, and
-    Gibraltar's name at the foot, were cut)."""
+    outside the map, nor a theatre's name (on the whole map Lübeck's name and the Prussians'
+    flags at the top, and Gibraltar's name at the foot, were cut; on Northern Germany's,
+    Frankfurt an der Oder's name)."""
     view = _view(qtbot, shared_doc, MAP_SIZES[screen])
     view.theatres.setCurrentText(key)
     view.map_view.finish_building()
@@ -124,7 +129,7 @@ def test_fit_shows_every_town_its_name_and_every_flag_inside_the_map(qtbot, shar
     theatre = view.theatre()
     assert _shown_outside(view, theatre) == []
     shown = view.map_view.mapToScene(view.map_view.viewport().rect()).boundingRect()
-    assert shown.contains(view.map_scene.theatre_rect(theatre))
+    assert shown.contains(view.map_scene.theatre_rect(theatre, FIT_MARGIN_MILES))
     named = [t for t in view.map_scene.towns.values()
              if (theatre is None or t.theatre == theatre)
              and view.map_scene.town_names[t.name].isVisible()]
@@ -143,7 +148,7 @@ def test_fit_on_the_whole_map_changes_a_zoomed_view_and_keeps_a_margin(qtbot, sh
     view.fit_button.click()
     assert mv.scale_now() < before / 3
     scene, scale = view.map_scene, mv.scale_now()
-    box = scene.shown_box(scene.theatre_rect(None), scale)
+    box = scene.shown_box(scene.theatre_rect(None, FIT_MARGIN_MILES), scale)
     origin = mv.mapFromScene(QPointF(0, 0))
     box.translate(origin.x(), origin.y())
     port = QRectF(mv.viewport().rect())

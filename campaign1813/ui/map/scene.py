@@ -238,9 +238,7 @@ class MapScene(QGraphicsScene):
         return pa + (pb - pa) * f
 
     def theatre_rect(self, theatre: Theatre | None, margin_miles: float = 30.0) -> QRectF:
-        """The scene rectangle of a theatre's towns with a margin (the whole ground for None)."""
-        if theatre is None:
-            return QRectF(self.ground_rect)
+        """The scene rectangle of a theatre's towns with a margin (of every town for None)."""
         box = scene_bounds(self.map, theatre, margin_miles)
         nw = self.point(box.north, box.west)
         se = self.point(box.south, box.east)
@@ -550,8 +548,9 @@ class MapScene(QGraphicsScene):
             # the burst's points are thin: names may come closer than its box
             grid.add(battle.burst.adjusted(4, 4, -4, -4).translated(px(battle.pos())))
             grid.add(battle.box.translated(px(battle.pos())))
-        for item in self.theatre_names:
-            item.setVisible(scale < THEATRE_NAMES_UNTIL)
+        for item in self.theatre_names:  # not cut at the frame's edge
+            item.setVisible(scale < THEATRE_NAMES_UNTIL and (
+                bound is None or bound.contains(item.text_rect().translated(px(item.pos())))))
         rank = {TownKind.CITY: 0, TownKind.FORTRESS: 1, TownKind.TOWN: 2, TownKind.VILLAGE: 3}
 
         def wanted(t: Town) -> bool:

@@ -57,6 +57,9 @@ STATE = 2  # the commands' table's state column
 STATE_WIDTH, STATE_MAX_WIDTH = 90, 130  # "surrendered"; "retreating, 12 cas."
 WINDOW_UNIT = 0.85  # the window's lettering and signs, against the printed map's
 THEATRE_MARGIN_MILES = 60.0  # how far past a theatre's towns its map reaches
+# how far past its towns Fit shows a theatre, or the whole map, before the room its names,
+# signs and flags take (measured in pixels, see MapView.fit)
+FIT_MARGIN_MILES = 5.0
 ORDER_VERBS = ("Move", "Attack", "Hold")
 # the ground is built in pieces between paints: steps are taken while the piece is shorter than
 # this, so with the longest step (about 35 ms) no piece holds the window for 50 ms
@@ -671,7 +674,7 @@ class CampaignView(QWidget):
     def fit_theatre(self) -> None:
         """Show the whole of the theatre chosen."""
         if self.map_scene is not None:
-            self.map_view.fit(self.map_scene.theatre_rect(self.theatre()))
+            self.map_view.fit(self.map_scene.theatre_rect(self.theatre(), FIT_MARGIN_MILES))
 
     # ----- orders on the map --------------------------------------------------------------
     def town_menu(self, town: str) -> QMenu:
@@ -853,7 +856,8 @@ class CampaignView(QWidget):
     def _show_area(self) -> None:
         if self.map_scene is not None:
             self.map_view.show_area(self.theatres.currentText(),
-                                    self.map_scene.theatre_rect(self.theatre()))
+                                    self.map_scene.theatre_rect(self.theatre(),
+                                                                FIT_MARGIN_MILES))
 
     def _show_all(self) -> None:
         status, scene = self.campaign.status, self.map_scene
