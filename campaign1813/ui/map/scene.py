@@ -554,6 +554,8 @@ class MapScene(QGraphicsScene):
         rank = {TownKind.CITY: 0, TownKind.FORTRESS: 1, TownKind.TOWN: 2, TownKind.VILLAGE: 3}
 
         def wanted(t: Town) -> bool:
+            if bound is not None and not bound.contains(px(self._town_points[t.name])):
+                return False  # a town outside the frame: its name would be cut or astray
             if t.kind is TownKind.CITY or t.fortress:
                 return True
             if t.kind is TownKind.VILLAGE:
