@@ -11,6 +11,7 @@ from campaign1813.campaign.store.document import open_campaign
 from campaign1813.maps.land import rings_box
 from campaign1813.maps.prebuilt import land_outline
 from campaign1813.maps.types import Theatre
+from campaign1813.ui.map.scene import OPEN_SEA_WEST
 from campaign1813.ui.map.view import FIT_MARGIN_MILES, WHOLE_MAP, CampaignView
 from campaign1813.ui.open_campaign import OpenCampaign
 
@@ -169,3 +170,5 @@ def test_the_ground_reaches_every_town_of_every_map(qtbot, shared_doc, key):
     assert drawn.contains(QRectF(scene.point(north, west), scene.point(south, east)))
     for town in scene.towns.values():
         assert drawn.contains(scene.town_point(town.name)), town.name
+    # west of the outline only the Atlantic: drawn as sea far out, no neat line off Portugal
+    assert drawn.contains(scene.point(45.0, OPEN_SEA_WEST))

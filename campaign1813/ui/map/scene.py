@@ -94,6 +94,10 @@ TownSign = tuple[QPointF, TownKind, bool, float, bool]
 PlacedKey = tuple[float, object,
                   tuple[tuple[Place, int, str, tuple[str, ...]], ...], tuple[int, ...]]
 
+# West of the land outline, between its south and north, lies only the Atlantic: the sea is
+# drawn on to this longitude, so that a map of Portugal does not end in a neat line offshore.
+OPEN_SEA_WEST = -30.0
+
 # ---- label placement --------------------------------------------------------------------------
 
 
@@ -188,6 +192,7 @@ class MapScene(QGraphicsScene):
         # theatre's scene: its neighbours' towns stand on their land, not on a sea round it;
         # a view pans as far
         south, west, north, east = rings_box(land_outline())
+        west = min(west, OPEN_SEA_WEST)
         self.world_rect = QRectF(self.point(north, west), self.point(south, east)).united(
             self.ground_rect)
         self.setSceneRect(self.world_rect)
