@@ -127,6 +127,7 @@ def test_fit_shows_every_town_its_name_and_every_flag_inside_the_map(qtbot, shar
     view.map_view.finish_building()
     view.map_view.zoom_by(3.0)  # Fit from anywhere
     view.fit_button.click()
+    view.map_view.place_labels()  # the names placed (in pieces, in the window) and measured
     theatre = view.theatre()
     assert _shown_outside(view, theatre) == []
     shown = view.map_view.mapToScene(view.map_view.viewport().rect()).boundingRect()
@@ -147,6 +148,7 @@ def test_fit_on_the_whole_map_changes_a_zoomed_view_and_keeps_a_margin(qtbot, sh
     mv.zoom_by(4.0)
     before = mv.scale_now()
     view.fit_button.click()
+    view.map_view.place_labels()  # the names placed (in pieces, in the window) and measured
     assert mv.scale_now() < before / 3
     scene, scale = view.map_scene, mv.scale_now()
     box = scene.shown_box(scene.theatre_rect(None, FIT_MARGIN_MILES), scale)
@@ -172,3 +174,16 @@ def test_the_ground_reaches_every_town_of_every_map(qtbot, shared_doc, key):
         assert drawn.contains(scene.town_point(town.name)), town.name
     # west of the outline only the Atlantic: drawn as sea far out, no neat line off Portugal
     assert drawn.contains(scene.point(45.0, OPEN_SEA_WEST))
+
+
+def test_fit_measures_in_the_event_loop_without_holding_the_window(qtbot, shared_doc):
+    """In the window the names are placed a piece per turn of the event loop; Fit measures
+    them once placed and scales again if needed, in the same pieces: once they are all placed
+    nothing of the whole map lies outside the map."""
+    view = _view(qtbot, shared_doc, MAP_SIZES["1366x768"])
+    mv = view.map_view
+    mv.zoom_by(3.0)
+    view.fit_button.click()
+    assert mv.labels_pending()
+    qtbot.waitUntil(lambda: not mv.labels_pending(), timeout=10_000)
+    assert _shown_outside(view, None) == []

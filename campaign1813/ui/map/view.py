@@ -76,12 +76,11 @@ BUILD_UNPAINTED_MS = 40
 # names placed once it ends
 LABELS_AFTER_MS, LABELS_AFTER_ZOOM_MS = 30, 180
 # Fit leaves this many pixels between the outermost thing it shows (a town's name or sign, a
-# flag) and the map's edge; it tries a few scales, each with its names placed, to get there
+# flag) and the map's edge: each time the names of a fitted map are placed, how far they reach
+# is measured and, if past that, the map is scaled again (a few times at most)
 FIT_MARGIN_PX, FIT_TRIES = 12.0, 6
 FIT_PADS = (FIT_MARGIN_PX,) * 4
 FRAME_INSET_PX = 2.0  # the names of a fitted map stay this far inside its edge
-# a fitted map is fitted again, its names placed and measured, this long after the last resize
-REFIT_AFTER_MS = 150
 # A route preview: (document, command, verb, objective) -> queries.RoutePreview
 Preview = Callable[[Any, str, str, str], queries.RoutePreview]
 
@@ -172,10 +171,7 @@ class MapView(QGraphicsView):
         self._fit_rect: QRectF | None = None
         self._fit_pads: tuple[float, ...] = FIT_PADS
         self._fitting = False
-        self._refit_timer = QTimer(self)
-        self._refit_timer.setSingleShot(True)
-        self._refit_timer.setInterval(REFIT_AFTER_MS)
-        self._refit_timer.timeout.connect(self._on_refit_due)
+        self._fit_tries = 0  # how many more times the fitted map may be scaled again
         self._painted = self._build_pending = False
         self._build_timer = QTimer(self)
         self._build_timer.setSingleShot(True)
@@ -234,8 +230,6 @@ class MapView(QGraphicsView):
         while perf_counter() < end:
             if not scene.build_step():
                 self.labels_later()  # in a step of its own: no step holds the window long
-                if self._fit_rect is not None:  # fitted before its names could be measured
-                    self._refit_timer.start()
                 self.ground_built.emit()
                 return
         self._build_timer.start(NEXT_TURN_MS)
@@ -245,8 +239,6 @@ class MapView(QGraphicsView):
         if self.map_scene is not None:
             self._build_timer.stop()
             self.map_scene.build()
-            if self._fit_rect is not None:
-                self._fit_to(self._fit_rect, measure=True)
             self.place_labels()
 
     def scale_now(self) -> float:
@@ -254,12 +246,15 @@ class MapView(QGraphicsView):
         return self.transform().m11()
 
     def place_labels(self) -> None:
-        """Place the names for the scale shown, now and whole."""
+        """Place the names for the scale shown, now and whole (a fitted map scaled again
+        until they lie inside it)."""
         self._label_timer.stop()
         self._stop_placing()
         if self.map_scene is not None:
             self.map_scene.set_rough(False)
             self.map_scene.place_labels(self.scale_now(), self.fitted_frame())
+            while self._refit():
+                self.map_scene.place_labels(self.scale_now(), self.fitted_frame())
         self._release()
 
     def _on_labels_due(self) -> None:
@@ -286,6 +281,9 @@ class MapView(QGraphicsView):
         while perf_counter() < end:
             if next(placing, StopIteration) is StopIteration:
                 self._placing = None
+                if self._refit():  # placed again at the new scale, still held
+                    self._label_timer.start(NEXT_TURN_MS)
+                    return
                 self._release()
                 return
         self._place_timer.start(NEXT_TURN_MS)
@@ -331,37 +329,35 @@ class MapView(QGraphicsView):
 
     def fit(self, rect: QRectF) -> None:
         """Fit a scene rectangle in the window: it, and the names, signs and flags of what
-        stands in it, all inside the map with a margin."""
+        stands in it, all inside the map with a margin (the room they take is measured each
+        time the names are placed, see ``_refit``)."""
         self._fit_rect = rect
         self._fit_pads = FIT_PADS
-        self._fit_to(rect, measure=True)
+        self._fit_tries = FIT_TRIES
+        self._scale_to(rect, self._fit_pads)
         self.labels_later()
         self._save_timer.start()
 
-    def _fit_to(self, rect: QRectF, measure: bool) -> None:
-        """Scale and centre the view on ``rect`` with the room kept round it; ``measure``: with
-        the scene built, place its names at that scale, measure how far they and the flags
-        reach past ``rect``, and scale again until everything lies inside the map."""
-        scene = self.map_scene
+    def _refit(self) -> bool:
+        """Names just placed on a fitted map: measure how far they, the towns' signs and the
+        flags reach past the fitted rectangle, and if any lies nearer the map's edge than the
+        margin, make that side's room as wide and scale again; whether it did."""
+        rect, scene = self._fit_rect, self.map_scene
+        if rect is None or scene is None or not scene.built or self._fit_tries <= 0:
+            return False
+        scale = self.scale_now()
+        box = scene.shown_box(rect, scale)
+        reach = (rect.left() * scale - box.left(), rect.top() * scale - box.top(),
+                 box.right() - rect.right() * scale, box.bottom() - rect.bottom() * scale)
+        need = tuple(r + FIT_MARGIN_PX for r in reach)
         pads = self._fit_pads
-        for _ in range(FIT_TRIES):
-            self._scale_to(rect, pads)
-            if not measure or scene is None or not scene.built:
-                break
-            scale = self.scale_now()
-            scene.place_labels(scale, self.fitted_frame())
-            box = scene.shown_box(rect, scale)
-            reach = (rect.left() * scale - box.left(), rect.top() * scale - box.top(),
-                     box.right() - rect.right() * scale, box.bottom() - rect.bottom() * scale)
-            need = tuple(r + FIT_MARGIN_PX for r in reach)
-            if all(n <= p + 0.5 for n, p in zip(need, pads, strict=True)):
-                break
-            pads = tuple(max(n, p) for n, p in zip(need, pads, strict=True))
-        else:  # out of tries: the room last measured, names placed for it
-            self._scale_to(rect, pads)
-            if scene is not None:
-                scene.place_labels(self.scale_now(), self.fitted_frame())
-        self._fit_pads = pads
+        if all(n <= p + 0.5 for n, p in zip(need, pads, strict=True)):
+            self._fit_tries = 0  # it fits: the names are left where they are
+            return False
+        self._fit_tries -= 1
+        self._fit_pads = tuple(max(n, p) for n, p in zip(need, pads, strict=True))
+        self._scale_to(rect, self._fit_pads)
+        return True
 
     def _scale_to(self, rect: QRectF, pads: tuple[float, ...]) -> None:
         """The largest scale at which ``rect`` and the room round it (west, north, east, south,
@@ -392,11 +388,6 @@ class MapView(QGraphicsView):
         return self.mapToScene(self.viewport().rect()).boundingRect().adjusted(
             inset, inset, -inset, -inset)
 
-    def _on_refit_due(self) -> None:
-        if self._fit_rect is not None:
-            self._fit_to(self._fit_rect, measure=True)
-            self.labels_later()
-
     def zoom_by(self, factor: float) -> None:
         """Zoom in (factor above 1) or out, keeping the view between a whole-map look and a
         close look at a few villages."""
@@ -414,10 +405,10 @@ class MapView(QGraphicsView):
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)
-        if self._fit_rect is not None:  # at once with the room kept, measured once it settles
-            self._fit_to(self._fit_rect, measure=False)
+        if self._fit_rect is not None:  # with the room kept, measured again once placed
+            self._fit_tries = FIT_TRIES
+            self._scale_to(self._fit_rect, self._fit_pads)
             self.labels_later()
-            self._refit_timer.start()
 
     def _on_scrolled(self) -> None:
         if self.map_scene is not None:
