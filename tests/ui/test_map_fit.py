@@ -136,6 +136,12 @@ def test_fit_shows_every_town_its_name_and_every_flag_inside_the_map(qtbot, shar
              if (theatre is None or t.theatre == theatre)
              and view.map_scene.town_names[t.name].isVisible()]
     assert named  # the names are placed, and measured, not absent
+    # a theatre's name is shown whole or not at all ("SOUTHERN … AUSTRIA" without its middle
+    # line, cut at the edge of the map of France, read as another name)
+    lines: dict[tuple[float, float], set[bool]] = {}
+    for item in view.map_scene.theatre_names:
+        lines.setdefault((item.pos().x(), item.pos().y()), set()).add(item.isVisible())
+    assert all(len(shown) == 1 for shown in lines.values())
 
 
 def test_fit_on_the_whole_map_changes_a_zoomed_view_and_keeps_a_margin(qtbot, shared_doc):

@@ -553,9 +553,12 @@ class MapScene(QGraphicsScene):
             # the burst's points are thin: names may come closer than its box
             grid.add(battle.burst.adjusted(4, 4, -4, -4).translated(px(battle.pos())))
             grid.add(battle.box.translated(px(battle.pos())))
-        for item in self.theatre_names:  # not cut at the frame's edge
-            item.setVisible(scale < THEATRE_NAMES_UNTIL and (
-                bound is None or bound.contains(item.text_rect().translated(px(item.pos())))))
+        # a theatre's name, its lines round one point, is not shown if the frame cuts a line
+        cut = {(i.pos().x(), i.pos().y()) for i in self.theatre_names if bound is not None
+               and not bound.contains(i.text_rect().translated(px(i.pos())))}
+        for item in self.theatre_names:
+            item.setVisible(scale < THEATRE_NAMES_UNTIL
+                            and (item.pos().x(), item.pos().y()) not in cut)
         rank = {TownKind.CITY: 0, TownKind.FORTRESS: 1, TownKind.TOWN: 2, TownKind.VILLAGE: 3}
 
         def wanted(t: Town) -> bool:
