@@ -266,3 +266,13 @@ def test_a_window_with_no_saved_geometry_fills_most_of_its_screen(window):
 
     area = window.screen().availableGeometry()
     assert window.size() == first_size(area.size())
+
+
+def test_a_window_with_no_saved_geometry_opens_in_the_middle_of_its_screen(window):
+    """First start: the window, sized to most of the screen, stands in the middle of the
+    screen's free area (not at its top-left corner)."""
+    area = window.screen().availableGeometry()
+    centre = window.frameGeometry().center()
+    assert abs(centre.x() - area.center().x()) <= 1
+    assert abs(centre.y() - area.center().y()) <= 1
+    assert area.contains(window.frameGeometry())

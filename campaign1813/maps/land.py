@@ -33,3 +33,27 @@ def read_land(path: Path) -> tuple[Ring, ...]:
             )
         rings.append(tuple((float(p[0]), float(p[1])) for p in points))
     return tuple(rings)
+
+
+def on_land(lat: float, lon: float, rings: tuple[Ring, ...]) -> bool:
+    """Whether a point is land: inside an odd number of rings (a lake's ring inside the land's
+    takes it out again), as the map fills the outline."""
+    inside = False
+    for ring in rings:
+        for (lat1, lon1), (lat2, lon2) in zip(ring, ring[1:] + ring[:1], strict=True):
+            if (lat1 > lat) != (lat2 > lat):
+                cross = lon1 + (lat - lat1) * (lon2 - lon1) / (lat2 - lat1)
+                if lon < cross:
+                    inside = not inside
+    return inside
+
+
+def rings_box(rings: tuple[Ring, ...]) -> tuple[float, float, float, float]:
+    """The box the rings reach, as (south, west, north, east) degrees: how far the outline
+    knows the land and the sea."""
+    lats = [p[0] for ring in rings for p in ring]
+    lons = [p[1] for ring in rings for p in ring]
+    if not lats:
+        raise ValueError("an outline of no rings reaches nowhere")
+    return min(lats), min(lons), max(lats), max(lons)
+

@@ -13,7 +13,7 @@ from campaign1813.maps.types import MapData, Road, RoadClass, Theatre, Town, Tow
 from campaign1813.ui.map.scene import MapScene
 from campaign1813.ui.map.specs import MarkerSpec
 from campaign1813.ui.map.style import VILLAGE_NAMES_FROM, VILLAGES_FROM
-from campaign1813.ui.map.view import CampaignView
+from campaign1813.ui.map.view import FIT_MARGIN_MILES, CampaignView
 from campaign1813.ui.open_campaign import OpenCampaign
 
 
@@ -256,7 +256,7 @@ def test_fit_theatre_shows_the_whole_theatre(qtbot, doc):
     view.map_view.zoom_by(4.0)
     view.fit_button.click()
     shown = view.map_view.mapToScene(view.map_view.viewport().rect()).boundingRect()
-    wanted = view.map_scene.theatre_rect(Theatre.EASTERN_SPAIN)
+    wanted = view.map_scene.theatre_rect(Theatre.EASTERN_SPAIN, FIT_MARGIN_MILES)
     assert shown.adjusted(-1, -1, 1, 1).contains(wanted)
 
 

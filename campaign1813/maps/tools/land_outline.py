@@ -6,7 +6,10 @@ Run by hand (it needs ``pyshp`` and ``shapely``, which the app does not):
 
 The source is Natural Earth's 1:10m Admin 0 countries (public domain). The country polygons are
 merged so that no modern border is drawn, clipped to the campaign's box, simplified to about two
-miles and stripped of islets; what is left is written as (lat, lon) rings.
+miles and stripped of islets; what is left is written as (lat, lon) rings. Where the
+simplified coast leaves a town of the map in the sea (the Cadiz spit, Toulon's harbour), a
+point is added by hand to the file written, and noted at its head; ``tests/maps/test_land.py``
+finds any town left in the sea.
 """
 
 # pyshp and shapely ship no type hints and the app never installs them; whether mypy finds them

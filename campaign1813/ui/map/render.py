@@ -23,6 +23,7 @@ from PySide6.QtGui import (
     QPen,
     QPolygonF,
 )
+from PySide6.QtWidgets import QGraphicsItem
 
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.maps.geometry import Bounds
@@ -114,7 +115,16 @@ def paint_picture(painter: QPainter, scene: MapScene, frame: QRectF, source: QRe
     painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
     painter.save()
     painter.setClipRect(frame)
-    scene.render(painter, frame, source, Qt.AspectRatioMode.IgnoreAspectRatio)
+    # a picture paints its ground once: the window's cache of each layer, made whole at the
+    # picture's scale (the ground reaches far past a theatre's frame), would cost seconds
+    modes = [(layer, layer.cacheMode()) for layer in scene.layers]
+    for layer, _ in modes:
+        layer.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+    try:
+        scene.render(painter, frame, source, Qt.AspectRatioMode.IgnoreAspectRatio)
+    finally:
+        for layer, mode in modes:
+            layer.setCacheMode(mode)
     painter.restore()
     _Furniture(painter, frame, unit, scale, with_sides).paint(title)
 

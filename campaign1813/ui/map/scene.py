@@ -36,9 +36,11 @@ from PySide6.QtWidgets import (
 
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.maps.geometry import MILES_PER_DEGREE, Bounds, Projection
+from campaign1813.maps.land import rings_box
 from campaign1813.maps.prebuilt import land_outline, meetings_of
 from campaign1813.maps.types import Crossing, MapData, RoadClass, Theatre, Town, TownKind
 from campaign1813.ui.map.items import (
+    NAME_MARGIN,
     BattleMarker,
     CommandMarker,
     ControlLayer,
@@ -91,6 +93,10 @@ TownSign = tuple[QPointF, TownKind, bool, float, bool]
 # every flag and the battles.
 PlacedKey = tuple[float, object,
                   tuple[tuple[Place, int, str, tuple[str, ...]], ...], tuple[int, ...]]
+
+# West of the land outline, between its south and north, lies only the Atlantic: the sea is
+# drawn on to this longitude, so that a map of Portugal does not end in a neat line offshore.
+OPEN_SEA_WEST = -30.0
 
 # ---- label placement --------------------------------------------------------------------------
 
@@ -181,9 +187,16 @@ class MapScene(QGraphicsScene):
         mpu = self.projection.miles_per_unit
         self.ground_rect = QRectF(0, 0, self.projection.width * mpu,
                                   self.projection.height * mpu)
-        self.setSceneRect(self.ground_rect)
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
-        rect = self.ground_rect.adjusted(-20, -20, 20, 20)
+        # the sea and the land are drawn as far as the outline knows them, past the box of a
+        # theatre's scene: its neighbours' towns stand on their land, not on a sea round it;
+        # a view pans as far
+        south, west, north, east = rings_box(land_outline())
+        west = min(west, OPEN_SEA_WEST)
+        self.world_rect = QRectF(self.point(north, west), self.point(south, east)).united(
+            self.ground_rect)
+        self.setSceneRect(self.world_rect)
+        rect = self.world_rect.adjusted(-20, -20, 20, 20)
         self.layers = [GroundLayer(rect, Z_GROUND), GroundLayer(rect, Z_TOWNS)]
         for layer in self.layers:
             self.addItem(layer)
@@ -230,13 +243,35 @@ class MapScene(QGraphicsScene):
         return pa + (pb - pa) * f
 
     def theatre_rect(self, theatre: Theatre | None, margin_miles: float = 30.0) -> QRectF:
-        """The scene rectangle of a theatre's towns with a margin (the whole ground for None)."""
-        if theatre is None:
-            return QRectF(self.ground_rect)
+        """The scene rectangle of a theatre's towns with a margin (of every town for None)."""
         box = scene_bounds(self.map, theatre, margin_miles)
         nw = self.point(box.north, box.west)
         se = self.point(box.south, box.east)
         return QRectF(nw, se).normalized()
+
+    def shown_box(self, rect: QRectF, scale: float) -> QRectF:
+        """The pixels (scene units times ``scale``) that what belongs to ``rect`` covers at
+        that scale: its towns' signs and names (not a neighbouring theatre's, greyed), and the
+        flags, battles and other items drawn at screen size that stand in it, as they were
+        last placed (what Fit must show whole)."""
+        box = QRectF(rect.topLeft() * scale, rect.bottomRight() * scale)
+        for town in self.towns.values():
+            at = self._town_points[town.name]
+            if not rect.contains(at) or self.muted(town) or not self.shows_town(town, scale):
+                continue
+            r = town_radius(town.kind, town.fortress, self.unit)
+            c = at * scale
+            box = box.united(QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r))
+            name = self.town_names.get(town.name)
+            if name is not None and name.isVisible():
+                box = box.united(name.text_rect().translated(c).adjusted(
+                    -NAME_MARGIN, -NAME_MARGIN, NAME_MARGIN, NAME_MARGIN))
+        for item in self.items():
+            screen = item.flags() & QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations
+            if (screen and item.isVisible() and item is not self.note and item.parentItem() is None
+                    and rect.contains(item.pos())):
+                box = box.united(item.boundingRect().translated(item.pos() * scale))
+        return box
 
     def shows_town(self, town: Town, lod: float) -> bool:
         """Whether a town's sign shows at this scale (villages only close up)."""
@@ -298,14 +333,17 @@ class MapScene(QGraphicsScene):
         for ring in land_outline():
             path.addPolygon(QPolygonF([self.point(lat, lon) for lat, lon in ring]))
             path.closeSubpath()
-        sea = QRectF(self.ground_rect)
+        sea = QRectF(self.world_rect)
         coast = QPen(COAST, 1.1 * self.unit)
         coast.setCosmetic(True)
 
         def draw(p: QPainter, lod: float) -> None:
-            p.fillRect(sea.adjusted(-20, -20, 20, 20), SEA)
+            p.fillRect(sea, SEA)
             p.fillPath(path, LAND)
             p.strokePath(path, coast)
+            p.setPen(coast)  # the neat line: past it the outline knows no land nor sea
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRect(sea)
 
         self._add_layer(draw)
 
@@ -515,11 +553,17 @@ class MapScene(QGraphicsScene):
             # the burst's points are thin: names may come closer than its box
             grid.add(battle.burst.adjusted(4, 4, -4, -4).translated(px(battle.pos())))
             grid.add(battle.box.translated(px(battle.pos())))
+        # a theatre's name, its lines round one point, is not shown if the frame cuts a line
+        cut = {(i.pos().x(), i.pos().y()) for i in self.theatre_names if bound is not None
+               and not bound.contains(i.text_rect().translated(px(i.pos())))}
         for item in self.theatre_names:
-            item.setVisible(scale < THEATRE_NAMES_UNTIL)
+            item.setVisible(scale < THEATRE_NAMES_UNTIL
+                            and (item.pos().x(), item.pos().y()) not in cut)
         rank = {TownKind.CITY: 0, TownKind.FORTRESS: 1, TownKind.TOWN: 2, TownKind.VILLAGE: 3}
 
         def wanted(t: Town) -> bool:
+            if bound is not None and not bound.contains(px(self._town_points[t.name])):
+                return False  # a town outside the frame: its name would be cut or astray
             if t.kind is TownKind.CITY or t.fortress:
                 return True
             if t.kind is TownKind.VILLAGE:

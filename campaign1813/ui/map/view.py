@@ -21,6 +21,7 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
     QResizeEvent,
+    QTransform,
     QWheelEvent,
 )
 from PySide6.QtWidgets import (
@@ -44,7 +45,7 @@ from campaign1813.campaign.day.state import Kind, Status
 from campaign1813.campaign.queries import CampaignStatus, CommandView
 from campaign1813.campaign.scenario.types import Scenario, Side
 from campaign1813.maps.types import Theatre
-from campaign1813.ui.map.palette import NATION_COLOUR, SEA, SIDE_COLOUR
+from campaign1813.ui.map.palette import NATION_COLOUR, OFF_MAP, SIDE_COLOUR
 from campaign1813.ui.map.specs import BattleSpec, MarkerSpec
 from campaign1813.ui.open_campaign import OpenCampaign, Update
 
@@ -56,6 +57,9 @@ STATE = 2  # the commands' table's state column
 STATE_WIDTH, STATE_MAX_WIDTH = 90, 130  # "surrendered"; "retreating, 12 cas."
 WINDOW_UNIT = 0.85  # the window's lettering and signs, against the printed map's
 THEATRE_MARGIN_MILES = 60.0  # how far past a theatre's towns its map reaches
+# how far past its towns Fit shows a theatre, or the whole map, before the room its names,
+# signs and flags take (measured in pixels, see MapView.fit)
+FIT_MARGIN_MILES = 5.0
 ORDER_VERBS = ("Move", "Attack", "Hold")
 # the ground is built in pieces between paints: steps are taken while the piece is shorter than
 # this, so with the longest step (about 35 ms) no piece holds the window for 50 ms
@@ -71,6 +75,12 @@ BUILD_UNPAINTED_MS = 40
 # last step of a zoom: a gesture of several wheel steps is drawn from the cached layers, its
 # names placed once it ends
 LABELS_AFTER_MS, LABELS_AFTER_ZOOM_MS = 30, 180
+# Fit leaves this many pixels between the outermost thing it shows (a town's name or sign, a
+# flag) and the map's edge: each time the names of a fitted map are placed, how far they reach
+# is measured and, if past that, the map is scaled again (a few times at most)
+FIT_MARGIN_PX, FIT_TRIES = 12.0, 6
+FIT_PADS = (FIT_MARGIN_PX,) * 4
+FRAME_INSET_PX = 2.0  # the names of a fitted map stay this far inside its edge
 # A route preview: (document, command, verb, objective) -> queries.RoutePreview
 Preview = Callable[[Any, str, str, str], queries.RoutePreview]
 
@@ -150,11 +160,18 @@ class MapView(QGraphicsView):
                             | QPainter.RenderHint.TextAntialiasing)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
-        self.setBackgroundBrush(SEA)
+        self.setBackgroundBrush(OFF_MAP)
         self.map_scene: MapScene | None = None
         self.key = WHOLE_MAP
-        # what to fit again on a resize, until the umpire zooms
+        # no scroll bars: the map is dragged, and its size does not change as they come and go
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # what to fit again on a resize, until the umpire zooms, and the room round it in
+        # pixels (west, north, east, south) that its names and flags took at the last fit
         self._fit_rect: QRectF | None = None
+        self._fit_pads: tuple[float, ...] = FIT_PADS
+        self._fitting = False
+        self._fit_tries = 0  # how many more times the fitted map may be scaled again
         self._painted = self._build_pending = False
         self._build_timer = QTimer(self)
         self._build_timer.setSingleShot(True)
@@ -186,6 +203,7 @@ class MapView(QGraphicsView):
         self._stop_placing()
         self._release()
         self.map_scene = scene
+        self.setSceneRect(QRectF())  # the new scene's own, until a fit reaches past it
         self.setScene(scene)
         if scene is not None and not scene.built:
             # the ground starts once the scene (its flags) has been painted, in a turn of the
@@ -228,12 +246,15 @@ class MapView(QGraphicsView):
         return self.transform().m11()
 
     def place_labels(self) -> None:
-        """Place the names for the scale shown, now and whole."""
+        """Place the names for the scale shown, now and whole (a fitted map scaled again
+        until they lie inside it)."""
         self._label_timer.stop()
         self._stop_placing()
         if self.map_scene is not None:
             self.map_scene.set_rough(False)
-            self.map_scene.place_labels(self.scale_now())
+            self.map_scene.place_labels(self.scale_now(), self.fitted_frame())
+            while self._refit():
+                self.map_scene.place_labels(self.scale_now(), self.fitted_frame())
         self._release()
 
     def _on_labels_due(self) -> None:
@@ -243,8 +264,9 @@ class MapView(QGraphicsView):
         scene = self.map_scene
         if scene is not None:
             scene.set_rough(False)
-        if scene is not None and scene.labels_due(self.scale_now()):
-            self._placing = scene.labels_placing(self.scale_now(),
+        frame = self.fitted_frame()
+        if scene is not None and scene.labels_due(self.scale_now(), frame):
+            self._placing = scene.labels_placing(self.scale_now(), frame,
                                                  ratio=self.viewport().devicePixelRatioF())
             self._hold()  # the flags and names half-placed are not painted
             self._place_timer.start(NEXT_TURN_MS)
@@ -259,6 +281,9 @@ class MapView(QGraphicsView):
         while perf_counter() < end:
             if next(placing, StopIteration) is StopIteration:
                 self._placing = None
+                if self._refit():  # placed again at the new scale, still held
+                    self._label_timer.start(NEXT_TURN_MS)
+                    return
                 self._release()
                 return
         self._place_timer.start(NEXT_TURN_MS)
@@ -303,12 +328,65 @@ class MapView(QGraphicsView):
             self.fit(rect)
 
     def fit(self, rect: QRectF) -> None:
-        """Fit a scene rectangle in the window."""
+        """Fit a scene rectangle in the window: it, and the names, signs and flags of what
+        stands in it, all inside the map with a margin (the room they take is measured each
+        time the names are placed, see ``_refit``)."""
         self._fit_rect = rect
-        self.resetTransform()
-        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        self._fit_pads = FIT_PADS
+        self._fit_tries = FIT_TRIES
+        self._scale_to(rect, self._fit_pads)
         self.labels_later()
         self._save_timer.start()
+
+    def _refit(self) -> bool:
+        """Names just placed on a fitted map: measure how far they, the towns' signs and the
+        flags reach past the fitted rectangle, and if any lies nearer the map's edge than the
+        margin, make that side's room as wide and scale again; whether it did."""
+        rect, scene = self._fit_rect, self.map_scene
+        if rect is None or scene is None or not scene.built or self._fit_tries <= 0:
+            return False
+        scale = self.scale_now()
+        box = scene.shown_box(rect, scale)
+        reach = (rect.left() * scale - box.left(), rect.top() * scale - box.top(),
+                 box.right() - rect.right() * scale, box.bottom() - rect.bottom() * scale)
+        need = tuple(r + FIT_MARGIN_PX for r in reach)
+        pads = self._fit_pads
+        if all(n <= p + 0.5 for n, p in zip(need, pads, strict=True)):
+            self._fit_tries = 0  # it fits: the names are left where they are
+            return False
+        self._fit_tries -= 1
+        self._fit_pads = tuple(max(n, p) for n, p in zip(need, pads, strict=True))
+        self._scale_to(rect, self._fit_pads)
+        return True
+
+    def _scale_to(self, rect: QRectF, pads: tuple[float, ...]) -> None:
+        """The largest scale at which ``rect`` and the room round it (west, north, east, south,
+        in pixels) fit the map, the room's middle at the map's middle."""
+        west, north, east, south = pads
+        port = self.viewport().rect()
+        wide = max(port.width() - west - east, 1.0)
+        tall = max(port.height() - north - south, 1.0)
+        scale = min(wide / max(rect.width(), 1e-6), tall / max(rect.height(), 1e-6))
+        centre = rect.center() + QPointF((east - west) / 2, (south - north) / 2) / scale
+        self._fitting = True  # the scrolling this makes is not the umpire's
+        if self.map_scene is not None:
+            # the view may reach past the drawn ground, so that the room falls where wanted
+            shown = QRectF(0, 0, port.width() / scale, port.height() / scale)
+            shown.moveCenter(centre)
+            self.setSceneRect(self.map_scene.sceneRect().united(shown))
+        self.setTransform(QTransform.fromScale(scale, scale))
+        self.centerOn(centre)
+        self._fitting = False
+
+    def fitted_frame(self) -> QRectF | None:
+        """While the map is as Fit left it, the part of the scene shown, less a few pixels:
+        its names are placed inside it, none cut at the edge; None once the umpire zooms or
+        drags the map."""
+        if self._fit_rect is None:
+            return None
+        inset = FRAME_INSET_PX / self.scale_now()
+        return self.mapToScene(self.viewport().rect()).boundingRect().adjusted(
+            inset, inset, -inset, -inset)
 
     def zoom_by(self, factor: float) -> None:
         """Zoom in (factor above 1) or out, keeping the view between a whole-map look and a
@@ -327,14 +405,17 @@ class MapView(QGraphicsView):
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)
-        if self._fit_rect is not None:
-            self.resetTransform()
-            self.fitInView(self._fit_rect, Qt.AspectRatioMode.KeepAspectRatio)
+        if self._fit_rect is not None:  # with the room kept, measured again once placed
+            self._fit_tries = FIT_TRIES
+            self._scale_to(self._fit_rect, self._fit_pads)
             self.labels_later()
 
     def _on_scrolled(self) -> None:
         if self.map_scene is not None:
             self._save_timer.start()
+            if self._fit_rect is not None and not self._fitting:
+                self._fit_rect = None  # dragged: the names no longer kept to the fitted frame
+                self.labels_later()
 
     def centre(self) -> QPointF:
         """The scene point at the middle of the window."""
@@ -584,7 +665,7 @@ class CampaignView(QWidget):
     def fit_theatre(self) -> None:
         """Show the whole of the theatre chosen."""
         if self.map_scene is not None:
-            self.map_view.fit(self.map_scene.theatre_rect(self.theatre()))
+            self.map_view.fit(self.map_scene.theatre_rect(self.theatre(), FIT_MARGIN_MILES))
 
     # ----- orders on the map --------------------------------------------------------------
     def town_menu(self, town: str) -> QMenu:
@@ -766,7 +847,8 @@ class CampaignView(QWidget):
     def _show_area(self) -> None:
         if self.map_scene is not None:
             self.map_view.show_area(self.theatres.currentText(),
-                                    self.map_scene.theatre_rect(self.theatre()))
+                                    self.map_scene.theatre_rect(self.theatre(),
+                                                                FIT_MARGIN_MILES))
 
     def _show_all(self) -> None:
         status, scene = self.campaign.status, self.map_scene
