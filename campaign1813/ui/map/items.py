@@ -153,6 +153,8 @@ class NameItem:
         # a great river's name shows on the whole map; a great place's (a city's, a fortress')
         # is named first and flags stand clear of it where they can
         self.great = False
+        # a great city's name (see GREAT_CITIES): placed before any other and never covered
+        self.keep = False
 
     def isVisible(self) -> bool:  # noqa: N802 (named as a graphics item's)
         """Whether the placer found it room."""
@@ -271,6 +273,15 @@ BADGE_COLOUR = {
     "in battle": QColor("#8c1010"), "cut off": QColor("#111111"),
 }
 CASUALTY_COLOUR = QColor("#5a3a8a")
+
+
+def badge_colour(badge: str) -> QColor:
+    """A badge's colour: its state's (``resting``, or an army group's ``2 resting``), else a
+    casualty badge's."""
+    count, _, state = badge.partition(" ")
+    if count.isdigit() and state in BADGE_COLOUR:
+        return BADGE_COLOUR[state]
+    return BADGE_COLOUR.get(badge, CASUALTY_COLOUR)
 
 
 class CommandMarker(ScreenItem):
@@ -402,7 +413,7 @@ class CommandMarker(ScreenItem):
         x += text + 3 * u
         painter.setFont(self.small)
         for badge, w in zip(self.spec.badges, badges, strict=True):
-            fill = BADGE_COLOUR.get(badge, CASUALTY_COLOUR)
+            fill = badge_colour(badge)
             cell = QRectF(x, flag.top() + 2 * u, w, flag.height() - 4 * u)
             painter.setPen(QPen(QColor("#ffffff"), 0.8 * u))
             painter.setBrush(QBrush(fill))

@@ -50,10 +50,11 @@ from campaign1813.ui.map.items import (
     PreviewPath,
 )
 from campaign1813.ui.map.palette import SEA
-from campaign1813.ui.map.specs import BattleSpec, MarkerSpec
+from campaign1813.ui.map.specs import BattleSpec, MarkerSpec, group_spec
 from campaign1813.ui.map.style import (
     COAST,
     CROSSINGS_FROM,
+    GREAT_CITIES,
     GREAT_RIVERS,
     HALO,
     INK,
@@ -91,6 +92,11 @@ TownSign = tuple[QPointF, TownKind, bool, float, bool]
 # every flag and the battles.
 PlacedKey = tuple[float, object,
                   tuple[tuple[Place, int, str, tuple[str, ...]], ...], tuple[int, ...]]
+# A stack of flags: the foot of the stack in pixels, and its flags (the HQ nearest the foot).
+Stack = tuple[QPointF, list[CommandMarker]]
+Corner = tuple[int, int]
+# the corners of its dot a stack of flags may stand at, in the order they are tried
+CORNERS: tuple[Corner, ...] = ((1, -1), (-1, -1), (1, 1), (-1, 1))
 
 # ---- label placement --------------------------------------------------------------------------
 
@@ -100,7 +106,17 @@ PlacedKey = tuple[float, object,
 FAR_REACHES = (1.0, 1.9, 2.8, 3.7, 4.6)
 # the owners of a lesser town's sign, a city's or fortress' sign, and a command's dot in the
 # placer's grid
-SIGN, GREAT_SIGN, DOT = "town sign", "great town sign", "dot"
+SIGN, GREAT_SIGN, DOT, FLAG = "town sign", "great town sign", "dot", "flag"
+
+
+class Taken:
+    """The owner of a rectangle in the trial of where the flags stand: a stack's flags, or
+    the dot of a command at a place."""
+
+    def __init__(self, stack: int = -1, place: Place | None = None):
+        self.stack, self.place = stack, place
+
+
 
 
 class BucketGrid:
@@ -128,12 +144,21 @@ class BucketGrid:
 
     def hits(self, r: QRectF) -> list[object]:
         """The owners of the rectangles ``r`` overlaps (a name, ``SIGN`` or ``GREAT_SIGN`` for a
-        town's sign, ``DOT`` for a command's dot, None for a flag or a battle)."""
+        town's sign, ``DOT`` for a command's dot, ``FLAG`` for a flag, None for a battle)."""
         found: dict[int, object] = {}
         for k in self._keys(r):
             for o, owner in self.cells.get(k, ()):
                 if r.intersects(o):
                     found[id(o)] = owner
+        return list(found.values())
+
+    def entries(self, r: QRectF) -> list[tuple[QRectF, object]]:
+        """The rectangles ``r`` overlaps, with their owners."""
+        found: dict[int, tuple[QRectF, object]] = {}
+        for k in self._keys(r):
+            for o, owner in self.cells.get(k, ()):
+                if r.intersects(o):
+                    found[id(o)] = (o, owner)
         return list(found.values())
 
     def add(self, r: QRectF, owner: object = None) -> None:
@@ -193,6 +218,11 @@ class MapScene(QGraphicsScene):
         self.names_layer = NamesLayer(rect, Z_NAMES)
         self.theatre_layer = NamesLayer(rect, Z_GROUND + 1.5)
         self.markers: dict[str, CommandMarker] = {}
+        # each army group's one flag, for the scales where its commands cannot be drawn
+        # apart, and the commands it stands for (its HQ first); the army groups so shown
+        self.groups: dict[str, CommandMarker] = {}
+        self.group_members: dict[str, list[str]] = {}
+        self.collapsed: set[str] = set()
         self.battles: dict[int, BattleMarker] = {}
         self.orders: dict[str, OrderArrow] = {}
         self.control = ControlLayer(self)
@@ -408,6 +438,7 @@ class MapScene(QGraphicsScene):
             item = NameItem(town.name, font, OTHER_INK if self.muted(town) else INK, HALO,
                             self.unit)
             item.great = town.kind is TownKind.CITY or town.fortress
+            item.keep = town.name in GREAT_CITIES
             item.setPos(self._town_points[town.name])
             self.names_layer.names.append(item)
             self.town_names[town.name] = item
@@ -504,17 +535,29 @@ class MapScene(QGraphicsScene):
             return ((bound is None or bound.contains(r))
                     and all(h is SIGN or h is DOT for h in grid.hits(r)))
 
+        signs = BucketGrid(64.0)  # the signs shown, by town: a name stays nearest its own
+        fixed: list[tuple[QRectF, object]] = []  # what no flag may cover, for their trial
         for town in self.map.towns:
             if self.shows_town(town, scale):
                 r = town_radius(town.kind, town.fortress, u)
                 c = px(self._town_points[town.name])
                 great = town.kind is TownKind.CITY or town.fortress
-                grid.add(QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r), GREAT_SIGN if great else SIGN)
-        clusters = self._flag_clusters(scale, grid)
+                box = QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r)
+                grid.add(box, GREAT_SIGN if great else SIGN)
+                signs.add(box, town.name)
+                if great:
+                    fixed.append((box, GREAT_SIGN))
+        for place in {m.spec.place for m in self.markers.values()}:
+            # every command's dot, wherever its flag is drawn: no name covers where one stands
+            c = self.place_point(*place) * scale
+            box = QRectF(c.x() - 4, c.y() - 4, 8, 8)
+            grid.add(box, DOT)
+            fixed.append((box, Taken(place=place)))
         for battle in self.battles.values():
             # the burst's points are thin: names may come closer than its box
-            grid.add(battle.burst.adjusted(4, 4, -4, -4).translated(px(battle.pos())))
-            grid.add(battle.box.translated(px(battle.pos())))
+            for box in (battle.burst.adjusted(4, 4, -4, -4), battle.box):
+                grid.add(box.translated(px(battle.pos())))
+                fixed.append((box.translated(px(battle.pos())), None))
         for item in self.theatre_names:
             item.setVisible(scale < THEATRE_NAMES_UNTIL)
         rank = {TownKind.CITY: 0, TownKind.FORTRESS: 1, TownKind.TOWN: 2, TownKind.VILLAGE: 3}
@@ -528,38 +571,67 @@ class MapScene(QGraphicsScene):
 
         order = sorted(self.map.towns, key=lambda t: (rank[t.kind] - (1 if t.fortress else 0),
                                                       t.name))
-        majors = [t for t in order if t.kind is TownKind.CITY or t.fortress]
+        kept = [t for t in order if t.name in GREAT_CITIES]
+        majors = [t for t in order if (t.kind is TownKind.CITY or t.fortress)
+                  and t.name not in GREAT_CITIES]
         others = [t for t in order if not (t.kind is TownKind.CITY or t.fortress)]
-        # The great places are named first; the flags then stand clear of those names, or,
-        # when a crowd leaves no corner free, the name is put again where it finds room (see
-        # _stand_flags). On the whole map (below town names' scale) only the great places are
-        # named and they crowd each other: a name looks only for a free spot near its town,
-        # and flags try no other corner to spare one.
+        # The great cities are named first, where no command stands, and no flag may cover
+        # them; the flags are then tried (an army group drawn as one flag where its commands'
+        # flags cannot stand apart); the other great places are named, and the flags stand
+        # clear of those names, or, when a crowd leaves no corner free, the name is put again
+        # where it finds room (see _stand_flags). On the whole map (below town names' scale)
+        # only the great places are named and they crowd each other: a name looks only for a
+        # free spot near its town, and flags try no other corner to spare one.
         taken: dict[int, QRectF] = {}
         self._flagged = {m.spec.place[0] for m in self.markers.values() if m.spec.place[1] is None}
         thorough = scale >= TOWN_NAMES_FROM
         yield
+        for town in kept:  # at the worst beside a neighbour, rather than not named at all
+            self.town_names[town.name].setVisible(False)
+            for fits, near in ((free, signs), (over_signs, signs), (free, None),
+                               (over_signs, None), (over_dots, None)):
+                if not self.town_names[town.name].isVisible():
+                    self._place_town_name(town, scale, grid, fits, True, taken, FAR_REACHES,
+                                          near)
+            if self.town_names[town.name].isVisible():
+                fixed.append((taken[id(self.town_names[town.name])], self.town_names[town.name]))
+        yield
+        stacks, corners = self._arrange(scale, fixed, bound)
+        yield
         for town in majors:  # where lesser towns crowd round, over their signs
-            self._place_town_name(town, scale, grid, free, wanted(town), taken)
+            self._place_town_name(town, scale, grid, free, wanted(town), taken, signs=signs)
             if thorough and not self.town_names[town.name].isVisible():
-                self._place_town_name(town, scale, grid, over_signs, wanted(town), taken)
+                self._place_town_name(town, scale, grid, over_signs, wanted(town), taken,
+                                      signs=signs)
             yield
-        by_item = {id(self.town_names[t.name]): t for t in majors}
+        by_item = {id(self.town_names[t.name]): t for t in (*kept, *majors)}
 
         def rename(item: NameItem) -> bool:
             """Put a great place's name that gave way again: where it is free, else over
             lesser signs farther out, else over dots at last; whether it found room."""
             town = by_item[id(item)]
-            self._place_town_name(town, scale, grid, free, True, taken)
-            for fits in (over_signs, over_dots) if thorough else ():
+            self._place_town_name(town, scale, grid, free, True, taken, signs=signs)
+            for fits in (over_signs, over_dots) if thorough or item.keep else ():
                 if not item.isVisible():
-                    self._place_town_name(town, scale, grid, fits, True, taken, FAR_REACHES)
+                    self._place_town_name(town, scale, grid, fits, True, taken, FAR_REACHES,
+                                          signs)
             return item.isVisible()
 
         gave_way: list[NameItem] = []
-        for anchor, stack in clusters:
-            self._stand_flags(anchor, stack, scale, grid, bound, taken, gave_way, rename,
-                              thorough)
+        clear = True
+        for anchor, stack in stacks:
+            clear = self._stand_flags(anchor, stack, scale, grid, bound, taken, gave_way,
+                                      rename, thorough) and clear
+            yield
+        if not clear:
+            # a stack stood on another's flags where the trial found each its own corner (the
+            # names led them elsewhere): they stand where the trial put them, the names round
+            for _, stack in stacks:
+                for m in stack:
+                    grid.remove(m.flag_rect().translated(m.pos() * scale), FLAG)
+            for (anchor, stack), corner in zip(stacks, corners, strict=True):
+                self._stand_flags(anchor, stack, scale, grid, bound, taken, gave_way, rename,
+                                  thorough, only=corner)
             yield
         for item in gave_way:  # names a crowd covered wherever it stood: room now, maybe
             if id(item) in by_item and not item.isVisible():
@@ -568,7 +640,7 @@ class MapScene(QGraphicsScene):
         self._place_river_names(scale, grid, free)
         yield
         for i, town in enumerate(others, start=1):
-            self._place_town_name(town, scale, grid, free, wanted(town), taken)
+            self._place_town_name(town, scale, grid, free, wanted(town), taken, signs=signs)
             if i % 20 == 0:
                 yield
         if ratio is not None:
@@ -579,25 +651,147 @@ class MapScene(QGraphicsScene):
         self.names_layer.update()
         self.theatre_layer.update()
 
-    def _flag_clusters(self, scale: float,
-                       grid: BucketGrid) -> list[tuple[QPointF, list[CommandMarker]]]:
+    # ---- army groups: one flag where the commands cannot be drawn apart ----
+    def _sync_groups(self) -> None:
+        """Keep each army group's one flag (for a group of two or more commands) in step with
+        its commands' flags: where its HQ stands, how many corps, their states."""
+        members: dict[str, list[CommandMarker]] = defaultdict(list)
+        for m in self.markers.values():
+            if m.spec.army:
+                members[m.spec.army].append(m)
+        order = self._stack_order()
+        for army in [a for a in self.groups if len(members.get(a, ())) < 2]:
+            self.removeItem(self.groups.pop(army))
+            self.group_members.pop(army, None)
+            self.collapsed.discard(army)
+        for army, ms in members.items():
+            if len(ms) < 2:
+                continue
+            ms.sort(key=order)
+            spec = group_spec([m.spec for m in ms])
+            self.group_members[army] = [m.spec.key for m in ms]
+            item = self.groups.get(army)
+            if item is None:
+                item = CommandMarker(spec, self.unit)
+                item.setData(0, spec.key)
+                item.setVisible(army in self.collapsed)
+                self.addItem(item)
+                self.groups[army] = item
+            elif item.spec != spec:
+                item.set_spec(spec)
+            item.setPos(self.place_point(spec.a, spec.b, spec.miles))
+
+    def shown_markers(self) -> list[CommandMarker]:
+        """The flags on the map at the last placement: the commands' own, and an army group's
+        one flag where its commands are drawn as one."""
+        return [m for m in (*self.markers.values(), *self.groups.values()) if m.isVisible()]
+
+    def _units(self) -> list[CommandMarker]:
+        """The flags to stand: each command's, but one for each army group drawn as one."""
+        return ([m for m in self.markers.values() if m.spec.army not in self.collapsed]
+                + [self.groups[a] for a in sorted(self.collapsed) if a in self.groups])
+
+    def _arrange(self, scale: float, fixed: list[tuple[QRectF, object]],
+                 bound: QRectF | None) -> tuple[list[Stack], list[Corner]]:
+        """Which army groups are drawn as one flag at this scale, the stacks of flags and a
+        corner for each where it covers no other flag, no command's dot, no city's sign or
+        battle and no great city's name (``fixed``): every army group drawn apart whose
+        stacks cannot all stand clear is drawn as one flag, and tried again; stacks still
+        clashing once all of theirs are drawn as one join into one stack. As a map
+        application gathers its points, but by army group: a group opens into its commands'
+        flags as soon as the zoom leaves them room."""
+        self._sync_groups()
+        self.collapsed.clear()
+        joins: list[tuple[str, str]] = []
+        for _ in range(len(self.markers) + len(self.groups) + 2):
+            stacks = self._flag_clusters(scale, self._units(), joins)
+            corners, clashes = self._trial(scale, stacks, fixed, bound)
+            if not clashes:
+                break
+            drawn_apart = {m.spec.army for i, near in clashes for j in (i, *near)
+                           for m in stacks[j][1]
+                           if m.spec.army in self.groups and m.spec.army not in self.collapsed}
+            if drawn_apart:
+                self.collapsed |= drawn_apart
+                continue
+            pair = next(((i, min(near)) for i, near in clashes if near), None)
+            if pair is None:
+                break  # on a sign, a battle or a great name only: joining spares nothing
+            joins.append((stacks[pair[0]][1][0].spec.key, stacks[pair[1]][1][0].spec.key))
+        for m in self.markers.values():
+            m.setVisible(m.spec.army not in self.collapsed)
+        for army, item in self.groups.items():
+            item.setVisible(army in self.collapsed)
+        return stacks, corners
+
+    def _trial(self, scale: float, stacks: list[Stack], fixed: list[tuple[QRectF, object]],
+               bound: QRectF | None) -> tuple[list[Corner], list[tuple[int, set[int]]]]:
+        """Stand the stacks in turn, each at the first corner where it covers nothing
+        ``fixed`` and no flag stood before (inside ``bound`` if it can): the corners, and the
+        stacks that found none with the stacks whose flags or dots they cover."""
+        grid = BucketGrid(64.0)
+        for r, owner in fixed:
+            grid.add(r, owner)
+        stack_of = {m.spec.place: i for i, (_, stack) in enumerate(stacks) for m in stack}
+        corners: list[Corner] = []
+        clashes: list[tuple[int, set[int]]] = []
+        for i, (anchor, stack) in enumerate(stacks):
+            for slot, m in enumerate(stack):
+                m.set_stack(slot, anchor - m.pos() * scale)
+            chosen: tuple[Corner, list[QRectF]] | None = None
+            inside: tuple[Corner, list[QRectF]] | None = None
+            first: tuple[Corner, list[QRectF], list[object]] | None = None
+            for corner in CORNERS:
+                for m in stack:
+                    m.set_corner(corner)
+                rects = [m.flag_rect().translated(m.pos() * scale) for m in stack]
+                hits = [h for r in rects for h in grid.hits(r)
+                        if not (isinstance(h, Taken) and h.place is not None
+                                and stack_of.get(h.place) == i)]
+                if first is None:
+                    first = (corner, rects, hits)
+                if not hits:
+                    if bound is None or all(bound.contains(r) for r in rects):
+                        chosen = (corner, rects)
+                        break
+                    inside = inside or (corner, rects)
+            chosen = chosen or inside
+            if chosen is None:
+                assert first is not None
+                chosen = first[:2]
+                near = {h.stack if h.place is None else stack_of.get(h.place, -1)
+                        for h in first[2] if isinstance(h, Taken)}
+                clashes.append((i, {j for j in near if j >= 0 and j != i}))
+            corners.append(chosen[0])
+            for r in chosen[1]:
+                grid.add(r, Taken(stack=i))
+        return corners, clashes
+
+    def _flag_clusters(self, scale: float, units: list[CommandMarker],
+                       joins: Iterable[tuple[str, str]] = ()) -> list[Stack]:
         """The stacks of flags at this scale: one per place, places within a few pixels of a
-        bigger one joining its stack (each command keeps its own dot at its true place)."""
+        bigger one joining its stack (each command keeps its own dot at its true place), and
+        the stacks of the flags in ``joins`` joined."""
         at: dict[Place, list[CommandMarker]] = defaultdict(list)
-        for marker in self.markers.values():
+        for marker in units:
             at[marker.spec.place].append(marker)
         clusters: list[tuple[QPointF, list[CommandMarker]]] = []
         reach = 14.0 * self.unit
         for place in sorted(at, key=lambda p: (-len(at[p]), p[0], p[1] or "", p[2])):
             stack = at[place]
             c = stack[0].pos() * scale
-            grid.add(QRectF(c.x() - 4, c.y() - 4, 8, 8), DOT)
             for anchor, members in clusters:
                 if abs(anchor.x() - c.x()) < reach and abs(anchor.y() - c.y()) < reach:
                     members.extend(stack)
                     break
             else:
                 clusters.append((c, list(stack)))
+        for a, b in joins:
+            ia = next(i for i, (_, ms) in enumerate(clusters) if any(m.spec.key == a for m in ms))
+            ib = next(i for i, (_, ms) in enumerate(clusters) if any(m.spec.key == b for m in ms))
+            if ia != ib:
+                keep, gone = min(ia, ib), max(ia, ib)
+                clusters[keep][1].extend(clusters.pop(gone)[1])
         key = self._stack_order()
         for _, members in clusters:
             members.sort(key=key)
@@ -606,18 +800,20 @@ class MapScene(QGraphicsScene):
     def _stand_flags(self, anchor: QPointF, stack: list[CommandMarker], scale: float,
                      grid: BucketGrid, bound: QRectF | None, taken: dict[int, QRectF],
                      gave_way: list[NameItem], rename: Callable[[NameItem], bool],
-                     other_corners: bool = True) -> None:
+                     other_corners: bool = True, only: Corner | None = None) -> bool:
         """Stand a stack at the first corner of its dot where it covers nothing (up-right,
-        up-left, down-right, down-left), else where it covers least: no flag, dot or city's
-        sign if it can, then no great place's name, then no lesser town's sign. A great
-        place's name under it is put elsewhere (``rename``); if it finds no room, the next
-        corner is tried (unless not ``other_corners``), and at the worst the name gives way.
-        Names under it give way (and are listed in ``gave_way``, their room given back)."""
+        up-left, down-right, down-left), else where it covers least: no flag, dot, city's
+        sign or great city's name if it can, then no great place's name, then no lesser
+        town's sign. A great place's name under it is put elsewhere (``rename``); if it finds
+        no room, the next corner is tried (unless not ``other_corners``), and at the worst
+        the name gives way. Names under it give way (and are listed in ``gave_way``, their
+        room given back). ``only``: the one corner to stand at. Whether it stood clear of
+        flags, dots, cities' signs, battles and great cities' names."""
         for slot, m in enumerate(stack):
             m.set_stack(slot, anchor - m.pos() * scale)
         candidates: list[tuple[tuple[int, ...], int, tuple[int, int], list[QRectF],
                                list[object]]] = []
-        for corner in ((1, -1), (-1, -1), (1, 1), (-1, 1)):
+        for corner in CORNERS if only is None else (only,):
             for m in stack:
                 m.set_corner(corner)
             rects = [m.flag_rect().translated(m.pos() * scale) for m in stack]
@@ -625,7 +821,8 @@ class MapScene(QGraphicsScene):
             outside = bound is not None and not all(bound.contains(r) for r in rects)
             # worst to cover: another flag, a dot, a city's sign (or to leave the frame); then
             # a great place's name; then a lesser town's sign; then any name
-            hard = sum(1 for h in hits if not isinstance(h, NameItem) and h is not SIGN)
+            hard = sum(1 for h in hits if (not isinstance(h, NameItem) or h.keep)
+                       and h is not SIGN)
             great = sum(1 for h in hits if isinstance(h, NameItem) and h.great)
             lesser = sum(1 for h in hits if h is SIGN)
             score: tuple[int, ...] = (hard + (100 if outside else 0), great, lesser, len(hits))
@@ -634,6 +831,7 @@ class MapScene(QGraphicsScene):
                 break
         candidates.sort(key=lambda c: c[:2])
         best = candidates[0]
+        clear = best[0][0] in (0, 100)  # (outside the frame, but on nothing)
         for score, _, corner, rects, hits in candidates if other_corners else candidates[:1]:
             if score[0] > best[0][0]:
                 break  # never onto another flag, dot or city to spare a name
@@ -653,7 +851,10 @@ class MapScene(QGraphicsScene):
                     m.set_corner(corner)
                 renamed = {id(h) for h, _, _ in moved}
                 self._give_way([h for h in hits if id(h) not in renamed], grid, taken, gave_way)
-                return
+                for r in rects:
+                    grid.remove(r, token)
+                    grid.add(r, FLAG)
+                return clear
             for h, old, offset in moved:  # no room for a name: put things back, try the next
                 if h.isVisible():
                     grid.remove(taken.pop(id(h)), h)
@@ -668,7 +869,8 @@ class MapScene(QGraphicsScene):
             m.set_corner(corner)
         self._give_way(hits, grid, taken, gave_way)
         for r in rects:
-            grid.add(r)
+            grid.add(r, FLAG)
+        return clear
 
     @staticmethod
     def _give_way(hits: list[object], grid: BucketGrid, taken: dict[int, QRectF],
@@ -683,7 +885,11 @@ class MapScene(QGraphicsScene):
     def _place_town_name(self, town: Town, scale: float, grid: BucketGrid,
                          free: Callable[[QRectF], bool], wanted: bool,
                          taken: dict[int, QRectF],
-                         reaches: tuple[float, ...] = (1.0, 1.9, 2.8)) -> None:
+                         reaches: tuple[float, ...] = (1.0, 1.9, 2.8),
+                         signs: BucketGrid | None = None) -> None:
+        """Name a town at the first spot round its sign that ``fits`` and lies nearer its own
+        sign than any other town's shown (``signs``), so that no name reads as a
+        neighbour's; else leave it unnamed."""
         item = self.town_names[town.name]
         if not wanted:
             item.setVisible(False)
@@ -705,13 +911,29 @@ class MapScene(QGraphicsScene):
                          spots[6], spots[2])
             for dx, dy in spots:
                 rect = QRectF(c.x() + dx, c.y() + dy, w, h)
-                if free(rect):
+                if free(rect) and (signs is None or self._nearest_own(rect, town.name, c,
+                                                                      signs)):
                     grid.add(rect, item)
                     taken[id(item)] = rect
                     item.set_offset(QPointF(dx, dy))
                     item.setVisible(True)
                     return
         item.setVisible(False)
+
+    def _nearest_own(self, rect: QRectF, name: str, own: QPointF, signs: BucketGrid) -> bool:
+        """Whether the end of a name's box that faces its town lies nearer that town's sign
+        than any other's (a sign all but touching its own, one place at this scale, is no
+        other): a name does not stand by a neighbour as if it were his."""
+        foot = QPointF(min(max(own.x(), rect.left()), rect.right()),
+                       min(max(own.y(), rect.top()), rect.bottom()))
+        d = math.dist((foot.x(), foot.y()), (own.x(), own.y())) + 2 * self.unit
+        one_place = 12 * self.unit
+        for box, owner in signs.entries(QRectF(foot.x() - d, foot.y() - d, 2 * d, 2 * d)):
+            c = box.center()
+            if (owner != name and math.dist((foot.x(), foot.y()), (c.x(), c.y())) < d
+                    and math.dist((own.x(), own.y()), (c.x(), c.y())) > one_place):
+                return False
+        return True
 
     def _place_river_names(self, scale: float, grid: BucketGrid,
                            free: Callable[[QRectF], bool]) -> None:
@@ -785,6 +1007,7 @@ class MapScene(QGraphicsScene):
             if item is None:
                 item = CommandMarker(spec, self.unit)
                 item.setData(0, spec.key)
+                item.setVisible(spec.army not in self.collapsed)
                 self.addItem(item)
                 self.markers[spec.key] = item
                 touched.add(spec.place)
@@ -814,13 +1037,18 @@ class MapScene(QGraphicsScene):
     def _stack_order(self) -> Callable[[CommandMarker], tuple[bool, bool, int]]:
         """The order of flags in a stack: the French first, HQs first, then as given."""
         order = {k: i for i, k in enumerate(self.markers)}
+        order.update((k, len(order) + i) for i, k in enumerate(g.spec.key
+                                                                 for g in self.groups.values()))
         return lambda m: (m.spec.side is not Side.FRENCH, not m.spec.hq, order[m.spec.key])
 
     def marker_at(self, scene_pos: QPointF, view_transform: QTransform) -> str | None:
-        """The command whose flag or dot is under a point, if any."""
+        """The command whose flag or dot is under a point, if any (an army group's drawn as
+        one flag: its HQ, else its first command)."""
         for item in self.items(scene_pos, Qt.ItemSelectionMode.IntersectsItemShape,
                                Qt.SortOrder.DescendingOrder, view_transform):
-            if isinstance(item, CommandMarker):
+            if isinstance(item, CommandMarker) and item.isVisible():
+                if item is self.groups.get(item.spec.army):
+                    return self.group_members[item.spec.army][0]
                 return item.spec.key
         return None
 
@@ -837,13 +1065,12 @@ class MapScene(QGraphicsScene):
         return [b.spec for b in self.battles.values() if b.spec.place == town]
 
     def select_marker(self, key: str | None) -> None:
-        """Ring the flag of the selected command (and no other)."""
-        for name, item in self.markers.items():
-            item.set_selected(name == key)
-            if name == key:
-                item.setZValue(Z_MARKERS + 1)
-            else:
-                item.setZValue(Z_MARKERS)
+        """Ring the flag of the selected command (and no other), and its army group's flag."""
+        chosen = {key} | {f"army group: {a}" for a, ms in self.group_members.items()
+                          if key in ms}
+        for item in (*self.markers.values(), *self.groups.values()):
+            item.set_selected(item.spec.key in chosen)
+            item.setZValue(Z_MARKERS + 1 if item.spec.key in chosen else Z_MARKERS)
 
     def set_battles(self, specs: Iterable[BattleSpec]) -> None:
         """Show exactly these battles."""

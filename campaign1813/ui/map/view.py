@@ -89,15 +89,16 @@ def state_tooltip(c: CommandView) -> str:
     return text
 
 
-def marker_spec(c: CommandView, label: str, colour: str) -> MarkerSpec:
-    """A command's flag: where it truly stands, its short name, its state badges."""
+def marker_spec(c: CommandView, label: str, colour: str, cinc: str = "") -> MarkerSpec:
+    """A command's flag: where it truly stands, its short name, its state badges, its army
+    group and that group's CinC (``cinc``, as his HQ's flag names him)."""
     badges = [] if c.status is Status.READY else [c.status.value]
     total = sum(n for _, n in c.casualties)
     if total:
         badges.append(f"−{total}")
     tooltip = f"{c.name}: {c.where}\n{state_tooltip(c)}\n{c.orders_text}"
     return MarkerSpec(c.name, c.position.a, c.position.b, c.position.miles, label, c.side,
-                      colour, c.kind is Kind.HQ, tuple(badges), tooltip)
+                      colour, c.kind is Kind.HQ, tuple(badges), tooltip, c.army, cinc)
 
 
 def flag_names(scenario: Scenario) -> dict[str, tuple[str, str]]:
@@ -787,7 +788,8 @@ class CampaignView(QWidget):
             return
         commands = list(commands)
         live = [c for c in commands if c.status is not Status.SURRENDERED]
-        specs = [marker_spec(c, *self._flags.get(c.name, (c.name, SIDE_COLOUR[c.side].name())))
+        specs = [marker_spec(c, *self._flags.get(c.name, (c.name, SIDE_COLOUR[c.side].name())),
+                             self._flags.get(f"{c.army} HQ", ("",))[0])
                  for c in live]
         if whole:
             scene.set_markers(specs)
