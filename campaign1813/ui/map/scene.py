@@ -95,8 +95,13 @@ PlacedKey = tuple[float, object,
 # A stack of flags: the foot of the stack in pixels, and its flags (the HQ nearest the foot).
 Stack = tuple[QPointF, list[CommandMarker]]
 Corner = tuple[int, int]
+# where a stack stands: the corner of its foot, and its foot in pixels (pushed out from its dot)
+Standing = tuple[Corner, QPointF]
 # the corners of its dot a stack of flags may stand at, in the order they are tried
 CORNERS: tuple[Corner, ...] = ((1, -1), (-1, -1), (1, 1), (-1, 1))
+# how far (pixels, each way) a stack's foot is pushed out from its dot, a tick leading back,
+# where no army group is left to draw as one and a stack still finds no corner free
+PUSHES = (0.0, 12.0, 24.0, 36.0, 48.0)
 
 # ---- label placement --------------------------------------------------------------------------
 
@@ -596,7 +601,7 @@ class MapScene(QGraphicsScene):
             if self.town_names[town.name].isVisible():
                 fixed.append((taken[id(self.town_names[town.name])], self.town_names[town.name]))
         yield
-        stacks, corners = self._arrange(scale, fixed, bound)
+        stacks, standings = self._arrange(scale, fixed, bound)
         yield
         for town in majors:  # where lesser towns crowd round, over their signs
             self._place_town_name(town, scale, grid, free, wanted(town), taken, signs=signs)
@@ -629,8 +634,8 @@ class MapScene(QGraphicsScene):
             for _, stack in stacks:
                 for m in stack:
                     grid.remove(m.flag_rect().translated(m.pos() * scale), FLAG)
-            for (anchor, stack), corner in zip(stacks, corners, strict=True):
-                self._stand_flags(anchor, stack, scale, grid, bound, taken, gave_way, rename,
+            for (_, stack), (corner, foot) in zip(stacks, standings, strict=True):
+                self._stand_flags(foot, stack, scale, grid, bound, taken, gave_way, rename,
                                   thorough, only=corner)
             yield
         for item in gave_way:  # names a crowd covered wherever it stood: room now, maybe
@@ -692,7 +697,7 @@ class MapScene(QGraphicsScene):
                 + [self.groups[a] for a in sorted(self.collapsed) if a in self.groups])
 
     def _arrange(self, scale: float, fixed: list[tuple[QRectF, object]],
-                 bound: QRectF | None) -> tuple[list[Stack], list[Corner]]:
+                 bound: QRectF | None) -> tuple[list[Stack], list[Standing]]:
         """Which army groups are drawn as one flag at this scale, the stacks of flags and a
         corner for each where it covers no other flag, no command's dot, no city's sign or
         battle and no great city's name (``fixed``): every army group drawn apart whose
@@ -705,7 +710,7 @@ class MapScene(QGraphicsScene):
         joins: list[tuple[str, str]] = []
         for _ in range(len(self.markers) + len(self.groups) + 2):
             stacks = self._flag_clusters(scale, self._units(), joins)
-            corners, clashes = self._trial(scale, stacks, fixed, bound)
+            standings, clashes = self._trial(scale, stacks, fixed, bound)
             if not clashes:
                 break
             drawn_apart = {m.spec.army for i, near in clashes for j in (i, *near)
@@ -714,6 +719,9 @@ class MapScene(QGraphicsScene):
             if drawn_apart:
                 self.collapsed |= drawn_apart
                 continue
+            standings, clashes = self._trial(scale, stacks, fixed, bound, PUSHES)
+            if not clashes:
+                break
             pair = next(((i, min(near)) for i, near in clashes if near), None)
             if pair is None:
                 break  # on a sign, a battle or a great name only: joining spares nothing
@@ -722,39 +730,41 @@ class MapScene(QGraphicsScene):
             m.setVisible(m.spec.army not in self.collapsed)
         for army, item in self.groups.items():
             item.setVisible(army in self.collapsed)
-        return stacks, corners
+        return stacks, standings
 
     def _trial(self, scale: float, stacks: list[Stack], fixed: list[tuple[QRectF, object]],
-               bound: QRectF | None) -> tuple[list[Corner], list[tuple[int, set[int]]]]:
+               bound: QRectF | None, pushes: tuple[float, ...] = (0.0,)
+               ) -> tuple[list[Standing], list[tuple[int, set[int]]]]:
         """Stand the stacks in turn, each at the first corner where it covers nothing
-        ``fixed`` and no flag stood before (inside ``bound`` if it can): the corners, and the
-        stacks that found none with the stacks whose flags or dots they cover."""
+        ``fixed`` and no flag stood before (inside ``bound`` if it can), its foot pushed out
+        from its dot by each of ``pushes`` pixels in turn: where each stands, and the stacks
+        that found nowhere with the stacks whose flags or dots they cover."""
         grid = BucketGrid(64.0)
         for r, owner in fixed:
             grid.add(r, owner)
         stack_of = {m.spec.place: i for i, (_, stack) in enumerate(stacks) for m in stack}
-        corners: list[Corner] = []
+        standings: list[Standing] = []
         clashes: list[tuple[int, set[int]]] = []
         for i, (anchor, stack) in enumerate(stacks):
-            for slot, m in enumerate(stack):
-                m.set_stack(slot, anchor - m.pos() * scale)
-            chosen: tuple[Corner, list[QRectF]] | None = None
-            inside: tuple[Corner, list[QRectF]] | None = None
-            first: tuple[Corner, list[QRectF], list[object]] | None = None
-            for corner in CORNERS:
-                for m in stack:
+            chosen: tuple[Standing, list[QRectF]] | None = None
+            inside: tuple[Standing, list[QRectF]] | None = None
+            first: tuple[Standing, list[QRectF], list[object]] | None = None
+            for push, corner in ((p, c) for p in pushes for c in CORNERS):
+                foot = anchor + QPointF(corner[0] * push, corner[1] * push)
+                for slot, m in enumerate(stack):
+                    m.set_stack(slot, foot - m.pos() * scale)
                     m.set_corner(corner)
                 rects = [m.flag_rect().translated(m.pos() * scale) for m in stack]
                 hits = [h for r in rects for h in grid.hits(r)
                         if not (isinstance(h, Taken) and h.place is not None
                                 and stack_of.get(h.place) == i)]
                 if first is None:
-                    first = (corner, rects, hits)
+                    first = ((corner, foot), rects, hits)
                 if not hits:
                     if bound is None or all(bound.contains(r) for r in rects):
-                        chosen = (corner, rects)
+                        chosen = ((corner, foot), rects)
                         break
-                    inside = inside or (corner, rects)
+                    inside = inside or ((corner, foot), rects)
             chosen = chosen or inside
             if chosen is None:
                 assert first is not None
@@ -762,10 +772,10 @@ class MapScene(QGraphicsScene):
                 near = {h.stack if h.place is None else stack_of.get(h.place, -1)
                         for h in first[2] if isinstance(h, Taken)}
                 clashes.append((i, {j for j in near if j >= 0 and j != i}))
-            corners.append(chosen[0])
+            standings.append(chosen[0])
             for r in chosen[1]:
                 grid.add(r, Taken(stack=i))
-        return corners, clashes
+        return standings, clashes
 
     def _flag_clusters(self, scale: float, units: list[CommandMarker],
                        joins: Iterable[tuple[str, str]] = ()) -> list[Stack]:

@@ -228,13 +228,18 @@ class MapView(QGraphicsView):
         """Pixels per mile."""
         return self.transform().m11()
 
+    def frame(self) -> QRectF:
+        """The part of the scene the window shows: no name or flag is placed across its
+        edge (a pan places them again)."""
+        return self.mapToScene(self.viewport().rect().adjusted(2, 2, -2, -2)).boundingRect()
+
     def place_labels(self) -> None:
-        """Place the names for the scale shown, now and whole."""
+        """Place the names for the scale and part shown, now and whole."""
         self._label_timer.stop()
         self._stop_placing()
         if self.map_scene is not None:
             self.map_scene.set_rough(False)
-            self.map_scene.place_labels(self.scale_now())
+            self.map_scene.place_labels(self.scale_now(), self.frame())
         self._release()
 
     def _on_labels_due(self) -> None:
@@ -244,8 +249,8 @@ class MapView(QGraphicsView):
         scene = self.map_scene
         if scene is not None:
             scene.set_rough(False)
-        if scene is not None and scene.labels_due(self.scale_now()):
-            self._placing = scene.labels_placing(self.scale_now(),
+        if scene is not None and scene.labels_due(self.scale_now(), self.frame()):
+            self._placing = scene.labels_placing(self.scale_now(), self.frame(),
                                                  ratio=self.viewport().devicePixelRatioF())
             self._hold()  # the flags and names half-placed are not painted
             self._place_timer.start(NEXT_TURN_MS)
@@ -336,6 +341,8 @@ class MapView(QGraphicsView):
     def _on_scrolled(self) -> None:
         if self.map_scene is not None:
             self._save_timer.start()
+            if not self._label_timer.isActive():  # a pan: the names at the edges again
+                self.labels_later(LABELS_AFTER_ZOOM_MS, hold=self._held)
 
     def centre(self) -> QPointF:
         """The scene point at the middle of the window."""
