@@ -102,6 +102,9 @@ CORNERS: tuple[Corner, ...] = ((1, -1), (-1, -1), (1, 1), (-1, 1))
 # how far (pixels, each way) a stack's foot is pushed out from its dot, a tick leading back,
 # where no army group is left to draw as one and a stack still finds no corner free
 PUSHES = (0.0, 12.0, 24.0, 36.0, 48.0)
+# a stack of more flags than this, of more than one army group, is a pile: its army groups
+# are drawn as one flag each
+PILE = 4
 
 # ---- label placement --------------------------------------------------------------------------
 
@@ -698,19 +701,23 @@ class MapScene(QGraphicsScene):
 
     def _arrange(self, scale: float, fixed: list[tuple[QRectF, object]],
                  bound: QRectF | None) -> tuple[list[Stack], list[Standing]]:
-        """Which army groups are drawn as one flag at this scale, the stacks of flags and a
-        corner for each where it covers no other flag, no command's dot, no city's sign or
-        battle and no great city's name (``fixed``): every army group drawn apart whose
-        stacks cannot all stand clear is drawn as one flag, and tried again; stacks still
-        clashing once all of theirs are drawn as one join into one stack. As a map
-        application gathers its points, but by army group: a group opens into its commands'
-        flags as soon as the zoom leaves them room."""
+        """Which army groups are drawn as one flag at this scale, the stacks of flags and
+        where each stands, covering no other flag, no command's dot, no city's sign or battle
+        and no great city's name (``fixed``): every army group drawn apart with a stack that
+        cannot stand clear, or in a pile (more than ``PILE`` flags of several army groups),
+        is drawn as one flag, and all is tried again; once none is left to draw as one, a
+        stack still without a free corner stands pushed out from its dot, and at the last
+        joins the stack it would cover. As a map application gathers its points, but by
+        army group: a group opens into its commands' flags as soon as the zoom leaves them
+        room."""
         self._sync_groups()
         self.collapsed.clear()
         joins: list[tuple[str, str]] = []
         for _ in range(len(self.markers) + len(self.groups) + 2):
             stacks = self._flag_clusters(scale, self._units(), joins)
             standings, clashes = self._trial(scale, stacks, fixed, bound)
+            clashes += [(i, set()) for i, (_, stack) in enumerate(stacks)
+                        if len(stack) > PILE and len({m.spec.army for m in stack}) > 1]
             if not clashes:
                 break
             drawn_apart = {m.spec.army for i, near in clashes for j in (i, *near)
