@@ -232,3 +232,43 @@ def test_clicking_an_army_groups_flag_selects_its_hq_and_rings_the_flag(qtbot, d
     qtbot.mouseClick(mv.viewport(), Qt.MouseButton.LeftButton, pos=at)
     assert view.selected_command() == f"{army} HQ" == scene.group_members[army][0]
     assert flag.selected
+
+
+def test_after_flags_move_only_the_names_near_them_are_placed_again(qapp, monkeypatch):
+    """A command marches from Magdeburg towards Helmstedt at a theatre's scale: the names far
+    from both its old and new places keep the spots they had, without being looked for again
+    (but the great cities', always placed first, afresh); the rest are placed afresh, and
+    still none lies on a flag or another name."""
+    from campaign1813.maps.tools.map_toml import read_map
+
+    scene = MapScene(read_map(), unit=0.85)
+    scene.build()
+    scale = 3.5
+    scene.set_markers([_spec("5 Corps", "Magdeburg", "Nord", "Davout"),
+                       _spec("Nord HQ", "Hamburg", "Nord", "Davout", hq=True, label="Davout"),
+                       _spec("I Prussian Corps", "Berlin", side=Side.ALLIED)])
+    scene.place_labels(scale)
+    before = {n: (i.isVisible(), i.offset()) for n, i in scene.town_names.items()}
+    searched = []
+    place = MapScene._place_town_name
+
+    def counted(self, town, *args, **kwargs):
+        searched.append(town.name)
+        return place(self, town, *args, **kwargs)
+
+    monkeypatch.setattr(MapScene, "_place_town_name", counted)
+    scene.update_markers([MarkerSpec("5 Corps", "Magdeburg", "Helmstedt", 15.0, "5 Corps",
+                                     Side.FRENCH, "#1f4fbf", army="Nord", cinc="Davout")])
+    scene.place_labels(scale)
+    magdeburg = scene.town_point("Magdeburg") * scale
+    far = [t.name for t in scene.map.towns if t.name not in GREAT_CITIES
+           and (scene.town_point(t.name) * scale - magdeburg).manhattanLength() > 900]
+    assert far and not set(far) & set(searched)
+    assert all((scene.town_names[n].isVisible(), scene.town_names[n].offset()) == before[n]
+               for n in far)
+    assert 0 < len(searched) < len(scene.map.towns) / 3
+    assert "Magdeburg" in searched  # beside the march: looked for again
+    names = _names(scene, scale)
+    assert _no_two_overlap(names) == []
+    flags = _boxes(scene, scale)
+    assert [(n, f) for n, r in names.items() for f, b in flags.items() if r.intersects(b)] == []

@@ -384,7 +384,13 @@ class CommandMarker(ScreenItem):
             painter.setPen(QPen(side, 1.4 * u))
             corner = QPointF(flag.left() if self.corner[0] > 0 else flag.right(),
                              flag.bottom() if self.corner[1] < 0 else flag.top())
-            if self.slot == 0 or self.shift.isNull():
+            if self.slot == 0 and not self.shift.isNull():
+                # a stack pushed out from its dot: a leader, pale-edged, over the roads
+                painter.setPen(QPen(QColor("#ffffff"), 3.4 * u))
+                painter.drawLine(QPointF(0, 0), corner)
+                painter.setPen(QPen(side, 1.8 * u))
+                painter.drawLine(QPointF(0, 0), corner)
+            elif self.slot == 0 or self.shift.isNull():
                 painter.drawLine(QPointF(0, 0), corner)
             painter.setPen(QPen(QColor("#ffffff"), 1.2 * u))
             painter.setBrush(QBrush(side))

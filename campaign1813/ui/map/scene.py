@@ -241,6 +241,10 @@ class MapScene(QGraphicsScene):
         self.built = False
         self._placed: PlacedKey | None = None
         self._flagged: set[str] = set()  # the towns where flags stand, as names are placed
+        # the last placement made whole: its scale and frame, its flags and battles (see
+        # _crowds), and where each town's name was put (None: not named)
+        self._prior: tuple[tuple[float, object], dict[object, QRectF],
+                           dict[str, QPointF | None]] | None = None
 
     # ---- coordinates ----
     def point(self, lat: float, lon: float) -> QPointF:
@@ -605,8 +609,45 @@ class MapScene(QGraphicsScene):
                 fixed.append((taken[id(self.town_names[town.name])], self.town_names[town.name]))
         yield
         stacks, standings = self._arrange(scale, fixed, bound)
+        # Only flags and battles changed since the last placement at this scale and frame (a
+        # day ended): each name placed where it was, if nothing that changed is near enough
+        # to have moved it and its room is still free; the others placed afresh.
+        crowds = self._crowds(scale, stacks, standings)
+        view = (round(scale, 4), None if frame is None else frame.getRect())
+        dirty: BucketGrid | None = None
+        if self._prior is not None and self._prior[0] == view:
+            dirty = BucketGrid(64.0)
+            before = self._prior[1]
+            for sign in crowds.keys() ^ before.keys():
+                dirty.add(crowds[sign] if sign in crowds else before[sign], sign)
+        prior = self._prior[2] if self._prior is not None else {}
+
+        def reused(town: Town) -> bool:
+            """The name put where the last placement put it, if it may be; whether it was."""
+            if dirty is None or town.name not in prior:
+                return False
+            item = self.town_names[town.name]
+            c = px(self._town_points[town.name])
+            reach = town_radius(town.kind, town.fortress, u) * FAR_REACHES[-1] + item.size.x()
+            if dirty.clashes(QRectF(c.x() - reach, c.y() - reach, 2 * reach, 2 * reach)):
+                return False
+            offset = prior[town.name]
+            if offset is None:
+                item.setVisible(False)
+                return True
+            rect = QRectF(c.x() + offset.x(), c.y() + offset.y(), item.size.x(), item.size.y())
+            if not free(rect):
+                return False
+            grid.add(rect, item)
+            taken[id(item)] = rect
+            item.set_offset(offset)
+            item.setVisible(True)
+            return True
+
         yield
         for town in majors:  # where lesser towns crowd round, over their signs
+            if reused(town):
+                continue
             self._place_town_name(town, scale, grid, free, wanted(town), taken, signs=signs)
             if thorough and not self.town_names[town.name].isVisible():
                 self._place_town_name(town, scale, grid, over_signs, wanted(town), taken,
@@ -648,7 +689,8 @@ class MapScene(QGraphicsScene):
         self._place_river_names(scale, grid, free)
         yield
         for i, town in enumerate(others, start=1):
-            self._place_town_name(town, scale, grid, free, wanted(town), taken, signs=signs)
+            if not reused(town):
+                self._place_town_name(town, scale, grid, free, wanted(town), taken, signs=signs)
             if i % 20 == 0:
                 yield
         if ratio is not None:
@@ -656,8 +698,30 @@ class MapScene(QGraphicsScene):
                 if name.isVisible() and name.prepare(ratio):
                     yield
         self._placed = key
+        self._prior = (view, crowds, {t.name: (self.town_names[t.name].offset()
+                                               if self.town_names[t.name].isVisible() else None)
+                                      for t in self.map.towns})
         self.names_layer.update()
         self.theatre_layer.update()
+
+    def _crowds(self, scale: float, stacks: list[Stack],
+                standings: list[Standing]) -> dict[object, QRectF]:
+        """What the flags and battles are at this placement, each with the pixels it may
+        cover at any corner of its dot or where the trial stood it: a stack (its foot and
+        flags) or a battle."""
+        u = self.unit
+        out: dict[object, QRectF] = {}
+        for (anchor, stack), (_, foot) in zip(stacks, standings, strict=True):
+            rects = [m.flag_rect() for m in stack]
+            rx = max(r.width() for r in rects) + CommandMarker.GAP * u + 8
+            ry = sum(r.height() for r in rects) + CommandMarker.GAP * u + 8
+            sign = (round(anchor.x(), 1), round(anchor.y(), 1), tuple(m.spec for m in stack))
+            out[sign] = QRectF(anchor.x() - rx, anchor.y() - ry, 2 * rx, 2 * ry).united(
+                QRectF(foot.x() - rx, foot.y() - ry, 2 * rx, 2 * ry))
+        for battle in self.battles.values():
+            c = battle.pos() * scale
+            out[battle.spec] = battle.boundingRect().translated(c).adjusted(-20, -20, 20, 20)
+        return out
 
     # ---- army groups: one flag where the commands cannot be drawn apart ----
     def _sync_groups(self) -> None:
