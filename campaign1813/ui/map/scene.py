@@ -169,6 +169,12 @@ class BucketGrid:
                     found[id(o)] = (o, owner)
         return list(found.values())
 
+    def copy(self) -> BucketGrid:
+        """Another grid with the same rectangles taken, to take more in without this one."""
+        other = BucketGrid(self.cell)
+        other.cells.update((k, list(v)) for k, v in self.cells.items())
+        return other
+
     def add(self, r: QRectF, owner: object = None) -> None:
         """Take ``r`` (for ``owner``, a name that may yet give way)."""
         for k in self._keys(r):
@@ -241,9 +247,12 @@ class MapScene(QGraphicsScene):
         self.built = False
         self._placed: PlacedKey | None = None
         self._flagged: set[str] = set()  # the towns where flags stand, as names are placed
-        # the last placement made whole: its scale and frame, its flags and battles (see
-        # _crowds), and where each town's name was put (None: not named)
-        self._prior: tuple[tuple[float, object], dict[object, QRectF],
+        # the town signs' rectangles at the last placement's scale (see labels_placing)
+        self._signs: tuple[float, BucketGrid, BucketGrid, list[tuple[QRectF, object]]] | None = None
+        # the last placement made whole: its scale and frame, its flags' stacks and battles
+        # (see _crowds) and its commands (each round its dot), and where each town's name was
+        # put (None: not named)
+        self._prior: tuple[tuple[float, object], dict[object, QRectF], dict[object, QRectF],
                            dict[str, QPointF | None]] | None = None
 
     # ---- coordinates ----
@@ -529,7 +538,6 @@ class MapScene(QGraphicsScene):
         if key == self._placed:
             return
         self._placed = None  # until this placement is complete
-        grid = BucketGrid(64.0)
         bound = None if frame is None else QRectF(frame.left() * scale, frame.top() * scale,
                                                   frame.width() * scale, frame.height() * scale)
         u = self.unit
@@ -547,18 +555,26 @@ class MapScene(QGraphicsScene):
             return ((bound is None or bound.contains(r))
                     and all(h is SIGN or h is DOT for h in grid.hits(r)))
 
-        signs = BucketGrid(64.0)  # the signs shown, by town: a name stays nearest its own
-        fixed: list[tuple[QRectF, object]] = []  # what no flag may cover, for their trial
-        for town in self.map.towns:
-            if self.shows_town(town, scale):
-                r = town_radius(town.kind, town.fortress, u)
-                c = px(self._town_points[town.name])
-                great = town.kind is TownKind.CITY or town.fortress
-                box = QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r)
-                grid.add(box, GREAT_SIGN if great else SIGN)
-                signs.add(box, town.name)
-                if great:
-                    fixed.append((box, GREAT_SIGN))
+        # the signs shown, in the grid, by town (a name stays nearest its own), and the
+        # cities' that no flag may cover (``fixed``, for the flags' trial): the same at one
+        # scale, kept from one placement to the next
+        if self._signs is None or self._signs[0] != round(scale, 4):
+            with_signs, signs = BucketGrid(64.0), BucketGrid(64.0)
+            great_signs: list[tuple[QRectF, object]] = []
+            for town in self.map.towns:
+                if self.shows_town(town, scale):
+                    r = town_radius(town.kind, town.fortress, u)
+                    c = px(self._town_points[town.name])
+                    great = town.kind is TownKind.CITY or town.fortress
+                    box = QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r)
+                    with_signs.add(box, GREAT_SIGN if great else SIGN)
+                    signs.add(box, town.name)
+                    if great:
+                        great_signs.append((box, GREAT_SIGN))
+            self._signs = (round(scale, 4), with_signs, signs, great_signs)
+        _, with_signs, signs, great_signs = self._signs
+        grid = with_signs.copy()
+        fixed = list(great_signs)  # what no flag may cover, for their trial
         for place in {m.spec.place for m in self.markers.values()}:
             # every command's dot, wherever its flag is drawn: no name covers where one stands
             c = self.place_point(*place) * scale
@@ -597,44 +613,29 @@ class MapScene(QGraphicsScene):
         taken: dict[int, QRectF] = {}
         self._flagged = {m.spec.place[0] for m in self.markers.values() if m.spec.place[1] is None}
         thorough = scale >= TOWN_NAMES_FROM
-        yield
-        for town in kept:  # at the worst beside a neighbour, rather than not named at all
-            self.town_names[town.name].setVisible(False)
-            for fits, near in ((free, signs), (over_signs, signs), (free, None),
-                               (over_signs, None), (over_dots, None)):
-                if not self.town_names[town.name].isVisible():
-                    self._place_town_name(town, scale, grid, fits, True, taken, FAR_REACHES,
-                                          near)
-            if self.town_names[town.name].isVisible():
-                fixed.append((taken[id(self.town_names[town.name])], self.town_names[town.name]))
-        yield
-        stacks, standings = self._arrange(scale, fixed, bound)
         # Only flags and battles changed since the last placement at this scale and frame (a
-        # day ended): each name placed where it was, if nothing that changed is near enough
-        # to have moved it and its room is still free; the others placed afresh.
-        crowds = self._crowds(scale, stacks, standings)
+        # day ended): each name is put where it was, if nothing that changed is near enough
+        # to have moved it and its room is still free; the others are placed afresh. The
+        # great cities' are placed before the flags are stood: what changed near them is told
+        # by the commands that moved, each with room round its dot for any stack of flags.
         view = (round(scale, 4), None if frame is None else frame.getRect())
-        dirty: BucketGrid | None = None
-        if self._prior is not None and self._prior[0] == view:
-            dirty = BucketGrid(64.0)
-            before = self._prior[1]
-            for sign in crowds.keys() ^ before.keys():
-                dirty.add(crowds[sign] if sign in crowds else before[sign], sign)
-        prior = self._prior[2] if self._prior is not None else {}
+        prior = self._prior if self._prior is not None and self._prior[0] == view else None
+        commands = self._commands_around(scale)
+        near_commands = None if prior is None else self._changed(commands, prior[2])
 
-        def reused(town: Town) -> bool:
+        def reused(town: Town, dirty: BucketGrid | None) -> bool:
             """The name put where the last placement put it, if it may be; whether it was."""
-            if dirty is None or town.name not in prior:
+            if dirty is None or prior is None or town.name not in prior[3]:
                 return False
             item = self.town_names[town.name]
             c = px(self._town_points[town.name])
             reach = town_radius(town.kind, town.fortress, u) * FAR_REACHES[-1] + item.size.x()
             if dirty.clashes(QRectF(c.x() - reach, c.y() - reach, 2 * reach, 2 * reach)):
                 return False
-            offset = prior[town.name]
+            offset = prior[3][town.name]
             if offset is None:
                 item.setVisible(False)
-                return True
+                return town.name not in GREAT_CITIES  # (these are looked for again)
             rect = QRectF(c.x() + offset.x(), c.y() + offset.y(), item.size.x(), item.size.y())
             if not free(rect):
                 return False
@@ -645,8 +646,25 @@ class MapScene(QGraphicsScene):
             return True
 
         yield
+        for town in kept:  # at the worst beside a neighbour, rather than not named at all
+            if reused(town, near_commands):
+                fixed.append((taken[id(self.town_names[town.name])], self.town_names[town.name]))
+                continue
+            self.town_names[town.name].setVisible(False)
+            for fits, near in ((free, signs), (over_signs, signs), (free, None),
+                               (over_signs, None), (over_dots, None)):
+                if not self.town_names[town.name].isVisible():
+                    self._place_town_name(town, scale, grid, fits, True, taken, FAR_REACHES,
+                                          near)
+            if self.town_names[town.name].isVisible():
+                fixed.append((taken[id(self.town_names[town.name])], self.town_names[town.name]))
+        yield
+        stacks, standings = self._arrange(scale, fixed, bound)
+        crowds = self._crowds(scale, stacks, standings)
+        near_flags = None if prior is None else self._changed(crowds, prior[1])
+        yield
         for town in majors:  # where lesser towns crowd round, over their signs
-            if reused(town):
+            if reused(town, near_flags):
                 continue
             self._place_town_name(town, scale, grid, free, wanted(town), taken, signs=signs)
             if thorough and not self.town_names[town.name].isVisible():
@@ -689,7 +707,7 @@ class MapScene(QGraphicsScene):
         self._place_river_names(scale, grid, free)
         yield
         for i, town in enumerate(others, start=1):
-            if not reused(town):
+            if not reused(town, near_flags):
                 self._place_town_name(town, scale, grid, free, wanted(town), taken, signs=signs)
             if i % 20 == 0:
                 yield
@@ -698,11 +716,33 @@ class MapScene(QGraphicsScene):
                 if name.isVisible() and name.prepare(ratio):
                     yield
         self._placed = key
-        self._prior = (view, crowds, {t.name: (self.town_names[t.name].offset()
-                                               if self.town_names[t.name].isVisible() else None)
-                                      for t in self.map.towns})
+        self._prior = (view, crowds, commands,
+                       {t.name: (self.town_names[t.name].offset()
+                                 if self.town_names[t.name].isVisible() else None)
+                        for t in self.map.towns})
         self.names_layer.update()
         self.theatre_layer.update()
+
+    @staticmethod
+    def _changed(now: dict[object, QRectF], before: dict[object, QRectF]) -> BucketGrid:
+        """The pixels of what is in one placement and not the other (moved, come or gone)."""
+        dirty = BucketGrid(64.0)
+        for sign in now.keys() ^ before.keys():
+            dirty.add(now[sign] if sign in now else before[sign], sign)
+        return dirty
+
+    def _commands_around(self, scale: float) -> dict[object, QRectF]:
+        """Each command and battle, with the pixels round its dot any stack of flags there
+        may cover."""
+        out: dict[object, QRectF] = {}
+        reach = 160.0 * self.unit + PUSHES[-1]
+        for m in self.markers.values():
+            c = m.pos() * scale
+            out[m.spec] = QRectF(c.x() - reach, c.y() - reach, 2 * reach, 2 * reach)
+        for battle in self.battles.values():
+            c = battle.pos() * scale
+            out[battle.spec] = battle.boundingRect().translated(c).adjusted(-20, -20, 20, 20)
+        return out
 
     def _crowds(self, scale: float, stacks: list[Stack],
                 standings: list[Standing]) -> dict[object, QRectF]:
