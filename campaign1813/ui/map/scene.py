@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from functools import partial
 
 from PySide6.QtCore import QLineF, QObject, QPointF, QRectF, Qt
@@ -658,8 +658,8 @@ class MapScene(QGraphicsScene):
                                           near)
             if self.town_names[town.name].isVisible():
                 fixed.append((taken[id(self.town_names[town.name])], self.town_names[town.name]))
-        yield
-        stacks, standings = self._arrange(scale, fixed, bound)
+            yield
+        stacks, standings = yield from self._arrange(scale, fixed, bound)
         crowds = self._crowds(scale, stacks, standings)
         near_flags = None if prior is None else self._changed(crowds, prior[1])
         yield
@@ -804,7 +804,8 @@ class MapScene(QGraphicsScene):
                 + [self.groups[a] for a in sorted(self.collapsed) if a in self.groups])
 
     def _arrange(self, scale: float, fixed: list[tuple[QRectF, object]],
-                 bound: QRectF | None) -> tuple[list[Stack], list[Standing]]:
+                 bound: QRectF | None) -> Generator[None, None, tuple[list[Stack],
+                                                                       list[Standing]]]:
         """Which army groups are drawn as one flag at this scale, the stacks of flags and
         where each stands, covering no other flag, no command's dot, no city's sign or battle
         and no great city's name (``fixed``): every army group drawn apart with a stack that
@@ -813,13 +814,14 @@ class MapScene(QGraphicsScene):
         stack still without a free corner stands pushed out from its dot, and at the last
         joins the stack it would cover. As a map application gathers its points, but by
         army group: a group opens into its commands' flags as soon as the zoom leaves them
-        room."""
+        room. A trial at a time, yielding between them."""
         self._sync_groups()
         self.collapsed.clear()
         joins: list[tuple[str, str]] = []
         for _ in range(len(self.markers) + len(self.groups) + 2):
             stacks = self._flag_clusters(scale, self._units(), joins)
             standings, clashes = self._trial(scale, stacks, fixed, bound)
+            yield
             clashes += [(i, set()) for i, (_, stack) in enumerate(stacks)
                         if len(stack) > PILE and len({m.spec.army for m in stack}) > 1]
             if not clashes:
@@ -831,6 +833,7 @@ class MapScene(QGraphicsScene):
                 self.collapsed |= drawn_apart
                 continue
             standings, clashes = self._trial(scale, stacks, fixed, bound, PUSHES)
+            yield
             if not clashes:
                 break
             pair = next(((i, min(near)) for i, near in clashes if near), None)
