@@ -101,7 +101,7 @@ Standing = tuple[Corner, QPointF]
 CORNERS: tuple[Corner, ...] = ((1, -1), (-1, -1), (1, 1), (-1, 1))
 # how far (pixels, each way) a stack's foot is pushed out from its dot, a tick leading back,
 # where no army group is left to draw as one and a stack still finds no corner free
-PUSHES = (0.0, 12.0, 24.0, 36.0, 48.0)
+PUSHES = (0.0, 12.0, 24.0, 36.0, 48.0, 64.0, 80.0, 96.0)
 # a stack of more flags than this, of more than one army group, is a pile: its army groups
 # are drawn as one flag each
 PILE = 4
@@ -114,12 +114,12 @@ PILE = 4
 FAR_REACHES = (1.0, 1.9, 2.8, 3.7, 4.6)
 # the owners of a lesser town's sign, a city's or fortress' sign, and a command's dot in the
 # placer's grid
-SIGN, GREAT_SIGN, DOT, FLAG = "town sign", "great town sign", "dot", "flag"
+SIGN, GREAT_SIGN, FLAG = "town sign", "great town sign", "flag"
 
 
 class Taken:
-    """The owner of a rectangle in the trial of where the flags stand: a stack's flags, or
-    the dot of a command at a place."""
+    """The owner of a rectangle in the trial of where the flags stand, a stack's flags, or
+    of the dot of a command at a place."""
 
     def __init__(self, stack: int = -1, place: Place | None = None):
         self.stack, self.place = stack, place
@@ -152,7 +152,7 @@ class BucketGrid:
 
     def hits(self, r: QRectF) -> list[object]:
         """The owners of the rectangles ``r`` overlaps (a name, ``SIGN`` or ``GREAT_SIGN`` for a
-        town's sign, ``DOT`` for a command's dot, ``FLAG`` for a flag, None for a battle)."""
+        town's sign, a ``Taken`` for a command's dot, ``FLAG`` for a flag, None for a battle)."""
         found: dict[int, object] = {}
         for k in self._keys(r):
             for o, owner in self.cells.get(k, ()):
@@ -553,7 +553,7 @@ class MapScene(QGraphicsScene):
 
         def over_dots(r: QRectF) -> bool:  # and commands' dots (their flags stay clear)
             return ((bound is None or bound.contains(r))
-                    and all(h is SIGN or h is DOT for h in grid.hits(r)))
+                    and all(h is SIGN or isinstance(h, Taken) for h in grid.hits(r)))
 
         # the signs shown, in the grid, by town (a name stays nearest its own), and the
         # cities' that no flag may cover (``fixed``, for the flags' trial): the same at one
@@ -575,12 +575,13 @@ class MapScene(QGraphicsScene):
         _, with_signs, signs, great_signs = self._signs
         grid = with_signs.copy()
         fixed = list(great_signs)  # what no flag may cover, for their trial
+        # every command's dot: no name covers where one stands (those of the commands of an
+        # army group drawn as one are given back once that is decided)
+        dots: dict[Place, tuple[QRectF, Taken]] = {}
         for place in {m.spec.place for m in self.markers.values()}:
-            # every command's dot, wherever its flag is drawn: no name covers where one stands
             c = self.place_point(*place) * scale
-            box = QRectF(c.x() - 4, c.y() - 4, 8, 8)
-            grid.add(box, DOT)
-            fixed.append((box, Taken(place=place)))
+            dots[place] = (QRectF(c.x() - 4, c.y() - 4, 8, 8), Taken(place=place))
+            grid.add(*dots[place])
         for battle in self.battles.values():
             # the burst's points are thin: names may come closer than its box
             for box in (battle.burst.adjusted(4, 4, -4, -4), battle.box):
@@ -660,6 +661,16 @@ class MapScene(QGraphicsScene):
                 fixed.append((taken[id(self.town_names[town.name])], self.town_names[town.name]))
             yield
         stacks, standings = yield from self._arrange(scale, fixed, bound)
+        shown = {m.spec.place for _, stack in stacks for m in stack}
+        for place in dots.keys() - shown:
+            grid.remove(*dots[place])
+        gave_way: list[NameItem] = []
+        for town in kept:  # a great city not named for the dots given back: room now, maybe
+            if not self.town_names[town.name].isVisible():
+                for fits in (free, over_signs):
+                    if not self.town_names[town.name].isVisible():
+                        self._place_town_name(town, scale, grid, fits, True, taken,
+                                              FAR_REACHES)
         crowds = self._crowds(scale, stacks, standings)
         near_flags = None if prior is None else self._changed(crowds, prior[1])
         yield
@@ -684,16 +695,19 @@ class MapScene(QGraphicsScene):
                                           signs)
             return item.isVisible()
 
-        gave_way: list[NameItem] = []
-        clear = True
-        for anchor, stack in stacks:
+        # Each stack at the first corner of its dot that covers nothing, else the least; but
+        # where the trial pushed some out from their dots, or a stack lands on another's
+        # flags (the names led them elsewhere than the trial), each stands where the trial
+        # stood it, the names round them
+        pushed = any(foot != anchor for (anchor, _), (_, foot) in zip(stacks, standings,
+                                                                      strict=True))
+        clear = not pushed
+        for anchor, stack in stacks if not pushed else ():
             clear = self._stand_flags(anchor, stack, scale, grid, bound, taken, gave_way,
                                       rename, thorough) and clear
             yield
         if not clear:
-            # a stack stood on another's flags where the trial found each its own corner (the
-            # names led them elsewhere): they stand where the trial put them, the names round
-            for _, stack in stacks:
+            for _, stack in stacks if not pushed else ():
                 for m in stack:
                     grid.remove(m.flag_rect().translated(m.pos() * scale), FLAG)
             for (_, stack), (corner, foot) in zip(stacks, standings, strict=True):
@@ -857,12 +871,16 @@ class MapScene(QGraphicsScene):
         for r, owner in fixed:
             grid.add(r, owner)
         stack_of = {m.spec.place: i for i, (_, stack) in enumerate(stacks) for m in stack}
+        for place in stack_of:  # the dots of the flags stood (no flag covers another's dot)
+            c = self.place_point(*place) * scale
+            grid.add(QRectF(c.x() - 4, c.y() - 4, 8, 8), Taken(place=place))
         standings: list[Standing] = []
         clashes: list[tuple[int, set[int]]] = []
         for i, (anchor, stack) in enumerate(stacks):
             chosen: tuple[Standing, list[QRectF]] | None = None
-            inside: tuple[Standing, list[QRectF]] | None = None
-            first: tuple[Standing, list[QRectF], list[object]] | None = None
+            outside: tuple[Standing, list[QRectF]] | None = None  # clear, but across the frame
+            # where it covers least, inside the frame if it can: (outside, hits), the place
+            least: tuple[tuple[bool, int], Standing, list[QRectF], list[object]] | None = None
             for push, corner in ((p, c) for p in pushes for c in CORNERS):
                 foot = anchor + QPointF(corner[0] * push, corner[1] * push)
                 for slot, m in enumerate(stack):
@@ -872,19 +890,20 @@ class MapScene(QGraphicsScene):
                 hits = [h for r in rects for h in grid.hits(r)
                         if not (isinstance(h, Taken) and h.place is not None
                                 and stack_of.get(h.place) == i)]
-                if first is None:
-                    first = ((corner, foot), rects, hits)
+                out = bound is not None and not all(bound.contains(r) for r in rects)
+                if least is None or (out, len(hits)) < least[0]:
+                    least = ((out, len(hits)), (corner, foot), rects, hits)
                 if not hits:
-                    if bound is None or all(bound.contains(r) for r in rects):
+                    if not out:
                         chosen = ((corner, foot), rects)
                         break
-                    inside = inside or ((corner, foot), rects)
-            chosen = chosen or inside
+                    outside = outside or ((corner, foot), rects)
+            chosen = chosen or outside
             if chosen is None:
-                assert first is not None
-                chosen = first[:2]
+                assert least is not None
+                chosen = least[1:3]
                 near = {h.stack if h.place is None else stack_of.get(h.place, -1)
-                        for h in first[2] if isinstance(h, Taken)}
+                        for h in least[3] if isinstance(h, Taken)}
                 clashes.append((i, {j for j in near if j >= 0 and j != i}))
             standings.append(chosen[0])
             for r in chosen[1]:
