@@ -881,8 +881,10 @@ class MapScene(QGraphicsScene):
             outside: tuple[Standing, list[QRectF]] | None = None  # clear, but across the frame
             # where it covers least, inside the frame if it can: (outside, hits), the place
             least: tuple[tuple[bool, int], Standing, list[QRectF], list[object]] | None = None
-            for push, corner in ((p, c) for p in pushes for c in CORNERS):
-                foot = anchor + QPointF(corner[0] * push, corner[1] * push)
+            # pushed out across the corner, along its side or up or down from it
+            for push, corner, (ax, ay) in ((p, c, a) for p in pushes for c in CORNERS
+                                           for a in ((1, 1), (1, 0), (0, 1))[:3 if p else 1]):
+                foot = anchor + QPointF(corner[0] * push * ax, corner[1] * push * ay)
                 for slot, m in enumerate(stack):
                     m.set_stack(slot, foot - m.pos() * scale)
                     m.set_corner(corner)
