@@ -82,8 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         view.theatres.setCurrentText(Theatre.NORTHERN_GERMANY.value)
         scene = view.map_scene
         assert scene is not None
-        mv.resetTransform()
-        mv.scale(9, 9)
+        mv.zoom_by(9 / mv.scale_now())  # as the wheel zooms: the view is no longer fitted
         mv.centerOn(scene.town_point("Berlin"))
         mv.place_labels()
         _save(app, window, out / f"{prefix}-berlin.png")

@@ -102,6 +102,8 @@ CORNERS: tuple[Corner, ...] = ((1, -1), (-1, -1), (1, 1), (-1, 1))
 # how far (pixels, each way) a stack's foot is pushed out from its dot, a tick leading back,
 # where no army group is left to draw as one and a stack still finds no corner free
 PUSHES = (0.0, 12.0, 24.0, 36.0, 48.0, 64.0, 80.0, 96.0)
+# the pushes a stack is tried at before its army groups are gathered for it
+NUDGES = PUSHES[:3]
 # a stack of more flags than this, of more than one army group, is a pile: its army groups
 # are drawn as one flag each
 PILE = 4
@@ -823,10 +825,11 @@ class MapScene(QGraphicsScene):
         """Which army groups are drawn as one flag at this scale, the stacks of flags and
         where each stands, covering no other flag, no command's dot, no city's sign or battle
         and no great city's name (``fixed``): every army group drawn apart with a stack that
-        cannot stand clear, or in a pile (more than ``PILE`` flags of several army groups),
-        is drawn as one flag, and all is tried again; once none is left to draw as one, a
-        stack still without a free corner stands pushed out from its dot, and at the last
-        joins the stack it would cover. As a map application gathers its points, but by
+        cannot stand clear (at a corner of its dot, or a step or two out from it), or in a
+        pile (more than ``PILE`` flags of several army groups), is drawn as one flag, and all
+        is tried again; once none is left to draw as one, a stack still without a free spot
+        stands pushed farther out from its dot, and at the last joins the stack it would
+        cover. As a map application gathers its points, but by
         army group: a group opens into its commands' flags as soon as the zoom leaves them
         room. A trial at a time, yielding between them."""
         self._sync_groups()
@@ -836,6 +839,9 @@ class MapScene(QGraphicsScene):
             stacks = self._flag_clusters(scale, self._units(), joins)
             standings, clashes = self._trial(scale, stacks, fixed, bound)
             yield
+            if clashes:  # a step or two out from its dot spares an army group its gathering
+                standings, clashes = self._trial(scale, stacks, fixed, bound, NUDGES)
+                yield
             clashes += [(i, set()) for i, (_, stack) in enumerate(stacks)
                         if len(stack) > PILE and len({m.spec.army for m in stack}) > 1]
             if not clashes:
