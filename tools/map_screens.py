@@ -46,7 +46,7 @@ def _save(app: QApplication, window: QWidget, path: Path) -> None:
     pixels = array("I", bytes(image.constBits()))
     table = [colour for colour, _ in Counter(pixels).most_common(256)]
     image.convertToFormat(QImage.Format.Format_Indexed8, table,
-                          Qt.ImageConversionFlag.ThresholdDither).save(str(path), "PNG", 9)
+                          Qt.ImageConversionFlag.ThresholdDither).save(str(path), quality=9)
     print(f"wrote {path} ({path.stat().st_size // 1024} KB)")
 
 
