@@ -654,11 +654,13 @@ class MapScene(QGraphicsScene):
                 fixed.append((taken[id(self.town_names[town.name])], self.town_names[town.name]))
                 continue
             self.town_names[town.name].setVisible(False)
-            for fits, near in ((free, signs), (over_signs, signs), (free, None),
-                               (over_signs, None), (over_dots, None)):
+            for fits, near, strict in ((free, signs, True), (over_signs, signs, True),
+                                       (free, signs, False), (over_signs, signs, False),
+                                       (free, None, False), (over_signs, None, False),
+                                       (over_dots, None, False)):
                 if not self.town_names[town.name].isVisible():
                     self._place_town_name(town, scale, grid, fits, True, taken, FAR_REACHES,
-                                          near)
+                                          near, strict)
             if self.town_names[town.name].isVisible():
                 fixed.append((taken[id(self.town_names[town.name])], self.town_names[town.name]))
             yield
@@ -679,10 +681,14 @@ class MapScene(QGraphicsScene):
         for town in majors:  # where lesser towns crowd round, over their signs
             if reused(town, near_flags):
                 continue
-            self._place_town_name(town, scale, grid, free, wanted(town), taken, signs=signs)
-            if thorough and not self.town_names[town.name].isVisible():
-                self._place_town_name(town, scale, grid, over_signs, wanted(town), taken,
-                                      signs=signs)
+            for fits, strict in ((free, True), (over_signs, True), (free, False),
+                                 (over_signs, False)):
+                if fits is over_signs and not thorough:
+                    continue
+                self._place_town_name(town, scale, grid, fits, wanted(town), taken,
+                                      signs=signs, strict=strict)
+                if self.town_names[town.name].isVisible():
+                    break
             yield
         by_item = {id(self.town_names[t.name]): t for t in (*kept, *majors)}
 
@@ -691,10 +697,10 @@ class MapScene(QGraphicsScene):
             lesser signs farther out, else over dots at last; whether it found room."""
             town = by_item[id(item)]
             self._place_town_name(town, scale, grid, free, True, taken, signs=signs)
-            for fits in (over_signs, over_dots) if thorough or item.keep else ():
+            for fits in (free, over_signs, over_dots) if thorough or item.keep else (free,):
                 if not item.isVisible():
                     self._place_town_name(town, scale, grid, fits, True, taken, FAR_REACHES,
-                                          signs)
+                                          signs, strict=False)
             return item.isVisible()
 
         # Each stack at the first corner of its dot that covers nothing, else the least; but
@@ -1037,7 +1043,7 @@ class MapScene(QGraphicsScene):
                          free: Callable[[QRectF], bool], wanted: bool,
                          taken: dict[int, QRectF],
                          reaches: tuple[float, ...] = (1.0, 1.9, 2.8),
-                         signs: BucketGrid | None = None) -> None:
+                         signs: BucketGrid | None = None, strict: bool = True) -> None:
         """Name a town at the first spot round its sign that ``fits`` and lies nearer its own
         sign than any other town's shown (``signs``), so that no name reads as a
         neighbour's; else leave it unnamed."""
@@ -1063,7 +1069,7 @@ class MapScene(QGraphicsScene):
             for dx, dy in spots:
                 rect = QRectF(c.x() + dx, c.y() + dy, w, h)
                 if free(rect) and (signs is None or self._nearest_own(rect, town.name, c,
-                                                                      signs)):
+                                                                      signs, strict)):
                     grid.add(rect, item)
                     taken[id(item)] = rect
                     item.set_offset(QPointF(dx, dy))
@@ -1071,18 +1077,23 @@ class MapScene(QGraphicsScene):
                     return
         item.setVisible(False)
 
-    def _nearest_own(self, rect: QRectF, name: str, own: QPointF, signs: BucketGrid) -> bool:
+    def _nearest_own(self, rect: QRectF, name: str, own: QPointF, signs: BucketGrid,
+                     strict: bool = True) -> bool:
         """Whether the end of a name's box that faces its town lies nearer that town's sign
-        than any other's (a sign all but touching its own, one place at this scale, is no
-        other): a name does not stand by a neighbour as if it were his."""
+        than any other's, and (``strict``) the box keeps a few pixels clear of every other
+        sign (a sign all but touching its own, one place at this scale, is no other): a name
+        does not stand by a neighbour as if it were his."""
         foot = QPointF(min(max(own.x(), rect.left()), rect.right()),
                        min(max(own.y(), rect.top()), rect.bottom()))
         d = math.dist((foot.x(), foot.y()), (own.x(), own.y())) + 2 * self.unit
-        one_place = 12 * self.unit
-        for box, owner in signs.entries(QRectF(foot.x() - d, foot.y() - d, 2 * d, 2 * d)):
+        one_place, clear = 12 * self.unit, 6 * self.unit
+        near = QRectF(foot.x() - d, foot.y() - d, 2 * d, 2 * d)
+        for box, owner in signs.entries(near.united(rect.adjusted(-clear, -clear, clear, clear))):
             c = box.center()
-            if (owner != name and math.dist((foot.x(), foot.y()), (c.x(), c.y())) < d
-                    and math.dist((own.x(), own.y()), (c.x(), c.y())) > one_place):
+            if owner == name or math.dist((own.x(), own.y()), (c.x(), c.y())) <= one_place:
+                continue
+            if (math.dist((foot.x(), foot.y()), (c.x(), c.y())) < d
+                    or (strict and box.intersects(rect.adjusted(-clear, -clear, clear, clear)))):
                 return False
         return True
 
