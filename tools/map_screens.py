@@ -19,7 +19,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication
 
 from campaign1813.campaign.services import IssueOrder
 from campaign1813.maps.types import Theatre
@@ -38,7 +38,13 @@ def _settle(app: QApplication) -> None:
         time.sleep(0.05)
 
 
-def _save(app: QApplication, window: QWidget, path: Path) -> None:
+def _save(app: QApplication, window: MainWindow, path: Path) -> None:
+    _settle(app)
+    # a pan or a resize places the names again, a piece at a time: the picture waits for them
+    deadline = time.monotonic() + 5
+    while window.campaign_view.map_view.labels_pending() and time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.01)
     _settle(app)
     image = window.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
     # the window's 256 commonest colours (its flat land, sea, panels and inks), each pixel the
