@@ -878,7 +878,8 @@ class MapScene(QGraphicsScene):
         """Stand the stacks in turn, each at the first corner where it covers nothing
         ``fixed`` and no flag stood before (inside ``bound`` if it can), its foot pushed out
         from its dot by each of ``pushes`` pixels in turn: where each stands, and the stacks
-        that found nowhere with the stacks whose flags or dots they cover."""
+        that found nowhere (or nowhere inside ``bound``) with the stacks whose flags or dots
+        they cover."""
         grid = BucketGrid(64.0)
         for r, owner in fixed:
             grid.add(r, owner)
@@ -912,7 +913,9 @@ class MapScene(QGraphicsScene):
                         chosen = ((corner, foot), rects)
                         break
                     outside = outside or ((corner, foot), rects)
-            chosen = chosen or outside
+            if chosen is None and outside is not None:
+                chosen = outside  # clear, but only across the frame: a clash of its own
+                clashes.append((i, set()))
             if chosen is None:
                 assert least is not None
                 chosen = least[1:3]
