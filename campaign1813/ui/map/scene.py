@@ -837,17 +837,15 @@ class MapScene(QGraphicsScene):
         stands pushed farther out from its dot, and at the last joins the stack it would
         cover. As a map application gathers its points, but by
         army group: a group opens into its commands' flags as soon as the zoom leaves them
-        room. A trial at a time, yielding between them."""
+        room. A stack at a time, yielding between them."""
         self._sync_groups()
         self.collapsed.clear()
         joins: list[tuple[str, str]] = []
         for _ in range(len(self.markers) + len(self.groups) + 2):
             stacks = self._flag_clusters(scale, self._units(), joins)
-            standings, clashes = self._trial(scale, stacks, fixed, bound)
-            yield
+            standings, clashes = yield from self._trial(scale, stacks, fixed, bound)
             if clashes:  # a step or two out from its dot spares an army group its gathering
-                standings, clashes = self._trial(scale, stacks, fixed, bound, NUDGES)
-                yield
+                standings, clashes = yield from self._trial(scale, stacks, fixed, bound, NUDGES)
             clashes += [(i, set()) for i, (_, stack) in enumerate(stacks)
                         if len(stack) > PILE and len({m.spec.army for m in stack}) > 1]
             if not clashes:
@@ -858,8 +856,7 @@ class MapScene(QGraphicsScene):
             if drawn_apart:
                 self.collapsed |= drawn_apart
                 continue
-            standings, clashes = self._trial(scale, stacks, fixed, bound, PUSHES)
-            yield
+            standings, clashes = yield from self._trial(scale, stacks, fixed, bound, PUSHES)
             if not clashes:
                 break
             pair = next(((i, min(near)) for i, near in clashes if near), None)
@@ -874,12 +871,12 @@ class MapScene(QGraphicsScene):
 
     def _trial(self, scale: float, stacks: list[Stack], fixed: list[tuple[QRectF, object]],
                bound: QRectF | None, pushes: tuple[float, ...] = (0.0,)
-               ) -> tuple[list[Standing], list[tuple[int, set[int]]]]:
+               ) -> Generator[None, None, tuple[list[Standing], list[tuple[int, set[int]]]]]:
         """Stand the stacks in turn, each at the first corner where it covers nothing
         ``fixed`` and no flag stood before (inside ``bound`` if it can), its foot pushed out
         from its dot by each of ``pushes`` pixels in turn: where each stands, and the stacks
         that found nowhere (or nowhere inside ``bound``) with the stacks whose flags or dots
-        they cover."""
+        they cover. A stack at a time, yielding after each."""
         grid = BucketGrid(64.0)
         for r, owner in fixed:
             grid.add(r, owner)
@@ -925,6 +922,7 @@ class MapScene(QGraphicsScene):
             standings.append(chosen[0])
             for r in chosen[1]:
                 grid.add(r, Taken(stack=i))
+            yield
         return standings, clashes
 
     def _flag_clusters(self, scale: float, units: list[CommandMarker],
