@@ -252,10 +252,13 @@ class MapScene(QGraphicsScene):
         # the town signs' rectangles at the last placement's scale (see labels_placing)
         self._signs: tuple[float, BucketGrid, BucketGrid, list[tuple[QRectF, object]]] | None = None
         # the last placement made whole: its scale and frame, its flags' stacks and battles
-        # (see _crowds) and its commands (each round its dot), and where each town's name was
-        # put (None: not named)
+        # (see _crowds) and its commands (each round its dot), where each town's name was put
+        # (None: not named), and the names put at the first spot looked at (with whether flags
+        # stood at the town, which changes where that is)
         self._prior: tuple[tuple[float, object], dict[object, QRectF], dict[object, QRectF],
-                           dict[str, QPointF | None]] | None = None
+                           dict[str, QPointF | None], set[tuple[str, bool]]] | None = None
+        # the names put at the first spot looked at, as this placement goes (see _prior)
+        self._first_spots: set[str] = set()
 
     # ---- coordinates ----
     def point(self, lat: float, lon: float) -> QPointF:
@@ -602,6 +605,12 @@ class MapScene(QGraphicsScene):
 
         order = sorted(self.map.towns, key=lambda t: (rank[t.kind] - (1 if t.fortress else 0),
                                                       t.name))
+        if bound is not None:  # a town whose name could not reach into the frame: unnamed
+            sight = bound.adjusted(-300 * u, -60 * u, 300 * u, 60 * u)
+            for t in order:
+                if not sight.contains(px(self._town_points[t.name])):
+                    self.town_names[t.name].setVisible(False)
+            order = [t for t in order if sight.contains(px(self._town_points[t.name]))]
         kept = [t for t in order if t.name in GREAT_CITIES]
         majors = [t for t in order if (t.kind is TownKind.CITY or t.fortress)
                   and t.name not in GREAT_CITIES]
@@ -632,8 +641,12 @@ class MapScene(QGraphicsScene):
                 return False
             item = self.town_names[town.name]
             c = px(self._town_points[town.name])
+            # at the first spot looked at, and free: it would be put there again, whatever
+            # moved; elsewhere, or not named, only if nothing that changed is near
+            first = (town.name, town.name in self._flagged) in prior[4]
             reach = town_radius(town.kind, town.fortress, u) * FAR_REACHES[-1] + item.size.x()
-            if dirty.clashes(QRectF(c.x() - reach, c.y() - reach, 2 * reach, 2 * reach)):
+            if not first and dirty.clashes(QRectF(c.x() - reach, c.y() - reach, 2 * reach,
+                                                  2 * reach)):
                 return False
             offset = prior[3][town.name]
             if offset is None:
@@ -646,8 +659,11 @@ class MapScene(QGraphicsScene):
             taken[id(item)] = rect
             item.set_offset(offset)
             item.setVisible(True)
+            if first:
+                self._first_spots.add(town.name)
             return True
 
+        self._first_spots = set()
         yield
         for town in kept:  # at the worst beside a neighbour, rather than not named at all
             if reused(town, near_commands):
@@ -660,7 +676,7 @@ class MapScene(QGraphicsScene):
                                        (over_dots, None, False)):
                 if not self.town_names[town.name].isVisible():
                     self._place_town_name(town, scale, grid, fits, True, taken, FAR_REACHES,
-                                          near, strict)
+                                          near, strict, first=fits is free and strict)
             if self.town_names[town.name].isVisible():
                 fixed.append((taken[id(self.town_names[town.name])], self.town_names[town.name]))
             yield
@@ -686,7 +702,8 @@ class MapScene(QGraphicsScene):
                 if fits is over_signs and not thorough:
                     continue
                 self._place_town_name(town, scale, grid, fits, wanted(town), taken,
-                                      signs=signs, strict=strict)
+                                      signs=signs, strict=strict,
+                                      first=fits is free and strict)
                 if self.town_names[town.name].isVisible():
                     break
             yield
@@ -730,7 +747,8 @@ class MapScene(QGraphicsScene):
         yield
         for i, town in enumerate(others, start=1):
             if not reused(town, near_flags):
-                self._place_town_name(town, scale, grid, free, wanted(town), taken, signs=signs)
+                self._place_town_name(town, scale, grid, free, wanted(town), taken, signs=signs,
+                                      first=True)
             if i % 20 == 0:
                 yield
         if ratio is not None:
@@ -741,7 +759,9 @@ class MapScene(QGraphicsScene):
         self._prior = (view, crowds, commands,
                        {t.name: (self.town_names[t.name].offset()
                                  if self.town_names[t.name].isVisible() else None)
-                        for t in self.map.towns})
+                        for t in self.map.towns},
+                       {(n, n in self._flagged) for n in self._first_spots
+                        if self.town_names[n].isVisible()})
         self.names_layer.update()
         self.theatre_layer.update()
 
@@ -1044,11 +1064,15 @@ class MapScene(QGraphicsScene):
                          free: Callable[[QRectF], bool], wanted: bool,
                          taken: dict[int, QRectF],
                          reaches: tuple[float, ...] = (1.0, 1.9, 2.8),
-                         signs: BucketGrid | None = None, strict: bool = True) -> None:
+                         signs: BucketGrid | None = None, strict: bool = True,
+                         first: bool = False) -> None:
         """Name a town at the first spot round its sign that ``fits`` and lies nearer its own
         sign than any other town's shown (``signs``), so that no name reads as a
-        neighbour's; else leave it unnamed."""
+        neighbour's; else leave it unnamed. ``first``: the first look for its name in this
+        placement (where it lands at the very first spot, a placement after flags moved puts
+        it back there if that is still free)."""
         item = self.town_names[town.name]
+        self._first_spots.discard(town.name)
         if not wanted:
             item.setVisible(False)
             return
@@ -1075,6 +1099,8 @@ class MapScene(QGraphicsScene):
                     taken[id(item)] = rect
                     item.set_offset(QPointF(dx, dy))
                     item.setVisible(True)
+                    if first and reach == reaches[0] and (dx, dy) == spots[0]:
+                        self._first_spots.add(town.name)
                     return
         item.setVisible(False)
 
