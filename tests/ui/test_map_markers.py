@@ -300,3 +300,18 @@ def test_on_a_small_screen_no_flag_or_name_covers_another_or_leaves_the_view(qtb
     another, no name over a flag, a dot or another name, none across the view's edge."""
     view = _view(qtbot, doc, theatre, SMALL_SCREEN_VIEW)
     _check_nothing_covered(view)
+
+
+def test_double_clicking_an_army_groups_flag_zooms_in_on_it(qtbot, doc):
+    """The whole map: a double-click on an army group's flag shows the map twice as close,
+    where its HQ stands still in sight (centred on it, as far as the map's edge allows)."""
+    view = _view(qtbot, doc, WHOLE_MAP)
+    mv, scene = view.map_view, view.map_scene
+    army = sorted(scene.collapsed)[0]
+    flag = scene.groups[army]
+    scale = mv.scale_now()
+    centre = flag.flag_rect().center()
+    at = mv.mapFromScene(flag.pos()) + QPoint(round(centre.x()), round(centre.y()))
+    qtbot.mouseDClick(mv.viewport(), Qt.MouseButton.LeftButton, pos=at)
+    assert mv.scale_now() == pytest.approx(2 * scale)
+    assert mv.viewport().rect().contains(mv.mapFromScene(flag.pos()))

@@ -1241,6 +1241,15 @@ class MapScene(QGraphicsScene):
                 return item.spec.key
         return None
 
+    def group_at(self, scene_pos: QPointF, view_transform: QTransform) -> str | None:
+        """The army group drawn as one flag whose flag or dot is under a point, if any."""
+        for item in self.items(scene_pos, Qt.ItemSelectionMode.IntersectsItemShape,
+                               Qt.SortOrder.DescendingOrder, view_transform):
+            if isinstance(item, CommandMarker) and item.isVisible():
+                army = item.spec.army
+                return army if item is self.groups.get(army) else None
+        return None
+
     def battle_at(self, scene_pos: QPointF, view_transform: QTransform) -> int | None:
         """The scheduled battle whose burst or box is under a point, if any."""
         for item in self.items(scene_pos, Qt.ItemSelectionMode.IntersectsItemBoundingRect,

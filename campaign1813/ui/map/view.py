@@ -134,7 +134,8 @@ def preview_lines(preview: queries.RoutePreview) -> list[str]:
 
 class MapView(QGraphicsView):
     """The map scene in a window: wheel to zoom, drag to pan, click a flag to pick its
-    command, right-click a town for orders. Its zoom and centre are kept for each theatre in
+    command (double-click an army group's flag to zoom in on it), right-click a town for
+    orders. Its zoom and centre are kept for each theatre in
     the settings given."""
 
     command_clicked = Signal(str)
@@ -390,13 +391,27 @@ class MapView(QGraphicsView):
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt override)
         if event.button() == Qt.MouseButton.LeftButton and self.map_scene is not None:
-            battle = self.map_scene.battle_at(self.mapToScene(event.position().toPoint()),
-                                              self.viewportTransform())
+            at = self.mapToScene(event.position().toPoint())
+            battle = self.map_scene.battle_at(at, self.viewportTransform())
             if battle is not None:
                 self.battle_clicked.emit(battle)
                 event.accept()
                 return
+            army = self.map_scene.group_at(at, self.viewportTransform())
+            if army is not None:  # an army group drawn as one flag: zoom in on it to open it
+                self.open_group(army)
+                event.accept()
+                return
         super().mouseDoubleClickEvent(event)
+
+    def open_group(self, army: str) -> None:
+        """Zoom in twice as close on an army group's flag, centred on where it stands."""
+        scene = self.map_scene
+        if scene is None or army not in scene.groups:
+            return
+        self.centerOn(scene.groups[army].pos())
+        self.zoom_by(2.0)
+        self.centerOn(scene.groups[army].pos())
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 (Qt override)
         if self.map_scene is None:
