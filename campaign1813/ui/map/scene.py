@@ -733,8 +733,9 @@ class MapScene(QGraphicsScene):
             yield
         if not clear:
             for _, stack in stacks if not pushed else ():
-                for m in stack:
-                    grid.remove(m.flag_rect().translated(m.pos() * scale), FLAG)
+                for covered in self._covers(stack, scale):
+                    for box in covered:
+                        grid.remove(box, FLAG)
             for (_, stack), (corner, foot) in zip(stacks, standings, strict=True):
                 self._stand_flags(foot, stack, scale, grid, bound, taken, gave_way, rename,
                                   thorough, only=corner)
@@ -889,6 +890,27 @@ class MapScene(QGraphicsScene):
             item.setVisible(army in self.collapsed)
         return stacks, standings
 
+    @staticmethod
+    def _covers(stack: list[CommandMarker],
+                scale: float) -> tuple[list[QRectF], list[QRectF]]:
+        """What a stack of flags covers, in pixels: its flags, and the leader from its first
+        flag's dot when the stack stands out from it (small squares along the line: no name
+        is put across it)."""
+        rects = [m.flag_rect().translated(m.pos() * scale) for m in stack]
+        leader: list[QRectF] = []
+        m = stack[0]
+        if m.shift.manhattanLength() > 2:
+            flag = m.flag_rect()
+            end = QPointF(flag.left() if m.corner[0] > 0 else flag.right(),
+                          flag.bottom() if m.corner[1] < 0 else flag.top())
+            length = math.hypot(end.x(), end.y())
+            dot = m.pos() * scale
+            for k in range(int((length - 7) // 5)):
+                t = (7 + 5 * k) / length
+                leader.append(QRectF(dot.x() + end.x() * t - 1.5, dot.y() + end.y() * t - 1.5,
+                                     3, 3))
+        return rects, leader
+
     def _trial(self, scale: float, stacks: list[Stack], fixed: list[tuple[QRectF, object]],
                bound: QRectF | None, pushes: tuple[float, ...] = (0.0,)
                ) -> Generator[None, None, tuple[list[Standing], list[tuple[int, set[int]]]]]:
@@ -909,6 +931,8 @@ class MapScene(QGraphicsScene):
         for i, (anchor, stack) in enumerate(stacks):
             chosen: tuple[Standing, list[QRectF]] | None = None
             outside: tuple[Standing, list[QRectF]] | None = None  # clear, but across the frame
+            # clear but for its leader crossing a name: the one crossing fewest
+            crossing: tuple[int, Standing, list[QRectF]] | None = None
             # where it covers least, inside the frame if it can: (outside, hits), the place
             least: tuple[tuple[bool, int], Standing, list[QRectF], list[object]] | None = None
             # pushed out across the corner, along its side or up or down from it
@@ -918,18 +942,25 @@ class MapScene(QGraphicsScene):
                 for slot, m in enumerate(stack):
                     m.set_stack(slot, foot - m.pos() * scale)
                     m.set_corner(corner)
-                rects = [m.flag_rect().translated(m.pos() * scale) for m in stack]
-                hits = [h for r in rects for h in grid.hits(r)
+                flags, leader = self._covers(stack, scale)
+                rects = flags + leader
+                hits = [h for r in flags for h in grid.hits(r)
                         if not (isinstance(h, Taken) and h.place is not None
                                 and stack_of.get(h.place) == i)]
-                out = bound is not None and not all(bound.contains(r) for r in rects)
+                crossed = sum(1 for r in leader for h in grid.hits(r) if isinstance(h, NameItem))
+                out = bound is not None and not all(bound.contains(r) for r in flags)
                 if least is None or (out, len(hits)) < least[0]:
                     least = ((out, len(hits)), (corner, foot), rects, hits)
                 if not hits:
-                    if not out:
+                    if out:
+                        outside = outside or ((corner, foot), rects)
+                    elif not crossed:
                         chosen = ((corner, foot), rects)
                         break
-                    outside = outside or ((corner, foot), rects)
+                    elif crossing is None or crossed < crossing[0]:
+                        crossing = (crossed, (corner, foot), rects)
+            if chosen is None and crossing is not None:
+                chosen = crossing[1:]
             if chosen is None and outside is not None:
                 chosen = outside  # clear, but only across the frame: a clash of its own
                 clashes.append((i, set()))
@@ -994,9 +1025,11 @@ class MapScene(QGraphicsScene):
         for corner in CORNERS if only is None else (only,):
             for m in stack:
                 m.set_corner(corner)
-            rects = [m.flag_rect().translated(m.pos() * scale) for m in stack]
-            hits = [h for r in rects for h in grid.hits(r)]
-            outside = bound is not None and not all(bound.contains(r) for r in rects)
+            flags, leader = self._covers(stack, scale)
+            rects = flags + leader
+            hits = [h for r in flags for h in grid.hits(r)]
+            hits += [h for r in leader for h in grid.hits(r) if isinstance(h, NameItem)]
+            outside = bound is not None and not all(bound.contains(r) for r in flags)
             # worst to cover: another flag, a dot, a city's sign (or to leave the frame); then
             # a great place's name; then a lesser town's sign; then any name
             hard = sum(1 for h in hits if (not isinstance(h, NameItem) or h.keep)
