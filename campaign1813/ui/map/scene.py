@@ -104,6 +104,8 @@ CORNERS: tuple[Corner, ...] = ((1, -1), (-1, -1), (1, 1), (-1, 1))
 PUSHES = (0.0, 12.0, 24.0, 36.0, 48.0, 64.0, 80.0, 96.0)
 # the pushes a stack is tried at before its army groups are gathered for it
 NUDGES = PUSHES[:3]
+# at most this many stacks that find no corner free are tried a step or two out
+NUDGED = 3
 # a stack of more flags than this, of more than one army group, is a pile: its army groups
 # are drawn as one flag each
 PILE = 4
@@ -865,7 +867,8 @@ class MapScene(QGraphicsScene):
         for _ in range(len(self.markers) + len(self.groups) + 2):
             stacks = self._flag_clusters(scale, self._units(), joins)
             standings, clashes = yield from self._trial(scale, stacks, fixed, bound)
-            if clashes:  # a step or two out from its dot spares an army group its gathering
+            if 0 < len(clashes) <= NUDGED:  # a step or two out from its dot spares an army
+                # group its gathering (where many stacks clash, gathering is the answer)
                 standings, clashes = yield from self._trial(scale, stacks, fixed, bound, NUDGES)
             clashes += [(i, set()) for i, (_, stack) in enumerate(stacks)
                         if len(stack) > PILE and len({m.spec.army for m in stack}) > 1]
