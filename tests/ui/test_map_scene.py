@@ -413,5 +413,5 @@ def test_a_zoom_gesture_places_the_names_once_it_ends_in_pieces_as_a_whole_place
     assert len(steps) > 10  # a piece at a time
     pieces = _names_shown(scene)
     scene._placed = None  # noqa: SLF001 (place them all again at once, to compare)
-    scene.place_labels(mv.scale_now())
+    scene.place_labels(mv.scale_now(), mv.frame())
     assert _names_shown(scene) == pieces

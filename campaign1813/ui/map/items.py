@@ -153,6 +153,8 @@ class NameItem:
         # a great river's name shows on the whole map; a great place's (a city's, a fortress')
         # is named first and flags stand clear of it where they can
         self.great = False
+        # a great city's name (see GREAT_CITIES): placed before any other and never covered
+        self.keep = False
 
     def isVisible(self) -> bool:  # noqa: N802 (named as a graphics item's)
         """Whether the placer found it room."""
@@ -273,6 +275,15 @@ BADGE_COLOUR = {
 CASUALTY_COLOUR = QColor("#5a3a8a")
 
 
+def badge_colour(badge: str) -> QColor:
+    """A badge's colour: its state's (``resting``, or an army group's ``2 resting``), else a
+    casualty badge's."""
+    count, _, state = badge.partition(" ")
+    if count.isdigit() and state in BADGE_COLOUR:
+        return BADGE_COLOUR[state]
+    return BADGE_COLOUR.get(badge, CASUALTY_COLOUR)
+
+
 class CommandMarker(ScreenItem):
     """A command on the map: a dot at its true place and its flag just beside it, stacked with
     the other commands at the same place."""
@@ -373,7 +384,13 @@ class CommandMarker(ScreenItem):
             painter.setPen(QPen(side, 1.4 * u))
             corner = QPointF(flag.left() if self.corner[0] > 0 else flag.right(),
                              flag.bottom() if self.corner[1] < 0 else flag.top())
-            if self.slot == 0 or self.shift.isNull():
+            if self.slot == 0 and not self.shift.isNull():
+                # a stack pushed out from its dot: a leader, pale-edged, over the roads
+                painter.setPen(QPen(QColor("#ffffff"), 3.4 * u))
+                painter.drawLine(QPointF(0, 0), corner)
+                painter.setPen(QPen(side, 1.8 * u))
+                painter.drawLine(QPointF(0, 0), corner)
+            elif self.slot == 0 or self.shift.isNull():
                 painter.drawLine(QPointF(0, 0), corner)
             painter.setPen(QPen(QColor("#ffffff"), 1.2 * u))
             painter.setBrush(QBrush(side))
@@ -402,7 +419,7 @@ class CommandMarker(ScreenItem):
         x += text + 3 * u
         painter.setFont(self.small)
         for badge, w in zip(self.spec.badges, badges, strict=True):
-            fill = BADGE_COLOUR.get(badge, CASUALTY_COLOUR)
+            fill = badge_colour(badge)
             cell = QRectF(x, flag.top() + 2 * u, w, flag.height() - 4 * u)
             painter.setPen(QPen(QColor("#ffffff"), 0.8 * u))
             painter.setBrush(QBrush(fill))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from functools import partial
 
 from PySide6.QtCore import QLineF, QObject, QPointF, QRectF, Qt
@@ -52,10 +52,11 @@ from campaign1813.ui.map.items import (
     PreviewPath,
 )
 from campaign1813.ui.map.palette import SEA
-from campaign1813.ui.map.specs import BattleSpec, MarkerSpec
+from campaign1813.ui.map.specs import BattleSpec, MarkerSpec, group_spec
 from campaign1813.ui.map.style import (
     COAST,
     CROSSINGS_FROM,
+    GREAT_CITIES,
     GREAT_RIVERS,
     HALO,
     INK,
@@ -93,6 +94,23 @@ TownSign = tuple[QPointF, TownKind, bool, float, bool]
 # every flag and the battles.
 PlacedKey = tuple[float, object,
                   tuple[tuple[Place, int, str, tuple[str, ...]], ...], tuple[int, ...]]
+# A stack of flags: the foot of the stack in pixels, and its flags (the HQ nearest the foot).
+Stack = tuple[QPointF, list[CommandMarker]]
+Corner = tuple[int, int]
+# where a stack stands: the corner of its foot, and its foot in pixels (pushed out from its dot)
+Standing = tuple[Corner, QPointF]
+# the corners of its dot a stack of flags may stand at, in the order they are tried
+CORNERS: tuple[Corner, ...] = ((1, -1), (-1, -1), (1, 1), (-1, 1))
+# how far (pixels, each way) a stack's foot is pushed out from its dot, a tick leading back,
+# where no army group is left to draw as one and a stack still finds no corner free
+PUSHES = (0.0, 12.0, 24.0, 36.0, 48.0, 64.0, 80.0, 96.0)
+# the pushes a stack is tried at before its army groups are gathered for it
+NUDGES = PUSHES[:3]
+# at most this many stacks that find no corner free are tried a step or two out
+NUDGED = 3
+# a stack of more flags than this, of more than one army group, is a pile: its army groups
+# are drawn as one flag each
+PILE = 4
 
 # West of the land outline, between its south and north, lies only the Atlantic: the sea is
 # drawn on to this longitude, so that a map of Portugal does not end in a neat line offshore.
@@ -106,7 +124,17 @@ OPEN_SEA_WEST = -30.0
 FAR_REACHES = (1.0, 1.9, 2.8, 3.7, 4.6)
 # the owners of a lesser town's sign, a city's or fortress' sign, and a command's dot in the
 # placer's grid
-SIGN, GREAT_SIGN, DOT = "town sign", "great town sign", "dot"
+SIGN, GREAT_SIGN, FLAG = "town sign", "great town sign", "flag"
+
+
+class Taken:
+    """The owner of a rectangle in the trial of where the flags stand, a stack's flags, or
+    of the dot of a command at a place."""
+
+    def __init__(self, stack: int = -1, place: Place | None = None):
+        self.stack, self.place = stack, place
+
+
 
 
 class BucketGrid:
@@ -134,13 +162,28 @@ class BucketGrid:
 
     def hits(self, r: QRectF) -> list[object]:
         """The owners of the rectangles ``r`` overlaps (a name, ``SIGN`` or ``GREAT_SIGN`` for a
-        town's sign, ``DOT`` for a command's dot, None for a flag or a battle)."""
+        town's sign, a ``Taken`` for a command's dot, ``FLAG`` for a flag, None for a battle)."""
         found: dict[int, object] = {}
         for k in self._keys(r):
             for o, owner in self.cells.get(k, ()):
                 if r.intersects(o):
                     found[id(o)] = owner
         return list(found.values())
+
+    def entries(self, r: QRectF) -> list[tuple[QRectF, object]]:
+        """The rectangles ``r`` overlaps, with their owners."""
+        found: dict[int, tuple[QRectF, object]] = {}
+        for k in self._keys(r):
+            for o, owner in self.cells.get(k, ()):
+                if r.intersects(o):
+                    found[id(o)] = (o, owner)
+        return list(found.values())
+
+    def copy(self) -> BucketGrid:
+        """Another grid with the same rectangles taken, to take more in without this one."""
+        other = BucketGrid(self.cell)
+        other.cells.update((k, list(v)) for k, v in self.cells.items())
+        return other
 
     def add(self, r: QRectF, owner: object = None) -> None:
         """Take ``r`` (for ``owner``, a name that may yet give way)."""
@@ -206,6 +249,11 @@ class MapScene(QGraphicsScene):
         self.names_layer = NamesLayer(rect, Z_NAMES)
         self.theatre_layer = NamesLayer(rect, Z_GROUND + 1.5)
         self.markers: dict[str, CommandMarker] = {}
+        # each army group's one flag, for the scales where its commands cannot be drawn
+        # apart, and the commands it stands for (its HQ first); the army groups so shown
+        self.groups: dict[str, CommandMarker] = {}
+        self.group_members: dict[str, list[str]] = {}
+        self.collapsed: set[str] = set()
         self.battles: dict[int, BattleMarker] = {}
         self.orders: dict[str, OrderArrow] = {}
         self.control = ControlLayer(self)
@@ -216,6 +264,16 @@ class MapScene(QGraphicsScene):
         self.built = False
         self._placed: PlacedKey | None = None
         self._flagged: set[str] = set()  # the towns where flags stand, as names are placed
+        # the town signs' rectangles at the last placement's scale (see labels_placing)
+        self._signs: tuple[float, BucketGrid, BucketGrid, list[tuple[QRectF, object]]] | None = None
+        # the last placement made whole: its scale and frame, its flags' stacks and battles
+        # (see _crowds) and its commands (each round its dot), where each town's name was put
+        # (None: not named), and the names put at the first spot looked at (with whether flags
+        # stood at the town, which changes where that is)
+        self._prior: tuple[tuple[float, object], dict[object, QRectF], dict[object, QRectF],
+                           dict[str, QPointF | None], set[tuple[str, bool]]] | None = None
+        # the names put at the first spot looked at, as this placement goes (see _prior)
+        self._first_spots: set[str] = set()
 
     # ---- coordinates ----
     def point(self, lat: float, lon: float) -> QPointF:
@@ -446,6 +504,7 @@ class MapScene(QGraphicsScene):
             item = NameItem(town.name, font, OTHER_INK if self.muted(town) else INK, HALO,
                             self.unit)
             item.great = town.kind is TownKind.CITY or town.fortress
+            item.keep = town.name in GREAT_CITIES
             item.setPos(self._town_points[town.name])
             self.names_layer.names.append(item)
             self.town_names[town.name] = item
@@ -524,7 +583,6 @@ class MapScene(QGraphicsScene):
         if key == self._placed:
             return
         self._placed = None  # until this placement is complete
-        grid = BucketGrid(64.0)
         bound = None if frame is None else QRectF(frame.left() * scale, frame.top() * scale,
                                                   frame.width() * scale, frame.height() * scale)
         u = self.unit
@@ -540,19 +598,40 @@ class MapScene(QGraphicsScene):
 
         def over_dots(r: QRectF) -> bool:  # and commands' dots (their flags stay clear)
             return ((bound is None or bound.contains(r))
-                    and all(h is SIGN or h is DOT for h in grid.hits(r)))
+                    and all(h is SIGN or isinstance(h, Taken) for h in grid.hits(r)))
 
-        for town in self.map.towns:
-            if self.shows_town(town, scale):
-                r = town_radius(town.kind, town.fortress, u)
-                c = px(self._town_points[town.name])
-                great = town.kind is TownKind.CITY or town.fortress
-                grid.add(QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r), GREAT_SIGN if great else SIGN)
-        clusters = self._flag_clusters(scale, grid)
+        # the signs shown, in the grid, by town (a name stays nearest its own), and the
+        # cities' that no flag may cover (``fixed``, for the flags' trial): the same at one
+        # scale, kept from one placement to the next
+        if self._signs is None or self._signs[0] != round(scale, 4):
+            with_signs, signs = BucketGrid(64.0), BucketGrid(64.0)
+            great_signs: list[tuple[QRectF, object]] = []
+            for town in self.map.towns:
+                if self.shows_town(town, scale):
+                    r = town_radius(town.kind, town.fortress, u)
+                    c = px(self._town_points[town.name])
+                    great = town.kind is TownKind.CITY or town.fortress
+                    box = QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r)
+                    with_signs.add(box, GREAT_SIGN if great else SIGN)
+                    signs.add(box, town.name)
+                    if great:
+                        great_signs.append((box, GREAT_SIGN))
+            self._signs = (round(scale, 4), with_signs, signs, great_signs)
+        _, with_signs, signs, great_signs = self._signs
+        grid = with_signs.copy()
+        fixed = list(great_signs)  # what no flag may cover, for their trial
+        # every command's dot: no name covers where one stands (those of the commands of an
+        # army group drawn as one are given back once that is decided)
+        dots: dict[Place, tuple[QRectF, Taken]] = {}
+        for place in {m.spec.place for m in self.markers.values()}:
+            c = self.place_point(*place) * scale
+            dots[place] = (QRectF(c.x() - 4, c.y() - 4, 8, 8), Taken(place=place))
+            grid.add(*dots[place])
         for battle in self.battles.values():
             # the burst's points are thin: names may come closer than its box
-            grid.add(battle.burst.adjusted(4, 4, -4, -4).translated(px(battle.pos())))
-            grid.add(battle.box.translated(px(battle.pos())))
+            for box in (battle.burst.adjusted(4, 4, -4, -4), battle.box):
+                grid.add(box.translated(px(battle.pos())))
+                fixed.append((box.translated(px(battle.pos())), None))
         # a theatre's name, its lines round one point, is not shown if the frame cuts a line
         cut = {(i.pos().x(), i.pos().y()) for i in self.theatre_names if bound is not None
                and not bound.contains(i.text_rect().translated(px(i.pos())))}
@@ -572,38 +651,140 @@ class MapScene(QGraphicsScene):
 
         order = sorted(self.map.towns, key=lambda t: (rank[t.kind] - (1 if t.fortress else 0),
                                                       t.name))
-        majors = [t for t in order if t.kind is TownKind.CITY or t.fortress]
+        if bound is not None:  # a town whose name could not reach into the frame: unnamed
+            sight = bound.adjusted(-300 * u, -60 * u, 300 * u, 60 * u)
+            for t in order:
+                if not sight.contains(px(self._town_points[t.name])):
+                    self.town_names[t.name].setVisible(False)
+            order = [t for t in order if sight.contains(px(self._town_points[t.name]))]
+        kept = [t for t in order if t.name in GREAT_CITIES]
+        majors = [t for t in order if (t.kind is TownKind.CITY or t.fortress)
+                  and t.name not in GREAT_CITIES]
         others = [t for t in order if not (t.kind is TownKind.CITY or t.fortress)]
-        # The great places are named first; the flags then stand clear of those names, or,
-        # when a crowd leaves no corner free, the name is put again where it finds room (see
-        # _stand_flags). On the whole map (below town names' scale) only the great places are
-        # named and they crowd each other: a name looks only for a free spot near its town,
-        # and flags try no other corner to spare one.
+        # The great cities are named first, where no command stands, and no flag may cover
+        # them; the flags are then tried (an army group drawn as one flag where its commands'
+        # flags cannot stand apart); the other great places are named, and the flags stand
+        # clear of those names, or, when a crowd leaves no corner free, the name is put again
+        # where it finds room (see _stand_flags). On the whole map (below town names' scale)
+        # only the great places are named and they crowd each other: a name looks only for a
+        # free spot near its town, and flags try no other corner to spare one.
         taken: dict[int, QRectF] = {}
         self._flagged = {m.spec.place[0] for m in self.markers.values() if m.spec.place[1] is None}
         thorough = scale >= TOWN_NAMES_FROM
+        # Only flags and battles changed since the last placement at this scale and frame (a
+        # day ended): each name is put where it was, if nothing that changed is near enough
+        # to have moved it and its room is still free; the others are placed afresh. The
+        # great cities' are placed before the flags are stood: what changed near them is told
+        # by the commands that moved, each with room round its dot for any stack of flags.
+        view = (round(scale, 4), None if frame is None else frame.getRect())
+        prior = self._prior if self._prior is not None and self._prior[0] == view else None
+        commands = self._commands_around(scale)
+        near_commands = None if prior is None else self._changed(commands, prior[2])
+
+        def reused(town: Town, dirty: BucketGrid | None) -> bool:
+            """The name put where the last placement put it, if it may be; whether it was."""
+            if dirty is None or prior is None or town.name not in prior[3]:
+                return False
+            item = self.town_names[town.name]
+            c = px(self._town_points[town.name])
+            # at the first spot looked at, and free: it would be put there again, whatever
+            # moved; elsewhere, or not named, only if nothing that changed is near
+            first = (town.name, town.name in self._flagged) in prior[4]
+            reach = town_radius(town.kind, town.fortress, u) * FAR_REACHES[-1] + item.size.x()
+            if not first and dirty.clashes(QRectF(c.x() - reach, c.y() - reach, 2 * reach,
+                                                  2 * reach)):
+                return False
+            offset = prior[3][town.name]
+            if offset is None:
+                item.setVisible(False)
+                return town.name not in GREAT_CITIES  # (these are looked for again)
+            rect = QRectF(c.x() + offset.x(), c.y() + offset.y(), item.size.x(), item.size.y())
+            if not free(rect):
+                return False
+            grid.add(rect, item)
+            taken[id(item)] = rect
+            item.set_offset(offset)
+            item.setVisible(True)
+            if first:
+                self._first_spots.add(town.name)
+            return True
+
+        self._first_spots = set()
+        yield
+        for town in kept:  # at the worst beside a neighbour, rather than not named at all
+            if reused(town, near_commands):
+                fixed.append((taken[id(self.town_names[town.name])], self.town_names[town.name]))
+                continue
+            self.town_names[town.name].setVisible(False)
+            for fits, near, strict in ((free, signs, True), (over_signs, signs, True),
+                                       (free, signs, False), (over_signs, signs, False),
+                                       (free, None, False), (over_signs, None, False),
+                                       (over_dots, None, False)):
+                if not self.town_names[town.name].isVisible():
+                    self._place_town_name(town, scale, grid, fits, True, taken, FAR_REACHES,
+                                          near, strict, first=fits is free and strict)
+            if self.town_names[town.name].isVisible():
+                fixed.append((taken[id(self.town_names[town.name])], self.town_names[town.name]))
+            yield
+        stacks, standings = yield from self._arrange(scale, fixed, bound)
+        shown = {m.spec.place for _, stack in stacks for m in stack}
+        for place in dots.keys() - shown:
+            grid.remove(*dots[place])
+        gave_way: list[NameItem] = []
+        for town in kept:  # a great city not named for the dots given back: room now, maybe
+            if not self.town_names[town.name].isVisible():
+                for fits in (free, over_signs):
+                    if not self.town_names[town.name].isVisible():
+                        self._place_town_name(town, scale, grid, fits, True, taken,
+                                              FAR_REACHES)
+        crowds = self._crowds(scale, stacks, standings)
+        near_flags = None if prior is None else self._changed(crowds, prior[1])
         yield
         for town in majors:  # where lesser towns crowd round, over their signs
-            self._place_town_name(town, scale, grid, free, wanted(town), taken)
-            if thorough and not self.town_names[town.name].isVisible():
-                self._place_town_name(town, scale, grid, over_signs, wanted(town), taken)
+            if reused(town, near_flags):
+                continue
+            for fits, strict in ((free, True), (over_signs, True), (free, False),
+                                 (over_signs, False)):
+                if fits is over_signs and not thorough:
+                    continue
+                self._place_town_name(town, scale, grid, fits, wanted(town), taken,
+                                      signs=signs, strict=strict,
+                                      first=fits is free and strict)
+                if self.town_names[town.name].isVisible():
+                    break
             yield
-        by_item = {id(self.town_names[t.name]): t for t in majors}
+        by_item = {id(self.town_names[t.name]): t for t in (*kept, *majors)}
 
         def rename(item: NameItem) -> bool:
             """Put a great place's name that gave way again: where it is free, else over
             lesser signs farther out, else over dots at last; whether it found room."""
             town = by_item[id(item)]
-            self._place_town_name(town, scale, grid, free, True, taken)
-            for fits in (over_signs, over_dots) if thorough else ():
+            self._place_town_name(town, scale, grid, free, True, taken, signs=signs)
+            for fits in (free, over_signs, over_dots) if thorough or item.keep else (free,):
                 if not item.isVisible():
-                    self._place_town_name(town, scale, grid, fits, True, taken, FAR_REACHES)
+                    self._place_town_name(town, scale, grid, fits, True, taken, FAR_REACHES,
+                                          signs, strict=False)
             return item.isVisible()
 
-        gave_way: list[NameItem] = []
-        for anchor, stack in clusters:
-            self._stand_flags(anchor, stack, scale, grid, bound, taken, gave_way, rename,
-                              thorough)
+        # Each stack at the first corner of its dot that covers nothing, else the least; but
+        # where the trial pushed some out from their dots, or a stack lands on another's
+        # flags (the names led them elsewhere than the trial), each stands where the trial
+        # stood it, the names round them
+        pushed = any(foot != anchor for (anchor, _), (_, foot) in zip(stacks, standings,
+                                                                      strict=True))
+        clear = not pushed
+        for anchor, stack in stacks if not pushed else ():
+            clear = self._stand_flags(anchor, stack, scale, grid, bound, taken, gave_way,
+                                      rename, thorough) and clear
+            yield
+        if not clear:
+            for _, stack in stacks if not pushed else ():
+                for covered in self._covers(stack, scale):
+                    for box in covered:
+                        grid.remove(box, FLAG)
+            for (_, stack), (corner, foot) in zip(stacks, standings, strict=True):
+                self._stand_flags(foot, stack, scale, grid, bound, taken, gave_way, rename,
+                                  thorough, only=corner)
             yield
         for item in gave_way:  # names a crowd covered wherever it stood: room now, maybe
             if id(item) in by_item and not item.isVisible():
@@ -612,7 +793,9 @@ class MapScene(QGraphicsScene):
         self._place_river_names(scale, grid, free)
         yield
         for i, town in enumerate(others, start=1):
-            self._place_town_name(town, scale, grid, free, wanted(town), taken)
+            if not reused(town, near_flags):
+                self._place_town_name(town, scale, grid, free, wanted(town), taken, signs=signs,
+                                      first=True)
             if i % 20 == 0:
                 yield
         if ratio is not None:
@@ -620,28 +803,251 @@ class MapScene(QGraphicsScene):
                 if name.isVisible() and name.prepare(ratio):
                     yield
         self._placed = key
+        self._prior = (view, crowds, commands,
+                       {t.name: (self.town_names[t.name].offset()
+                                 if self.town_names[t.name].isVisible() else None)
+                        for t in self.map.towns},
+                       {(n, n in self._flagged) for n in self._first_spots
+                        if self.town_names[n].isVisible()})
         self.names_layer.update()
         self.theatre_layer.update()
 
-    def _flag_clusters(self, scale: float,
-                       grid: BucketGrid) -> list[tuple[QPointF, list[CommandMarker]]]:
+    @staticmethod
+    def _changed(now: dict[object, QRectF], before: dict[object, QRectF]) -> BucketGrid:
+        """The pixels of what is in one placement and not the other (moved, come or gone)."""
+        dirty = BucketGrid(64.0)
+        for sign in now.keys() ^ before.keys():
+            dirty.add(now[sign] if sign in now else before[sign], sign)
+        return dirty
+
+    def _commands_around(self, scale: float) -> dict[object, QRectF]:
+        """Each command and battle, with the pixels round its dot any stack of flags there
+        may cover."""
+        out: dict[object, QRectF] = {}
+        reach = 160.0 * self.unit + PUSHES[-1]
+        for m in self.markers.values():
+            c = m.pos() * scale
+            out[m.spec] = QRectF(c.x() - reach, c.y() - reach, 2 * reach, 2 * reach)
+        for battle in self.battles.values():
+            c = battle.pos() * scale
+            out[battle.spec] = battle.boundingRect().translated(c).adjusted(-20, -20, 20, 20)
+        return out
+
+    def _crowds(self, scale: float, stacks: list[Stack],
+                standings: list[Standing]) -> dict[object, QRectF]:
+        """What the flags and battles are at this placement, each with the pixels it may
+        cover at any corner of its dot or where the trial stood it: a stack (its foot and
+        flags) or a battle."""
+        u = self.unit
+        out: dict[object, QRectF] = {}
+        for (anchor, stack), (_, foot) in zip(stacks, standings, strict=True):
+            rects = [m.flag_rect() for m in stack]
+            rx = max(r.width() for r in rects) + CommandMarker.GAP * u + 8
+            ry = sum(r.height() for r in rects) + CommandMarker.GAP * u + 8
+            sign = (round(anchor.x(), 1), round(anchor.y(), 1), tuple(m.spec for m in stack))
+            out[sign] = QRectF(anchor.x() - rx, anchor.y() - ry, 2 * rx, 2 * ry).united(
+                QRectF(foot.x() - rx, foot.y() - ry, 2 * rx, 2 * ry))
+        for battle in self.battles.values():
+            c = battle.pos() * scale
+            out[battle.spec] = battle.boundingRect().translated(c).adjusted(-20, -20, 20, 20)
+        return out
+
+    # ---- army groups: one flag where the commands cannot be drawn apart ----
+    def _sync_groups(self) -> None:
+        """Keep each army group's one flag (for a group of two or more commands) in step with
+        its commands' flags: where its HQ stands, how many corps, their states."""
+        members: dict[str, list[CommandMarker]] = defaultdict(list)
+        for m in self.markers.values():
+            if m.spec.army:
+                members[m.spec.army].append(m)
+        order = self._stack_order()
+        for army in [a for a in self.groups if len(members.get(a, ())) < 2]:
+            self.removeItem(self.groups.pop(army))
+            self.group_members.pop(army, None)
+            self.collapsed.discard(army)
+        for army, ms in members.items():
+            if len(ms) < 2:
+                continue
+            ms.sort(key=order)
+            spec = group_spec([m.spec for m in ms])
+            self.group_members[army] = [m.spec.key for m in ms]
+            item = self.groups.get(army)
+            if item is None:
+                item = CommandMarker(spec, self.unit)
+                item.setData(0, spec.key)
+                item.setVisible(army in self.collapsed)
+                self.addItem(item)
+                self.groups[army] = item
+            elif item.spec != spec:
+                item.set_spec(spec)
+            item.setPos(self.place_point(spec.a, spec.b, spec.miles))
+
+    def shown_markers(self) -> list[CommandMarker]:
+        """The flags on the map at the last placement: the commands' own, and an army group's
+        one flag where its commands are drawn as one."""
+        return [m for m in (*self.markers.values(), *self.groups.values()) if m.isVisible()]
+
+    def _units(self) -> list[CommandMarker]:
+        """The flags to stand: each command's, but one for each army group drawn as one."""
+        return ([m for m in self.markers.values() if m.spec.army not in self.collapsed]
+                + [self.groups[a] for a in sorted(self.collapsed) if a in self.groups])
+
+    def _arrange(self, scale: float, fixed: list[tuple[QRectF, object]],
+                 bound: QRectF | None) -> Generator[None, None, tuple[list[Stack],
+                                                                       list[Standing]]]:
+        """Which army groups are drawn as one flag at this scale, the stacks of flags and
+        where each stands, covering no other flag, no command's dot, no city's sign or battle
+        and no great city's name (``fixed``): every army group drawn apart with a stack that
+        cannot stand clear (at a corner of its dot, or a step or two out from it), or in a
+        pile (more than ``PILE`` flags of several army groups), is drawn as one flag, and all
+        is tried again; once none is left to draw as one, a stack still without a free spot
+        stands pushed farther out from its dot, and at the last joins the stack it would
+        cover. As a map application gathers its points, but by
+        army group: a group opens into its commands' flags as soon as the zoom leaves them
+        room. A stack at a time, yielding between them."""
+        self._sync_groups()
+        self.collapsed.clear()
+        joins: list[tuple[str, str]] = []
+        for _ in range(len(self.markers) + len(self.groups) + 2):
+            stacks = self._flag_clusters(scale, self._units(), joins)
+            standings, clashes = yield from self._trial(scale, stacks, fixed, bound)
+            if 0 < len(clashes) <= NUDGED:  # a step or two out from its dot spares an army
+                # group its gathering (where many stacks clash, gathering is the answer)
+                standings, clashes = yield from self._trial(scale, stacks, fixed, bound, NUDGES)
+            clashes += [(i, set()) for i, (_, stack) in enumerate(stacks)
+                        if len(stack) > PILE and len({m.spec.army for m in stack}) > 1]
+            if not clashes:
+                break
+            drawn_apart = {m.spec.army for i, near in clashes for j in (i, *near)
+                           for m in stacks[j][1]
+                           if m.spec.army in self.groups and m.spec.army not in self.collapsed}
+            if drawn_apart:
+                self.collapsed |= drawn_apart
+                continue
+            standings, clashes = yield from self._trial(scale, stacks, fixed, bound, PUSHES)
+            if not clashes:
+                break
+            pair = next(((i, min(near)) for i, near in clashes if near), None)
+            if pair is None:
+                break  # on a sign, a battle or a great name only: joining spares nothing
+            joins.append((stacks[pair[0]][1][0].spec.key, stacks[pair[1]][1][0].spec.key))
+        for m in self.markers.values():
+            m.setVisible(m.spec.army not in self.collapsed)
+        for army, item in self.groups.items():
+            item.setVisible(army in self.collapsed)
+        return stacks, standings
+
+    @staticmethod
+    def _covers(stack: list[CommandMarker],
+                scale: float) -> tuple[list[QRectF], list[QRectF]]:
+        """What a stack of flags covers, in pixels: its flags, and the leader from its first
+        flag's dot when the stack stands out from it (small squares along the line: no name
+        is put across it)."""
+        rects = [m.flag_rect().translated(m.pos() * scale) for m in stack]
+        leader: list[QRectF] = []
+        m = stack[0]
+        if m.shift.manhattanLength() > 2:
+            flag = m.flag_rect()
+            end = QPointF(flag.left() if m.corner[0] > 0 else flag.right(),
+                          flag.bottom() if m.corner[1] < 0 else flag.top())
+            length = math.hypot(end.x(), end.y())
+            dot = m.pos() * scale
+            for k in range(int((length - 7) // 5)):
+                t = (7 + 5 * k) / length
+                leader.append(QRectF(dot.x() + end.x() * t - 1.5, dot.y() + end.y() * t - 1.5,
+                                     3, 3))
+        return rects, leader
+
+    def _trial(self, scale: float, stacks: list[Stack], fixed: list[tuple[QRectF, object]],
+               bound: QRectF | None, pushes: tuple[float, ...] = (0.0,)
+               ) -> Generator[None, None, tuple[list[Standing], list[tuple[int, set[int]]]]]:
+        """Stand the stacks in turn, each at the first corner where it covers nothing
+        ``fixed`` and no flag stood before (inside ``bound`` if it can), its foot pushed out
+        from its dot by each of ``pushes`` pixels in turn: where each stands, and the stacks
+        that found nowhere (or nowhere inside ``bound``) with the stacks whose flags or dots
+        they cover. A stack at a time, yielding after each."""
+        grid = BucketGrid(64.0)
+        for r, owner in fixed:
+            grid.add(r, owner)
+        stack_of = {m.spec.place: i for i, (_, stack) in enumerate(stacks) for m in stack}
+        for place in stack_of:  # the dots of the flags stood (no flag covers another's dot)
+            c = self.place_point(*place) * scale
+            grid.add(QRectF(c.x() - 4, c.y() - 4, 8, 8), Taken(place=place))
+        standings: list[Standing] = []
+        clashes: list[tuple[int, set[int]]] = []
+        for i, (anchor, stack) in enumerate(stacks):
+            chosen: tuple[Standing, list[QRectF]] | None = None
+            outside: tuple[Standing, list[QRectF]] | None = None  # clear, but across the frame
+            # clear but for its leader crossing a name: the one crossing fewest
+            crossing: tuple[int, Standing, list[QRectF]] | None = None
+            # where it covers least, inside the frame if it can: (outside, hits), the place
+            least: tuple[tuple[bool, int], Standing, list[QRectF], list[object]] | None = None
+            # pushed out across the corner, along its side or up or down from it
+            for push, corner, (ax, ay) in ((p, c, a) for p in pushes for c in CORNERS
+                                           for a in ((1, 1), (1, 0), (0, 1))[:3 if p else 1]):
+                foot = anchor + QPointF(corner[0] * push * ax, corner[1] * push * ay)
+                for slot, m in enumerate(stack):
+                    m.set_stack(slot, foot - m.pos() * scale)
+                    m.set_corner(corner)
+                flags, leader = self._covers(stack, scale)
+                rects = flags + leader
+                hits = [h for r in flags for h in grid.hits(r)
+                        if not (isinstance(h, Taken) and h.place is not None
+                                and stack_of.get(h.place) == i)]
+                crossed = sum(1 for r in leader for h in grid.hits(r) if isinstance(h, NameItem))
+                out = bound is not None and not all(bound.contains(r) for r in flags)
+                if least is None or (out, len(hits)) < least[0]:
+                    least = ((out, len(hits)), (corner, foot), rects, hits)
+                if not hits:
+                    if out:
+                        outside = outside or ((corner, foot), rects)
+                    elif not crossed:
+                        chosen = ((corner, foot), rects)
+                        break
+                    elif crossing is None or crossed < crossing[0]:
+                        crossing = (crossed, (corner, foot), rects)
+            if chosen is None and crossing is not None:
+                chosen = crossing[1:]
+            if chosen is None and outside is not None:
+                chosen = outside  # clear, but only across the frame: a clash of its own
+                clashes.append((i, set()))
+            if chosen is None:
+                assert least is not None
+                chosen = least[1:3]
+                near = {h.stack if h.place is None else stack_of.get(h.place, -1)
+                        for h in least[3] if isinstance(h, Taken)}
+                clashes.append((i, {j for j in near if j >= 0 and j != i}))
+            standings.append(chosen[0])
+            for r in chosen[1]:
+                grid.add(r, Taken(stack=i))
+            yield
+        return standings, clashes
+
+    def _flag_clusters(self, scale: float, units: list[CommandMarker],
+                       joins: Iterable[tuple[str, str]] = ()) -> list[Stack]:
         """The stacks of flags at this scale: one per place, places within a few pixels of a
-        bigger one joining its stack (each command keeps its own dot at its true place)."""
+        bigger one joining its stack (each command keeps its own dot at its true place), and
+        the stacks of the flags in ``joins`` joined."""
         at: dict[Place, list[CommandMarker]] = defaultdict(list)
-        for marker in self.markers.values():
+        for marker in units:
             at[marker.spec.place].append(marker)
         clusters: list[tuple[QPointF, list[CommandMarker]]] = []
         reach = 14.0 * self.unit
         for place in sorted(at, key=lambda p: (-len(at[p]), p[0], p[1] or "", p[2])):
             stack = at[place]
             c = stack[0].pos() * scale
-            grid.add(QRectF(c.x() - 4, c.y() - 4, 8, 8), DOT)
             for anchor, members in clusters:
                 if abs(anchor.x() - c.x()) < reach and abs(anchor.y() - c.y()) < reach:
                     members.extend(stack)
                     break
             else:
                 clusters.append((c, list(stack)))
+        for a, b in joins:
+            ia = next(i for i, (_, ms) in enumerate(clusters) if any(m.spec.key == a for m in ms))
+            ib = next(i for i, (_, ms) in enumerate(clusters) if any(m.spec.key == b for m in ms))
+            if ia != ib:
+                keep, gone = min(ia, ib), max(ia, ib)
+                clusters[keep][1].extend(clusters.pop(gone)[1])
         key = self._stack_order()
         for _, members in clusters:
             members.sort(key=key)
@@ -650,26 +1056,31 @@ class MapScene(QGraphicsScene):
     def _stand_flags(self, anchor: QPointF, stack: list[CommandMarker], scale: float,
                      grid: BucketGrid, bound: QRectF | None, taken: dict[int, QRectF],
                      gave_way: list[NameItem], rename: Callable[[NameItem], bool],
-                     other_corners: bool = True) -> None:
+                     other_corners: bool = True, only: Corner | None = None) -> bool:
         """Stand a stack at the first corner of its dot where it covers nothing (up-right,
-        up-left, down-right, down-left), else where it covers least: no flag, dot or city's
-        sign if it can, then no great place's name, then no lesser town's sign. A great
-        place's name under it is put elsewhere (``rename``); if it finds no room, the next
-        corner is tried (unless not ``other_corners``), and at the worst the name gives way.
-        Names under it give way (and are listed in ``gave_way``, their room given back)."""
+        up-left, down-right, down-left), else where it covers least: no flag, dot, city's
+        sign or great city's name if it can, then no great place's name, then no lesser
+        town's sign. A great place's name under it is put elsewhere (``rename``); if it finds
+        no room, the next corner is tried (unless not ``other_corners``), and at the worst
+        the name gives way. Names under it give way (and are listed in ``gave_way``, their
+        room given back). ``only``: the one corner to stand at. Whether it stood clear of
+        flags, dots, cities' signs, battles and great cities' names."""
         for slot, m in enumerate(stack):
             m.set_stack(slot, anchor - m.pos() * scale)
         candidates: list[tuple[tuple[int, ...], int, tuple[int, int], list[QRectF],
                                list[object]]] = []
-        for corner in ((1, -1), (-1, -1), (1, 1), (-1, 1)):
+        for corner in CORNERS if only is None else (only,):
             for m in stack:
                 m.set_corner(corner)
-            rects = [m.flag_rect().translated(m.pos() * scale) for m in stack]
-            hits = [h for r in rects for h in grid.hits(r)]
-            outside = bound is not None and not all(bound.contains(r) for r in rects)
+            flags, leader = self._covers(stack, scale)
+            rects = flags + leader
+            hits = [h for r in flags for h in grid.hits(r)]
+            hits += [h for r in leader for h in grid.hits(r) if isinstance(h, NameItem)]
+            outside = bound is not None and not all(bound.contains(r) for r in flags)
             # worst to cover: another flag, a dot, a city's sign (or to leave the frame); then
             # a great place's name; then a lesser town's sign; then any name
-            hard = sum(1 for h in hits if not isinstance(h, NameItem) and h is not SIGN)
+            hard = sum(1 for h in hits if (not isinstance(h, NameItem) or h.keep)
+                       and h is not SIGN)
             great = sum(1 for h in hits if isinstance(h, NameItem) and h.great)
             lesser = sum(1 for h in hits if h is SIGN)
             score: tuple[int, ...] = (hard + (100 if outside else 0), great, lesser, len(hits))
@@ -678,6 +1089,7 @@ class MapScene(QGraphicsScene):
                 break
         candidates.sort(key=lambda c: c[:2])
         best = candidates[0]
+        clear = best[0][0] in (0, 100)  # (outside the frame, but on nothing)
         for score, _, corner, rects, hits in candidates if other_corners else candidates[:1]:
             if score[0] > best[0][0]:
                 break  # never onto another flag, dot or city to spare a name
@@ -697,7 +1109,10 @@ class MapScene(QGraphicsScene):
                     m.set_corner(corner)
                 renamed = {id(h) for h, _, _ in moved}
                 self._give_way([h for h in hits if id(h) not in renamed], grid, taken, gave_way)
-                return
+                for r in rects:
+                    grid.remove(r, token)
+                    grid.add(r, FLAG)
+                return clear
             for h, old, offset in moved:  # no room for a name: put things back, try the next
                 if h.isVisible():
                     grid.remove(taken.pop(id(h)), h)
@@ -712,7 +1127,8 @@ class MapScene(QGraphicsScene):
             m.set_corner(corner)
         self._give_way(hits, grid, taken, gave_way)
         for r in rects:
-            grid.add(r)
+            grid.add(r, FLAG)
+        return clear
 
     @staticmethod
     def _give_way(hits: list[object], grid: BucketGrid, taken: dict[int, QRectF],
@@ -727,8 +1143,16 @@ class MapScene(QGraphicsScene):
     def _place_town_name(self, town: Town, scale: float, grid: BucketGrid,
                          free: Callable[[QRectF], bool], wanted: bool,
                          taken: dict[int, QRectF],
-                         reaches: tuple[float, ...] = (1.0, 1.9, 2.8)) -> None:
+                         reaches: tuple[float, ...] = (1.0, 1.9, 2.8),
+                         signs: BucketGrid | None = None, strict: bool = True,
+                         first: bool = False) -> None:
+        """Name a town at the first spot round its sign that ``fits`` and lies nearer its own
+        sign than any other town's shown (``signs``), so that no name reads as a
+        neighbour's; else leave it unnamed. ``first``: the first look for its name in this
+        placement (where it lands at the very first spot, a placement after flags moved puts
+        it back there if that is still free)."""
         item = self.town_names[town.name]
+        self._first_spots.discard(town.name)
         if not wanted:
             item.setVisible(False)
             return
@@ -749,13 +1173,36 @@ class MapScene(QGraphicsScene):
                          spots[6], spots[2])
             for dx, dy in spots:
                 rect = QRectF(c.x() + dx, c.y() + dy, w, h)
-                if free(rect):
+                if free(rect) and (signs is None or self._nearest_own(rect, town.name, c,
+                                                                      signs, strict)):
                     grid.add(rect, item)
                     taken[id(item)] = rect
                     item.set_offset(QPointF(dx, dy))
                     item.setVisible(True)
+                    if first and reach == reaches[0] and (dx, dy) == spots[0]:
+                        self._first_spots.add(town.name)
                     return
         item.setVisible(False)
+
+    def _nearest_own(self, rect: QRectF, name: str, own: QPointF, signs: BucketGrid,
+                     strict: bool = True) -> bool:
+        """Whether the end of a name's box that faces its town lies nearer that town's sign
+        than any other's, and (``strict``) the box keeps a few pixels clear of every other
+        sign (a sign all but touching its own, one place at this scale, is no other): a name
+        does not stand by a neighbour as if it were his."""
+        foot = QPointF(min(max(own.x(), rect.left()), rect.right()),
+                       min(max(own.y(), rect.top()), rect.bottom()))
+        d = math.dist((foot.x(), foot.y()), (own.x(), own.y())) + 2 * self.unit
+        one_place, clear = 12 * self.unit, 6 * self.unit
+        near = QRectF(foot.x() - d, foot.y() - d, 2 * d, 2 * d)
+        for box, owner in signs.entries(near.united(rect.adjusted(-clear, -clear, clear, clear))):
+            c = box.center()
+            if owner == name or math.dist((own.x(), own.y()), (c.x(), c.y())) <= one_place:
+                continue
+            if (math.dist((foot.x(), foot.y()), (c.x(), c.y())) < d
+                    or (strict and box.intersects(rect.adjusted(-clear, -clear, clear, clear)))):
+                return False
+        return True
 
     def _place_river_names(self, scale: float, grid: BucketGrid,
                            free: Callable[[QRectF], bool]) -> None:
@@ -829,6 +1276,7 @@ class MapScene(QGraphicsScene):
             if item is None:
                 item = CommandMarker(spec, self.unit)
                 item.setData(0, spec.key)
+                item.setVisible(spec.army not in self.collapsed)
                 self.addItem(item)
                 self.markers[spec.key] = item
                 touched.add(spec.place)
@@ -858,14 +1306,28 @@ class MapScene(QGraphicsScene):
     def _stack_order(self) -> Callable[[CommandMarker], tuple[bool, bool, int]]:
         """The order of flags in a stack: the French first, HQs first, then as given."""
         order = {k: i for i, k in enumerate(self.markers)}
+        order.update((k, len(order) + i) for i, k in enumerate(g.spec.key
+                                                                 for g in self.groups.values()))
         return lambda m: (m.spec.side is not Side.FRENCH, not m.spec.hq, order[m.spec.key])
 
     def marker_at(self, scene_pos: QPointF, view_transform: QTransform) -> str | None:
-        """The command whose flag or dot is under a point, if any."""
+        """The command whose flag or dot is under a point, if any (an army group's drawn as
+        one flag: its HQ, else its first command)."""
         for item in self.items(scene_pos, Qt.ItemSelectionMode.IntersectsItemShape,
                                Qt.SortOrder.DescendingOrder, view_transform):
-            if isinstance(item, CommandMarker):
+            if isinstance(item, CommandMarker) and item.isVisible():
+                if item is self.groups.get(item.spec.army):
+                    return self.group_members[item.spec.army][0]
                 return item.spec.key
+        return None
+
+    def group_at(self, scene_pos: QPointF, view_transform: QTransform) -> str | None:
+        """The army group drawn as one flag whose flag or dot is under a point, if any."""
+        for item in self.items(scene_pos, Qt.ItemSelectionMode.IntersectsItemShape,
+                               Qt.SortOrder.DescendingOrder, view_transform):
+            if isinstance(item, CommandMarker) and item.isVisible():
+                army = item.spec.army
+                return army if item is self.groups.get(army) else None
         return None
 
     def battle_at(self, scene_pos: QPointF, view_transform: QTransform) -> int | None:
@@ -881,13 +1343,12 @@ class MapScene(QGraphicsScene):
         return [b.spec for b in self.battles.values() if b.spec.place == town]
 
     def select_marker(self, key: str | None) -> None:
-        """Ring the flag of the selected command (and no other)."""
-        for name, item in self.markers.items():
-            item.set_selected(name == key)
-            if name == key:
-                item.setZValue(Z_MARKERS + 1)
-            else:
-                item.setZValue(Z_MARKERS)
+        """Ring the flag of the selected command (and no other), and its army group's flag."""
+        chosen = {key} | {f"army group: {a}" for a, ms in self.group_members.items()
+                          if key in ms}
+        for item in (*self.markers.values(), *self.groups.values()):
+            item.set_selected(item.spec.key in chosen)
+            item.setZValue(Z_MARKERS + 1 if item.spec.key in chosen else Z_MARKERS)
 
     def set_battles(self, specs: Iterable[BattleSpec]) -> None:
         """Show exactly these battles."""

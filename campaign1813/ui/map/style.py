@@ -45,6 +45,14 @@ GREAT_RIVERS = frozenset({
     "Garonne", "Rhône", "Seine", "Guadiana", "Guadalquivir", "Inn", "Moselle", "Meuse", "Saale",
 })
 
+# The great cities: named at every scale, first of all names, and no flag or army group's flag
+# stands on their names (the capitals, and the fortresses and cities each theatre turns on).
+GREAT_CITIES = frozenset({
+    "Hamburg", "Berlin", "Magdeburg", "Stettin", "Hanover", "Dresden", "Leipzig", "Frankfurt",
+    "Vienna", "Munich", "Paris", "Lyon", "Bordeaux", "Marseilles", "Madrid", "Lisbon",
+    "Seville", "Barcelona", "Valencia", "Saragossa",
+})
+
 # Level of detail, in pixels per mile: what shows from which scale up (or down to).
 MINOR_ROADS_FROM = 0.7
 TRACKS_FROM = 1.4

@@ -99,15 +99,16 @@ def state_tooltip(c: CommandView) -> str:
     return text
 
 
-def marker_spec(c: CommandView, label: str, colour: str) -> MarkerSpec:
-    """A command's flag: where it truly stands, its short name, its state badges."""
+def marker_spec(c: CommandView, label: str, colour: str, cinc: str = "") -> MarkerSpec:
+    """A command's flag: where it truly stands, its short name, its state badges, its army
+    group and that group's CinC (``cinc``, as his HQ's flag names him)."""
     badges = [] if c.status is Status.READY else [c.status.value]
     total = sum(n for _, n in c.casualties)
     if total:
         badges.append(f"−{total}")
     tooltip = f"{c.name}: {c.where}\n{state_tooltip(c)}\n{c.orders_text}"
     return MarkerSpec(c.name, c.position.a, c.position.b, c.position.miles, label, c.side,
-                      colour, c.kind is Kind.HQ, tuple(badges), tooltip)
+                      colour, c.kind is Kind.HQ, tuple(badges), tooltip, c.army, cinc)
 
 
 def flag_names(scenario: Scenario) -> dict[str, tuple[str, str]]:
@@ -143,7 +144,8 @@ def preview_lines(preview: queries.RoutePreview) -> list[str]:
 
 class MapView(QGraphicsView):
     """The map scene in a window: wheel to zoom, drag to pan, click a flag to pick its
-    command, right-click a town for orders. Its zoom and centre are kept for each theatre in
+    command (double-click an army group's flag to zoom in on it), right-click a town for
+    orders. Its zoom and centre are kept for each theatre in
     the settings given."""
 
     command_clicked = Signal(str)
@@ -245,16 +247,27 @@ class MapView(QGraphicsView):
         """Pixels per mile."""
         return self.transform().m11()
 
+    def frame(self) -> QRectF:
+        """The part of the scene the window shows: no name or flag is placed across its
+        edge (a pan places them again)."""
+        return self.mapToScene(self.viewport().rect().adjusted(2, 2, -2, -2)).boundingRect()
+
+    def names_frame(self) -> QRectF:
+        """Where names and flags are placed: inside the fitted frame while the map is as Fit
+        left it, else inside the part of the scene shown."""
+        fitted = self.fitted_frame()
+        return self.frame() if fitted is None else fitted
+
     def place_labels(self) -> None:
-        """Place the names for the scale shown, now and whole (a fitted map scaled again
-        until they lie inside it)."""
+        """Place the names for the scale and part shown, now and whole (a fitted map scaled
+        again until they lie inside it)."""
         self._label_timer.stop()
         self._stop_placing()
         if self.map_scene is not None:
             self.map_scene.set_rough(False)
-            self.map_scene.place_labels(self.scale_now(), self.fitted_frame())
+            self.map_scene.place_labels(self.scale_now(), self.names_frame())
             while self._refit():
-                self.map_scene.place_labels(self.scale_now(), self.fitted_frame())
+                self.map_scene.place_labels(self.scale_now(), self.names_frame())
         self._release()
 
     def _on_labels_due(self) -> None:
@@ -264,7 +277,7 @@ class MapView(QGraphicsView):
         scene = self.map_scene
         if scene is not None:
             scene.set_rough(False)
-        frame = self.fitted_frame()
+        frame = self.names_frame()
         if scene is not None and scene.labels_due(self.scale_now(), frame):
             self._placing = scene.labels_placing(self.scale_now(), frame,
                                                  ratio=self.viewport().devicePixelRatioF())
@@ -415,7 +428,8 @@ class MapView(QGraphicsView):
             self._save_timer.start()
             if self._fit_rect is not None and not self._fitting:
                 self._fit_rect = None  # dragged: the names no longer kept to the fitted frame
-                self.labels_later()
+            if not self._label_timer.isActive():  # a pan: the names at the edges again
+                self.labels_later(LABELS_AFTER_ZOOM_MS, hold=self._held)
 
     def centre(self) -> QPointF:
         """The scene point at the middle of the window."""
@@ -463,13 +477,27 @@ class MapView(QGraphicsView):
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt override)
         if event.button() == Qt.MouseButton.LeftButton and self.map_scene is not None:
-            battle = self.map_scene.battle_at(self.mapToScene(event.position().toPoint()),
-                                              self.viewportTransform())
+            at = self.mapToScene(event.position().toPoint())
+            battle = self.map_scene.battle_at(at, self.viewportTransform())
             if battle is not None:
                 self.battle_clicked.emit(battle)
                 event.accept()
                 return
+            army = self.map_scene.group_at(at, self.viewportTransform())
+            if army is not None:  # an army group drawn as one flag: zoom in on it to open it
+                self.open_group(army)
+                event.accept()
+                return
         super().mouseDoubleClickEvent(event)
+
+    def open_group(self, army: str) -> None:
+        """Zoom in twice as close on an army group's flag, centred on where it stands."""
+        scene = self.map_scene
+        if scene is None or army not in scene.groups:
+            return
+        self.centerOn(scene.groups[army].pos())
+        self.zoom_by(2.0)
+        self.centerOn(scene.groups[army].pos())
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 (Qt override)
         if self.map_scene is None:
@@ -869,7 +897,8 @@ class CampaignView(QWidget):
             return
         commands = list(commands)
         live = [c for c in commands if c.status is not Status.SURRENDERED]
-        specs = [marker_spec(c, *self._flags.get(c.name, (c.name, SIDE_COLOUR[c.side].name())))
+        specs = [marker_spec(c, *self._flags.get(c.name, (c.name, SIDE_COLOUR[c.side].name())),
+                             self._flags.get(f"{c.army} HQ", ("",))[0])
                  for c in live]
         if whole:
             scene.set_markers(specs)
