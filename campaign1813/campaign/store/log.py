@@ -47,7 +47,9 @@ def record(con: sqlite3.Connection, entry: LogEntry, old: Json, new: Json,
         "after_json, undone) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (secrets.token_hex(16), entry.kind, entry.label, entry.day.isoformat(),
          json.dumps(list(entry.lines)),
-         json.dumps(dict(entry.payload), default=str), json.dumps(old), json.dumps(new), False),
+         json.dumps(dict(entry.payload), default=str),
+         # both sides are trees of fresh values: no value can hold itself
+         json.dumps(old, check_circular=False), json.dumps(new, check_circular=False), False),
     )
     return _changes(entry.label, tuple(entry.lines), old, new, report)
 
