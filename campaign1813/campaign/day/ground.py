@@ -35,7 +35,8 @@ class OrderRefused(CampaignError):
     """An order or an umpire's action cannot be carried out; the message names who and why."""
 
 
-class Position(msgspec.Struct, frozen=True, order=True):
+# untracked by the cycle collector, as the day's entities are (``day.state``)
+class Position(msgspec.Struct, frozen=True, order=True, gc=False):
     """At town ``a`` (``b`` is None), or on the road a–b at ``miles`` from ``a`` (a < b)."""
 
     a: str

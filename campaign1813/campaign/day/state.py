@@ -57,7 +57,12 @@ class Kind(StrEnum):
     CORPS = "corps"
 
 
-class CommandState(msgspec.Struct, frozen=True):
+# The day's entities are frozen and hold only text, numbers, dates, enumerations, tuples and
+# positions: none can ever be part of a reference cycle, so the cycle collector does not track
+# them (``gc=False``). A day's march makes hundreds of new ones; tracked, they brought on the
+# collector's full passes over every object of the program, the more often the larger the
+# campaign.
+class CommandState(msgspec.Struct, frozen=True, gc=False):
     """One HQ or corps: where it is and what state it is in."""
 
     name: str
@@ -81,7 +86,7 @@ class CommandState(msgspec.Struct, frozen=True):
         return self.status is not Status.SURRENDERED
 
 
-class Order(msgspec.Struct, frozen=True):
+class Order(msgspec.Struct, frozen=True, gc=False):
     """An order for one command, with the towns its march will pass through."""
 
     command: str
@@ -101,7 +106,7 @@ class Order(msgspec.Struct, frozen=True):
         return f"{self.command} – {self.verb.value} {self.objective}{via}{forced}"
 
 
-class Battle(msgspec.Struct, frozen=True):
+class Battle(msgspec.Struct, frozen=True, gc=False):
     """A battle: where, when, who fights on each side, who marches to the guns, the result."""
 
     id: int
