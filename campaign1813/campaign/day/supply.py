@@ -659,7 +659,8 @@ def _eat(rules: SupplyRules, state: DayState, supply: SupplyState, book: _Book,
             because = f"; {why}" if why else ""
             book.lines.append(f"{c.name}: its last day of supplies eaten{because}.")
         elif why:
-            book.lines.append(f"{c.name}: {why}; {supply.corps[c.name]} days left.")
+            left = supply.corps[c.name]
+            book.lines.append(f"{c.name}: {why}; {left} day{'' if left == 1 else 's'} left.")
     return tuple(pending)
 
 
