@@ -62,6 +62,15 @@ def _whole(low: int, high: int, unit: str = "") -> Callable[[str], int]:
     return read
 
 
+def _one_of(*words: str) -> Callable[[str], str]:
+    def read(text: str) -> str:
+        word = text.strip().casefold()
+        if word not in words:
+            raise ValueError(f"must be one of {', '.join(words)}")
+        return word
+    return read
+
+
 def _text(text: str) -> str:
     value = " ".join(text.split())
     if not value or len(value) > 200 or not value.isprintable():
@@ -82,6 +91,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("steps_per_day", "steps the day's march is simulated in", _whole(1, 240)),
     Setting("battle_turns", "turns of a battle day before night falls",
             _whole(1, 48, " of turns")),
+    Setting("supply", "the supply rule: off, or the author's 2016 rule or its 2020 revision",
+            _one_of("off", "2016", "2020")),
+    Setting("supply_attrition", "who picks the brigade a corps out of supply loses men from: "
+            "the umpire, or by lot", _one_of("umpire", "seeded")),
 )
 BY_NAME = {s.name: s for s in SETTINGS}
 

@@ -16,6 +16,7 @@ from msgspec.structs import replace
 
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day.ground import OrderRefused, Position
+from campaign1813.campaign.day.supply_state import SupplyState
 from campaign1813.campaign.scenario.types import Scenario, Side
 from campaign1813.maps.names import NameIndex
 
@@ -149,6 +150,8 @@ class DayState(msgspec.Struct):
     control_since: dict[str, Day] = msgspec.field(default_factory=dict)
     # the campaign's changes to its scenario's settings (day/settings.py), by name
     settings: dict[str, Any] = msgspec.field(default_factory=dict)
+    # the supplies of every army group, while the supply rule is on (day/supply.py)
+    supply: SupplyState | None = None
 
     def ordered(self) -> list[CommandState]:
         """Commands in their stable order (army group order, HQ first)."""

@@ -11,6 +11,7 @@ short or out of supply gets a line saying why.
 
 # no ``from __future__ import annotations`` here: msgspec reads these classes' annotations
 
+import hashlib
 import tomllib
 from collections import deque
 from collections.abc import Iterable, Mapping
@@ -20,8 +21,16 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from campaign1813.campaign.day.contact import find_contacts
 from campaign1813.campaign.day.ground import EPS, Ground, OrderRefused, Position
-from campaign1813.campaign.day.state import DayState, Kind, Status
+from campaign1813.campaign.day.state import DayState, Kind, Status, find_command
+from campaign1813.campaign.day.supply_state import (
+    Column,
+    Depot,
+    LedgerEntry,
+    SupplyOrder,
+    SupplyState,
+)
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.types import ArmyGroup, Corps, Side
 
@@ -128,80 +137,6 @@ def load_rules(version: str) -> SupplyRules:
     if rules.version != version:
         raise SupplyRulesError(f"supply/{version}.toml: version says {rules.version!r}")
     return rules
-
-
-# -- the state of supply --------------------------------------------------------------------
-
-class Depot(msgspec.Struct, frozen=True):
-    """A depot of an army group at a town, with its stock and (2016) its garrison brigade."""
-
-    town: str
-    army: str
-    days: int
-    main: bool = False
-    garrison: int | None = None  # the brigade's number
-    garrison_corps: str | None = None
-    since: date | None = None
-
-
-class Column(msgspec.Struct, frozen=True):
-    """Supplies of an army group on their way, waiting at a town that has no depot of theirs."""
-
-    town: str
-    army: str
-    days: int
-
-
-class SupplyOrder(msgspec.Struct, frozen=True):
-    """A CinC's supply order for one day: resupply a corps from a depot, move days of supplies
-    from one town to another, or make a depot at a town (2016: with a named brigade)."""
-
-    kind: Literal["resupply", "move", "depot"]
-    army: str
-    day: date
-    corps: str | None = None
-    origin: str | None = None
-    town: str | None = None
-    days: int = 0
-    brigade: int | None = None
-
-    def text(self) -> str:
-        """The order as the CinC writes it: ``resupply 5 Corps from Magdeburg``."""
-        if self.kind == "resupply":
-            return f"resupply {self.corps} from {self.origin}"
-        if self.kind == "move":
-            return f"move {self.days} days from {self.origin} to {self.town}"
-        who = f" with {self.brigade} Brigade" if self.brigade is not None else \
-            f" with {self.corps}"
-        return f"establish a depot at {self.town}{who}"
-
-
-class LedgerEntry(msgspec.Struct, frozen=True):
-    """One change of one holder's stock: the day, the holder, the amount, what it left, why."""
-
-    day: date
-    holder: str
-    amount: int
-    balance: int
-    reason: str
-
-    def text(self) -> str:
-        """``2 May 1813: 5 Corps +3 (drew from Magdeburg), now 4``."""
-        return f"{self.holder} {self.amount:+d} ({self.reason}), now {self.balance}"
-
-
-class SupplyState(msgspec.Struct):
-    """Every army group's supplies: the days each corps carries, the depots, the columns on the
-    way, the day's supply orders, and the men each brigade lost out of supply."""
-
-    version: str
-    corps: dict[str, int]
-    depots: dict[str, Depot]
-    columns: dict[str, Column] = msgspec.field(default_factory=dict)  # by "army|town"
-    orders: list[SupplyOrder] = msgspec.field(default_factory=list)
-    men_lost: dict[str, dict[int, int]] = msgspec.field(default_factory=dict)
-    # corps out of supply whose 400 men still wait for the umpire's brigade
-    pending: dict[str, int] = msgspec.field(default_factory=dict)
 
 
 class SupplyDay(msgspec.Struct, frozen=True):
@@ -501,6 +436,7 @@ def supply_day(rules: SupplyRules, ground: Ground, state: DayState, supply: Supp
     supply.orders[:] = [o for o in supply.orders if o.day > state.date]
     pending = _eat(rules, state, supply, book, drawn, why_not)
     _gather(rules, state, supply, armies, book)
+    supply.ledger = tuple(book.ledger)
     return SupplyDay(tuple(book.ledger), tuple(book.lines), pending)
 
 
@@ -712,3 +648,156 @@ def apply_attrition(rules: SupplyRules, ground: Ground, state: DayState, supply:
         casualties.items(), key=lambda kv: int(kv[0]) if kv[0].isdigit() else 0)))
     return LedgerEntry(state.date, f"{brigade} Brigade of {corps}", made, casualties[key],
                        f"a casualty for {lost[brigade]} men lost out of supply")
+
+
+# -- the rule in the campaign day ------------------------------------------------------------
+
+def switch(ground: Ground, state: DayState, version: str) -> list[str]:
+    """Switch the supply rule on (a version: every army starts with its stocks today), or off
+    (the supplies are put away; undo brings them back)."""
+    if version == "off":
+        state.supply = None
+        return ["Supply is no longer kept."]
+    rules = load_rules(version)
+    state.supply = start_supply(rules, ground, state.date)
+    depots = sum(1 for _ in state.supply.depots)
+    return [f"Supply is kept by the {rules.title.lower()}: every corps starts with "
+            f"{rules.stocks.corps_start} days, and the armies' {depots} depots with their "
+            "stocks."]
+
+
+def owed_choices(state: DayState) -> list[str]:
+    """What the umpire still owes the supply rule before the day can march: the brigade of
+    each corps that lost men out of supply."""
+    if state.supply is None:
+        return []
+    return [f"{corps} lost {men} men out of supply; the umpire must choose the brigade"
+            for corps, men in sorted(state.supply.pending.items())]
+
+
+def close_day(ground: Ground, state: DayState) -> list[str]:
+    """The supply of the day that is ending, as the day's report says it: the changes by
+    reason, the corps short or out of supply and why, and each army's stocks at nightfall."""
+    supply = state.supply
+    if supply is None:
+        return []
+    rules = load_rules(supply.version)
+    met = {n for b in state.battles.values() if b.date == state.date for n in b.everyone()}
+    live = {c.name: c.position for c in state.ordered() if c.on_map}
+    sides = {c.name: c.side for c in state.ordered() if c.on_map}
+    for pair in find_contacts(ground, sides, live, ground.settings.contact_miles):
+        met.update((pair.french, pair.allied))
+    day = supply_day(rules, ground, state, supply, met)
+    lines = list(day.lines)
+    if ground.settings.supply_attrition == "seeded":
+        for corps, _men in day.pending:
+            brigade = by_lot(ground, state, corps)
+            apply_attrition(rules, ground, state, supply, corps, brigade)
+            lines.append(f"{corps}: the lot falls on {brigade} Brigade.")
+    for army in ground.scenario.armies:
+        held = [f"{c.name} {supply.corps[c.name]}" for c in army.corps
+                if c.name in supply.corps and state.commands[c.name].on_map]
+        depots = [f"{d.town} {d.days}" for d in sorted(supply.depots.values(),
+                                                        key=lambda d: (not d.main, d.town))
+                  if d.army == army.name]
+        if held or depots:
+            lines.append(f"Supplies of the {army.name} (days): " + ", ".join(held)
+                         + ("; depots: " + ", ".join(depots) if depots else "") + ".")
+    return lines
+
+
+def by_lot(ground: Ground, state: DayState, corps: str) -> int:
+    """The brigade the lot picks for a corps' attrition: the same for the same corps and day,
+    so a day run again picks the same (a brigade left as a garrison is not with the corps)."""
+    supply = state.supply
+    garrisons = {d.garrison for d in (supply.depots.values() if supply else ())
+                 if d.garrison_corps == corps}
+    found = ground.corps[corps]
+    numbers = [b.number for b in found.infantry if b.number not in garrisons]
+    digest = hashlib.sha256(f"{state.date.isoformat()}|{corps}".encode()).digest()
+    return numbers[int.from_bytes(digest[:4], "big") % len(numbers)]
+
+
+def attrition_casualties(state: DayState, corps: str) -> tuple[tuple[str, int], ...]:
+    """The casualties a corps keeps from attrition whatever the battle-casualties setting:
+    each whole ``men_per_casualty`` a brigade lost out of supply."""
+    supply = state.supply
+    if supply is None or corps not in supply.men_lost:
+        return ()
+    per = load_rules(supply.version).attrition.men_per_casualty
+    return tuple((str(b), men // per) for b, men in sorted(supply.men_lost[corps].items())
+                 if men // per)
+
+
+OrderKind = Literal["resupply", "move", "depot"]
+KINDS: tuple[OrderKind, ...] = ("resupply", "move", "depot")
+
+
+def _rules_of(state: DayState) -> tuple[SupplyRules, SupplyState]:
+    if state.supply is None:
+        raise OrderRefused("supply is not kept in this campaign: switch it on with the "
+                           "setting supply (2016 or 2020)")
+    return load_rules(state.supply.version), state.supply
+
+
+def build_order(ground: Ground, state: DayState, kind: str, *, army: str | None = None,
+                corps: str | None = None, origin: str | None = None, town: str | None = None,
+                days: int = 0, brigade: int | None = None) -> SupplyOrder:
+    """A supply order from the umpire's words, its names made canonical: the army is the
+    corps' (or, for a column, the army whose supplies are at ``origin``) unless named."""
+    _rules, supply = _rules_of(state)
+    chosen = next((k for k in KINDS if k == kind.strip().casefold()), None)
+    if chosen is None:
+        raise OrderRefused(f"'{kind}' is not a supply order; the orders are {', '.join(KINDS)}")
+    if corps is not None:
+        corps = find_command(state, corps).name
+        if corps not in ground.corps:
+            raise OrderRefused(f"{corps} is not a corps: only a corps draws or makes a depot")
+    origin = ground.resolve(origin) if origin else None
+    town = ground.resolve(town) if town else None
+    if army is not None:
+        army = _army_named(ground, army)
+    elif corps is not None:
+        army = ground.corps[corps].army
+    elif origin is not None:
+        owners = sorted({d.army for d in supply.depots.values() if d.town == origin}
+                        | {c.army for c in supply.columns.values() if c.town == origin})
+        if not owners:
+            raise OrderRefused(f"no army has supplies at {origin}")
+        army = owners[0]
+    needs = {"resupply": ("corps", "origin"), "move": ("origin", "town"),
+             "depot": ("corps", "town")}[chosen]
+    given = {"corps": corps, "origin": origin, "town": town}
+    missing = [n for n in needs if given[n] is None]
+    if missing or army is None:
+        raise OrderRefused(f"a {chosen} order needs " + " and ".join(
+            {"corps": "a corps", "origin": "the town it is drawn or sent from",
+             "town": "the town it goes to or is made at"}[n] for n in missing or needs))
+    return SupplyOrder(chosen, army, state.date, corps=corps, origin=origin, town=town,
+                       days=days, brigade=brigade)
+
+
+def _army_named(ground: Ground, name: str) -> str:
+    wanted = " ".join(name.split()).casefold()
+    for army in ground.scenario.armies:
+        if army.name.casefold() == wanted:
+            return army.name
+    raise OrderRefused(f"'{name}' is not an army group of the campaign; they are "
+                       + ", ".join(a.name for a in ground.scenario.armies))
+
+
+def give(ground: Ground, state: DayState, order: SupplyOrder) -> None:
+    """Check a supply order against the rule in force and take it for today."""
+    rules, supply = _rules_of(state)
+    give_order(rules, ground, state, supply, order)
+
+
+def choose_brigade(ground: Ground, state: DayState, corps: str, brigade: int) -> list[str]:
+    """The umpire's brigade for a corps' men lost out of supply, as the diary says it."""
+    rules, supply = _rules_of(state)
+    men = supply.pending.get(corps, 0)
+    made = apply_attrition(rules, ground, state, supply, corps, brigade)
+    line = f"{corps}: {brigade} Brigade loses the {men} men lost out of supply"
+    if made is not None:
+        line += f" — {made.amount} more casualty (now {made.balance})"
+    return [line + "."]

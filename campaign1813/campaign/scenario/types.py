@@ -9,7 +9,7 @@ The loader builds these from the TOML files and the campaign file stores them; e
 
 from datetime import date
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -142,6 +142,10 @@ class Settings(msgspec.Struct, frozen=True):
     messenger_miles: Annotated[float, msgspec.Meta(gt=0, le=1000)] = 60.0
     steps_per_day: Annotated[int, msgspec.Meta(ge=1, le=240)] = 12
     battle_turns: int = 12  # turns of a battle day before night falls (seed 000: twelve)
+    # the optional supply rule (day/supply.py): off, or the version of the author's rule
+    supply: Literal["off", "2016", "2020"] = "off"
+    # who picks the brigade that loses a corps' men out of supply: the umpire, or by lot
+    supply_attrition: Literal["umpire", "seeded"] = "umpire"
 
 
 class Scenario(msgspec.Struct, frozen=True):
