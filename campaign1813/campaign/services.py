@@ -22,8 +22,10 @@ from campaign1813.campaign.day.actions import (
     Applied,
     CancelOrder,
     ChangeSetting,
+    ChooseAttrition,
     ChooseRetreat,
     EndDay,
+    GiveSupplyOrder,
     IssueOrder,
     IssueOrders,
     MergeBattles,
@@ -68,7 +70,7 @@ __all__ = [
     "Changes", "IssueOrder", "cancel_order", "change_setting", "choose_retreat", "end_day",
     "issue_order", "issue_orders", "merge_battles", "perform", "postpone_battle",
     "record_result", "redo", "split_battle", "undo", "open_battle", "battle_action",
-    "finish_battle", "abandon_battle",
+    "finish_battle", "abandon_battle", "supply_order", "choose_attrition",
 ]
 
 
@@ -179,6 +181,20 @@ def change_setting(store: CampaignStore, name: str, value: str) -> Changes:
     """Change one of the campaign's settings (refused with the reason if the value is not
     one it can take); logged and undone like any action."""
     return perform(store, ChangeSetting(name, value))
+
+
+def supply_order(store: CampaignStore, kind: str, *, army: str | None = None,
+                 corps: str | None = None, origin: str | None = None, town: str | None = None,
+                 days: int = 0, brigade: int | None = None) -> Changes:
+    """A CinC's supply order for today (refused with the reason if the supply rule forbids
+    it): ``resupply`` a corps from ``origin``, ``move`` days from ``origin`` to ``town``, or
+    make a ``depot`` at ``town`` with a corps (and, by the 2016 rule, its ``brigade``)."""
+    return perform(store, GiveSupplyOrder(kind, army, corps, origin, town, days, brigade))
+
+
+def choose_attrition(store: CampaignStore, corps: str, brigade: int) -> Changes:
+    """The umpire's choice of the brigade that loses a corps' men out of supply."""
+    return perform(store, ChooseAttrition(corps, brigade))
 
 
 def undo(store: CampaignStore, expected: LogStep | None = None) -> Changes:

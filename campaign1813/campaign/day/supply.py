@@ -399,9 +399,9 @@ class _Book:
         self.ledger: list[LedgerEntry] = []
         self.lines: list[str] = []
 
-    def enter(self, holder: str, amount: int, balance: int, reason: str) -> None:
+    def enter(self, army: str, holder: str, amount: int, balance: int, reason: str) -> None:
         if amount:
-            self.ledger.append(LedgerEntry(self.day, holder, amount, balance, reason))
+            self.ledger.append(LedgerEntry(self.day, holder, amount, balance, reason, army))
 
 
 def _depot_name(depot: Depot) -> str:
@@ -448,7 +448,7 @@ def _lose_depots(state: DayState, supply: SupplyState, book: _Book) -> None:
         if side is None or holder is None or holder is side:
             continue
         del supply.depots[town]
-        book.enter(_depot_name(depot), -depot.days, 0,
+        book.enter(depot.army, _depot_name(depot), -depot.days, 0,
                    f"lost: {town} passed to the {holder.value}")
         rejoin = f"; {depot.garrison} Brigade rejoins {depot.garrison_corps}" \
             if depot.garrison is not None else ""
@@ -459,7 +459,7 @@ def _lose_depots(state: DayState, supply: SupplyState, book: _Book) -> None:
         holder = state.control.get(column.town)
         if side is not None and holder is not None and holder is not side:
             del supply.columns[key]
-            book.enter(f"column at {column.town} ({column.army})", -column.days, 0,
+            book.enter(column.army, f"column at {column.town} ({column.army})", -column.days, 0,
                        f"lost: {column.town} passed to the {holder.value}")
             book.lines.append(f"The {column.army} lost {column.days} days of supplies on the "
                               f"road at {column.town}.")
@@ -504,12 +504,12 @@ def _take(supply: SupplyState, army: str, town: str, days: int, book: _Book,
             supply.columns[key] = Column(town, army, left)
         else:
             del supply.columns[key]
-        book.enter(f"column at {town} ({army})", -used, left, reason)
+        book.enter(army, f"column at {town} ({army})", -used, left, reason)
         days -= used
     if days:
         depot = supply.depots[town]
         depot = _set_depot(supply, depot, depot.days - days)
-        book.enter(_depot_name(depot), -days, depot.days, reason)
+        book.enter(army, _depot_name(depot), -days, depot.days, reason)
 
 
 def _move_column(rules: SupplyRules, ground: Ground, state: DayState, supply: SupplyState,
@@ -526,13 +526,14 @@ def _move_column(rules: SupplyRules, ground: Ground, state: DayState, supply: Su
     depot = supply.depots.get(town)
     if depot is not None and depot.army == army.name:
         depot = _set_depot(supply, depot, depot.days + order.days)
-        book.enter(_depot_name(depot), order.days, depot.days, f"column from {origin}")
+        book.enter(army.name, _depot_name(depot), order.days, depot.days,
+                   f"column from {origin}")
     else:
         key = _column_key(army.name, town)
         waiting = supply.columns.get(key)
         days = order.days + (waiting.days if waiting else 0)
         supply.columns[key] = Column(town, army.name, days)
-        book.enter(f"column at {town} ({army.name})", order.days, days,
+        book.enter(army.name, f"column at {town} ({army.name})", order.days, days,
                    f"arrived from {origin}")
     book.lines.append(f"The {army.name} moved {order.days} days of supplies from {origin} to "
                       f"{town}.")
@@ -566,9 +567,9 @@ def _draw(rules: SupplyRules, ground: Ground, state: DayState, supply: SupplySta
             ("it carries all it can" if want <= 0 else f"the depot at {town} is empty")
         return
     depot = _set_depot(supply, depot, depot.days - days)
-    book.enter(_depot_name(depot), -days, depot.days, f"issued to {name}")
+    book.enter(depot.army, _depot_name(depot), -days, depot.days, f"issued to {name}")
     supply.corps[name] = supply.corps.get(name, 0) + days
-    book.enter(name, days, supply.corps[name], f"drew from {town}")
+    book.enter(depot.army, name, days, supply.corps[name], f"drew from {town}")
     drawn[name] = f"drew {days} days from {town}"
 
 
@@ -582,7 +583,7 @@ def _eat(rules: SupplyRules, state: DayState, supply: SupplyState, book: _Book,
         use = min(have, rules.use.per_day)
         if use:
             supply.corps[c.name] = have - use
-            book.enter(c.name, -use, have - use, "eaten")
+            book.enter(c.army, c.name, -use, have - use, "eaten")
         why = why_not.get(c.name)
         if use < rules.use.per_day:
             men = rules.attrition.men_per_day
@@ -611,14 +612,14 @@ def _gather(rules: SupplyRules, state: DayState, supply: SupplyState,
             days = max(0, min(rules.stocks.depot_collects, room))
             if days:
                 depot = _set_depot(supply, depot, depot.days + days)
-                book.enter(_depot_name(depot), days, depot.days, "gathered")
+                book.enter(army.name, _depot_name(depot), days, depot.days, "gathered")
         main = supply.depots.get(main_depot_town(army))
         if rules.stocks.top_up_main_depot and limit and main is not None \
                 and main.army == army.name:
             days = limit - army_total(supply, army, state)
             if days > 0:
                 main = _set_depot(supply, main, main.days + days)
-                book.enter(_depot_name(main), days, main.days,
+                book.enter(army.name, _depot_name(main), days, main.days,
                            f"topped up to the army's {limit}")
 
 
@@ -647,7 +648,7 @@ def apply_attrition(rules: SupplyRules, ground: Ground, state: DayState, supply:
     state.update(corps, casualties=tuple(sorted(
         casualties.items(), key=lambda kv: int(kv[0]) if kv[0].isdigit() else 0)))
     return LedgerEntry(state.date, f"{brigade} Brigade of {corps}", made, casualties[key],
-                       f"a casualty for {lost[brigade]} men lost out of supply")
+                       f"a casualty for {lost[brigade]} men lost out of supply", found.army)
 
 
 # -- the rule in the campaign day ------------------------------------------------------------
@@ -661,7 +662,7 @@ def switch(ground: Ground, state: DayState, version: str) -> list[str]:
     rules = load_rules(version)
     state.supply = start_supply(rules, ground, state.date)
     depots = sum(1 for _ in state.supply.depots)
-    return [f"Supply is kept by the {rules.title.lower()}: every corps starts with "
+    return [f"Supply is kept ({rules.title}): every corps starts with "
             f"{rules.stocks.corps_start} days, and the armies' {depots} depots with their "
             "stocks."]
 
@@ -669,10 +670,16 @@ def switch(ground: Ground, state: DayState, version: str) -> list[str]:
 def owed_choices(state: DayState) -> list[str]:
     """What the umpire still owes the supply rule before the day can march: the brigade of
     each corps that lost men out of supply."""
-    if state.supply is None:
+    if state.supply is None or not state.supply.pending:
         return []
-    return [f"{corps} lost {men} men out of supply; the umpire must choose the brigade"
-            for corps, men in sorted(state.supply.pending.items())]
+    owed = state.supply.pending
+    names = [c.name for c in state.ordered() if c.name in owed]
+    if len(names) == 1:
+        return [f"{names[0]} lost {owed[names[0]]} men out of supply; the umpire must choose "
+                "the brigade that loses them"]
+    return [f"{len(names)} corps lost men out of supply ("
+            + ", ".join(f"{n} {owed[n]}" for n in names)
+            + "); the umpire must choose the brigade that loses them in each"]
 
 
 def close_day(ground: Ground, state: DayState) -> list[str]:
@@ -695,15 +702,35 @@ def close_day(ground: Ground, state: DayState) -> list[str]:
             apply_attrition(rules, ground, state, supply, corps, brigade)
             lines.append(f"{corps}: the lot falls on {brigade} Brigade.")
     for army in ground.scenario.armies:
-        held = [f"{c.name} {supply.corps[c.name]}" for c in army.corps
-                if c.name in supply.corps and state.commands[c.name].on_map]
-        depots = [f"{d.town} {d.days}" for d in sorted(supply.depots.values(),
-                                                        key=lambda d: (not d.main, d.town))
-                  if d.army == army.name]
-        if held or depots:
-            lines.append(f"Supplies of the {army.name} (days): " + ", ".join(held)
-                         + ("; depots: " + ", ".join(depots) if depots else "") + ".")
+        lines += army_lines(ground, state, supply, army)
     return lines
+
+
+def army_lines(ground: Ground, state: DayState, supply: SupplyState,
+               army: ArmyGroup) -> list[str]:
+    """An army's ledger of the day in words, then what it holds at nightfall."""
+    entries = [e for e in supply.ledger if e.army == army.name]
+    eaten = [e for e in entries if e.reason == "eaten"]
+    own = f" ({army.name})"
+    words = [f"{e.holder.removesuffix(own)} {e.amount:+d} ({e.reason})" for e in entries
+             if e.reason != "eaten"]
+    if eaten:
+        every = len(eaten) == sum(1 for c in army.corps if c.name in supply.corps
+                                  and state.commands[c.name].on_map)
+        words.append(("every corps" if every else ", ".join(e.holder for e in eaten))
+                     + " ate a day")
+    held = [f"{c.name} {supply.corps[c.name]}" for c in army.corps
+            if c.name in supply.corps and state.commands[c.name].on_map]
+    depots = [f"{d.town} {d.days}" for d in sorted(supply.depots.values(),
+                                                    key=lambda d: (not d.main, d.town))
+              if d.army == army.name]
+    columns = [f"{c.town} {c.days}" for c in supply.columns.values() if c.army == army.name]
+    if not (words or held or depots):
+        return []
+    stock = ", ".join(held) + ("; depots: " + ", ".join(depots) if depots else "") \
+        + ("; on the road: " + ", ".join(columns) if columns else "")
+    lines = [f"Supply of the {army.name}: " + "; ".join(words) + "."] if words else []
+    return lines + [f"  {army.name}, days of supplies at nightfall: {stock}."]
 
 
 def by_lot(ground: Ground, state: DayState, corps: str) -> int:

@@ -65,6 +65,7 @@ class LedgerEntry(msgspec.Struct, frozen=True):
     amount: int
     balance: int
     reason: str
+    army: str = ""  # the army group whose stock it is
 
     def text(self) -> str:
         """``2 May 1813: 5 Corps +3 (drew from Magdeburg), now 4``."""
