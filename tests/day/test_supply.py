@@ -46,7 +46,7 @@ def ground() -> Ground:
 def _fresh(ground: Ground, version: str) -> tuple[DayState, SupplyState]:
     rules = load_rules(version)
     state = initial_state(ground.scenario, START)
-    return state, start_supply(rules, ground, START)
+    return state, start_supply(rules, ground.scenario, START)
 
 
 def _order(state: DayState, kind: str, **kw) -> SupplyOrder:

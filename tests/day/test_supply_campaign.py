@@ -7,8 +7,12 @@ from __future__ import annotations
 import hashlib
 
 import pytest
+from msgspec.structs import replace
 
+from campaign1813.campaign import queries
 from campaign1813.campaign.cli import main
+from campaign1813.campaign.scenario.loader import load_scenario
+from campaign1813.campaign.store.document import campaign_from_scenario
 
 
 def run(capsys, *argv: str) -> tuple[int, str]:
@@ -91,3 +95,18 @@ def test_bad_supply_words_are_refused_with_the_file_unchanged(campaign, capsys):
     code, out = run(capsys, "supply", f, "depot", "--corps", "5 Corps", "--brigade", "17")
     assert code != 0 and "a depot order needs the town it goes to or is made at" in out
     assert digest(campaign) == after
+
+
+def test_a_scenario_that_keeps_supply_starts_with_its_stocks(tmp_path):
+    """A scenario whose settings say supply 2020 makes campaigns that keep it from the first
+    day: 4 days with each corps and 6 a corps in a depot at its town (Hamburg: 4 Corps)."""
+    scenario = load_scenario()
+    scenario = replace(scenario, settings=replace(scenario.settings, supply="2020"))
+    doc = campaign_from_scenario(tmp_path / "kept.c1813", scenario)
+    try:
+        state = queries.day_state(doc)
+    finally:
+        doc.close()
+    assert state.supply is not None and state.supply.version == "2020"
+    assert state.supply.corps["4 Corps"] == 4
+    assert state.supply.depots["Hamburg"].days == 6 and state.supply.depots["Hamburg"].main

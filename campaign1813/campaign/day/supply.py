@@ -23,7 +23,7 @@ import msgspec
 
 from campaign1813.campaign.day.contact import find_contacts
 from campaign1813.campaign.day.ground import EPS, Ground, OrderRefused, Position
-from campaign1813.campaign.day.state import DayState, Kind, Status, find_command
+from campaign1813.campaign.day.state import DayState, Kind, Status, find_command, initial_state
 from campaign1813.campaign.day.supply_state import (
     Column,
     Depot,
@@ -32,7 +32,7 @@ from campaign1813.campaign.day.supply_state import (
     SupplyState,
 )
 from campaign1813.campaign.errors import CampaignError
-from campaign1813.campaign.scenario.types import ArmyGroup, Corps, Side
+from campaign1813.campaign.scenario.types import ArmyGroup, Corps, Scenario, Side
 
 VERSIONS = ("2016", "2020")
 
@@ -160,12 +160,12 @@ def main_depot_town(army: ArmyGroup) -> str:
     return army.hq
 
 
-def start_supply(rules: SupplyRules, ground: Ground, day: date) -> SupplyState:
+def start_supply(rules: SupplyRules, scenario: Scenario, day: date) -> SupplyState:
     """Every corps with its starting days and each army's first depots (2016: the main depot
     with 6; 2020: 6 days a corps in a depot at its starting town)."""
     corps: dict[str, int] = {}
     depots: dict[str, Depot] = {}
-    for army in ground.scenario.armies:
+    for army in scenario.armies:
         main = main_depot_town(army)
         if rules.stocks.main_depot_start or not rules.stocks.per_corps_in_depot:
             depots[main] = Depot(main, army.name, rules.stocks.main_depot_start, True, since=day)
@@ -660,11 +660,20 @@ def switch(ground: Ground, state: DayState, version: str) -> list[str]:
         state.supply = None
         return ["Supply is no longer kept."]
     rules = load_rules(version)
-    state.supply = start_supply(rules, ground, state.date)
+    state.supply = start_supply(rules, ground.scenario, state.date)
     depots = sum(1 for _ in state.supply.depots)
     return [f"Supply is kept ({rules.title}): every corps starts with "
             f"{rules.stocks.corps_start} days, and the armies' {depots} depots with their "
             "stocks."]
+
+
+def opening_state(scenario: Scenario, day: date) -> DayState:
+    """A new campaign's first day: every command at its starting town and, if the scenario's
+    settings keep supply, every army with its starting stocks."""
+    state = initial_state(scenario, day)
+    if scenario.settings.supply != "off":
+        state.supply = start_supply(load_rules(scenario.settings.supply), scenario, day)
+    return state
 
 
 def owed_choices(state: DayState) -> list[str]:
