@@ -15,10 +15,12 @@ import msgspec
 from msgspec.structs import replace
 
 from campaign1813.campaign.calendar import format_date
-from campaign1813.campaign.day import supply
+from campaign1813.campaign.day import fog, supply
 from campaign1813.campaign.day.ground import Ground, Position, describe
 from campaign1813.campaign.day.objectives import ObjectiveState, objective_states
+from campaign1813.campaign.day.reports import Report
 from campaign1813.campaign.day.settings import SETTINGS, shown
+from campaign1813.campaign.day.sideview import SideView
 from campaign1813.campaign.day.state import (
     Battle,
     DayState,
@@ -32,6 +34,7 @@ from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.protocol import (
     FIGHT_STEP,
     OPEN_FIGHT,
+    REPORT_MARK,
     CampaignStore,
     LogStep,
     fight_step_label,
@@ -478,27 +481,107 @@ def redo_step(doc: CampaignStore) -> LogStep | None:
 
 
 class DiaryEntry(msgspec.Struct, frozen=True):
-    """One line of the diary: the campaign date, the action it came from, the text."""
+    """One line of the diary: the campaign date, the action it came from, the text; a line
+    that stands for a battle's full report names the battle (``report``)."""
 
     day: date
     seq: int
     text: str
+    report: int | None = None
 
     def __str__(self) -> str:
         return f"{format_date(self.day)}: {self.text}"
 
 
+class NoReport(CampaignError):
+    """A battle's report asked for where there is none: no such battle, or none fought."""
+
+
+class BattleReport(msgspec.Struct, frozen=True):
+    """A battle's full report, move by move, as the table or auto-resolve wrote it."""
+
+    battle: int
+    title: str
+    day: date
+    lines: tuple[str, ...]
+
+    @property
+    def heading(self) -> str:
+        """``The battle of Magdeburg (6 May 1813)``."""
+        return self.title[:1].upper() + self.title[1:]
+
+
+def report_link(title: str, battle: int) -> str:
+    """The diary's one line that stands for a battle's full report.
+
+    >>> report_link("the battle of Magdeburg (6 May 1813)", 1)
+    'Full report: the battle of Magdeburg (6 May 1813), battle 1'
+    """
+    return f"Full report: {title}, battle {battle}"
+
+
+def _split_report(lines: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...] | None]:
+    """An action's diary lines and the full battle report after them (None if it has none)."""
+    if REPORT_MARK not in lines:
+        return lines, None
+    cut = lines.index(REPORT_MARK)
+    return lines[:cut], lines[cut + 1:]
+
+
+def _battle_named(texts: Iterable[str], battles: Iterable[Battle]) -> Battle | None:
+    """The battle whose title the texts name (the longest title first)."""
+    words = " ".join(texts).casefold()
+    for b in sorted(battles, key=lambda b: len(b.title), reverse=True):
+        if b.title.casefold() in words:
+            return b
+    return None
+
+
 def diary(doc: CampaignStore) -> list[DiaryEntry]:
-    """Every line of every action still in force, oldest first."""
+    """Every line of every action still in force, oldest first; a battle's setup on the table,
+    its steps and its full report stay with the battle: its result is one entry of the diary,
+    closed by a line that links to the report (``report_link``)."""
     with doc.read() as reader:
         actions = reader.log()
-    return [DiaryEntry(a.day, a.seq, line) for a in actions if a.kind != FIGHT_STEP
-            for line in (a.lines or (a.label,))]
+        battles = list(reader.state().battles.values())
+    out: list[DiaryEntry] = []
+    for a in actions:
+        if a.kind in (FIGHT_STEP, OPEN_FIGHT):
+            continue
+        lines, report = _split_report(a.lines or (a.label,))
+        out += [DiaryEntry(a.day, a.seq, line) for line in lines]
+        battle = _battle_named((a.label, *lines), battles) if report is not None else None
+        if battle is not None:
+            out.append(DiaryEntry(a.day, a.seq, report_link(battle.title, battle.id),
+                                  battle.id))
+    return out
 
 
 def diary_text(doc: CampaignStore) -> str:
     """The diary as plain text, one dated line each."""
     return "\n".join(str(e) for e in diary(doc))
+
+
+def battle_report(doc: CampaignStore, battle: int) -> BattleReport:
+    """A battle's full report: the one its result was given with (finished at the table or
+    auto-resolved), else the report so far of the battle on the table."""
+    with doc.read() as reader:
+        actions = reader.log()
+        state = reader.state()
+        found = reader.fight(battle)
+    known = state.battles.get(battle)
+    if known is None:
+        raise NoReport(f"battle {battle}: there is no such battle in the campaign")
+    for a in reversed(actions):
+        lines, report = _split_report(a.lines)
+        if report is not None and _battle_named((a.label, *lines), [known]) is not None:
+            return BattleReport(battle, known.title, a.day, report)
+    if found is not None:
+        setup, steps = found
+        return BattleReport(battle, known.title, state.date,
+                            tuple(_engine(setup.ruleset).report(setup, steps)))
+    raise NoReport(f"battle {battle} ({known.title}) has no report: it has been neither "
+                   "fought on the table nor auto-resolved")
 
 
 # -- for other tools ---------------------------------------------------------------------------
@@ -663,3 +746,20 @@ def _entry_roads(ground: Ground, state: DayState, setup: BattleSetup) -> dict[st
         if ways:
             out[corps.key] = ways[0][1]
     return out
+
+
+def side_view(doc: CampaignStore, side: Side) -> SideView:
+    """What one side knows today (its own commands, the reports released to it), read in one
+    transaction: everything shown or sent to a player is built from this."""
+    ground = doc.ground()
+    with doc.read() as reader:
+        state = reader.state()
+        name = reader.summary().name
+    return fog.side_view(ground.adjusted(state.settings), state, side, name)
+
+
+def enemy_reports(doc: CampaignStore) -> tuple[Report, ...]:
+    """Every report of the enemy, to both sides, held or released (the umpire's list)."""
+    with doc.read() as reader:
+        state = reader.state()
+    return tuple(sorted(state.reports.values(), key=lambda r: r.id))

@@ -12,36 +12,45 @@ line call these and nothing else to change a campaign.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, is_dataclass, replace
+from dataclasses import asdict, dataclass, is_dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
 
+from campaign1813.campaign.day import fog
 from campaign1813.campaign.day.actions import (
     Action,
+    AddReport,
     Applied,
     CancelOrder,
     ChangeSetting,
     ChooseAttrition,
     ChooseRetreat,
+    EditReport,
     EndDay,
     GiveSupplyOrder,
+    HoldReport,
+    ImportOrders,
     IssueOrder,
     IssueOrders,
     MergeBattles,
     PostponeBattle,
     RecordResult,
+    ReleaseReports,
     SplitBattle,
 )
 from campaign1813.campaign.day.aftermath import result_side
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.day.ground import Ground, OrderRefused
+from campaign1813.campaign.export import packet
+from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.protocol import (
     ABANDON_FIGHT,
     AUTO_RESOLVE,
     FIGHT_STEP,
     FINISH_FIGHT,
     OPEN_FIGHT,
+    REPORT_MARK,
     CampaignReader,
     CampaignStore,
     Fight,
@@ -70,7 +79,8 @@ __all__ = [
     "Changes", "IssueOrder", "cancel_order", "change_setting", "choose_retreat", "end_day",
     "issue_order", "issue_orders", "merge_battles", "perform", "postpone_battle",
     "record_result", "redo", "split_battle", "undo", "open_battle", "battle_action",
-    "finish_battle", "abandon_battle", "supply_order", "choose_attrition",
+    "finish_battle", "abandon_battle", "release_reports", "hold_report", "edit_report",
+    "add_report", "import_orders", "ImportResult", "supply_order", "choose_attrition",
 ]
 
 
@@ -197,6 +207,88 @@ def choose_attrition(store: CampaignStore, corps: str, brigade: int) -> Changes:
     return perform(store, ChooseAttrition(corps, brigade))
 
 
+def release_reports(store: CampaignStore, numbers: Sequence[int] = ()) -> Changes:
+    """Release held reports of the enemy to their sides (all held, if none is named)."""
+    return perform(store, ReleaseReports(tuple(numbers)))
+
+
+def hold_report(store: CampaignStore, number: int) -> Changes:
+    """Hold a report back from its side."""
+    return perform(store, HoldReport(number))
+
+
+def edit_report(store: CampaignStore, number: int, *, town: str | None = None,
+                band: str | None = None, men: int | None = None, identity: bool | None = None,
+                note: str | None = None) -> Changes:
+    """Change what a report tells its side (a false rumour is the umpire's to give)."""
+    return perform(store, EditReport(number, town, band, men, identity, note))
+
+
+def add_report(store: CampaignStore, side: str, subject: str, town: str, *,
+               band: str = "kind", men: int = 0, identity: bool = True, note: str = "",
+               released: bool = False) -> Changes:
+    """The umpire's own report of an enemy command to a side."""
+    return perform(store, AddReport(side, subject, town, band, men, identity, note, released))
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """What taking an order form did: the action's changes (None when this very form had been
+    taken already, and nothing changed), and each command's orders before → after."""
+
+    changes: Changes | None
+    diff: tuple[str, ...]
+    dry_run: bool = False
+
+
+class _NotTaken(Exception):
+    """Carries a dry run's result out of its unit of work, which is then rolled back."""
+
+    def __init__(self, result: ImportResult) -> None:
+        super().__init__("a dry run")
+        self.result = result
+
+
+def import_orders(store: CampaignStore, text: str | bytes, *,
+                  dry_run: bool = False) -> ImportResult:
+    """Take a side's returned order form: checked for its campaign, side, day, the state it
+    was written against and its signature; each order taken or refused with its reason.
+    ``dry_run``: only say what would change (the campaign is left as it was)."""
+    try:
+        return _import_orders(store, text, dry_run)
+    except _NotTaken as preview:
+        return preview.result
+
+
+def _import_orders(store: CampaignStore, text: str | bytes, dry_run: bool) -> ImportResult:
+    form = packet.parse_form(text)
+    side = packet.form_side(form)
+    ground = store.ground()
+    with store.unit_of_work() as work:
+        state = work.state()
+        view = fog.side_view(ground.adjusted(state.settings), state, side, work.summary().name)
+        keys = {s: work.side_key(s.value) for s in Side}
+        if packet.check_form(form, view, keys, state.imports):
+            return ImportResult(None, ())
+        lines = packet.form_orders(form)
+        before = {n: o.text() for n, o in state.orders.items()}
+        action = ImportOrders(side.value, str(form["number"]), packet.form_digest(form),
+                              tuple(IssueOrder(o.command, o.verb, o.objective, tuple(o.via),
+                                               o.forced) for o in lines))
+        changes = _perform(work, ground, action)
+        diff = []
+        for name in dict.fromkeys(o.command for o in lines):
+            key = name if name in state.commands else next(
+                (n for n in state.orders if n.casefold() == name.casefold()), name)
+            old, new = before.get(key, "no orders"), state.orders.get(key)
+            new_text = new.text() if new else "no orders"
+            if old != new_text:
+                diff.append(f"{key}: {old} → {new_text}")
+        if dry_run:
+            raise _NotTaken(ImportResult(changes, tuple(diff), True))
+        return ImportResult(changes, tuple(diff))
+
+
 def undo(store: CampaignStore, expected: LogStep | None = None) -> Changes:
     """Take back the latest action in force; with ``expected``, only if it is that entry."""
     with store.unit_of_work() as work:
@@ -296,11 +388,7 @@ def battle_action(store: CampaignStore, battle: int, action: str, *,
         work.add_step(battle, step)
         changes = work.record(LogEntry(FIGHT_STEP, fight_step_label(battle, step.label),
                                        work.summary().current_date, (), {"battle": battle}))
-    return _with_lines(changes, step.lines)
-
-
-def _with_lines(changes: Changes, lines: Sequence[str]) -> Changes:
-    return structs.replace(changes, lines=tuple(lines))
+    return structs.replace(changes, lines=tuple(step.lines), battle_step=True)
 
 
 def finish_battle(store: CampaignStore, battle: int) -> Changes:
@@ -323,7 +411,7 @@ def finish_battle(store: CampaignStore, battle: int) -> Changes:
         work.add_step(battle, step)
         report = engine.report(setup, [*steps, step])
         return work.record(LogEntry(FINISH_FIGHT, label, day,
-                                    (*lines, "Battle report:", *report), {"battle": battle}))
+                                    (*lines, REPORT_MARK, *report), {"battle": battle}))
 
 
 def abandon_battle(store: CampaignStore, battle: int) -> Changes:
@@ -394,5 +482,5 @@ def autoresolve_battle(store: CampaignStore, battle: int, *,
         work.put_state(state)
         return work.record(LogEntry(
             AUTO_RESOLVE, f"Auto-resolve: {label}", day,
-            (f"Auto-resolved (seed {setup.seed}): {result.reason}", *lines, "Battle report:",
+            (f"Auto-resolved (seed {setup.seed}): {result.reason}", *lines, REPORT_MARK,
              *result.report), {"battle": battle, "seed": setup.seed}))

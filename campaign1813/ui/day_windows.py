@@ -1,12 +1,14 @@
-"""The day's report pane and the campaign diary window, both read-only and non-modal."""
+"""The day's report pane: what the umpire's actions did, read-only. (The diary's own window is
+``diary_window.py``.)"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QFontDatabase
-from PySide6.QtWidgets import QPlainTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from campaign1813.campaign.day.changes import Changes
+from campaign1813.campaign.store.protocol import REPORT_MARK
+
+KEPT_WITH_THE_BATTLE = "The battle's full report is kept with it: Campaign ▸ Diary links to it."
 
 
 class ReportPane(QPlainTextEdit):
@@ -19,30 +21,16 @@ class ReportPane(QPlainTextEdit):
         self.setMaximumBlockCount(2000)
 
     def show_changes(self, changes: Changes, note: str | None = None) -> None:
-        """Add an action's label and its lines (and a closing note) to the report."""
+        """Add an action's label and its lines (and a closing note) to the report; a battle's
+        steps and its full report stay with the battle, as in the diary."""
+        if changes.battle_step:
+            return
         lines = [line for line in changes.lines if line != changes.label]
+        if REPORT_MARK in lines:
+            lines = [*lines[:lines.index(REPORT_MARK)], KEPT_WITH_THE_BATTLE]
         self.appendPlainText(f"— {changes.label} —" if lines else changes.label)
         for line in lines:
             self.appendPlainText(f"  {line}")
         if note:
             self.appendPlainText(f"  {note}")
         self.verticalScrollBar().setValue(self.verticalScrollBar().maximum())
-
-
-class DiaryWindow(QWidget):
-    """The campaign diary in its own window, kept up to date while it is open."""
-
-    def __init__(self, parent: QWidget | None = None):
-        super().__init__(parent, Qt.WindowType.Window)
-        self.setWindowTitle("Campaign Diary")
-        self.text = QPlainTextEdit()
-        self.text.setReadOnly(True)
-        self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.text)
-        self.resize(760, 520)
-
-    def show_text(self, text: str) -> None:
-        """Show the diary, scrolled to its latest line."""
-        self.text.setPlainText(text or "The diary is empty.")
-        self.text.verticalScrollBar().setValue(self.text.verticalScrollBar().maximum())

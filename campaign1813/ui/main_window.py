@@ -26,6 +26,7 @@ from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.day.settings import shown
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.queries import RoutePreview
+from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.document import (
     SUFFIX,
     CampaignDocument,
@@ -36,7 +37,7 @@ from campaign1813.campaign.store.document import (
     save_campaign_as,
 )
 from campaign1813.ui import APP_TITLE
-from campaign1813.ui.day_windows import DiaryWindow, ReportPane
+from campaign1813.ui.day_windows import ReportPane
 from campaign1813.ui.map.view import CampaignView
 from campaign1813.ui.menus import Menus
 from campaign1813.ui.objectives_panel import ObjectivesPanel
@@ -55,7 +56,11 @@ if TYPE_CHECKING:
     from campaign1813.campaign.day.actions import IssueOrder
     from campaign1813.ui.battle import BattleWindow
     from campaign1813.ui.battle_dialogs import BattleDialog
+    from campaign1813.ui.diary_window import DiaryWindow
+    from campaign1813.ui.report_window import ReportWindow
+    from campaign1813.ui.reports_dialog import ReportsDialog
     from campaign1813.ui.settings_dialog import SettingsDialog
+    from campaign1813.ui.side_window import SideWindow
 
 __all__ = ["APP_TITLE", "MainWindow"]
 
@@ -83,7 +88,10 @@ class MainWindow(QMainWindow):
         self.history = UndoHistory(self.campaign, self)
         self.undo_action, self.redo_action = self.history.undo_action, self.history.redo_action
         self.diary_window: DiaryWindow | None = None
+        self.report_windows: dict[int, ReportWindow] = {}  # battles' reports opened from the diary
         self.battle_windows: dict[int, BattleWindow] = {}  # the battles open at the table
+        self.side_windows: dict[Side, SideWindow] = {}  # View ▸ As the French / the Allies
+        self.reports_dialog: ReportsDialog | None = None
         self.campaign_view = CampaignView(self.campaign, self, settings=self._settings,
                                           defer_map=defer_map)
         self.campaign_view.battle_wanted.connect(self._on_battle_wanted)
@@ -475,19 +483,117 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(note or changes.label)
         if self.diary_window is not None and self.diary_window.isVisible():
             self.show_diary()
+        if self.side_windows:
+            self._show_sides()
+        if self.reports_dialog is not None and changes.reports:
+            self.reports_dialog.refresh()
         self.campaign_changed.emit(changes)
 
     def show_diary(self) -> None:
         """Open (or bring forward) the campaign diary window."""
         if self.document is None:
+            if self.diary_window is not None:
+                self.diary_window.close()  # no campaign open: no diary to show
             return
-        text = queries.diary_text(self.document)
+        # the diary window brings the printing: loaded when first opened
+        from campaign1813.campaign.export.diary import diary_places
+        from campaign1813.ui.diary_window import DiaryWindow
+
+        name = self.document.summary().name
         if self.diary_window is None:
-            self.diary_window = DiaryWindow(self)
-        self.diary_window.setWindowTitle(f"Campaign Diary — {self.document.summary().name}")
-        self.diary_window.show_text(text)
+            self.diary_window = DiaryWindow(lambda: Path(self.start_folder()), self)
+            self.diary_window.report_requested.connect(self.show_report)
+        self.diary_window.setWindowTitle(f"Campaign Diary — {name}")
+        self.diary_window.show_diary(queries.diary(self.document), diary_places(self.document),
+                                     name)
         self.diary_window.show()
         self.diary_window.raise_()
+
+    def show_report(self, battle: int) -> ReportWindow:
+        """Open (or bring forward) a battle's full report in its own window."""
+        from campaign1813.ui.report_window import ReportWindow  # with the diary's printing
+
+        window = self.report_windows.get(battle)
+        if window is None or not window.isVisible():
+            window = ReportWindow(self.campaign, battle, self)
+            window.destroyed.connect(
+                lambda _o=None, b=battle, w=window: self.report_windows.pop(b)
+                if self.report_windows.get(b) is w else None)
+            self.report_windows[battle] = window
+        else:
+            window.refresh()
+        window.show()
+        window.raise_()
+        return window
+
+    def view_as(self, side: Side | None) -> SideWindow | None:
+        """View ▸ As the French / As the Allies: the side's own window, built from its view
+        alone; As the umpire (None): the umpire's own map, every side's window closed."""
+        if side is None or self.document is None:
+            for open_window in self.side_windows.values():
+                open_window.close()
+            self.side_windows.clear()
+            self.raise_()
+            return None
+        from campaign1813.ui.side_window import SideWindow  # with the first side's view
+
+        view = queries.side_view(self.document, side)
+        found = self.side_windows.get(side)
+        if found is None:
+            window = SideWindow(view, self.document.scenario().map, self)
+            window.setWindowFlag(Qt.WindowType.Window)
+            self.side_windows[side] = window
+        else:
+            window = found
+            window.show_view(view)
+        window.show()
+        window.raise_()
+        return window
+
+    def write_turn_packets(self, folder: str | Path) -> list[Path]:
+        """File ▸ Turn Packets…: both sides' packets (situation report and order form, PDF and
+        JSON, each built from its side's view) written into ``folder``."""
+        if self.document is None:
+            return []
+        from campaign1813.campaign.export.turn_packet import write_packet  # rare: when asked
+        from campaign1813.ui.paper import QtPaper
+
+        written: list[Path] = []
+        try:
+            for side in Side:
+                written += write_packet(self.document, side, Path(folder), force=True,
+                                        paper=QtPaper())
+        except (CampaignError, OSError) as exc:
+            self.report_error(str(exc))
+            return written
+        self.statusBar().showMessage(f"Wrote {len(written)} files of the turn packets to "
+                                     f"{folder}", 5000)
+        return written
+
+    def show_reports(self) -> ReportsDialog | None:
+        """Campaign ▸ Reports of the Enemy…: hold back, edit, add and release reports."""
+        if self.document is None:
+            return None
+        from campaign1813.ui.reports_dialog import ReportsDialog  # a rare dialog
+
+        if self.reports_dialog is None:
+            doc = self.document
+            names = [c.name for c in queries.day_state(doc).ordered()]
+            self.reports_dialog = ReportsDialog(
+                lambda: queries.enemy_reports(doc) if self.document is doc else (),
+                self._run, names, self)
+        self.reports_dialog.refresh()
+        self.reports_dialog.show()
+        self.reports_dialog.raise_()
+        return self.reports_dialog
+
+    def _show_sides(self) -> None:
+        """Each side's window shows what its side knows now (closed with no campaign)."""
+        if self.document is None:
+            self.view_as(None)
+            return
+        for side, window in self.side_windows.items():
+            window.show_view(queries.side_view(self.document, side))
 
     # ----- view --------------------------------------------------------------------------
     def _on_opened(self) -> None:
@@ -496,6 +602,12 @@ class MainWindow(QMainWindow):
         self._show_title()
         if self.diary_window is not None and self.diary_window.isVisible():
             self.show_diary()
+        if self.reports_dialog is not None:
+            self.reports_dialog.close()
+            self.reports_dialog = None
+        if self.side_windows:  # another campaign: no side's window of the last one stays
+            self.view_as(None)
+            self.menus.view_actions[None].setChecked(True)
 
     def _show_title(self) -> None:
         status = self.campaign.status

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, QSettings
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from campaign1813 import __version__
 from campaign1813.campaign import queries
+from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.document import SUFFIX
 from campaign1813.ui import APP_TITLE
 from campaign1813.ui.open_campaign import OpenCampaign, Update
@@ -69,6 +70,9 @@ class Window(Protocol):
     def redo(self) -> object: ...
     def end_day(self) -> object: ...
     def show_diary(self) -> None: ...
+    def show_reports(self) -> object: ...
+    def write_turn_packets(self, folder: str | Path) -> object: ...
+    def view_as(self, side: Side | None) -> object: ...
     def show_settings(self) -> object: ...
     def record_result(self, battle: int, winner: str) -> object: ...
     def choose_retreat(self, command: str, option: str, town: str | None = None) -> object: ...
@@ -81,6 +85,11 @@ def _widget(window: Window) -> QWidget:
     """The window as the parent of a dialog (it is a QMainWindow)."""
     assert isinstance(window, QWidget)
     return window
+
+
+def _viewer(window: Window, side: Side | None) -> Callable[[], object]:
+    """View ▸ As …: the window as one side knows it (or the umpire)."""
+    return lambda: window.view_as(side)
 
 
 class Menus(QObject):
@@ -111,6 +120,8 @@ class Menus(QObject):
                                              QKeySequence.StandardKey.Print)
         self.export_oob_action = self._action(self.file_menu, "E&xport Orders of Battle…",
                                               lambda: self._orders_of_battle("on_export"))
+        self.packets_action = self._action(self.file_menu, "&Turn Packets…",
+                                           self._on_turn_packets)
         self.file_menu.addSeparator()
         self._action(self.file_menu, "&Quit", window.close, QKeySequence.StandardKey.Quit)
 
@@ -126,11 +137,25 @@ class Menus(QObject):
         self.campaign_menu.addSeparator()
         for dock in (window.orders_dock, window.report_dock, window.objectives_dock):
             self.campaign_menu.addAction(dock.toggleViewAction())
+        self.reports_action = self._action(self.campaign_menu, "&Reports of the Enemy…",
+                                           window.show_reports)
         self.campaign_menu.addSeparator()
         self.settings_action = self._action(self.campaign_menu, "&Settings…",
                                             window.show_settings, QKeySequence("Ctrl+,"))
         self.details_action = self._action(self.campaign_menu, "Campaign &Details…",
                                            self._on_details)
+
+        # View ▸ As the French / As the Allies / As the umpire: whose knowledge is shown
+        self.view_menu = bar.addMenu("&View")
+        self.view_group = QActionGroup(self)
+        self.view_actions: dict[Side | None, QAction] = {}
+        for text, side in (("As the &Umpire", None), ("As the &French", Side.FRENCH),
+                           ("As the &Allies", Side.ALLIED)):
+            action = self._action(self.view_menu, text, _viewer(window, side))
+            action.setCheckable(True)
+            self.view_group.addAction(action)
+            self.view_actions[side] = action
+        self.view_actions[None].setChecked(True)
 
         self.battle_menu = bar.addMenu("&Battle")  # rebuilt when battles or states change
         self.setup_sheet_menu: QMenu | None = None
@@ -151,12 +176,20 @@ class Menus(QObject):
         menu.addAction(action)
         return action
 
+    def _on_turn_packets(self) -> None:
+        """Ask for a folder, and write both sides' turn packets into it."""
+        folder = QFileDialog.getExistingDirectory(_widget(self._window), "Turn Packets",
+                                                  self._window.start_folder())
+        if folder:
+            self._window.write_turn_packets(folder)
+
     def _on_opened(self) -> None:
         """A file opened (or none): what needs one is enabled, the lists read again."""
         has_doc = self.campaign.document is not None
         for action in (self.save_as_action, self.backup_action, self.details_action,
                        self.settings_action, self.end_day_action, self.diary_action,
-                       self.print_oob_action, self.export_oob_action):
+                       self.print_oob_action, self.export_oob_action, self.packets_action,
+                       self.reports_action, *self.view_actions.values()):
             action.setEnabled(has_doc)
         self.rebuild_recent_menu()
         self.rebuild_battle_menu()

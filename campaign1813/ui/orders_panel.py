@@ -304,9 +304,17 @@ class OrdersPanel(QWidget):
         self.message.setText(text)
 
     def clear_entry(self) -> None:
-        """Ready the pad for the next order: waypoints and forced march are per order."""
-        self.via.clear()
-        self.forced.setChecked(False)
+        """Ready the pad for the next order: waypoints and forced march are per order, and so
+        is the march previewed for them (the order given is told in the message)."""
+        self._filling = True
+        try:
+            self.via.clear()
+            self.forced.setChecked(False)
+        finally:
+            self._filling = False
+        self.preview = None
+        self.route.clear()
+        self.route.setToolTip("")
 
     def show_preview(self) -> None:
         """Show what the order on the pad would do, once its objective and waypoints name
@@ -410,16 +418,26 @@ class OrdersPanel(QWidget):
             self.select_command(keep)
         self._fill_waypoints()
         self._fill_towns()
+        # another command on the pad (another theatre shown): its order starts afresh, from
+        # where it stands, not with the objective and waypoints typed for the one before
+        other = self.command.currentText() != keep
+        if other:
+            self.via.clear()
+            self.forced.setChecked(False)
         self._describe(self.command.currentText(),
-                       from_where_it_stands=not self.objective.currentText())
+                       from_where_it_stands=other or not self.objective.currentText())
         enabled = self.campaign.status is not None
         for widget in (self.command, self.verb, self.objective, self.via, self.forced,
                        self.give_button, self.cancel_button):
             widget.setEnabled(enabled)
 
     def _on_changed(self, update: Update) -> None:
-        """After an action: a command that surrendered leaves the pad; the command on the pad
-        is described again if its read model changed."""
+        """After an action (or an undo): a refusal shown on the pad no longer stands; a command
+        that surrendered leaves the pad; the command on the pad is described again if its read
+        model changed."""
+        if self.message.styleSheet() == REFUSED_STYLE:
+            self.message.clear()
+            self.message.setStyleSheet("")
         if update.battles:
             keep = self.command.currentText()
             if self._fill_commands() and keep:

@@ -3,9 +3,10 @@
 Both first ask, in a small dialog, what to put on paper — every army group, one theatre, one
 army group, or the commands of a battle still to be fought — and on what paper. Print opens
 Qt's print preview, painting the same document the PDF export writes (``ui/paper``) onto the
-printer. Export writes PDF, CSV or JSON, as the save dialog's file type says, through the
-same ``write_new`` as the command line: an existing file is replaced only when the umpire has
-said so (the save dialog's own question counts).
+printer. Export writes PDF, HTML, Markdown, CSV or JSON, as the save dialog's file type says,
+by the command line's own exporter of each format and through the same ``write_new``; the
+dialog offers a file name for what was chosen. An existing file is replaced only when the
+umpire has said so (the save dialog's own question counts).
 
 What goes on paper — the scenario's forces (``export.oob_document``, which brings pydantic:
 110–175 ms of CPU) and Qt's painter (``ui/paper``, with the setup sheet's types: 45–60 ms) — is
@@ -15,7 +16,8 @@ opens at once (this module alone takes some 10 ms).
 
 from __future__ import annotations
 
-import json
+import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
@@ -36,6 +38,7 @@ from PySide6.QtWidgets import (
 
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.export.document import Document
+from campaign1813.campaign.export.formats import FORMATS, format_of
 from campaign1813.campaign.export.output import write_new
 from campaign1813.campaign.export.paper import PAPER_SIZES
 
@@ -69,8 +72,7 @@ def _widget(window: MainWindow) -> QWidget:
     """The window as the parent of a dialog (it is a QMainWindow)."""
     return cast(QWidget, window)
 
-FILTERS = {"pdf": "PDF document (*.pdf)", "csv": "CSV spreadsheet (*.csv)",
-           "json": "JSON for other tools (*.json)"}
+FILTERS = FORMATS  # the save dialog's file types: the formats the orders of battle are written in
 PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
 
 
@@ -184,21 +186,27 @@ def preview_dialog(parent: QWidget, document: Document, paper_size: str) -> QPri
 
 
 def export_bytes(window: MainWindow, choice: Choice, fmt: str, paper_size: str) -> bytes:
-    """The orders of battle of the choice as the bytes of a PDF, CSV or JSON file."""
+    """The orders of battle of the choice as the bytes of a PDF, HTML, Markdown, CSV or JSON
+    file, by the exporter the command line uses (``oob_document.oob_bytes``)."""
     from campaign1813.campaign.export import oob_document as oob  # once chosen: see above
+    from campaign1813.ui.paper import QtPaper  # once chosen: see above
 
     assert window.document is not None
     summary = window.document.summary()
-    forces = forces_for(window, choice)
-    if fmt == "pdf":
-        from campaign1813.ui.paper import QtPaper  # once chosen: see above
+    return oob.oob_bytes(forces_for(window, choice), summary.name, summary.current_date, fmt,
+                         paper_size, QtPaper())
 
-        return QtPaper().pdf(oob.oob_document(forces, summary.name, summary.current_date),
-                             paper_size)
-    if fmt == "csv":
-        return oob.oob_csv(forces).encode("utf-8")
-    value = oob.oob_export_json(forces, summary.name, summary.current_date)
-    return (json.dumps(value, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+
+def suggested_name(choice: Choice, fmt: str = "pdf") -> str:
+    """The file name the save dialog offers: ``orders-of-battle-second-french-army.pdf``,
+    ``orders-of-battle-northern-germany.csv``, ``orders-of-battle-battle-2.json``."""
+    if choice.kind == "battle":
+        which = f"battle-{choice.battle}"
+    else:
+        which = choice.name
+    folded = unicodedata.normalize("NFKD", which).encode("ascii", "ignore").decode("ascii")
+    slug = re.sub(r"[^a-z0-9]+", "-", folded.lower()).strip("-")
+    return f"orders-of-battle-{slug}.{fmt}" if slug else f"orders-of-battle.{fmt}"
 
 
 def export_to(window: MainWindow, path: str | Path, choice: Choice, paper_size: str = "a4", *,
@@ -206,9 +214,10 @@ def export_to(window: MainWindow, path: str | Path, choice: Choice, paper_size: 
     """Write the orders of battle to ``path`` in the format its suffix names; an existing file
     is replaced as ``replace`` says, or as the umpire answers when asked (None)."""
     path = Path(path)
-    fmt = path.suffix.lower().lstrip(".")
-    if fmt not in FILTERS:
-        window.report_error(f"Cannot export to {path.name}: name it .pdf, .csv or .json")
+    fmt = format_of(path)
+    if fmt is None:
+        window.report_error(f"Cannot export to {path.name}: name it .pdf, .html, .md, .csv "
+                            "or .json")
         return False
     if path.exists() and replace is None:
         answer = QMessageBox.question(
@@ -228,21 +237,36 @@ def export_to(window: MainWindow, path: str | Path, choice: Choice, paper_size: 
     return True
 
 
-def _save_dialog(window: MainWindow) -> tuple[str, bool] | None:
-    """A file name from the save dialog, with its suffix; and whether the dialog asked about
-    replacing that very file (it did when the name it returned already had the suffix)."""
-    start = str(window.document.path.parent) if window.document else str(Path.home())
-    dialog = QFileDialog(_widget(window), "Export Orders of Battle", start)
+def save_dialog(window: MainWindow, choice: Choice) -> QFileDialog:
+    """The save dialog, in the campaign's folder, offering a name for the orders of battle
+    chosen (:func:`suggested_name`) that follows the file type picked."""
+    start = window.document.path.parent if window.document else Path.home()
+    dialog = QFileDialog(_widget(window), "Export Orders of Battle", str(start))
     dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
     dialog.setNameFilters(list(FILTERS.values()))
     dialog.setDefaultSuffix("pdf")
+    dialog.selectFile(suggested_name(choice, "pdf"))
     by_filter = {text: fmt for fmt, text in FILTERS.items()}
-    dialog.filterSelected.connect(lambda text: dialog.setDefaultSuffix(by_filter.get(text, "")))
+
+    def on_filter(text: str) -> None:
+        fmt = by_filter.get(text, "pdf")
+        dialog.setDefaultSuffix(fmt)
+        dialog.selectFile(suggested_name(choice, fmt))
+
+    dialog.filterSelected.connect(on_filter)
+    return dialog
+
+
+def _save_dialog(window: MainWindow, choice: Choice) -> tuple[str, bool] | None:
+    """A file name from the save dialog, with its suffix; and whether the dialog asked about
+    replacing that very file (it did when the name it returned already had the suffix)."""
+    dialog = save_dialog(window, choice)
     if not dialog.exec() or not dialog.selectedFiles():
         return None
     chosen = dialog.selectedFiles()[0]
+    by_filter = {text: fmt for fmt, text in FILTERS.items()}
     fmt = by_filter.get(dialog.selectedNameFilter(), "pdf")
-    if Path(chosen).suffix.lower().lstrip(".") in FILTERS:
+    if format_of(chosen) is not None:
         return chosen, True
     return f"{chosen}.{fmt}", False
 
@@ -265,7 +289,7 @@ def on_export(window: MainWindow) -> None:
     chooser = ChooseOrdersDialog(window, "Export Orders of Battle")
     if not chooser.exec():
         return
-    chosen = _save_dialog(window)
+    chosen = _save_dialog(window, chooser.choice)
     if chosen:
         export_to(window, chosen[0], chooser.choice, chooser.paper_size,
                   replace=True if chosen[1] else None)

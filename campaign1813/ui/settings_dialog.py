@@ -47,9 +47,9 @@ REFUSED_STYLE = "color: #b00020;"
 
 
 def setting_label(name: str) -> str:
-    """A setting's name as the dialog shows it: ``contact_miles`` is "Contact miles"."""
-    words = name.replace("_", " ")
-    return words[:1].upper() + words[1:]
+    """A setting's name as the dialog shows it (the words the Undo menu and the diary use
+    too): ``contact_miles`` is "Contact miles"."""
+    return BY_NAME[name].words
 
 
 def _accepts(read: Callable[[str], Any], text: str) -> bool:

@@ -118,7 +118,8 @@ def test_the_loop_reads_only_the_cached_tables(monkeypatch):
     def slow(*args: object, **kwargs: object) -> None:
         raise AssertionError("a rules function was called for a situation already cached")
 
-    for name in ("take_morale_test", "artillery_fire", "fight", "firefight", "skirmish",
+    for name in ("take_morale_test", "artillery_fire", "check_combat", "combat_factors",
+                 "find_row", "apply_row", "skirmish",
                  "pursue", "rally_pursuers", "roll_pips", "quick_result", "rout_reaction",
                  "opportunity_charge", "react", "charge_refusal", "reaction_refusal",
                  "quick_charge_refusal", "corps_action_cost"):
@@ -813,24 +814,27 @@ def test_the_revision_reacts_by_its_own_table():
 
 
 def test_pursuers_stay_disordered_and_a_rout_ends_their_pursuit():
-    """Rule 16: pursuing cavalry stay as they are until they rally at their corps' next move
-    (no re-forming at the end of the turn, Rule 18), and cavalry that rout are no longer
-    pursuing: they are never rallied as pursuers. The rich battle, seed 33: the Prussian 1
-    Cavalry Brigade pursue in turn 4, Disordered; in turn 5, before their corps moves, the
-    French 5 Cavalry Brigade charge them; still Disordered, they counter charge only if they
-    make morale (Rule 18 with Rule 17's test: Disordered or pursuing −1, two casualties −2,
-    formed supports +1; 6 − 2 = 4, made) and fight moving: Rule 14, French medium +1, one
-    casualty −1 = 0 against Prussian medium +1, two casualties −2, Disordered −1 = −2; 6 + 2
-    = 8 (8-9), the loser retires Shaken with 2 more casualties, 4, the cavalry's limit: they
-    rout."""
-    report = resolve(rich(), seed=33).report
+    """Rule 16: pursuing cavalry stay as they are until they rally at their next move (no
+    re-forming at the end of the turn, Rule 18), and cavalry that rout are no longer
+    pursuing: they are never rallied as pursuers. The rich battle, seed 1101: the Prussian 1
+    Cavalry Brigade pursue in turn 5, Disordered, with two casualties; a French battery hits
+    them (three); before their corps or their CinC moves again the French 5 Cavalry Brigade
+    charge them; still Disordered, they counter charge only if they make morale (Rule 18 with
+    Rule 17's test) and fight moving: Rule 14, French medium +1, one casualty −1 = 0 against
+    Prussian medium +1, three casualties −3, Disordered −1 = −3; 7 + 3 = 10 (10+), the loser
+    routs with 2 more casualties, 5, past the cavalry's limit of 4."""
+    report = resolve(rich(), seed=1101).report
     pcav, fcav = "1 Cavalry Brigade (1 Prussian Corps)", "5 Cavalry Brigade (2 French Corps)"
-    pursued = report.index(f"{pcav} pursue (6), (2) Pursue the routers 12\" and cause another "
+    pursued = report.index(f"{pcav} pursue (6), (1) Pursue the routers 12\" and cause another "
                            "casualty")
     routed = report.index(
-        f"Combat (Rule 14): {fcav} (0) against {pcav} (-2); {fcav} rolls (6) +2 = 8: Loser "
-        f"retires 8\" shaken – {fcav}: 1 casualty, disordered; {pcav}: 2 casualties, rout")
-    assert pursued < report.index("Turn 5 of 12") < routed
+        f"Combat (Rule 14): {fcav} (0) against {pcav} (-3); {fcav} rolls (7) +3 = 10: Loser "
+        f"routs – {fcav}: 1 casualty, disordered; {pcav}: 2 casualties, rout")
+    assert report.index("Turn 5 of 12") < pursued < routed
+    assert not any(line.startswith("Turn ") for line in report[pursued:routed])
+    assert not any(line.startswith("Move ") and "1 Prussian Corps (chip" in line
+                   or "– CinC (chip" in line and "Allied" in line
+                   for line in report[pursued:routed])
     assert report[routed - 1] == f"{pcav} tries to counter charge (6) pass (Rule 18: morale test)"
     assert not any(line.startswith(f"Rally pursuing {pcav}") for line in report)
 
@@ -862,3 +866,65 @@ def test_pursuers_no_commander_can_rally_go_back_shaken():
         auto_tables.SHAKEN
     assert report_lines.pursuers_not_rallied_line("Hussars", MoraleState.SHAKEN) == \
         "Pursuing Hussars not rallied (no commander): return to own lines shaken"
+
+
+def test_a_move_lost_to_the_poor_chip_tests_no_morale_of_its_own(rich_reports):
+    """Seed 000 (sequence of play, Rule 17): a commander who misses his move to the Poor chip
+    has no move, so none of his brigades tests or rallies at its end (the reports show only
+    "Miss move due to Poor Card"); his guns may still fire (Rule 7), and only the enemy they
+    hit tests. Over the rich battles (a Poor commander on each side, a worn corps)."""
+    lost = 0
+    for report in rich_reports:
+        for corps, _orders, lines_ in _moves(report):
+            if "Miss move due to Poor Card" not in lines_:
+                continue
+            lost += 1
+            own = f"({corps})"
+            for line in lines_:
+                if line.startswith(("Test to rally ", "Test morale for ", "Rally pursuing ")):
+                    assert own not in line, (corps, lines_)
+    assert lost >= 20
+
+
+def test_the_cinc_rallies_pursuing_cavalry():
+    """Rule 16 (000): pursuers try to rally at their next move, a corps commander or the CinC
+    paying 1 pip. The rich battle, seed 6: the French 5 Cavalry Brigade pursue; the French CinC
+    draws his chip before their corps moves again, rolls 5 + 2 = 7 pips, goes to 2 French
+    Corps and rallies them first (4, Disordered) for one of them."""
+    report = resolve(rich(), seed=6).report
+    cav = "5 Cavalry Brigade (2 French Corps)"
+    cinc = report.index("Move 5 – French – CinC (chip 1)")
+    assert report[cinc + 1:cinc + 4] == ("Pips: 5 + 2 (Average) = 7", "Move to 2 French Corps",
+                                        f"Rally pursuing {cav} (4) disordered")
+    pursued = max(i for i, line in enumerate(report[:cinc])
+                  if line.startswith(f"{cav} pursue ("))
+    assert not any("2 French Corps (chip" in line for line in report[pursued:cinc])
+
+
+# Estimates of the engine before its loop was made faster (2,000 runs, seed 0, at the commit
+# that gave the CinC his rally of pursuers): French, Allied and drawn counts.
+_ESTIMATES_BEFORE = {
+    "all-B, the French holding the town": (1630, 258, 112),
+    "all-B in the open": (957, 932, 111),
+    "two corps a side, revised rules": (1935, 60, 5),
+}
+
+
+def _before_and_after() -> list[tuple[str, BattleSetup]]:
+    return [("all-B, the French holding the town", setup(["B"], ["B"])),
+            ("all-B in the open", in_the_open(setup(["B"], ["B"]))),
+            ("two corps a side, revised rules",
+             setup(["A", "B"], ["B", "C"], cinc=True, ruleset="1813-revised"))]
+
+
+@pytest.mark.parametrize("name, s", _before_and_after())
+def test_estimates_unchanged_by_the_faster_loop(name, s):
+    """Auto-resolve's estimates are those of the engine before its loop was made faster: each
+    share now lies within the 95 % interval of the share before, and each share before within
+    the interval now."""
+    now = estimate(s, 2000, seed=0)
+    for share, count in zip((now.french, now.allied, now.draw), _ESTIMATES_BEFORE[name],
+                            strict=True):
+        low, high = wilson(count, 2000)
+        assert low <= share.fraction <= high, (name, share)
+        assert share.low <= count / 2000 <= share.high, (name, share)

@@ -31,9 +31,12 @@ from campaign1813.campaign.battle.ruleset1813.rules.combat import (
     CombatSide,
     Side,
     combat_odds,
+    fight,
 )
 from campaign1813.campaign.battle.ruleset1813.rules.command import pips_odds
+from campaign1813.campaign.battle.ruleset1813.rules.firefight import FIREFIGHT_RULE, firefight
 from campaign1813.campaign.battle.ruleset1813.rules.morale import (
+    PURSUIT,
     MoraleOutcome,
     MoraleTest,
     morale_odds,
@@ -190,6 +193,37 @@ def test_combat_tables_are_the_rules_odds(rule, a_arm, d_arm, a_facts, d_facts):
             {k: v for k, v in expected.items() if v}
         assert table.attacker_rolls == (odds.favoured is Side.ATTACKER)
         assert table.difference == odds.difference
+
+
+@pytest.mark.parametrize("rule, a_arm, d_arm, a_facts, d_facts", COMBATS)
+def test_combat_rows_are_what_fight_does_to_each_total(rule, a_arm, d_arm, a_facts, d_facts):
+    """Rules 9, 12-15: each total's row of a combat table is what the rules engine's
+    ``fight`` (``firefight`` for Rule 12) does with that total rolled: the row's words, each
+    side's casualties and state, and who pursues."""
+    for ra, rd, ca, cd, sd in product(Rating, Rating, (0, 2), (0, 3),
+                                      (MoraleState.FORMED, MoraleState.SHAKEN)):
+        pa, pd = _profile(a_arm, ra), _profile(d_arm, rd)
+        table = t.combat_table("1813", rule, pa, ca, t.FORMED, a_facts, pd, cd,
+                               STATES.index(sd), d_facts)
+        a = CombatSide(_from(pa, ca, MoraleState.FORMED, "attacker"), a_facts)
+        d = CombatSide(_from(pd, cd, sd, "defender"), d_facts)
+        for total in range(2, 13):
+            dice = TypedDice([total])
+            result = (firefight(a, d, dice) if rule == FIREFIGHT_RULE
+                      else fight(Combat(rule, a, d), dice))
+            row = table.rows[total]
+            assert row.result == result.row.result
+            effects = {e.brigade: e for e in result.effects}
+            for name, hit, before in (("attacker", row.attacker, MoraleState.FORMED),
+                                      ("defender", row.defender, sd)):
+                e = effects.get(name)
+                assert hit.casualties == (e.casualties if e else 0)
+                assert STATES[hit.state] == ((e.new_state if e else None) or before)
+                assert hit.new_rout == bool(e and e.new_state is MoraleState.ROUT
+                                            and before is not MoraleState.ROUT)
+            pursuers = {f.who for f in result.follow_ons if f.test == PURSUIT}
+            assert (row.attacker_pursues, row.defender_pursues) == (
+                "attacker" in pursuers, "defender" in pursuers)
 
 
 def test_combat_worked_by_hand():

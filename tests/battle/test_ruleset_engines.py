@@ -161,8 +161,8 @@ def test_a_ruleset_002_battle_of_the_campaign_fought_to_its_end(campaign):
         assert dict(state.commands["5 Corps"].casualties) == {"19": 6, "20": 6,
                                                              "artillery": 3}
         assert dict(state.commands["I Prussian Corps"].casualties) == {"3": 4}
-        diary = queries.diary_text(doc)
-        assert "Rules: Hits to elimination, shooting and charges by dice (seed 002)" in diary
+        report = "\n".join(queries.battle_report(doc, 1).lines)
+        assert "Rules: Hits to elimination, shooting and charges by dice (seed 002)" in report
         # Undoing the finish gives the result back to the table.
         services.undo(doc)
         assert queries.campaign_status(doc).battles[0].result is None
@@ -316,7 +316,7 @@ def test_the_command_line_fights_any_ruleset_by_its_generic_actions(campaign, ca
     err = capsys.readouterr().err
     assert "move road should be yes or no, not 'maybe'" in err and err.count("\n") == 1
     assert main(["battle", f, "1", "act", "move", "inches=6"]) == 1
-    assert "move needs unit (unit=…)" in capsys.readouterr().err
+    assert "move needs the unit (unit=…)" in capsys.readouterr().err
     assert main(["battle", f, "1", "act", "move", f"unit={FCAV}", "inches=9", "road"]) == 0
     assert "moves 9 inches along a road" in capsys.readouterr().out
     assert main(["battle", f, "1", "act", "next"]) == 0

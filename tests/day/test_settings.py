@@ -25,7 +25,7 @@ def test_contact_at_five_miles_lets_columns_close_to_five(tmp_path):
     I Corps holds; at the default 10 it halts at Carden, 10 short; at 5, 5 miles short."""
     u = make(tmp_path, {"1 Corps": "Aston"}, {"I Corps": "Dunmore"})
     ch = services.change_setting(u.doc, "contact_miles", "5")
-    assert ch.lines == ("Setting: contact_miles 10 → 5 (hostile commands this close by road "
+    assert ch.lines == ("Setting: Contact miles 10 → 5 (hostile commands this close by road "
                         "are in contact).",)
     u.order("1 Corps", "Move", "Dunmore")
     u.order("I Corps", "Hold", "Dunmore")
@@ -47,7 +47,7 @@ def test_a_setting_is_undone_like_any_action_and_kept_in_the_file(tmp_path):
         assert shown["messenger_orders"] == ("on", True)
         assert shown["forced_march_extra_miles"] == ("7.5", True)
         assert shown["contact_miles"] == ("10", False)
-        assert services.undo(doc).label == "Undo Setting: forced_march_extra_miles 7.5"
+        assert services.undo(doc).label == "Undo Setting: Forced march extra miles 7.5"
         shown = {s.name: s.value for s in queries.campaign_settings(doc)}
         assert shown["forced_march_extra_miles"] == "5"
         # back to the scenario's own value: no longer a change of this campaign
@@ -69,7 +69,8 @@ def test_a_setting_is_undone_like_any_action_and_kept_in_the_file(tmp_path):
     ("name", "Spring", "'name' is not a setting the umpire can change; the settings are "
                        "messenger_orders, messenger_miles, contact_miles, reinforce_miles, "
                        "carry_casualties_forward, forced_march_extra_miles, forced_march_cost, "
-                       "steps_per_day, battle_turns, supply, supply_attrition"),
+                       "steps_per_day, battle_turns, fog, recce_miles, release, supply, "
+                       "supply_attrition"),
     ("battle_turns", "0", "battle_turns must be a whole number of turns from 1 to 48, not '0'"),
 ])
 def test_a_bad_value_is_refused_and_changes_nothing(tmp_path, capsys, name, value, reason):

@@ -18,11 +18,14 @@ import pytest
 from msgspec.structs import replace
 
 from campaign1813.campaign.cli import main as bare_main
+from campaign1813.campaign.export.oob import cavalry_text
 from campaign1813.campaign.export.oob_document import army_forces, oob_document, theatre_forces
 from campaign1813.campaign.scenario.loader import load_scenario, read_scenario_folder
 from campaign1813.ui.console import main
+from campaign1813.ui.paper.layout import MARGINS_MM
 
 from ..day.test_scenarios import battle_setup
+from .pdf_reading import glyphs_outside
 
 # The widgets' application first: a PDF alone would start a bare QGuiApplication, and the
 # window tests that follow in the same run need a QApplication.
@@ -364,3 +367,63 @@ def test_no_csv_cell_can_be_read_as_a_formula(monkeypatch):
     rows = list(csv.DictReader(io.StringIO(oob_document.oob_csv(OneSheet()))))  # type: ignore[arg-type]
     assert rows == [{"army": "'=HYPERLINK(\"http://x\")", "name": "'+SUM(A1)", "class": "'@A",
                      "men": "-3"}]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_brigades_full_name_is_in_its_row_and_inside_the_margins(campaign, tmp_path,
+                                                                       capsys, paper):
+    """No name is shortened ("Reserve Regi…"): every named brigade of every army group of the
+    shipped scenario is on its army's sheet whole, in its own row after its grades, and no
+    letter of the document is set in a page's margin."""
+    out = tmp_path / "all.pdf"
+    assert run(capsys, "export", "oob", campaign, "--pdf", str(out), "--paper", paper)[0] == 0
+    pages = pages_of(out)
+    assert not any("…" in page for page in pages)
+    if paper == "a4":  # where each letter is set: read once, the slowest reading
+        assert glyphs_outside(out.read_bytes(), MARGINS_MM.left(), MARGINS_MM.right()) == []
+    scenario = load_scenario(read_scenario_folder(None))
+    named = 0
+    for page, army in zip(pages, scenario.armies, strict=True):
+        for corps in army.corps:
+            rows = [f"{b.number} Infantry Brigade {b.klass.value} {b.firepower.value} "
+                    f"{b.skirmish.value} {b.name}" for b in corps.infantry if b.name]
+            cavalry = corps.cavalry
+            if cavalry.name:
+                rows.append(f"{cavalry.number} Cavalry Brigade {cavalry.klass.value} "
+                            f"{cavalry_text(cavalry)} {cavalry.name}")
+            for row in rows:
+                assert len(occurrences(page, row)) == 1, f"{army.name}: {row!r} not whole"
+            named += len(rows)
+    assert named >= 40  # the scenario names many brigades: the test reads them all
+    # The longest names, which the old layout cut short, word for word.
+    text = " ".join(pages)
+    for name in ("Reserve Regiments", "Kurmark Landwehr", "Landwehr Cavalry",
+                 "Pomeranian Landwehr", "Chevalier Guard and Horse Guard"):
+        assert name in text
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "html", "md"])
+def test_paper_is_refused_for_a_format_without_pages(campaign, tmp_path, capsys, fmt):
+    """``--paper`` sizes a PDF alone: with CSV, JSON, HTML or Markdown it is refused in one
+    line naming the format, and no file is written; ``--help`` says so."""
+    out = tmp_path / f"oob.{fmt}"
+    code, _out, err = run(capsys, "export", "oob", campaign, f"--{fmt}", str(out),
+                          "--paper", "letter")
+    assert code == 1
+    assert f"--paper letter: only a PDF has pages to size; {fmt.upper()} has none" in err
+    assert not out.exists()
+    assert run(capsys, "export", "oob", campaign, f"--{fmt}", str(out))[0] == 0
+    with pytest.raises(SystemExit):
+        bare_main(["export", "oob", "--help"])
+    assert "only with --pdf" in capsys.readouterr().out
+
+
+def test_paper_is_refused_for_the_diary_and_setup_formats_without_pages(campaign, tmp_path,
+                                                                        capsys):
+    """The diary's Markdown and the setup's JSON and SVG have no pages either."""
+    for argv in (["export", "diary", campaign, "--md", str(tmp_path / "d.md")],
+                 ["export", "setup", campaign, "--battle", "1", "--json",
+                  str(tmp_path / "s.json")]):
+        code, _out, err = run(capsys, *argv, "--paper", "a4")
+        assert code == 1 and "only a PDF has pages to size" in err
+    assert list(tmp_path.iterdir()) == []

@@ -16,11 +16,14 @@ import pytest
 
 from campaign1813.ui.console import main
 from campaign1813.ui.paper import QtPaper
+from campaign1813.ui.paper.layout import MARGINS_MM
 from campaign1813.ui.paper.table_diagram import paint_table, table_svg
 
+from .pdf_reading import glyphs, glyphs_outside
 from .test_setup_sheet import LAURISTON, YORCK, helmstedt_sheet
 from .test_setup_sheet import campaign_files_fixture as _campaign_files  # noqa: F401
 from .test_setup_sheet import magdeburg_fixture as _magdeburg  # noqa: F401
+from .test_table_words import helmstedt_by
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -187,3 +190,20 @@ def test_battle_menu_setup_sheet_writes_pdf_and_svg(campaign_files, tmp_path, qt
     assert window.export_setup_sheet(1) == tmp_path / "table.svg"
     assert ET.parse(tmp_path / "table.svg").getroot().tag == f"{SVG}svg"
     assert window.export_setup_sheet(1) is None  # cancelled
+
+
+@pytest.mark.parametrize("ruleset", ["1813", "002", "004"])
+def test_no_line_of_the_sheet_runs_into_the_footer_or_the_margins(ruleset):
+    """Nothing is cut: on every page of the demo's two-army sheet, by each ruleset (002's
+    long sequence of play once ran under page 1's footer), every letter is inside the side
+    margins and the lowest line above the footer clears it."""
+    sheet = helmstedt_sheet() if ruleset == "1813" else helmstedt_by(ruleset)
+    data = QtPaper().setup_sheet_pdf(sheet, "a4")
+    assert glyphs_outside(data, MARGINS_MM.left(), MARGINS_MM.right()) == []
+    found, sizes = glyphs(data)
+    assert len(sizes) >= 3
+    for page in range(len(sizes)):
+        rows = sorted({round(g.y, 1) for g in found if g.page == page})
+        footer, above = rows[0], rows[1]
+        assert above - footer > 9, f"page {page + 1}: a line {above - footer:.1f} pt above " \
+                                   "the footer"

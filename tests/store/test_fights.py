@@ -1,4 +1,5 @@
-"""A battle fought on the table inside the campaign file: kept, resumed, undone, finished."""
+"""A battle fought on the table inside the campaign: kept, resumed, undone, finished; on both
+stores (the file and the server), the same tests."""
 
 from __future__ import annotations
 
@@ -8,18 +9,19 @@ from campaign1813.campaign import queries, services
 from campaign1813.campaign.cli import main
 from campaign1813.campaign.day.ground import OrderRefused
 from campaign1813.campaign.day.state import Status
-from campaign1813.campaign.store.document import open_campaign
+from campaign1813.campaign.store.opening import open_store
 from campaign1813.errors import CampaignError
 from tests.day.test_scenarios import battle_setup
 
 
 @pytest.fixture
-def found(tmp_path):
-    """3 May: the battle of Fenwick (1 Corps against I Corps, reinforcements on both sides)."""
+def found(tmp_path, stores):
+    """3 May: the battle of Fenwick (1 Corps against I Corps, reinforcements on both sides),
+    in the test's store."""
     u = battle_setup(tmp_path)
     u.end_day()
     u.doc.close()
-    return tmp_path / "c.c1813"
+    return stores(tmp_path / "c.c1813")
 
 
 def _play(doc) -> None:
@@ -31,17 +33,17 @@ def _play(doc) -> None:
 
 
 def test_a_battle_closed_and_reopened_resumes_at_the_same_step(found):
-    with open_campaign(found) as doc:
+    with open_store(found) as doc:
         _play(doc)
         before = queries.fight_view(doc, 1)
-    with open_campaign(found) as doc:
+    with open_store(found) as doc:
         after = queries.fight_view(doc, 1)
     assert after.state == before.state and after.steps == before.steps
     assert after.state.activation is not None and after.state.activation.pips is not None
 
 
 def test_undo_takes_back_each_step_then_the_setup(found):
-    with open_campaign(found) as doc:
+    with open_store(found) as doc:
         services.open_battle(doc, 1, seed=5)
         states = [queries.fight_view(doc, 1).state]
         chip = queries.fight_view(doc, 1).setup.chips[0].label
@@ -60,7 +62,7 @@ def test_undo_takes_back_each_step_then_the_setup(found):
 
 
 def test_a_typed_result_is_refused_while_the_battle_is_on_the_table(found):
-    with open_campaign(found) as doc:
+    with open_store(found) as doc:
         _play(doc)
         with pytest.raises(OrderRefused, match="being fought on the table"):
             services.record_result(doc, 1, "French")
@@ -71,7 +73,8 @@ def test_a_typed_result_is_refused_while_the_battle_is_on_the_table(found):
         services.record_result(doc, 1, "French")
 
 
-def test_finishing_rests_the_winner_and_retreats_the_loser_as_a_typed_result_does(tmp_path):
+def test_finishing_rests_the_winner_and_retreats_the_loser_as_a_typed_result_does(tmp_path,
+                                                                                   stores):
     typed_dir, fought_dir = tmp_path / "typed", tmp_path / "fought"
     typed_dir.mkdir()
     fought_dir.mkdir()
@@ -79,10 +82,10 @@ def test_finishing_rests_the_winner_and_retreats_the_loser_as_a_typed_result_doe
         u = battle_setup(folder)
         u.end_day()
         u.doc.close()
-    with open_campaign(typed_dir / "c.c1813") as doc:
+    with open_store(stores(typed_dir / "c.c1813")) as doc:
         services.record_result(doc, 1, "Allied")
         typed = {c.name: (c.status, c.status_date) for c in queries.campaign_status(doc).commands}
-    with open_campaign(fought_dir / "c.c1813") as doc:
+    with open_store(stores(fought_dir / "c.c1813")) as doc:
         _play(doc)
         services.battle_action(doc, 1, "override", side="Allied",
                                reason="the French withdrew at dusk")
@@ -92,11 +95,14 @@ def test_finishing_rests_the_winner_and_retreats_the_loser_as_a_typed_result_doe
         with pytest.raises(CampaignError, match="already finished"):
             services.battle_action(doc, 1, "finish")
         diary = queries.diary_text(doc)
+        report = "\n".join(queries.battle_report(doc, 1).lines)
     assert fought == typed
     assert fought["I Corps"][0] is Status.RESTING and fought["1 Corps"][0] is Status.RETREATING
     assert "Battle report:" in changes.lines
     # Rule 1: the commander's corps is still on its blind: the blind's pips, average die + 0
-    assert "Move 1 –" in diary and "Pips on the blind (Rule 1): 4 +0" in diary
+    assert "Move 1 –" in report and "Pips on the blind (Rule 1): 4 +0" in report
+    # The diary keeps the result and a link to the report, not the report's moves.
+    assert "Move 1 –" not in diary and diary.endswith(", battle 1")
 
 
 def test_the_command_line_fights_a_battle(found, capsys):

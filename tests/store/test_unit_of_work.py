@@ -1,11 +1,11 @@
 """The store behind its protocol: a unit of work reads, takes back the changed state, logs it
 once; the checks that decide an action hold until it is written; the services and read models
-reach the store only through the protocol, and the protocol names nothing of SQLite."""
+reach the store only through the protocol, and the protocol names nothing of SQLite. The tests
+of a store's behaviour run on both stores (the file and the server), the same tests."""
 
 from __future__ import annotations
 
 import ast
-import hashlib
 import json
 from datetime import date
 from pathlib import Path
@@ -18,34 +18,38 @@ import campaign1813.campaign.store.protocol
 from campaign1813.campaign import queries, services
 from campaign1813.campaign.day.actions import IssueOrder
 from campaign1813.campaign.day.ground import OrderRefused
-from campaign1813.campaign.store import document
-from campaign1813.campaign.store.document import CampaignBusy, open_campaign
+from campaign1813.campaign.store import document, server
+from campaign1813.campaign.store.document import CampaignBusy
+from campaign1813.campaign.store.opening import open_store
 from campaign1813.campaign.store.protocol import LogEntry
 from campaign1813.campaign.store.work import UnrecordedChange
 from tests.day.test_scenarios import battle_setup, make
+from tests.store.stores import digest
 
 
 @pytest.fixture
-def plain(tmp_path) -> Path:
+def plain(tmp_path, stores) -> str:
     make(tmp_path, {"1 Corps": "Aston"}, {"I Corps": "Fenwick"}).doc.close()
-    return tmp_path / "c.c1813"
+    return stores(tmp_path / "c.c1813")
 
 
 @pytest.fixture
-def found(tmp_path) -> Path:
+def found(tmp_path, stores) -> str:
     """3 May: the battle of Fenwick found, waiting for its result."""
     u = battle_setup(tmp_path)
     u.end_day()
     u.doc.close()
-    return tmp_path / "c.c1813"
+    return stores(tmp_path / "c.c1813")
 
 
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+def rows(doc, sql: str) -> list:
+    """Rows read straight from a store's tables (the file's SQL, on either store)."""
+    with doc.reading() as con:
+        return con.execute(sql).fetchall()
 
 
 def test_a_unit_of_work_logs_its_entry_with_only_what_changed_and_undo_puts_it_back(plain):
-    with open_campaign(plain) as doc:
+    with open_store(plain) as doc:
         ground = doc.ground()
         with doc.unit_of_work() as work:
             state = work.state()
@@ -55,9 +59,9 @@ def test_a_unit_of_work_logs_its_entry_with_only_what_changed_and_undo_puts_it_b
             changes = work.record(LogEntry("Handmade", label, state.date, tuple(lines),
                                            {"by": "a test"}))
         assert changes.commands == {"1 Corps"} and changes.label == label
-        kind, day, logged, payload, before, after = doc.con.execute(
-            "SELECT kind, date, lines_json, payload_json, before_json, after_json "
-            "FROM event_log").fetchone()
+        [(kind, day, logged, payload, before, after)] = rows(
+            doc, "SELECT kind, date, lines_json, payload_json, before_json, after_json "
+                 "FROM event_log")
         assert (kind, day, json.loads(logged), json.loads(payload)) == (
             "Handmade", "1813-05-01", lines, {"by": "a test"})
         assert json.loads(before) == {"orders": {"1 Corps|active": None}}
@@ -70,7 +74,7 @@ def test_a_unit_of_work_logs_its_entry_with_only_what_changed_and_undo_puts_it_b
 
 def test_changes_never_logged_are_refused_and_the_file_is_unchanged(plain):
     before = digest(plain)
-    with open_campaign(plain) as doc:
+    with open_store(plain) as doc:
         with pytest.raises(UnrecordedChange, match="not logged"), doc.unit_of_work() as work:
             state = work.state()
             state.marched = True
@@ -81,7 +85,7 @@ def test_changes_never_logged_are_refused_and_the_file_is_unchanged(plain):
 
 
 def test_a_unit_of_work_logs_one_action(plain):
-    with open_campaign(plain) as doc, doc.unit_of_work() as work:
+    with open_store(plain) as doc, doc.unit_of_work() as work:
         entry = LogEntry("Nothing", "Nothing done", date(1813, 5, 1))
         work.record(entry)
         with pytest.raises(UnrecordedChange, match="logged its action already"):
@@ -93,7 +97,8 @@ def test_the_check_of_an_action_holds_until_it_is_written(found, monkeypatch):
     of it waits for the unit to end (here it is told the campaign is busy), and is taken only
     after it."""
     monkeypatch.setattr(document, "BUSY_SECONDS", 0.1)
-    with open_campaign(found) as first, open_campaign(found) as second:
+    monkeypatch.setattr(server, "BUSY_SECONDS", 0.1)
+    with open_store(found) as first, open_store(found) as second:
         with first.unit_of_work() as work:
             assert work.fight(1) is None
             with pytest.raises(CampaignBusy, match="busy in another window"):
@@ -108,14 +113,14 @@ def test_the_check_of_an_action_holds_until_it_is_written(found, monkeypatch):
 
 
 def test_a_finished_battle_gives_its_result_once_with_one_log_entry(found):
-    with open_campaign(found) as doc:
+    with open_store(found) as doc:
         services.open_battle(doc, 1, seed=5)
         services.battle_action(doc, 1, "override", side="Allied", reason="the French withdrew")
         changes = services.finish_battle(doc, 1)
-        rows = doc.con.execute("SELECT kind, label, before_json, after_json FROM event_log "
-                               "ORDER BY seq DESC LIMIT 1").fetchall()
-        assert [(k, lab) for k, lab, _, _ in rows] == [("FinishFight", changes.label)]
-        before, after = (json.loads(x) for x in rows[0][2:])
+        last = rows(doc, "SELECT kind, label, before_json, after_json FROM event_log "
+                         "ORDER BY seq DESC LIMIT 1")
+        assert [(k, lab) for k, lab, _, _ in last] == [("FinishFight", changes.label)]
+        before, after = (json.loads(x) for x in last[0][2:])
         assert list(after["fight_steps"]) == ["1|00001"] and before["fight_steps"] == {
             "1|00001": None}
         assert after["battles"]["1"]["result"] == "Allied"

@@ -133,12 +133,12 @@ def test_the_diary_window_shows_the_diary_and_follows_new_actions(window, qtbot)
     window.menus.diary_action.trigger()
     diary = window.diary_window
     assert diary.isVisible() and not diary.isModal()
-    assert diary.text.toPlainText() == "1 May 1813: Order: 5 Corps – Move Helmstedt"
+    assert diary.text.toPlainText() == "1 May 1813\nOrder: 5 Corps – Move Helmstedt"
     window.menus.end_day_action.trigger()
     lines = diary.text.toPlainText().splitlines()
-    assert lines[-1] == "1 May 1813: 1 May 1813 ends."
+    assert lines[-1] == "1 May 1813 ends."
     window.undo_action.trigger()
-    assert diary.text.toPlainText() == "1 May 1813: Order: 5 Corps – Move Helmstedt"
+    assert diary.text.toPlainText() == "1 May 1813\nOrder: 5 Corps – Move Helmstedt"
 
 
 def cut_off_campaign(path):

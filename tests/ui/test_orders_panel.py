@@ -227,3 +227,39 @@ def test_a_refusal_on_the_pad_goes_once_the_order_is_changed(window):
     panel.verb.setCurrentText("Move")
     assert panel.message.text() == ""
     assert panel.route.text() == "16.5 miles, 2 days of march; arrives 2 May 1813, 09:12"
+
+
+def test_switching_theatre_starts_the_pad_afresh_not_with_the_last_objective(window):
+    panel = window.orders_panel
+    window.campaign_view.theatres.setCurrentText(Theatre.EASTERN_SPAIN.value)
+    enter(panel, panel.command.itemText(1), "Move", "Barcelona", via="Tarragona")
+    assert panel.objective.currentText() == "Barcelona"
+    window.campaign_view.theatres.setCurrentText(Theatre.NORTHERN_GERMANY.value)
+    assert panel.command.currentText() == "Second French Army HQ"
+    # the new command's order starts where it stands (Hamburg), with no waypoints
+    assert panel.objective.currentText() == "Hamburg"
+    assert panel.via.text() == "" and not panel.forced.isChecked()
+
+
+def test_after_give_order_the_march_line_clears_with_the_waypoints(window):
+    """The order given went via Brunswick (209.5 miles); the pad keeps no preview of it that
+    the cleared waypoints no longer say."""
+    panel = window.orders_panel
+    enter(panel, "5 Corps", "Move", "Berlin", via="Brunswick")
+    assert panel.route.text() == "209.5 miles, 16 days of march; arrives 16 May 1813, 08:12"
+    panel.give_button.click()
+    assert panel.message.text() == "Order: 5 Corps – Move Berlin via Brunswick"
+    assert panel.via.text() == "" and panel.route.text() == "" and panel.preview is None
+    panel.via.setText("Brunswick")  # typing again previews again
+    assert panel.route.text() == "209.5 miles, 16 days of march; arrives 16 May 1813, 08:12"
+
+
+def test_a_refusal_on_the_pad_goes_when_an_action_is_undone(window):
+    panel = window.orders_panel
+    enter(panel, "5 Corps", "Move", "Burg")
+    panel.give_button.click()
+    enter(panel, "6 Corps", "Hold", "Burg")
+    panel.give_button.click()
+    assert panel.message.text() == "6 Corps cannot hold at Burg: it stands at Hanover"
+    window.undo_action.trigger()  # the order to 5 Corps is taken back
+    assert panel.message.text() == ""

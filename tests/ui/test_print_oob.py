@@ -160,5 +160,43 @@ def test_export_to_an_unknown_kind_of_file_is_an_error_not_a_file(window, folder
     tmp_path = folder
     with qtbot.waitSignal(window.error_reported) as said:
         assert not export_to(window, tmp_path / "oob.docx", DAVOUT)
-    assert said.args == ["Cannot export to oob.docx: name it .pdf, .csv or .json"]
+    assert said.args == ["Cannot export to oob.docx: name it .pdf, .html, .md, .csv or .json"]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_export_writes_html_and_markdown_by_the_command_lines_own_exporter(window, folder,
+                                                                          capsys):
+    """The window's save dialog and ``export oob`` share one exporter per format: the HTML
+    and Markdown files the window writes are byte for byte those of the command line."""
+    from campaign1813.campaign.cli import main as bare_main
+
+    assert export_to(window, folder / "davout.html", DAVOUT)
+    assert export_to(window, folder / "davout.md", DAVOUT)
+    page = (folder / "davout.html").read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and page.count('<section class="unit') == 4
+    text = (folder / "davout.md").read_text(encoding="utf-8")
+    assert "| 13 | Infantry Brigade | A | B | A |  |" in text
+    for fmt in ("html", "md"):
+        out = folder / f"cli.{fmt}"
+        assert bare_main(["export", "oob", str(window.document.path), "--army",
+                          "Second French Army", f"--{fmt}", str(out)]) == 0
+        assert out.read_bytes() == (folder / f"davout.{fmt}").read_bytes()
+    capsys.readouterr()
+
+
+def test_the_save_dialog_suggests_a_name_that_follows_the_file_type(window, qtbot):
+    """Like the setup sheet's, the orders of battle's save dialog offers a file name: the
+    army group, theatre or battle chosen, with the suffix of the file type picked."""
+    assert print_oob.suggested_name(DAVOUT) == "orders-of-battle-second-french-army.pdf"
+    assert print_oob.suggested_name(Choice("theatre", "Northern Germany"), "csv") == \
+        "orders-of-battle-northern-germany.csv"
+    assert print_oob.suggested_name(Choice("battle", battle=2), "md") == \
+        "orders-of-battle-battle-2.md"
+    assert print_oob.suggested_name(Choice("all"), "json") == "orders-of-battle.json"
+    dialog = print_oob.save_dialog(window, DAVOUT)
+    qtbot.addWidget(dialog)
+    assert Path(dialog.selectedFiles()[0]).name == "orders-of-battle-second-french-army.pdf"
+    assert Path(dialog.directory().absolutePath()) == window.document.path.parent.resolve()
+    dialog.filterSelected.emit(print_oob.FILTERS["md"])
+    assert Path(dialog.selectedFiles()[0]).name == "orders-of-battle-second-french-army.md"
+    assert dialog.defaultSuffix() == "md"

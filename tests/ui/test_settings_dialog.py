@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (
 )
 
 from campaign1813.campaign import queries, services
-from campaign1813.campaign.day.settings import shown
+from campaign1813.campaign.day.settings import BY_NAME, shown
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.store import document
 from tests.ui.conftest import dump
@@ -46,7 +46,7 @@ def test_the_dialog_lists_every_setting_with_its_value_default_and_meaning(windo
     dialog = open_dialog(window)
     views = queries.campaign_settings(window.document)
     assert [f.name for f in dialog.fields] == [v.name for v in views]
-    assert len(views) == 9
+    assert len(views) == 12
     base = window.campaign.scenario.settings
     for view, field in zip(views, dialog.fields, strict=True):
         assert field.text() == view.value
@@ -69,6 +69,7 @@ def test_each_setting_has_an_editor_of_its_kind_within_its_bounds(window):
         "contact_miles": QDoubleSpinBox, "reinforce_miles": QDoubleSpinBox,
         "carry_casualties_forward": QCheckBox, "forced_march_extra_miles": QDoubleSpinBox,
         "forced_march_cost": QLineEdit, "steps_per_day": QSpinBox, "battle_turns": QSpinBox,
+        "fog": QCheckBox, "recce_miles": QDoubleSpinBox, "release": QLineEdit,
     }
     # the bounds of day/settings.py's checks: contact and reinforcement from 0 to 100 miles,
     # a messenger above 0 to 1000, 1 to 240 steps a day, 1 to 48 battle turns
@@ -76,7 +77,8 @@ def test_each_setting_has_an_editor_of_its_kind_within_its_bounds(window):
               if isinstance(f.editor, QSpinBox | QDoubleSpinBox)}
     assert ranges == {"messenger_miles": (0.1, 1000), "contact_miles": (0, 100),
                       "reinforce_miles": (0, 100), "forced_march_extra_miles": (0, 100),
-                      "steps_per_day": (1, 240), "battle_turns": (1, 48)}
+                      "steps_per_day": (1, 240), "battle_turns": (1, 48),
+                      "recce_miles": (0, 100)}
 
 
 def test_contact_miles_changed_in_the_dialog_is_one_action_undone_from_the_menu(window, qtbot):
@@ -86,13 +88,13 @@ def test_contact_miles_changed_in_the_dialog_is_one_action_undone_from_the_menu(
     assert [f.name for f in dialog.changed_fields()] == ["contact_miles"]
     with qtbot.waitSignal(window.campaign_changed) as blocker:
         press(qtbot, dialog)
-    assert blocker.args[0].label == "Setting: contact_miles 5"
+    assert blocker.args[0].label == "Setting: Contact miles 5"
     assert not dialog.isVisible()
     assert settings_of(window)["contact_miles"] == "5"
     assert next(s for s in queries.campaign_settings(window.document)
                 if s.name == "contact_miles").changed
-    assert window.undo_action.text() == "&Undo Setting: contact_miles 5"
-    assert "contact_miles 10 → 5" in window.report_pane.toPlainText()
+    assert window.undo_action.text() == "&Undo Setting: Contact miles 5"
+    assert "Contact miles 10 → 5" in window.report_pane.toPlainText()
     window.undo_action.trigger()
     assert settings_of(window)["contact_miles"] == "10"
     assert dump(window) == before
@@ -114,9 +116,9 @@ def test_each_changed_setting_is_its_own_undo_and_unchanged_ones_are_left_alone(
     while window.undo_action.isEnabled():
         labels.append(window.undo_action.text())
         window.undo_action.trigger()
-    assert labels == ["&Undo Setting: battle_turns 20",
-                      "&Undo Setting: forced_march_cost a day's rest for the corps",
-                      "&Undo Setting: messenger_orders on"]
+    assert labels == ["&Undo Setting: Battle turns 20",
+                      "&Undo Setting: Forced march cost a day's rest for the corps",
+                      "&Undo Setting: Messenger orders on"]
     assert settings_of(window) == before
 
 
@@ -221,3 +223,17 @@ def test_the_spin_boxes_stop_at_the_bounds_the_service_checks(window, name):
     services.change_setting(window.document, name, f"{top:g}")
     with pytest.raises(CampaignError, match="must be a"):
         services.change_setting(window.document, name, f"{top + step:g}")
+
+
+def test_the_undo_menu_names_a_setting_in_the_words_the_dialog_shows(window, qtbot):
+    """One table of a setting's words serves the dialog's label, the Undo menu and the diary:
+    "Undo Setting: Contact miles 0", never the file's name contact_miles."""
+    dialog = open_dialog(window)
+    for name, setting in BY_NAME.items():
+        assert dialog.field(name).label.text() == setting.words
+    type_into(qtbot, dialog.field("contact_miles"), "0")
+    press(qtbot, dialog)
+    assert window.undo_action.text() == "&Undo Setting: Contact miles 0"
+    assert "_" not in window.undo_action.text()
+    assert queries.diary_text(window.document).endswith(
+        "Setting: Contact miles 10 → 0 (hostile commands this close by road are in contact).")

@@ -49,6 +49,16 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "oob": ("scenario", "print the orders of battle of the scenario's army groups"),
     "scenario": ("scenario", "work with scenario folders"),
     "export": ("export", "write orders of battle and other papers to PDF, CSV or JSON files"),
+    "server": ("server", "make a PostgreSQL database ready for club campaigns"),
+    "push": ("server", "copy a campaign file whole to a server as a campaign"),
+    "pull": ("server", "copy a server campaign whole into a campaign file"),
+    "packet": ("packet", "write a side's turn packet: situation report and order form"),
+    "side-key": ("packet", "write the key issued to a side, to sign its order forms"),
+    "sign-orders": ("packet", "sign a filled order form with the side's key"),
+    "import-orders": ("packet", "take a side's signed order form, refusing a bad one"),
+    "reports": ("packet", "the reports of the enemy made for each side"),
+    "release": ("packet", "release held reports of the enemy to their sides"),
+    "hold": ("packet", "hold a report of the enemy back from its side"),
 }
 GROUPS = tuple(dict.fromkeys(group for group, _help in COMMANDS.values()))
 

@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from campaign1813.campaign import queries, services
-from campaign1813.campaign.battle.core.actions import action_named, read_inputs
+from campaign1813.campaign.battle.core.actions import MissingInputs, action_named, read_inputs
 from campaign1813.campaign.battle.core.engine import TestOdds
 from campaign1813.campaign.battle.core.steps import ActionRefused
 from campaign1813.campaign.battle.registry import find_ruleset
 from campaign1813.campaign.battle.report_forms import html_of, markdown_of
 from campaign1813.campaign.cli import battle_number
 from campaign1813.campaign.day.ground import OrderRefused
-from campaign1813.campaign.store.document import open_campaign
+from campaign1813.campaign.store.opening import open_store
 from campaign1813.errors import CampaignError
 
 if TYPE_CHECKING:
@@ -220,7 +220,7 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _open(args: argparse.Namespace) -> CampaignStore:
-    return open_campaign(args.file)
+    return open_store(args.file)
 
 
 def _handler(name: str) -> Any:
@@ -433,7 +433,10 @@ def _generic(queries: Any, services: Any, doc: Any, args: argparse.Namespace) ->
     for word in args.inputs:
         name, eq, value = word.partition("=")
         pairs.append((name.strip(), value if eq else None))
-    inputs = read_inputs(spec, pairs)
+    try:
+        inputs = read_inputs(spec, pairs)
+    except MissingInputs as exc:  # the command line shows how to give them
+        raise ActionRefused(f"{exc} ({exc.syntax})") from None
     return services.battle_action(doc, args.id, args.act, typed=_typed(args.roll), **inputs)
 
 

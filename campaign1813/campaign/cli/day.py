@@ -22,7 +22,7 @@ from campaign1813.campaign.queries import (
     supply_lines,
 )
 from campaign1813.campaign.scenario.types import Side
-from campaign1813.campaign.store.document import open_campaign
+from campaign1813.campaign.store.opening import open_store
 from campaign1813.maps.types import Theatre
 
 if TYPE_CHECKING:
@@ -146,7 +146,7 @@ def register(sub: Any, argv: list[str] | None = None) -> None:
 
 
 def _open(args: argparse.Namespace) -> CampaignStore:
-    return open_campaign(args.file)
+    return open_store(args.file)
 
 
 def _changes(args: argparse.Namespace, name: str, *a: Any, **kw: Any) -> Changes:

@@ -1,9 +1,16 @@
-"""CLI subcommands about campaign files: ``new``, ``info``, ``backup``, ``restore``."""
+"""CLI subcommands about campaign files: ``new``, ``info``, ``backup``, ``restore``.
+
+Each takes a server campaign's address where it takes a campaign file: ``new`` makes the
+campaign on the server, ``backup`` of an address writes a whole campaign file (a pull), and
+``restore`` onto an address puts the backup in place of the server's campaign (a push over it).
+The server's store is imported only then."""
 
 from __future__ import annotations
 
 import argparse
+import tempfile
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 from campaign1813.campaign.calendar import format_date
@@ -14,6 +21,7 @@ from campaign1813.campaign.store.document import (
     open_campaign,
     restore_campaign,
 )
+from campaign1813.campaign.store.opening import is_address, open_store
 
 
 def _parse_date(text: str) -> date:
@@ -57,6 +65,8 @@ def register(sub: Any, argv: list[str] | None = None) -> None:
 
 
 def _new(args: argparse.Namespace) -> int:
+    if is_address(args.file):
+        return _new_on_server(args)
     if not args.file.endswith(".c1813"):
         raise CampaignError(f"{args.file}: a campaign file's name must end in .c1813")
     with create_campaign(args.file, name=args.name, start_date=args.start) as doc:
@@ -66,7 +76,7 @@ def _new(args: argparse.Namespace) -> int:
 
 
 def _info(args: argparse.Namespace) -> int:
-    with open_campaign(args.file) as doc:
+    with open_store(args.file) as doc:
         s = doc.summary()
     print(f"{s.name}\nstarted {format_date(s.start_date)}\ntoday   {format_date(s.current_date)}")
     return 0
@@ -75,6 +85,15 @@ def _info(args: argparse.Namespace) -> int:
 def _backup(args: argparse.Namespace) -> int:
     if not args.out.endswith(".c1813"):
         raise CampaignError(f"{args.out}: a campaign file's name must end in .c1813")
+    if is_address(args.file):  # a server campaign's copy is a whole campaign file: a pull
+        from campaign1813.campaign.store.server import pull_campaign
+
+        out = pull_campaign(args.file, args.out, overwrite=args.overwrite)
+        with open_store(out) as doc:
+            s = doc.summary()
+        print(f"backed up {_shown_address(args.file)} to {out}: {s.name}, "
+              f"{format_date(s.current_date)}")
+        return 0
     with open_campaign(args.file) as doc:
         out = backup_campaign(doc, args.out, overwrite=args.overwrite)
         s = doc.summary()
@@ -83,6 +102,14 @@ def _backup(args: argparse.Namespace) -> int:
 
 
 def _restore(args: argparse.Namespace) -> int:
+    if is_address(args.file):  # a backup put in place of a server campaign: a push over it
+        from campaign1813.campaign.store.server import push_campaign
+
+        address = push_campaign(args.backup, args.file, replace=True)
+        with open_store(args.file) as doc:
+            s = doc.summary()
+        print(f"restored {args.backup} to {address}: {s.name}, {format_date(s.current_date)}")
+        return 0
     if not args.file.endswith(".c1813"):
         raise CampaignError(f"{args.file}: a campaign file's name must end in .c1813")
     aside = restore_campaign(args.backup, args.file)
@@ -91,4 +118,25 @@ def _restore(args: argparse.Namespace) -> int:
     print(f"restored {args.backup} to {args.file}: {s.name}, {format_date(s.current_date)}")
     if aside is not None:
         print(f"the file it replaced is kept as {aside}")
+    return 0
+
+
+def _shown_address(target: str) -> str:
+    """A server campaign's address as messages show it (its password hidden)."""
+    from campaign1813.campaign.store.server import ServerAddress
+
+    return str(ServerAddress(target))
+
+
+def _new_on_server(args: argparse.Namespace) -> int:
+    """A new campaign made as a file in a temporary folder and pushed to the server whole."""
+    from campaign1813.campaign.store.server import push_campaign
+
+    with tempfile.TemporaryDirectory() as folder:
+        made = Path(folder) / "new.c1813"
+        create_campaign(made, name=args.name, start_date=args.start).close()
+        address = push_campaign(made, args.file)
+    with open_store(args.file) as doc:
+        s = doc.summary()
+    print(f"created {address}: {s.name}, starting {format_date(s.start_date)}")
     return 0

@@ -1,5 +1,6 @@
 """CLI: ``export`` writes what leaves the laptop for the table — ``export oob`` the orders of
-battle as PDF, CSV or JSON.
+battle as PDF, HTML, Markdown, CSV or JSON (``--paper`` sizes the PDF alone and is refused with
+the others, which have no pages).
 
 Every export goes through :func:`~campaign1813.campaign.export.output.write_new`: an existing
 file is replaced only with ``--force``, the file is written whole or not at all, and nowhere
@@ -11,15 +12,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 from pathlib import Path
 from typing import Any
 
+from campaign1813.campaign.export.formats import check_paper_option
 from campaign1813.campaign.export.output import write_new
 from campaign1813.campaign.export.paper import installed
-from campaign1813.campaign.export.render import document_html, document_markdown
 from campaign1813.campaign.queries import campaign_status
-from campaign1813.campaign.store.document import open_campaign
+from campaign1813.campaign.store.opening import open_store
 
 # The modules (in this package) that add an ``export`` subcommand each.
 EXPORTS: list[str] = [
@@ -80,9 +80,15 @@ def register_export(kinds: Any) -> None:
                    "html": "write one HTML page (each corps kept on one printed page)",
                    "md": "write Markdown", "csv": "write CSV, a row per commander and unit",
                    "json": "write JSON (docs/schemas/oob.schema.json)"})
-    p.add_argument("--paper", choices=("a4", "letter"), default="a4",
-                   type=str.lower, help="the PDF's paper size (default a4)")
+    add_paper(p)
     p.set_defaults(func=_oob)
+
+
+def add_paper(parser: argparse.ArgumentParser) -> None:
+    """``--paper``: the PDF's page size; refused with a format that has no pages."""
+    parser.add_argument("--paper", choices=("a4", "letter"), default=None, type=str.lower,
+                        help="the PDF's paper size (default a4); only with --pdf, since the "
+                             "other formats have no pages")
 
 
 def _oob(args: argparse.Namespace) -> int:
@@ -91,9 +97,10 @@ def _oob(args: argparse.Namespace) -> int:
     from campaign1813.campaign.export import oob_document as oob
 
     fmt, out = chosen_output(args)
+    size = check_paper_option(fmt, args.paper)
     if fmt == "pdf":
-        paper = installed()  # before any work: without a painter there is nothing to do
-    with open_campaign(args.file) as doc:
+        installed()  # before any work: without a painter there is nothing to do
+    with open_store(args.file) as doc:
         armies = doc.scenario().armies
         summary = doc.summary()
         battles = campaign_status(doc).battles if args.battle is not None else ()
@@ -105,18 +112,5 @@ def _oob(args: argparse.Namespace) -> int:
         forces = oob.battle_forces(armies, oob.find_battle(battles, args.battle))
     else:
         forces = oob.all_forces(armies)
-    if fmt in ("pdf", "html", "md"):
-        document = oob.oob_document(forces, summary.name, summary.current_date)
-        if fmt == "pdf":
-            data = paper.pdf(document, args.paper)
-        elif fmt == "html":
-            data = document_html(document).encode("utf-8")
-        else:
-            data = document_markdown(document).encode("utf-8")
-    elif fmt == "csv":
-        data = oob.oob_csv(forces).encode("utf-8")
-    else:
-        value = oob.oob_export_json(forces, summary.name, summary.current_date)
-        data = (json.dumps(value, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
-    write(out, data, args.force)
+    write(out, oob.oob_bytes(forces, summary.name, summary.current_date, fmt, size), args.force)
     return 0

@@ -12,7 +12,7 @@ from typing import Protocol
 
 from campaign1813.campaign.battle.core.outcome import DRAW, Side
 from campaign1813.campaign.calendar import format_date
-from campaign1813.campaign.day import aftermath, battles, orders, supply
+from campaign1813.campaign.day import aftermath, battles, intelligence, orders, supply
 from campaign1813.campaign.day.cycle import DayReport, advance_day
 from campaign1813.campaign.day.ground import Ground, OrderRefused
 from campaign1813.campaign.day.objectives import changes_of_hands, objective_states
@@ -198,11 +198,13 @@ class ChangeSetting:
             state.settings.pop(name, None)  # back to the scenario's own
         else:
             state.settings[name] = value
-        line = f"Setting: {name} {shown(old)} → {shown(value)} ({BY_NAME[name].meaning})."
+        # the setting in the words the settings dialog shows, in the Undo menu and the diary
+        setting = BY_NAME[name]
+        line = f"Setting: {setting.words} {shown(old)} → {shown(value)} ({setting.meaning})."
         lines = [line]
         if name == "supply":
             lines += supply.switch(ground.adjusted(state.settings), state, value)
-        return f"Setting: {name} {shown(value)}", lines, None
+        return f"Setting: {setting.words} {shown(value)}", lines, None
 
 
 @dataclass(frozen=True)
@@ -241,3 +243,97 @@ class ChooseAttrition:
         name = find_command(state, self.corps).name
         lines = supply.choose_brigade(ground, state, name, self.brigade)
         return f"Attrition: {name}, {self.brigade} Brigade", lines, None
+
+
+@dataclass(frozen=True)
+class ReleaseReports:
+    """Release held reports of the enemy to their sides (every held one, if none is named)."""
+
+    numbers: tuple[int, ...] = ()
+
+    def apply(self, ground: Ground, state: DayState) -> Applied:
+        """Release them."""
+        lines = intelligence.release(state, self.numbers)
+        return f"Release {len(lines)} report{'s' if len(lines) != 1 else ''}", lines, None
+
+
+@dataclass(frozen=True)
+class HoldReport:
+    """Hold a report back from its side."""
+
+    number: int
+
+    def apply(self, ground: Ground, state: DayState) -> Applied:
+        """Hold it."""
+        return f"Hold report {self.number}", intelligence.hold(state, self.number), None
+
+
+@dataclass(frozen=True)
+class EditReport:
+    """Change what a report tells its side."""
+
+    number: int
+    town: str | None = None
+    band: str | None = None
+    men: int | None = None
+    identity: bool | None = None
+    note: str | None = None
+
+    def apply(self, ground: Ground, state: DayState) -> Applied:
+        """Edit it."""
+        lines = intelligence.edit(ground, state, self.number, town=self.town, band=self.band,
+                                  men=self.men, identity=self.identity, note=self.note)
+        return f"Edit report {self.number}", lines, None
+
+
+@dataclass(frozen=True)
+class AddReport:
+    """The umpire's own report of an enemy command to a side."""
+
+    side: str
+    subject: str
+    town: str
+    band: str = "kind"
+    men: int = 0
+    identity: bool = True
+    note: str = ""
+    released: bool = False
+
+    def apply(self, ground: Ground, state: DayState) -> Applied:
+        """Write it."""
+        lines = intelligence.add(ground, state, self.side, self.subject, self.town,
+                                 band=self.band, men=self.men, identity=self.identity,
+                                 note=self.note, released=self.released)
+        return f"Report for the {self.side}: {self.subject}", lines, None
+
+
+@dataclass(frozen=True)
+class ImportOrders:
+    """A side's returned order form: each order taken or refused with its reason, as on the
+    pad, and the form's number kept so the same form is taken once."""
+
+    side: str
+    number: str
+    digest: str
+    orders: tuple[IssueOrder, ...]
+
+    def apply(self, ground: Ground, state: DayState) -> Applied:
+        """Take each order that keeps the rules; refuse the others one by one."""
+        if self.number in state.imports:
+            raise OrderRefused(f"order form {self.number} has been taken already")
+        lines: list[str] = []
+        taken = 0
+        for order in self.orders:
+            try:
+                command = find_command(state, order.command)
+                if command.side.value != self.side:
+                    raise OrderRefused(f"{command.name} is not a {self.side} command")
+                lines.extend(order.apply(ground, state)[1])
+                taken += 1
+            except OrderRefused as exc:
+                lines.append(f"Refused: {order.command} – {order.verb} {order.objective}: "
+                             f"{exc}")
+        state.imports[self.number] = self.digest
+        refused = len(self.orders) - taken
+        return (f"Order form of the {self.side}: {taken} taken, {refused} refused", lines,
+                None)

@@ -23,9 +23,13 @@ class Changes(msgspec.Struct, frozen=True):
     positions: frozenset[str] = frozenset()
     marched_changed: bool = False
     fights: frozenset[int] = frozenset()
+    # a step of a battle on the table: ``lines`` are what the step says at the table (its
+    # battle's report), not the diary's, so the day's report leaves them to the battle window
+    battle_step: bool = False
+    reports: frozenset[int] = frozenset()  # the reports of the enemy made, changed or undone
 
     @property
     def anything(self) -> bool:
         """Whether the action changed any part of the day's state."""
         return bool(self.commands or self.battles or self.towns or self.date_changed
-                    or self.marched_changed or self.fights)
+                    or self.marched_changed or self.fights or self.reports)

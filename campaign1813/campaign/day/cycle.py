@@ -20,6 +20,7 @@ from campaign1813.campaign.day.aftermath import enemy_towns, retreat_destination
 from campaign1813.campaign.day.battles import REINFORCEMENT_TURN, intends_to_fight, schedule
 from campaign1813.campaign.day.contact import find_contacts
 from campaign1813.campaign.day.ground import EPS, Ground, OrderRefused, Position, describe
+from campaign1813.campaign.day.intelligence import day_reports
 from campaign1813.campaign.day.movement import ARRIVAL_SLACK, MarchResult, march
 from campaign1813.campaign.day.orders import replan
 from campaign1813.campaign.day.state import Battle, DayState, Status, Verb
@@ -107,6 +108,7 @@ def _march_day(ground: Ground, state: DayState, lines: list[str]) -> tuple[int, 
         if c.marched or c.halted:
             state.update(c.name, marched=0.0, halted=False)
     held = {c.name: c.position for c in state.ordered()}  # the ground each stood on at dawn
+    recce = [n for n, o in state.orders.items() if o.verb is Verb.RECCE]  # read before arrival
     result = march(state, ground)
     for c in state.ordered():
         if c.name not in result.marched:
@@ -141,6 +143,13 @@ def _march_day(ground: Ground, state: DayState, lines: list[str]) -> tuple[int, 
                                     intends_to_fight(ground, state, p.allied, p.french))
              for p in contacts}
     battles = schedule(ground, state, contacts)
+    if ground.settings.fog:
+        made = day_reports(ground, state, contacts, battles, recce, result.stopped)
+        state.reports.update((r.id, r) for r in made)
+        if made:
+            held_back = sum(not r.released for r in made)
+            lines.append(f"Reports of the enemy: {len(made)} made"
+                         + (f", {held_back} held for the umpire." if held_back else "."))
     fighting = {n for b in battles for n in b.everyone()}
     for pair in contacts:
         if pair.french in fighting or pair.allied in fighting:

@@ -21,9 +21,12 @@ from campaign1813.campaign.scenario.types import Settings
 
 
 class Setting(msgspec.Struct, frozen=True):
-    """One setting the umpire may change: its name, what it means, and how a value is read."""
+    """One setting the umpire may change: its name (as the command line and the file spell
+    it), its words (as the settings dialog, the Undo menu and the diary say it), what it
+    means, and how a value is read."""
 
     name: str
+    words: str
     meaning: str
     read: Callable[[str], Any]
 
@@ -78,23 +81,51 @@ def _text(text: str) -> str:
     return value
 
 
+RELEASES = ("end of day", "umpire")
+
+
+def _release(text: str) -> str:
+    word = " ".join(text.strip().casefold().replace("-", " ").replace("_", " ").split())
+    if word not in RELEASES:
+        raise ValueError(f"must be {' or '.join(RELEASES)}")
+    return word
+
+
 SETTINGS: tuple[Setting, ...] = (
-    Setting("messenger_orders", "orders reach a distant corps by messenger from its HQ", _switch),
-    Setting("messenger_miles", "miles a messenger rides in a day", _miles(0, 1000, True)),
-    Setting("contact_miles", "hostile commands this close by road are in contact",
+    Setting("messenger_orders", "Messenger orders",
+            "orders reach a distant corps by messenger from its HQ", _switch),
+    Setting("messenger_miles", "Messenger miles",
+            "miles a messenger rides in a day", _miles(0, 1000, True)),
+    Setting("contact_miles", "Contact miles",
+            "hostile commands this close by road are in contact",
             _miles(0, 100)),
-    Setting("reinforce_miles", "friends this close march to the sound of the guns",
+    Setting("reinforce_miles", "Reinforce miles",
+            "friends this close march to the sound of the guns",
             _miles(0, 100)),
-    Setting("carry_casualties_forward", "battle casualties stay on the brigades", _switch),
-    Setting("forced_march_extra_miles", "extra miles a day on a forced march", _miles(0, 100)),
-    Setting("forced_march_cost", "what a forced march costs (the diary says it)", _text),
-    Setting("steps_per_day", "steps the day's march is simulated in", _whole(1, 240)),
-    Setting("battle_turns", "turns of a battle day before night falls",
+    Setting("carry_casualties_forward", "Carry casualties forward",
+            "battle casualties stay on the brigades", _switch),
+    Setting("forced_march_extra_miles", "Forced march extra miles",
+            "extra miles a day on a forced march", _miles(0, 100)),
+    Setting("forced_march_cost", "Forced march cost",
+            "what a forced march costs (the diary says it)", _text),
+    Setting("steps_per_day", "Steps per day",
+            "steps the day's march is simulated in", _whole(1, 240)),
+    Setting("battle_turns", "Battle turns",
+            "turns of a battle day before night falls",
             _whole(1, 48, " of turns")),
-    Setting("supply", "the supply rule: off, or the author's 2016 rule or its 2020 revision",
+    Setting("fog", "Fog of war",
+            "each side knows the enemy only by the reports released to it", _switch),
+    Setting("recce_miles", "Recce miles",
+            "how far a command on a Recce order sees the enemy", _miles(0, 100)),
+    Setting("release", "Release of reports",
+            "a day's reports reach the sides at the end of the day, or when the umpire "
+            "releases them", _release),
+    Setting("supply", "Supply",
+            "the supply rule: off, or the author's 2016 rule or its 2020 revision",
             _one_of("off", "2016", "2020")),
-    Setting("supply_attrition", "who picks the brigade a corps out of supply loses men from: "
-            "the umpire, or by lot", _one_of("umpire", "seeded")),
+    Setting("supply_attrition", "Supply attrition",
+            "who picks the brigade a corps out of supply loses men from: the umpire, or by lot",
+            _one_of("umpire", "seeded")),
 )
 BY_NAME = {s.name: s for s in SETTINGS}
 

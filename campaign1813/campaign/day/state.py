@@ -16,6 +16,7 @@ from msgspec.structs import replace
 
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day.ground import OrderRefused, Position
+from campaign1813.campaign.day.reports import Report
 from campaign1813.campaign.day.supply_state import SupplyState
 from campaign1813.campaign.scenario.types import Scenario, Side
 from campaign1813.maps.names import NameIndex
@@ -150,6 +151,10 @@ class DayState(msgspec.Struct):
     control_since: dict[str, Day] = msgspec.field(default_factory=dict)
     # the campaign's changes to its scenario's settings (day/settings.py), by name
     settings: dict[str, Any] = msgspec.field(default_factory=dict)
+    # what each side has been told of the enemy (day/reports.py), by the report's number
+    reports: dict[int, Report] = msgspec.field(default_factory=dict)
+    # the sides' order forms taken in: each form's number, and the digest of what was signed
+    imports: dict[str, str] = msgspec.field(default_factory=dict)
     # the supplies of every army group, while the supply rule is on (day/supply.py)
     supply: SupplyState | None = None
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -32,6 +33,7 @@ from campaign1813.campaign.export.document import (
     Table,
     Unit,
 )
+from campaign1813.campaign.export.formats import DOCUMENT_FORMATS, FormatError, document_bytes
 from campaign1813.campaign.export.oob import (
     army_json,
     calibre_text,
@@ -45,6 +47,7 @@ from campaign1813.errors import CampaignError
 from campaign1813.maps.names import NameIndex
 
 if TYPE_CHECKING:
+    from campaign1813.campaign.export.paper import Paper
     from campaign1813.campaign.queries import BattleView
 
 SCHEMA_ID = "https://campaign1813.example/schemas/oob.schema.json"
@@ -287,3 +290,19 @@ def oob_export_json(forces: Forces, campaign: str, day: date) -> dict[str, Any]:
 __all__ = ["ArmyOnSheet", "Forces", "all_forces", "army_forces", "theatre_forces",
            "battle_forces", "find_battle", "oob_document", "oob_csv", "oob_export_json",
            "grade_text", "CSV_COLUMNS", "KEY"]
+
+
+def oob_bytes(forces: Forces, campaign: str, day: date, fmt: str, paper_size: str = "a4",
+              paper: Paper | None = None) -> bytes:
+    """The orders of battle as the bytes of one file: PDF (on ``paper``, else the installed
+    one), HTML or Markdown (the same document), CSV or JSON; the one exporter of each format
+    that the command line and the window's save dialog share."""
+    if fmt in DOCUMENT_FORMATS:
+        return document_bytes(oob_document(forces, campaign, day), fmt, paper_size, paper)
+    if fmt == "csv":
+        return oob_csv(forces).encode("utf-8")
+    if fmt == "json":
+        value = oob_export_json(forces, campaign, day)
+        return (json.dumps(value, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    raise FormatError(f"{fmt}: the orders of battle are written as PDF, HTML, Markdown, CSV "
+                      "or JSON")

@@ -143,3 +143,4 @@ def document_markdown(document: Document) -> str:
         for block in unit.blocks:
             lines += _markdown_block(block)
     return "\n".join(lines)
+

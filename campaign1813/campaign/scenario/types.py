@@ -142,6 +142,10 @@ class Settings(msgspec.Struct, frozen=True):
     messenger_miles: Annotated[float, msgspec.Meta(gt=0, le=1000)] = 60.0
     steps_per_day: Annotated[int, msgspec.Meta(ge=1, le=240)] = 12
     battle_turns: int = 12  # turns of a battle day before night falls (seed 000: twelve)
+    # what each side knows (record 0025): off, the umpire and everyone see everything
+    fog: bool = False
+    recce_miles: ShortMiles = 20.0  # a Recce order's reach: his two squares
+    release: str = "end of day"  # or "umpire": a day's reports wait for the umpire to release
     # the optional supply rule (day/supply.py): off, or the version of the author's rule
     supply: Literal["off", "2016", "2020"] = "off"
     # who picks the brigade that loses a corps' men out of supply: the umpire, or by lot

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 import msgspec
 
 from campaign1813.campaign.day.ground import Position
+from campaign1813.campaign.day.reports import Report
 from campaign1813.campaign.day.settings import BY_NAME, shown
 from campaign1813.campaign.day.state import Battle, CommandState, DayState, Order
 from campaign1813.campaign.day.supply_state import SupplyState
@@ -30,7 +31,8 @@ from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.types import Side
 
 Json = dict[str, Any]
-SECTIONS = ("commands", "orders", "battles", "control", "control_since")
+SECTIONS = ("commands", "orders", "battles", "control", "control_since", "reports",
+            "imports")
 
 
 class DamagedState(CampaignError):
@@ -149,6 +151,9 @@ def state_to_json(state: DayState) -> Json:
         "control": {t: state.control[t].value for t in sorted(state.control)},
         "control_since": {t: state.control_since[t].isoformat()
                           for t in sorted(state.control_since) if t in state.control},
+        "reports": {str(r.id): _dump(r) for r in sorted(state.reports.values(),
+                                                       key=lambda r: r.id)},
+        "imports": dict(sorted(state.imports.items())),
     }
 
 
@@ -174,6 +179,13 @@ def state_from_json(data: Json, where: str = "the campaign day") -> DayState:
                                for t, d in data.get("control_since", {}).items()}
     except (ValueError, TypeError) as exc:
         raise DamagedState(f"{where}: town control: {exc}") from None
+    for key, d in data.get("reports", {}).items():
+        report = _entity(Report, d, f"{where}: report {key}")
+        state.reports[report.id] = report
+    imports = data.get("imports", {})
+    if not isinstance(imports, dict) or not all(isinstance(v, str) for v in imports.values()):
+        raise DamagedState(f"{where}: the imported order forms are not a table of digests")
+    state.imports = dict(imports)
     return state
 
 
@@ -213,7 +225,7 @@ def state_diff(before: Json, after: Json) -> tuple[Json, Json]:
         if before.get(key) != after.get(key):
             old[key], new[key] = before.get(key), after.get(key)
     for section in SECTIONS:
-        b, a = before[section], after[section]
+        b, a = before.get(section, {}), after.get(section, {})
         changed = {k for k in b.keys() | a.keys() if b.get(k) != a.get(k)}
         if changed:
             old[section] = {k: b.get(k) for k in sorted(changed)}
@@ -254,6 +266,8 @@ def read_state(con: sqlite3.Connection) -> DayState:
     state.battles = {b.id: b for b in rows.battles}
     state.control = {t: Side(s) for t, s in rows.control.items()}
     state.control_since = {t: date.fromisoformat(d) for t, d in rows.since.items()}
+    state.reports = {r.id: r for r in rows.reports}
+    state.imports = dict(rows.imports)
     return state
 
 
@@ -274,6 +288,8 @@ def read_json(con: sqlite3.Connection) -> Json:
         "battles": {str(b.id): _dump(b) for b in rows.battles},
         "control": rows.control,
         "control_since": rows.since,
+        "reports": {str(r.id): _dump(r) for r in rows.reports},
+        "imports": rows.imports,
     }
 
 
@@ -290,6 +306,8 @@ class _Rows(NamedTuple):
     battles: list[Battle]
     control: dict[str, str]
     since: dict[str, str]
+    reports: list[Report]
+    imports: dict[str, str]
 
 
 def _read_rows(con: sqlite3.Connection) -> _Rows:
@@ -317,13 +335,30 @@ def _read_rows(con: sqlite3.Connection) -> _Rows:
         if r["since"] is not None:
             since[r["town"]] = iso_date(r["since"], f"town_control row {r['town']!r}: since"
                                         ).isoformat()
+    reports = [_entity(Report, _from_row(r), f"day_report row {r['id']}")
+               for r in con.execute("SELECT * FROM day_report ORDER BY id")]
+    imports = {str(r["nonce"]): str(r["digest"])
+               for r in con.execute("SELECT nonce, digest FROM order_import ORDER BY nonce")}
     marched, next_battle = _day_info(day)
     return _Rows(
         iso_date(info["current_date"], "the campaign's current date").isoformat(),
         marched, next_battle,
         _settings(_json_or_none(day["settings_json"]) if day else {}, "day_info row 1"),
         _json_or_none(day["supply_json"]) if day else None,
-        commands, dict(sorted(orders.items())), battles, control, since)
+        commands, dict(sorted(orders.items())), battles, control, since, reports,
+        imports)
+
+
+def side_key(con: sqlite3.Connection, side: str) -> bytes:
+    """The key issued to a side, with which its order forms are signed."""
+    row = con.execute("SELECT key FROM side_key WHERE side = ?", (side,)).fetchone()
+    try:
+        key = bytes.fromhex(row[0]) if row is not None else b""
+    except (TypeError, ValueError):
+        key = b""
+    if len(key) < 16:
+        raise DamagedState(f"side_key row {side!r} is damaged or missing: the {side} have no key")
+    return key
 
 
 def write_state(con: sqlite3.Connection, state: DayState) -> None:
@@ -355,6 +390,12 @@ def write_changes(con: sqlite3.Connection, changes: Json) -> None:
     entries = changes.get("battles", {})
     _replace(con, "day_battle", "id", [int(k) for k in entries],
              [_to_row(d) for d in entries.values() if d is not None])
+    entries = changes.get("reports", {})
+    _replace(con, "day_report", "id", [int(k) for k in entries],
+             [_to_row(d) for d in entries.values() if d is not None])
+    entries = changes.get("imports", {})
+    _replace(con, "order_import", "nonce", list(entries),
+             [{"nonce": k, "digest": v} for k, v in entries.items() if v is not None])
     entries = changes.get("control", {})
     kept = {r[0]: r[1] for r in con.execute("SELECT town, since FROM town_control")} \
         if entries else {}

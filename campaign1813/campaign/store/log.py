@@ -44,10 +44,10 @@ def record(con: sqlite3.Connection, entry: LogEntry, old: Json, new: Json,
     # the entry's own id: random, so no program writing to this log can ever give it again
     con.execute(
         "INSERT INTO event_log (entry, kind, label, date, lines_json, payload_json, before_json, "
-        "after_json, undone) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)",
+        "after_json, undone) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (secrets.token_hex(16), entry.kind, entry.label, entry.day.isoformat(),
          json.dumps(list(entry.lines)),
-         json.dumps(dict(entry.payload), default=str), json.dumps(old), json.dumps(new)),
+         json.dumps(dict(entry.payload), default=str), json.dumps(old), json.dumps(new), False),
     )
     return _changes(entry.label, tuple(entry.lines), old, new, report)
 
@@ -196,6 +196,7 @@ def _changes(label: str, lines: tuple[str, ...], old: Json, new: Json,
         "marched" in new,
         frozenset(int(k.split("|")[0]) for side in (old, new)
                   for section in ("fights", "fight_steps") for k in side.get(section, {})),
+        reports=frozenset(int(k) for side in (old, new) for k in side.get("reports", {})),
     )
 
 

@@ -39,6 +39,10 @@ FIGHT_STEP = "FightStep"
 FINISH_FIGHT = "FinishFight"
 ABANDON_FIGHT = "AbandonFight"
 AUTO_RESOLVE = "AutoResolve"
+# The line that opens a battle's full report among the lines of the action that gave its result
+# (finished at the table or auto-resolved): the diary keeps the lines before it, the battle the
+# report after it.
+REPORT_MARK = "Battle report:"
 
 
 def open_fight_label(title: str) -> str:
@@ -131,6 +135,10 @@ class CampaignReader(Protocol):
 
     def fight(self, battle: int) -> Fight | None:
         """A battle on the table, or None if it has not been set up."""
+        ...
+
+    def side_key(self, side: str) -> bytes:
+        """The key issued to a side ("French" or "Allied") to sign its order forms."""
         ...
 
     def fights(self) -> dict[int, int]:

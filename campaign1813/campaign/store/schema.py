@@ -19,8 +19,8 @@ from campaign1813.campaign.store.version import APPLICATION, SCHEMA_VERSION
 
 # SQLModel too: its metadata holds these tables, for the migrations and the comparison with them
 __all__ = ["BattleRow", "CampaignInfo", "CommandRow", "DayRow", "DocumentInfo", "EventRow",
-           "FightRow", "FightStepRow", "OrderRow", "SQLModel", "ScenarioFile", "ScenarioForm",
-           "TownControlRow"]
+           "FightRow", "FightStepRow", "OrderImportRow", "OrderRow", "ReportRow", "SQLModel",
+           "ScenarioFile", "ScenarioForm", "SideKeyRow", "TownControlRow"]
 
 
 class DocumentInfo(SQLModel, table=True):
@@ -130,6 +130,51 @@ class TownControlRow(SQLModel, table=True):
     town: str = Field(primary_key=True)
     side: str
     since: date | None = None
+
+
+class ReportRow(SQLModel, table=True):
+    """A report of an enemy command to one side (``day.reports.Report``): what was seen of it,
+    where, when and how, the day it reaches the side's CinC, and whether it is released."""
+
+    __tablename__ = "day_report"
+
+    id: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    side: str = Field(index=True)
+    subject: str
+    place: str
+    town: str
+    seen_day: date
+    seen_hour: str
+    known_day: date
+    how: str
+    by: str
+    identity: bool
+    kind: str
+    enemy: str
+    band: str
+    men: int
+    released: bool = False
+    note: str = ""
+
+
+class OrderImportRow(SQLModel, table=True):
+    """A side's order form taken in: its number and the digest of what was signed, so the same
+    form again changes nothing and another form with its number is refused as a replay."""
+
+    __tablename__ = "order_import"
+
+    nonce: str = Field(primary_key=True)
+    digest: str
+
+
+class SideKeyRow(SQLModel, table=True):
+    """The key issued to a side when the campaign was made (hex), with which its order forms
+    are signed (HMAC-SHA256). Not part of the day's state: never logged, never undone."""
+
+    __tablename__ = "side_key"
+
+    side: str = Field(primary_key=True)
+    key: str
 
 
 class DayRow(SQLModel, table=True):

@@ -22,6 +22,7 @@ from campaign1813.campaign.store.codec import (
     read_campaign,
     read_json,
     read_state,
+    side_key,
     state_diff,
     state_from_json,
     state_to_json,
@@ -73,6 +74,9 @@ class FileReader(CampaignReader):
 
     def fights(self) -> dict[int, int]:
         return fights.fought(self._con)
+
+    def side_key(self, side: str) -> bytes:
+        return side_key(self._con, side)
 
 
 class UnrecordedChange(RuntimeError):

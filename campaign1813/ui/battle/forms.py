@@ -72,6 +72,7 @@ TEST_TITLES = {
 }
 
 
+REFUSED_STYLE = "color: #a00000"  # a refusal, in red, until the battle changes
 # The most rows of odds shown at once (a longer table scrolls), so the roll stays in view.
 ODDS_ROWS = 7
 
@@ -106,11 +107,14 @@ def parse_roll(text: str) -> list[int | tuple[int, ...]] | None:
 
 
 def chance_text(p: Fraction) -> tuple[str, str]:
-    """A chance as the exact fraction and the percentage, as the command line prints them.
+    """A chance as the exact fraction and the percentage, as the command line prints them; an
+    outcome the dice cannot give is "impossible", not "0/1".
 
-    >>> chance_text(Fraction(25, 36))
-    ('25/36', '69.4 %')
+    >>> chance_text(Fraction(25, 36)), chance_text(Fraction(0))
+    (('25/36', '69.4 %'), ('impossible', '0 %'))
     """
+    if p == 0:
+        return "impossible", "0 %"
     return f"{p.numerator}/{p.denominator}", f"{float(p) * 100:.1f} %"
 
 
@@ -249,9 +253,16 @@ def queued_request(view: Any, index: int) -> Request | None:
 
 
 def who_choices(view: Any, test: str) -> list[tuple[str, str]]:
-    """Who may take a test, as (key, name): batteries fire, cavalry charge, brigades test."""
+    """Who may take a test, as (key, name): batteries fire, cavalry charge, brigades test; the
+    brigades of the commander who is moving first, then the rest of his side, so that the form
+    offers his own battery during his move, not the enemy's."""
     setup, state = view.setup, view.state
     keys = [k for k, now in state.brigades.items() if not now.removed]
+    moving = state.activation.commander if state.activation is not None else None
+    if moving is not None:
+        side = side_of(setup, moving)
+        own = {c.key for c in setup.corps if c.commander == moving}
+        keys.sort(key=lambda k: (side_of(setup, k) != side, setup.brigade(k).corps not in own))
     arm = {"fire": Arm.ARTILLERY, "bounce": Arm.ARTILLERY, "charge": Arm.CAVALRY,
            "pursuit": Arm.CAVALRY, "rally-pursuers": Arm.CAVALRY}.get(test)
     if arm is not None:
@@ -706,8 +717,14 @@ class TestForm(QWidget):
         return True
 
     def _refused(self, reason: str) -> None:
-        self.message.setStyleSheet("color: #a00000")
+        self.message.setStyleSheet(REFUSED_STYLE)
         self.message.setText(f"Refused: {_escape(reason)}")
+
+    def clear_refusal(self) -> None:
+        """The battle changed (a step, an undo): a refusal shown before no longer stands."""
+        if self.message.styleSheet() == REFUSED_STYLE:
+            self.message.clear()
+            self.message.setStyleSheet("")
 
 
 def _name(view: Any, key: str) -> str:

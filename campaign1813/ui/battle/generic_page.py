@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 from campaign1813.campaign.battle.core.actions import Input, read_inputs
 from campaign1813.campaign.battle.setup import ALLIED, FRENCH
 from campaign1813.campaign.errors import CampaignError
-from campaign1813.ui.battle.forms import ODDS_ROWS, chance_text
+from campaign1813.ui.battle.forms import ODDS_ROWS, REFUSED_STYLE, chance_text
 from campaign1813.ui.battle.report_view import ReportView
 
 Act = Callable[[str, Any, dict[str, Any]], Any]
@@ -497,9 +497,15 @@ class GenericPlayPage(QWidget):
     # ----- acting -------------------------------------------------------------------------
     def say(self, text: str, error: bool = False) -> None:
         """Show what happened, or why an action was refused."""
-        self.message.setStyleSheet("color: #a00000" if error else "")
+        self.message.setStyleSheet(REFUSED_STYLE if error else "")
         self.message.setText(text)
         self.message_shown.emit(text)
+
+    def clear_refusal(self) -> None:
+        """The battle changed (a step, an undo): a refusal shown before no longer stands."""
+        if self.message.styleSheet() == REFUSED_STYLE:
+            self.message.clear()
+            self.message.setStyleSheet("")
 
     def act(self) -> Any:
         """Take the chosen action with the form's inputs (and the typed dice, if any)."""

@@ -48,6 +48,7 @@ from campaign1813.campaign.battle.terms import CorpsOrder, Role
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.ui.battle.brigades import BrigadesTable
 from campaign1813.ui.battle.forms import (
+    REFUSED_STYLE,
     TEST_TITLES,
     BadRoll,
     Request,
@@ -483,9 +484,16 @@ class PlayPage(QWidget):
 
     def say(self, text: str, error: bool = False) -> None:
         """Show what happened, or why an action was refused."""
-        self.message.setStyleSheet("color: #a00000" if error else "")
+        self.message.setStyleSheet(REFUSED_STYLE if error else "")
         self.message.setText(text)
         self.message_shown.emit(text)
+
+    def clear_refusal(self) -> None:
+        """The battle changed (a step, an undo): a refusal shown before no longer stands."""
+        if self.message.styleSheet() == REFUSED_STYLE:
+            self.message.clear()
+            self.message.setStyleSheet("")
+        self.form.clear_refusal()
 
     def _on_rolled(self, changes: Any) -> None:
         self.say("\n".join(changes.lines or (changes.label,)))

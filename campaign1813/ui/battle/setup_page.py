@@ -351,7 +351,6 @@ class SetupPage(QWidget):
             "Reinforcements: " + ("; ".join(f"{who} on turn {turn} by the "
                                             f"{edge.value if edge else '—'} edge"
                                             for who, turn, edge in due) if due else "none due"))
-        self.diagram.show_setup(s)
         self.roads.setText("Roads: " + "; ".join(
             f"{r.to} {r.bearing:.0f}° ({r.edge.value} edge"
             + (f", {r.river} {r.crossing}" if r.river else "") + ")" for r in t.roads))

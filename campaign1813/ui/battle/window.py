@@ -35,14 +35,18 @@ from PySide6.QtWidgets import (
 )
 
 from campaign1813.campaign import queries, services
+from campaign1813.campaign.battle.setup import BattleSetup
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.errors import CampaignError
+from campaign1813.campaign.export.setup_sheet import SetupSheet
+from campaign1813.campaign.store.protocol import CampaignStore
 from campaign1813.ui.battle.autoresolve_dialog import AutoResolveDialog
 from campaign1813.ui.battle.brigades import army_line
 from campaign1813.ui.battle.generic_page import GenericPlayPage
 from campaign1813.ui.battle.play_page import PlayPage
 from campaign1813.ui.battle.report_view import ReportView
 from campaign1813.ui.battle.setup_page import SetupPage
+from campaign1813.ui.document_paper import PaperActions, campaign_folder, report_document
 from campaign1813.ui.open_campaign import OpenCampaign
 from campaign1813.ui.operation import Operation
 
@@ -63,6 +67,7 @@ class BattleWindow(QMainWindow):
         self.battle = battle
         self._document = campaign.document
         self.view: queries.FightView | None = None
+        self._sheet_of: tuple[BattleSetup, SetupSheet] | None = None
         self.autoresolve_dialog: AutoResolveDialog | None = None
         self.heading = QLabel()
         self.heading.setStyleSheet("font-weight: bold; font-size: 11pt")
@@ -89,10 +94,15 @@ class BattleWindow(QMainWindow):
         self.play_stack.addWidget(self.play_page)
         self.play_stack.addWidget(self.generic_page)
         self.report = ReportView()
+        # the report on paper: as ``export report`` writes it, and the diary's link opens it
+        self.paper = PaperActions(self, "the battle report",
+                                  lambda: report_document(campaign, battle),
+                                  lambda: campaign_folder(campaign),
+                                  lambda text: self.statusBar().showMessage(text), keys=False)
         self.tabs = QTabWidget()
         self.tabs.addTab(self.setup_page, "&1 Setup")
         self.tabs.addTab(self.play_stack, "&2 Play")
-        self.tabs.addTab(self.report, "&3 Report")
+        self.tabs.addTab(self._report_page(), "&3 Report")
 
         top = QHBoxLayout()
         texts = QVBoxLayout()
@@ -130,6 +140,22 @@ class BattleWindow(QMainWindow):
         if view is not None and self._begun(view):
             self.tabs.setCurrentIndex(PLAY)
 
+    def _report_page(self) -> QWidget:
+        """The Report tab: the report as it grows, with Print… and Export… above it."""
+        page = QWidget()
+        row = QHBoxLayout()
+        row.addStretch(1)
+        for action in (self.paper.print_action, self.paper.export_action):
+            button = QPushButton(action.text().replace("&", ""))
+            button.setToolTip(action.toolTip())
+            button.clicked.connect(action.trigger)
+            row.addWidget(button)
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(0, 4, 0, 0)
+        layout.addLayout(row)
+        layout.addWidget(self.report, 1)
+        return page
+
     @staticmethod
     def _begun(view: Any) -> bool:
         if view.engine.chips:
@@ -165,6 +191,12 @@ class BattleWindow(QMainWindow):
         finish.setShortcut(QKeySequence("Ctrl+Shift+F"))
         finish.triggered.connect(self.finish)
         menu.addSeparator()
+        report = self.menuBar().addMenu("&Report")
+        report.setToolTipsVisible(True)
+        self.paper.print_action.setText("&Print Report…")
+        self.paper.export_action.setText("E&xport Report…")
+        report.addAction(self.paper.print_action)
+        report.addAction(self.paper.export_action)
         close = menu.addAction("&Close Window")
         close.setShortcut(QKeySequence.StandardKey.Close)
         close.triggered.connect(self.close)
@@ -225,6 +257,13 @@ class BattleWindow(QMainWindow):
             return None
         return next((b for b in status.battles if b.id == self.battle), None)
 
+    def _sheet(self, doc: CampaignStore, view: queries.FightView) -> SetupSheet:
+        """The battle's setup sheet, for the table drawn on the Setup page: read again only
+        when the setup on the table has changed (its steps leave the table as it is)."""
+        if self._sheet_of is None or self._sheet_of[0] != view.setup:
+            self._sheet_of = (view.setup, queries.battle_setup_view(doc, self.battle))
+        return self._sheet_of[1]
+
     def refresh(self) -> queries.FightView | None:
         """Read the battle again and show it everywhere; the battle on the table, if it is."""
         doc = self.campaign.document
@@ -251,6 +290,7 @@ class BattleWindow(QMainWindow):
         self.tabs.setTabEnabled(PLAY, True)
         self.tabs.setTabEnabled(REPORT, True)
         self.setup_page.show_view(view)
+        self.setup_page.diagram.show_sheet(self._sheet(doc, view))
         if view.engine.chips:
             self.play_stack.setCurrentWidget(self.play_page)
             self.play_page.show_view(view)
@@ -270,8 +310,12 @@ class BattleWindow(QMainWindow):
         self.auto_button.setEnabled(not finished and not decided)
         return view
 
-    def _on_changed(self, _update: Any) -> None:
+    def _on_changed(self, update: Any) -> None:
         if self.campaign.document is self._document:
+            if update.changes.label.startswith(("Undo ", "Redo ")):
+                # the battle went back (or on again): a refusal shown before no longer stands
+                self.play_page.clear_refusal()
+                self.generic_page.clear_refusal()
             self.refresh()
 
     def _on_opened(self) -> None:

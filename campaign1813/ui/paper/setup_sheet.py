@@ -414,16 +414,21 @@ def paint_setup_sheet(sheet: SetupSheet, device: QPagedPaintDevice) -> int:
 
 
 def _layout(s: _Painter, sheet: SetupSheet, room: float) -> list[list[tuple[float, _Block]]]:
+    """The sheet's blocks on pages: the title and table, the chips (or the ruleset's own
+    sequence), the terrain, each corps, the reserves; a block goes whole onto the page it
+    starts on, so nothing runs past a page's foot."""
     corps = [_corps_block(s, sheet, c) for c in sheet.corps if not c.reserve]
-    opening = _opening(s, sheet)
     gap = 3.0 * s.mm
-    if corps and opening.height + gap + corps[0].height > room:
+    opening = _opening(s, sheet)
+    chips, terrain = _chips_block(s, sheet), _terrain_block(s, sheet)
+    first = opening.height + chips.height + terrain.height + 2 * gap
+    if corps and first + gap + corps[0].height > room:
         # A smaller table, if it stays large enough to read, lets the first corps share page 1.
-        spare = room - opening.height - gap - corps[0].height
+        spare = room - first - gap - corps[0].height
         smaller = _opening(s, sheet, shrink=-spare)
-        if smaller.height + gap + corps[0].height <= room and smaller.diagram >= 110 * s.mm:
+        if smaller.diagram >= 110 * s.mm:
             opening = smaller
-    blocks = [opening, *corps]
+    blocks = [opening, chips, terrain, *corps]
     blocks += [_corps_block(s, sheet, c) for c in sheet.corps if c.reserve]
     blocks += [_reserve_block(s, sheet, r) for r in sheet.reserves]
     pages: list[list[tuple[float, _Block]]] = [[]]
@@ -438,36 +443,48 @@ def _layout(s: _Painter, sheet: SetupSheet, room: float) -> list[list[tuple[floa
 
 
 def _opening(s: _Painter, sheet: SetupSheet, shrink: float = 0.0) -> _Block:
-    """The title, the table diagram across the page, the chips, and the terrain in words."""
+    """The title and the table diagram across the page."""
     w = s.width
     title_h = s.line("title") + s.line("body") + 1.5 * s.mm
     extent = table_extent(sheet)
-    diagram_w = w
     diagram_h = w * extent.height() / extent.width()
     diagram_h = min(diagram_h, 150 * s.mm) - shrink
-    chips_h = _chips(s, sheet, 0.0, paint=False)
-    terrain = _terrain_lines(sheet)
-    terrain_h = sum(s.wrapped_height("small", t, w) for t in terrain) + s.line("bold")
-    height = title_h + diagram_h + 2 * s.mm + chips_h + 2 * s.mm + terrain_h
+    height = title_h + diagram_h
 
     def paint(top: float) -> None:
         s.text(QRectF(0, top, w, s.line("title")), "title", f"Setup: {sheet.heading}")
         sub = (f"Battle {sheet.battle} · {sheet.table.size_text}, {sheet.table.town} in the "
                f"centre · rules {sheet.ruleset}, {sheet.turns} turns · dice seed {sheet.seed}")
         s.text(QRectF(0, top + s.line("title"), w, s.line("body")), "body", sub, colour=_GREY)
-        y = top + title_h
-        paint_table(s.p, sheet, QRectF(0, y, diagram_w, diagram_h))
-        y += diagram_h + 2 * s.mm
-        _chips(s, sheet, y, paint=True)
-        y += chips_h + 2 * s.mm
-        s.text(QRectF(0, y, w, s.line("bold")), "bold", "Terrain")
-        y += s.line("bold")
+        paint_table(s.p, sheet, QRectF(0, top + title_h, w, diagram_h))
+
+    return _Block(height, paint, diagram_h)
+
+
+def _chips_block(s: _Painter, sheet: SetupSheet) -> _Block:
+    """The chips in the bag, or the sequence of play of a ruleset that draws none."""
+
+    def paint(top: float) -> None:
+        _chips(s, sheet, top, paint=True)
+
+    return _Block(_chips(s, sheet, 0.0, paint=False), paint)
+
+
+def _terrain_block(s: _Painter, sheet: SetupSheet) -> _Block:
+    """The terrain in words."""
+    w = s.width
+    terrain = _terrain_lines(sheet)
+    height = sum(s.wrapped_height("small", t, w) for t in terrain) + s.line("bold")
+
+    def paint(top: float) -> None:
+        s.text(QRectF(0, top, w, s.line("bold")), "bold", "Terrain")
+        y = top + s.line("bold")
         for t in terrain:
             h = s.wrapped_height("small", t, w)
             s.text(QRectF(0, y, w, h), "small", t, flags=_WRAP)
             y += h
 
-    return _Block(height, paint, diagram_h)
+    return _Block(height, paint)
 
 
 def _frame(s: _Painter, sheet: SetupSheet, page: int, pages: int, width: float,

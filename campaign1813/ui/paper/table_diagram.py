@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QLineF, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import (
@@ -28,6 +29,7 @@ from PySide6.QtGui import (
     QPainterPath,
     QPen,
     QPolygonF,
+    QTransform,
 )
 from PySide6.QtSvg import QSvgGenerator
 
@@ -37,9 +39,11 @@ from campaign1813.campaign.export.setup_sheet import (
     EntrySheet,
     RoadSheet,
     SetupSheet,
+    SquareSheet,
 )
 
-__all__ = ["paint_table", "table_svg", "table_extent", "TABLE", "MARGIN", "SIDE_COLOURS"]
+__all__ = ["paint_table", "table_svg", "table_extent", "table_plan", "TablePlan", "Mark",
+           "TABLE", "MARGIN", "SIDE_COLOURS"]
 
 TABLE = 600.0  # the 6-ft table, 100 units to the foot
 MARGIN = 200.0  # beside an edge that corps come on by, for their words
@@ -56,6 +60,7 @@ _ROOFS = QColor("#b0584c")
 _WALL = QColor("#3b3b3b")
 _INK = QColor("#1a1a1a")
 _GREY = QColor("#5a5a5a")
+_WRAP = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap)
 
 
 def _font(size: float, *, bold: bool = False, italic: bool = False) -> QFont:
@@ -74,11 +79,59 @@ def _feet(point: Sequence[float], feet: float = 6.0) -> QPointF:
 
 def table_extent(sheet: SetupSheet) -> QRectF:
     """The part of the drawing's frame that is used: the table and a margin at each edge, wide
-    where corps come on and slim where none do."""
+    where corps come on and slim where none do; deeper where the words of the entries at an
+    edge need it, so that none runs into an arrow or off the drawing."""
     used = {e.edge for e in sheet.entries if e.edge is not None}
     m = {edge: MARGIN if edge in used else SLIM for edge in Edge}
+    corps = {c.key: c for c in sheet.corps}
+    width = TABLE + m[Edge.WEST] + m[Edge.EAST]
+    for edge, below in ((Edge.NORTH, 76.0), (Edge.SOUTH, 72.0)):
+        entries = [e for e in sheet.entries if e.edge is edge]
+        if entries:
+            lo, hi = _edge_span(edge, QRectF(MARGIN - m[Edge.WEST], 0, width, 1))
+            size = _box_size(edge, len(entries), lo, hi)
+            need = max(_words_height(_paragraphs(e, corps), size - 8) for e in entries)
+            m[edge] = max(m[edge], need + below)
+    for edge, pad in ((Edge.WEST, 10.0 + 50.0), (Edge.EAST, 80.0 + 4.0)):
+        entries = [e for e in sheet.entries if e.edge is edge]
+        # Each entry's words, the gap after them, and room to step past its arrow.
+        need = sum(_words_height(_paragraphs(e, corps), MARGIN - 16) + 8 + 90 for e in entries)
+        have = TABLE + m[Edge.NORTH] + m[Edge.SOUTH] - pad
+        if entries and need > have:
+            m[Edge.SOUTH] += need - have
     return QRectF(MARGIN - m[Edge.WEST], MARGIN - m[Edge.NORTH],
                   TABLE + m[Edge.WEST] + m[Edge.EAST], TABLE + m[Edge.NORTH] + m[Edge.SOUTH])
+
+
+def _paragraphs(entry: EntrySheet,
+                corps: dict[str, CorpsSheet]) -> list[tuple[QFont, QColor, str, float]]:
+    """An entry's words in the margin: the side and turn, the edge and road, and each corps
+    with its orders and column; each with its font, colour and the space after it."""
+    colour = SIDE_COLOURS.get(entry.side, _INK)
+    where = f"{entry.edge.value if entry.edge else ''} edge"
+    if entry.road:
+        where += f", {entry.road} road"
+    out: list[tuple[QFont, QColor, str, float]] = [
+        (_font(18, bold=True), colour, f"{entry.side}, turn {entry.turn}", 0.0)]
+    if entry.turn > 1:
+        out.append((_font(18, bold=True), colour, "reinforcements", 0.0))
+    out.append((_font(15), colour, where, 3.0))
+    for key in entry.corps:
+        c = corps[key]
+        out.append((_font(17, bold=True), _INK,
+                    f"{c.blind.removeprefix('Blind ')} {c.key} — {c.orders}", 0.0))
+        if c.brigades:
+            how = "column: " if c.column_of_march else "deployed: "
+            march = how + ", ".join(b.short for b in c.brigades)
+        else:
+            march = "reserve: as allocated"
+        out.append((_font(15), _GREY, march, 4.0))
+    return out
+
+
+def _words_height(paragraphs: Sequence[tuple[QFont, QColor, str, float]], width: float) -> float:
+    return sum(QFontMetricsF(font).boundingRect(QRectF(0, 0, width, 1e4), _WRAP, text).height()
+               + after for font, _colour, text, after in paragraphs) + 2
 
 
 def paint_table(painter: QPainter, sheet: SetupSheet, target: QRectF) -> None:
@@ -114,7 +167,9 @@ class _Drawing:
         return _feet(point, self.table.feet)
 
     def paint(self) -> None:
-        """Everything, from the ground up."""
+        """Everything, from the ground up: the markers are placed first, then every word
+        where it covers no marker (:meth:`plan`)."""
+        plan = self.plan()
         self._squares()
         self.p.save()
         self.p.setClipRect(QRectF(MARGIN, MARGIN, TABLE, TABLE))
@@ -123,15 +178,48 @@ class _Drawing:
         self._town()
         self._crossings()
         self.p.restore()
-        self._frame()
-        self._labels()
-        self._deployed()
+        self._frame(plan)
+        self._labels(plan)
+        self._deployed(plan)
+        for place in plan.entries:
+            self._entry(place)
+        self._compass()
+        self._scale()
+
+    # -- where everything goes -----------------------------------------------------------------
+    def plan(self) -> TablePlan:
+        """Where each marker and each word goes: the blinds, arrows, compass and scale where
+        the rules put them, the words (road and river names, the squares' names) each at the
+        first of its places that covers no marker and no word placed before it."""
+        plan = TablePlan()
+        table = QRectF(MARGIN, MARGIN, TABLE, TABLE)
+        plan.markers.append(Mark("town", self.table.town, _star_fort(self.centre, 78.0, 5)))
+        plan.markers.append(Mark("compass", "N", _shape(self._compass_box())))
+        plan.markers.append(Mark("scale", f"{self.table.square_feet} ft",
+                                 _shape(self._scale_box())))
+        self._plan_deployed(plan)
         for edge in Edge:
             entries = [e for e in self.sheet.entries if e.edge is edge]
             if entries:
-                self._edge(edge, entries)
-        self._compass()
-        self._scale()
+                self._plan_edge(plan, edge, entries)
+        plan.labels.append(Mark("town", self.table.town, _shape(self._town_box())))
+        strips = [_strip(QLineF(self.centre, self._at(r.exit)), 8.0) for r in self.table.roads]
+        for road in self.table.roads:
+            self._plan_road(plan, road, table)
+        self._plan_river(plan, strips, table)
+        for sq in self.table.squares:
+            if sq.name != "centre":  # the town names it
+                self._plan_square(plan, sq, strips)
+        return plan
+
+    def _clear(self, plan: TablePlan, shape: QPolygonF, inside: QRectF | None = None,
+               avoid: Sequence[QPolygonF] = ()) -> bool:
+        """Whether words in ``shape`` would cover no marker, no word and nothing of ``avoid``,
+        and lie within ``inside``."""
+        if inside is not None and not inside.contains(shape.boundingRect()):
+            return False
+        return not any(shape.intersects(m.shape) for m in (*plan.markers, *plan.labels)) and \
+            not any(shape.intersects(a) for a in avoid)
 
     # -- the ground --------------------------------------------------------------------------
     def _squares(self) -> None:
@@ -142,22 +230,33 @@ class _Drawing:
         for sq in self.table.squares:
             p.drawRect(QRectF(MARGIN + sq.col * step, MARGIN + sq.row * step, step, step))
 
-    def _frame(self) -> None:
-        """The table's edge, and each square's name in its north-west corner (under the road
-        names, which matter more)."""
+    def _frame(self, plan: TablePlan) -> None:
+        """The table's edge, and each square's name in a corner of it that is clear."""
         p = self.p
         p.setPen(QPen(_INK, 4.0))
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawPath(_box(QRectF(MARGIN, MARGIN, TABLE, TABLE)))
-        step = TABLE / 3
         p.setFont(_font(17))
         p.setPen(_GRID)
-        for sq in self.table.squares:
-            if sq.name == "centre":
-                continue  # the town names it
-            spot = QRectF(MARGIN + sq.col * step + 6, MARGIN + sq.row * step + 4, 60, 22)
-            p.drawText(spot, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-                       sq.name)
+        for mark in plan.labels:
+            if mark.kind == "square":
+                p.drawText(mark.shape.boundingRect(), int(Qt.AlignmentFlag.AlignCenter),
+                           mark.text)
+
+    def _plan_square(self, plan: TablePlan, sq: SquareSheet, strips: Sequence[QPolygonF]) -> None:
+        step = TABLE / 3
+        w = QFontMetricsF(_font(17)).horizontalAdvance(sq.name) + 6
+        left, top = MARGIN + sq.col * step, MARGIN + sq.row * step
+        corners = [QRectF(left + 4, top + 4, w, 22), QRectF(left + step - 4 - w, top + 4, w, 22),
+                   QRectF(left + 4, top + step - 26, w, 22),
+                   QRectF(left + step - 4 - w, top + step - 26, w, 22)]
+        shapes = [_shape(r) for r in corners]
+        # A corner clear of roads and river too if there is one; else one clear of words.
+        river = self._river_strip()
+        spot = next((s for s in shapes if self._clear(plan, s, avoid=[*strips, *river])),
+                    next((s for s in shapes if self._clear(plan, s)), None))
+        if spot is not None:
+            plan.labels.append(Mark("square", sq.name, spot))
 
     def _river(self) -> None:
         course = [self._at(pt) for pt in self.table.river_course]
@@ -243,45 +342,70 @@ class _Drawing:
             p.drawEllipse(at, 10.0, 10.0)
 
     # -- words on the table ------------------------------------------------------------------
-    def _labels(self) -> None:
+    def _road_text(self, road: RoadSheet) -> str:
+        return f"{road.to} {road.bearing:.0f}°"
+
+    def _plan_road(self, plan: TablePlan, road: RoadSheet, table: QRectF) -> None:
+        """A road's name along it, as near the table's edge as it is clear: on the road's
+        left or right, drawn in from the edge until nothing is under it."""
+        line = QLineF(self.centre, self._at(road.exit))
+        text = self._road_text(road)
+        # A long name on a short road is set smaller before it may cover anything.
+        for size in (17, 15, 13):
+            w = QFontMetricsF(_font(size, bold=True)).horizontalAdvance(text) + 10
+            tries = [_along_line(line, far, w, side)
+                     for far in (0.97, 0.93, 0.89, 0.85, 0.81, 0.77, 0.73, 0.69, 0.65, 0.61,
+                                 0.57, 0.53, 0.49)
+                     for side in (-28.0, 8.0)]
+            spot = next((t for t in tries if self._clear(plan, t, table)), None)
+            if spot is not None:
+                plan.labels.append(Mark("road", text, spot, size=size))
+                return
+        spot = next((t for t in tries if self._clear(plan, t)), tries[0])
+        plan.labels.append(Mark("road", text, spot, size=13))
+
+    def _labels(self, plan: TablePlan) -> None:
         p = self.p
-        for road in self.table.roads:
-            end = self._at(road.exit)
-            line = QLineF(self.centre, end)
-            text = f"{road.to} {road.bearing:.0f}°"
-            angle = -line.angle()  # Qt's angle is anticlockwise from east
-            flip = 90 < (angle % 360) < 270
+        for mark in plan.labels:
+            if mark.kind != "road":
+                continue
+            poly = mark.shape
+            a, b, d = poly.at(0), poly.at(1), poly.at(3)
+            along = QLineF(a, b)
             p.save()
-            p.translate(line.pointAt(0.97))
-            p.rotate(angle + (180 if flip else 0))
-            p.setFont(_font(17, bold=True))
-            metrics = QFontMetricsF(p.font())
-            w = metrics.horizontalAdvance(text) + 10
-            box = QRectF(0 if flip else -w, -28, w, 20)
+            p.translate(a)
+            p.rotate(-along.angle())
+            box = QRectF(0, 0, along.length(), QLineF(a, d).length())
+            p.setFont(_font(mark.size, bold=True))
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(QBrush(QColor(255, 255, 255, 200)))
             p.drawRoundedRect(box, 4, 4)
             p.setPen(_ROAD_EDGE)
-            p.drawText(box, int(Qt.AlignmentFlag.AlignCenter), text)
+            p.drawText(box, int(Qt.AlignmentFlag.AlignCenter), mark.text)
             p.restore()
         self._town_label()
-        self._river_label()
+        self._river_label(plan)
 
-    def _town_label(self) -> None:
-        p, c = self.p, self.centre
+    def _town_box(self) -> QRectF:
+        t, c = self.table, self.centre
+        name_w = QFontMetricsF(_font(24, bold=True)).horizontalAdvance(t.town)
+        note_w = QFontMetricsF(_font(16)).horizontalAdvance(self._town_note())
+        w = max(name_w, note_w) + 16
+        return QRectF(c.x() - w / 2, c.y() + 84, w, 50)
+
+    def _town_note(self) -> str:
         t = self.table
         what = [t.kind]
         if t.fortress and t.kind != "fortress":
             what.append("fortress")
         if t.built_up:
             what.append("built-up")
-        p.setFont(_font(24, bold=True))
-        name_w = QFontMetricsF(p.font()).horizontalAdvance(t.town)
-        p.setFont(_font(16))
-        note = ", ".join(what)
-        note_w = QFontMetricsF(p.font()).horizontalAdvance(note)
-        w = max(name_w, note_w) + 16
-        box = QRectF(c.x() - w / 2, c.y() + 84, w, 50)
+        return ", ".join(what)
+
+    def _town_label(self) -> None:
+        p, t = self.p, self.table
+        note = self._town_note()
+        box = self._town_box()
         p.setPen(QPen(_INK, 1.5))
         p.setBrush(QBrush(QColor(255, 255, 255, 230)))
         p.drawRoundedRect(box, 5, 5)
@@ -294,29 +418,55 @@ class _Drawing:
         p.drawText(QRectF(box.left(), box.top() + 27, box.width(), 20),
                    int(Qt.AlignmentFlag.AlignCenter), note)
 
-    def _river_label(self) -> None:
+    def _river_strip(self) -> list[QPolygonF]:
+        course = [self._at(pt) for pt in self.table.river_course]
+        return [_strip(QLineF(a, b), 12.0) for a, b in zip(course, course[1:], strict=False)]
+
+    def _plan_river(self, plan: TablePlan, roads: Sequence[QPolygonF], table: QRectF) -> None:
+        """The river's name along its course: on the stretches farthest from the town first
+        (clear of the roofs), where it crosses no road and covers no marker or word."""
         course = [self._at(pt) for pt in self.table.river_course]
         if len(course) < 2 or not self.table.river:
             return
-        # Along the course, on the stretch farthest from the town so it clears the roofs.
-        seg = max(zip(course, course[1:], strict=False),
-                  key=lambda ab: QLineF(self.centre, (ab[0] + ab[1]) / 2).length())
-        line = QLineF(seg[0], seg[1])
-        angle = -line.angle()
-        flip = 90 < (angle % 360) < 270
+        w = QFontMetricsF(_font(22, bold=True, italic=True)).horizontalAdvance(
+            self.table.river) + 12
+        segments = sorted(zip(course, course[1:], strict=False),
+                          key=lambda ab: -QLineF(self.centre, (ab[0] + ab[1]) / 2).length())
+        tries = []
+        for a, b in segments:
+            line = QLineF(a, b)
+            if line.length() < w:
+                continue
+            for at in (0.5, 0.35, 0.65, 0.2, 0.8):
+                tries.append(_centred_on(line, at, w, 28.0))
+        if not tries:
+            a, b = segments[0]
+            tries.append(_centred_on(QLineF(a, b), 0.5, w, 28.0))
+        spot = next((t for t in tries if self._clear(plan, t, table, roads)),
+                    next((t for t in tries if self._clear(plan, t, table)), tries[0]))
+        plan.labels.append(Mark("river", self.table.river, spot))
+
+    def _river_label(self, plan: TablePlan) -> None:
         p = self.p
-        p.save()
-        p.translate(line.pointAt(0.5))
-        p.rotate(angle + (180 if flip else 0))
-        p.setFont(_font(22, bold=True, italic=True))
-        p.setPen(QColor("#ffffff"))
-        p.drawText(QRectF(-120, -14, 240, 28), int(Qt.AlignmentFlag.AlignCenter),
-                   self.table.river)
-        p.restore()
+        for mark in plan.labels:
+            if mark.kind != "river":
+                continue
+            poly = mark.shape
+            a, b, d = poly.at(0), poly.at(1), poly.at(3)
+            along = QLineF(a, b)
+            p.save()
+            p.translate(a)
+            p.rotate(-along.angle())
+            p.setFont(_font(22, bold=True, italic=True))
+            p.setPen(QColor("#ffffff"))
+            p.drawText(QRectF(0, 0, along.length(), QLineF(a, d).length()),
+                       int(Qt.AlignmentFlag.AlignCenter), mark.text)
+            p.restore()
 
     # -- the forces ----------------------------------------------------------------------------
-    def _deployed(self) -> None:
-        """Blinds of corps deployed on the table at the start, round the town."""
+    def _plan_deployed(self, plan: TablePlan) -> None:
+        """Blinds of corps deployed on the table at the start, round the town, each with its
+        corps' name below it."""
         here = [self.corps[k] for e in self.sheet.entries if e.edge is None for k in e.corps]
         c = self.centre
         # Due south is the town's name; the blinds go in the widest gaps left between the
@@ -324,12 +474,33 @@ class _Drawing:
         taken = [r.bearing for r in self.table.roads] + [180.0]
         for point in (self._at(p) for p in self.table.river_course):
             taken.append(math.degrees(math.atan2(point.x() - c.x(), c.y() - point.y())) % 360)
+        town = _shape(self._town_box())
         for corps, bearing in zip(here, _gaps(taken, len(here)), strict=True):
             a = math.radians(bearing)
-            at = QPointF(c.x() + 175 * math.sin(a), c.y() - 175 * math.cos(a))
-            self._blind(at, 0.0, corps, dashed=corps.turn > 1)
             name = "reserve" if corps.reserve else corps.key
-            self._tag(QPointF(at.x(), at.y() + 13), name, SIDE_COLOURS.get(corps.side, _INK))
+            # At 175 units from the town, or farther out where the town's long name is.
+            for reach in (175.0, 205.0, 235.0, 265.0, 145.0):
+                at = QPointF(c.x() + reach * math.sin(a), c.y() - reach * math.cos(a))
+                blind = _blind_shape(at, 0.0)
+                tag = _shape(_tag_box(QPointF(at.x(), at.y() + 13), name))
+                placed = [m.shape for m in (*plan.markers, *plan.labels)]
+                if not any(x.intersects(y) for x in (blind, tag) for y in (town, *placed)):
+                    break
+            plan.markers.append(Mark("blind", corps.blind.removeprefix("Blind "), blind,
+                                     corps.key))
+            plan.labels.append(Mark("tag", name, tag, corps.key))
+
+    def _deployed(self, plan: TablePlan) -> None:
+        for mark in plan.markers:
+            if mark.kind == "blind" and mark.corps and self.corps[mark.corps].edge is None:
+                corps = self.corps[mark.corps]
+                self._blind(mark.shape.boundingRect().center(), 0.0, corps,
+                            dashed=corps.turn > 1)
+        for mark in plan.labels:
+            if mark.kind == "tag":
+                corps = self.corps[mark.corps]
+                self._tag(mark.shape.boundingRect(), mark.text,
+                          SIDE_COLOURS.get(corps.side, _INK))
 
     def _blind(self, at: QPointF, rotation: float, corps: CorpsSheet, *, dashed: bool) -> None:
         """A blind, 6 inches wide, in the side's colour and with its number."""
@@ -350,45 +521,106 @@ class _Drawing:
                    corps.blind.removeprefix("Blind "))
         p.restore()
 
-    def _tag(self, top: QPointF, text: str, colour: QColor) -> None:
-        """A short label centred below a point, on a pale ground."""
+    def _tag(self, box: QRectF, text: str, colour: QColor) -> None:
+        """A short label on a pale ground."""
         p = self.p
         p.setFont(_font(15, bold=True))
-        w = QFontMetricsF(p.font()).horizontalAdvance(text) + 8
-        box = QRectF(top.x() - w / 2, top.y(), w, 20)
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(QBrush(QColor(255, 255, 255, 215)))
         p.drawRoundedRect(box, 4, 4)
         p.setPen(colour)
         p.drawText(box, int(Qt.AlignmentFlag.AlignCenter), text)
 
-    def _edge(self, edge: Edge, entries: list[EntrySheet]) -> None:
-        """The entries at one edge: an arrow into the table and its blinds for each, and in
-        the margin the side, turn, corps in the order they come on and their columns."""
+    def _plan_edge(self, plan: TablePlan, edge: Edge, entries: list[EntrySheet]) -> None:
+        """The entries at one edge: an arrow into the table and its blinds for each, beside
+        its road and clear of every other entry's (of either side), and in the margin the
+        side, turn, corps in the order they come on and their columns."""
         n = len(entries)
         exits = {r.to: r.exit for r in self.table.roads}
         along = [_along(edge, exits[e.road], self.table.feet) if e.road in exits
                  else (i + 1) / (n + 1) for i, e in enumerate(entries)]
         order = sorted(range(n), key=lambda i: (along[i], i))
-        boxes = _margin_boxes(edge, [along[i] for i in order], self.extent)
-        used: dict[float, int] = {}
-        for slot, i in enumerate(order):
+        rotation = 0.0 if edge in (Edge.NORTH, Edge.SOUTH) else 90.0
+        road_strips = [_strip(QLineF(self.centre, self._at(r.exit)), 8.0)
+                       for r in self.table.roads]
+        placed: list[tuple[float, EntrySheet, QPointF, QPointF]] = []
+        for i in order:
             entry = entries[i]
-            # Beside the road, not on it; a second entry by the same road on its other side.
-            beside = used.get(round(along[i], 3), 0)
-            used[round(along[i], 3)] = beside + 1
-            shift = (58.0 if beside % 2 == 0 else -58.0) / TABLE
-            frac = min(max(along[i] + (shift if entry.road else 0.0), 0.06), 0.94)
-            edge_pt, inward = _edge_place(edge, frac)
-            box = boxes[slot]
-            colour = SIDE_COLOURS.get(entry.side, _INK)
-            late = entry.turn > 1
-            self._arrow(edge_pt - inward * 62, edge_pt + inward * 6, colour, dashed=late)
-            rotation = 0.0 if edge in (Edge.NORTH, Edge.SOUTH) else 90.0
-            for j, key in enumerate(entry.corps):
-                self._blind(edge_pt + inward * (44 + 28 * j), rotation, self.corps[key],
-                            dashed=late)
-            self._entry_text(box, entry, colour)
+            # Beside the road, not on it, on either side of it, then farther off: the first
+            # place where the arrow and the column of blinds cover no other marker.
+            steps = [58.0, -58.0, 116.0, -116.0, 174.0, -174.0, 232.0, -232.0]
+            tries = [min(max(along[i] + (d / TABLE if entry.road else d / TABLE / 2), 0.06), 0.94)
+                     for d in steps]
+            if not entry.road:
+                tries.insert(0, along[i])
+            # The first place clear of every marker and of the roads, else the first clear of
+            # the markers, else the first.
+            ranked: list[tuple[int, int, _Column]] = []
+            for n_try, frac in enumerate(tries):
+                edge_pt, inward = _edge_place(edge, frac)
+                shapes = [_blind_shape(edge_pt + inward * (44 + 28 * j), rotation)
+                          for j in range(len(entry.corps))]
+                across = QPointF(abs(inward.y()), abs(inward.x())) * 17  # the head's half
+                arrow = _shape(QRectF(edge_pt - inward * 62 - across,
+                                      edge_pt + inward * 14 + across).normalized())
+                free = not any(sh.intersects(m.shape) for sh in (*shapes, arrow)
+                               for m in plan.markers)
+                off_road = not any(sh.intersects(r) for sh in shapes for r in road_strips)
+                ranked.append((0 if free and off_road else 1 if free else 2, n_try,
+                               (frac, edge_pt, inward, shapes, arrow)))
+            best = min(ranked, key=lambda r: (r[0], r[1]))[2]
+            frac, edge_pt, inward, shapes, arrow = best
+            plan.markers.append(Mark("arrow", entry.side, arrow))
+            for key, shape in zip(entry.corps, shapes, strict=True):
+                plan.markers.append(Mark("blind", self.corps[key].blind.removeprefix("Blind "),
+                                         shape, key))
+            placed.append((frac, entry, edge_pt, inward))
+        # The words in the margin, in the order of the arrows they go with.
+        placed.sort(key=lambda item: item[0])
+        fracs = [frac for frac, *_rest in placed]
+        avoid = [m.shape for m in plan.markers if m.kind in ("arrow", "scale", "compass")]
+        if edge in (Edge.NORTH, Edge.SOUTH):
+            boxes = _margin_boxes(edge, fracs, self.extent)
+            texts = [self._entry_lines(box, item[1], avoid)
+                     for box, item in zip(boxes, placed, strict=True)]
+        else:
+            texts = self._flow(edge, [item[1] for item in placed], fracs, avoid)
+        for (_frac, entry, edge_pt, inward), words in zip(placed, texts, strict=True):
+            plan.entries.append(EntryPlace(entry, edge_pt, inward, rotation, tuple(words)))
+            plan.labels += [Mark("entry", w.text, _shape(w.rect)) for w in words]
+
+    def _flow(self, edge: Edge, entries: Sequence[EntrySheet], fracs: Sequence[float],
+              avoid: Sequence[QPolygonF]) -> list[list[Words]]:
+        """The words of the entries at an east or west edge, one after another down the
+        margin, each from just past its arrow, and none across an arrow; packed from the top
+        when that runs past the bottom."""
+        x = self.extent.left() + 8 if edge is Edge.WEST else MARGIN + TABLE + 8
+        if edge is Edge.WEST:  # above the scale
+            top, bottom = self.extent.top() + 10, self.extent.bottom() - 50
+        else:  # below the compass
+            top, bottom = self.extent.top() + 80, self.extent.bottom() - 4
+        out: list[list[Words]] = []
+        for packed in (False, True):
+            out, y = [], top
+            for entry, frac in zip(entries, fracs, strict=True):
+                start = y if packed else max(y, MARGIN + TABLE * frac + 36)
+                words = self._entry_lines(QRectF(x, start, MARGIN - 16, 0), entry, avoid)
+                out.append(words)
+                y = words[-1].rect.bottom() + 8
+            if y - 8 <= bottom:
+                break
+        return out
+
+    def _entry(self, place: EntryPlace) -> None:
+        entry = place.entry
+        colour = SIDE_COLOURS.get(entry.side, _INK)
+        late = entry.turn > 1
+        self._arrow(place.edge_pt - place.inward * 62, place.edge_pt + place.inward * 6, colour,
+                    dashed=late)
+        for j, key in enumerate(entry.corps):
+            self._blind(place.edge_pt + place.inward * (44 + 28 * j), place.rotation,
+                        self.corps[key], dashed=late)
+        self._entry_text(place)
 
     def _arrow(self, start: QPointF, end: QPointF, colour: QColor, *, dashed: bool) -> None:
         p = self.p
@@ -404,49 +636,48 @@ class _Drawing:
         p.setBrush(QBrush(colour))
         p.drawPolygon(QPolygonF([tip, end - d * 20 + n * 16, end - d * 20 - n * 16]))
 
-    def _entry_text(self, box: QRectF, entry: EntrySheet, colour: QColor) -> None:
-        p = self.p
+    def _entry_lines(self, box: QRectF, entry: EntrySheet,
+                     avoid: Sequence[QPolygonF]) -> list[Words]:
+        """An entry's words in its margin box, each paragraph wrapped to the box and moved
+        down past any arrow in its way."""
+        out: list[Words] = []
         y = box.top()
-        flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
-                    | Qt.TextFlag.TextWordWrap)
-        where = f"{entry.edge.value if entry.edge else ''} edge"
-        if entry.road:
-            where += f", {entry.road} road"
-        heads = [("h", f"{entry.side}, turn {entry.turn}")]
-        if entry.turn > 1:
-            heads.append(("h", "reinforcements"))
-        heads.append(("w", where))
-        for kind, text in heads:
-            if kind == "h":
-                p.setFont(_font(18, bold=True))
-                p.setPen(colour)
-            else:
-                p.setFont(_font(15))
-                p.setPen(colour)
-            used = p.boundingRect(QRectF(box.left(), y, box.width(), 200), flags, text)
-            p.drawText(QRectF(box.left(), y, box.width(), used.height() + 2), flags, text)
-            y += used.height()
-        y += 3
-        for key in entry.corps:
-            corps = self.corps[key]
-            line = f"{corps.blind.removeprefix('Blind ')} {corps.key} — {corps.orders}"
-            p.setFont(_font(17, bold=True))
-            p.setPen(_INK)
-            used = p.boundingRect(QRectF(box.left(), y, box.width(), 200), flags, line)
-            p.drawText(QRectF(box.left(), y, box.width(), used.height() + 2), flags, line)
-            y += used.height()
-            if corps.brigades:
-                how = "column: " if corps.column_of_march else "deployed: "
-                march = how + ", ".join(b.short for b in corps.brigades)
-            else:
-                march = "reserve: as allocated"
-            p.setFont(_font(15))
-            p.setPen(_GREY)
-            used = p.boundingRect(QRectF(box.left(), y, box.width(), 200), flags, march)
-            p.drawText(QRectF(box.left(), y, box.width(), used.height() + 2), flags, march)
-            y += used.height() + 4
+        for font, pen, text, after in _paragraphs(entry, self.corps):
+            used = QFontMetricsF(font).boundingRect(QRectF(0, 0, box.width(), 1e4), _WRAP, text)
+            rect = QRectF(box.left(), y, box.width(), used.height() + 2)
+            in_way = [a for a in avoid if _shape(rect).intersects(a)]
+            while in_way:  # below the arrows in the way, then below any the move brings
+                rect.moveTop(max(a.boundingRect().bottom() for a in in_way) + 3)
+                in_way = [a for a in avoid if _shape(rect).intersects(a)]
+            out.append(Words(rect, font, pen, text))
+            y = rect.top() + used.height() + after
+        return out
+
+    def _entry_text(self, place: EntryPlace) -> None:
+        p = self.p
+        for words in place.words:
+            p.setFont(words.font)
+            p.setPen(words.colour)
+            p.drawText(words.rect, _WRAP, words.text)
 
     # -- furniture ---------------------------------------------------------------------------
+    def _compass_box(self) -> QRectF:
+        c = QPointF(self.extent.right() - 26, self.extent.top() + 34)
+        return QRectF(c.x() - 42, c.y() - 28, 54, 46)  # the arrow and its "N"
+
+    def _scale_origin(self) -> QPointF:
+        """Where the scale bar starts: in the south-west corner, or under the table's own
+        corner when the west margin holds words and the south one none."""
+        y = self.extent.bottom() - 34
+        used = {e.edge for e in self.sheet.entries if e.edge is not None}
+        if Edge.WEST in used and Edge.SOUTH not in used:
+            return QPointF(MARGIN + 14, y)
+        return QPointF(self.extent.left() + 14, y)
+
+    def _scale_box(self) -> QRectF:
+        at = self._scale_origin()
+        return QRectF(at.x(), at.y() - 7, TABLE / 3, 36)
+
     def _compass(self) -> None:
         p = self.p
         c = QPointF(self.extent.right() - 26, self.extent.top() + 34)
@@ -462,8 +693,8 @@ class _Drawing:
     def _scale(self) -> None:
         p = self.p
         step = TABLE / 3
-        y = self.extent.bottom() - 34
-        x0 = self.extent.left() + 14
+        at = self._scale_origin()
+        x0, y = at.x(), at.y()
         p.setPen(QPen(_INK, 3.0))
         p.drawLine(QLineF(x0, y, x0 + step, y))
         for x in (x0, x0 + step / 2, x0 + step):
@@ -471,6 +702,111 @@ class _Drawing:
         p.setFont(_font(16))
         p.drawText(QRectF(x0, y + 7, step, 22), int(Qt.AlignmentFlag.AlignCenter),
                    f"{self.table.square_feet} ft")
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Something on the table: a marker (a blind, an arrow, the town, the compass) or words
+    (a road's or the river's name, a square's, a corps' tag), and the shape it covers, in the
+    drawing's units; ``corps`` the corps a blind or tag stands for."""
+
+    kind: str
+    text: str
+    shape: QPolygonF
+    corps: str = ""
+    size: float = 17.0  # the words' size, in the drawing's units
+
+
+# Where an entry's column goes: its place along the edge, the point on the edge, the way in,
+# its blinds' shapes and its arrow's.
+_Column = tuple[float, QPointF, QPointF, list[QPolygonF], QPolygonF]
+
+
+@dataclass(frozen=True)
+class Words:
+    """A paragraph of words in a margin: its box, font, colour and text."""
+
+    rect: QRectF
+    font: QFont
+    colour: QColor
+    text: str
+
+
+@dataclass(frozen=True)
+class EntryPlace:
+    """Where an entry's arrow, blinds and words go."""
+
+    entry: EntrySheet
+    edge_pt: QPointF
+    inward: QPointF
+    rotation: float
+    words: tuple[Words, ...]
+
+
+@dataclass
+class TablePlan:
+    """Where everything on a table goes: the markers, then the words placed clear of them."""
+
+    markers: list[Mark] = field(default_factory=list)
+    labels: list[Mark] = field(default_factory=list)
+    entries: list[EntryPlace] = field(default_factory=list)
+
+
+def table_plan(sheet: SetupSheet) -> TablePlan:
+    """Where the drawing puts each marker and each word of a battle's table (a Qt
+    application must be running: words are measured in their fonts)."""
+    return _Drawing(QPainter(), sheet, table_extent(sheet)).plan()
+
+
+def _shape(rect: QRectF) -> QPolygonF:
+    return QPolygonF([rect.topLeft(), rect.topRight(), rect.bottomRight(), rect.bottomLeft()])
+
+
+def _blind_shape(at: QPointF, rotation: float) -> QPolygonF:
+    """The ground a blind covers: 50 by 22 units, turned with its edge."""
+    w, h = (50.0, 22.0) if rotation == 0.0 else (22.0, 50.0)
+    return _shape(QRectF(at.x() - w / 2, at.y() - h / 2, w, h))
+
+
+def _tag_box(top: QPointF, text: str) -> QRectF:
+    w = QFontMetricsF(_font(15, bold=True)).horizontalAdvance(text) + 8
+    return QRectF(top.x() - w / 2, top.y(), w, 20)
+
+
+def _strip(line: QLineF, half: float) -> QPolygonF:
+    """The band ``half`` units either side of a line."""
+    unit = line.unitVector()
+    n = QPointF(-unit.dy() * half, unit.dx() * half)
+    return QPolygonF([line.p1() + n, line.p2() + n, line.p2() - n, line.p1() - n])
+
+
+def _oriented(origin: QPointF, angle: float, box: QRectF) -> QPolygonF:
+    """``box`` (in a frame turned ``angle`` degrees clockwise about ``origin``) in the
+    drawing's frame, corners in order top-left, top-right, bottom-right, bottom-left."""
+    t = QTransform()
+    t.translate(origin.x(), origin.y())
+    t.rotate(angle)
+    return t.map(_shape(box))
+
+
+def _upright(line: QLineF) -> tuple[float, bool]:
+    """A line's angle for text along it, and whether the text is turned over to read."""
+    angle = -line.angle()  # Qt's angle is anticlockwise from east
+    flip = 90 < (angle % 360) < 270
+    return angle + (180 if flip else 0), flip
+
+
+def _along_line(line: QLineF, far: float, w: float, side: float) -> QPolygonF:
+    """A road's name box ``w`` long ending ``far`` along the road from the town (toward the
+    edge), ``side`` units off the road (the box is 20 high), upright to read."""
+    angle, flip = _upright(line)
+    box = QRectF(0 if flip else -w, side, w, 20)
+    return _oriented(line.pointAt(far), angle, box)
+
+
+def _centred_on(line: QLineF, at: float, w: float, h: float) -> QPolygonF:
+    angle, _flip = _upright(line)
+    return _oriented(line.pointAt(at), angle, QRectF(-w / 2, -h / 2, w, h))
 
 
 # A town's blocks round the centre (dx, dy, w, h), clear of the middle where the roads meet.
@@ -555,44 +891,45 @@ def _edge_place(edge: Edge, frac: float) -> tuple[QPointF, QPointF]:
     return QPointF(hi, lo + TABLE * frac), QPointF(-1, 0)
 
 
-def _margin_boxes(edge: Edge, along: Sequence[float], extent: QRectF) -> list[QRectF]:
-    """The margin boxes for the words of entries at an edge, in order along it: each as near
-    its entry as the others allow, none overlapping, clear of the compass and the scale."""
-    n = len(along)
+def _edge_span(edge: Edge, extent: QRectF) -> tuple[float, float]:
+    """The stretch of the margin along an edge that its words may use: clear of the compass
+    (north-east corner) and the scale (south-west corner)."""
+    if edge is Edge.NORTH:
+        return extent.left() + 10, extent.right() - 70
+    if edge is Edge.SOUTH:
+        return extent.left() + 240, extent.right() - 10
+    if edge is Edge.EAST:
+        return extent.top() + 80, extent.bottom() - 10
+    return extent.top() + 10, extent.bottom() - 70
+
+
+def _box_size(edge: Edge, n: int, lo: float, hi: float) -> float:
+    """How much of its edge each of ``n`` entries' words may take."""
     across_edge = edge in (Edge.NORTH, Edge.SOUTH)
     size = max(min(TABLE / n, 320.0), 200.0) if across_edge else max(TABLE / n, 150.0)
-    # Clear of the compass (north-east corner) and the scale (south-west corner).
-    if edge is Edge.NORTH:
-        lo, hi = extent.left() + 10, extent.right() - 70
-    elif edge is Edge.SOUTH:
-        lo, hi = extent.left() + 240, extent.right() - 10
-    elif edge is Edge.EAST:
-        lo, hi = extent.top() + 80, extent.bottom() - 10
-    else:
-        lo, hi = extent.top() + 10, extent.bottom() - 70
-    size = min(size, (hi - lo) / n)
-    # Words beside the north and south edges sit above or below their arrows; beside the east
-    # and west edges they start just past the arrow, so the arrow stays clear.
-    offset = -size / 2 if across_edge else 36.0
-    starts = [min(max(MARGIN + TABLE * a + offset, lo), hi - size) for a in along]
+    return min(size, (hi - lo) / n)
+
+
+def _margin_boxes(edge: Edge, along: Sequence[float], extent: QRectF) -> list[QRectF]:
+    """The margin boxes for the words of entries at a north or south edge, in order along
+    it: each as near its entry as the others allow, none overlapping, clear of the compass
+    and the scale, and between the drawing's edge and the arrows."""
+    n = len(along)
+    lo, hi = _edge_span(edge, extent)
+    size = _box_size(edge, n, lo, hi)
+    starts = [min(max(MARGIN + TABLE * a - size / 2, lo), hi - size) for a in along]
+    # Pushed apart, first from the far end back, then from the near end on: n boxes of
+    # ``size`` fit between lo and hi, so both passes leave each within them.
+    for k in range(n - 2, -1, -1):
+        starts[k] = min(starts[k], starts[k + 1] - size)
+    starts[0] = max(starts[0], lo)
     for k in range(1, n):
         starts[k] = max(starts[k], starts[k - 1] + size)
-    overflow = starts[-1] + size - hi
-    if overflow > 0:
-        starts = [x - overflow for x in starts]
-        for k in range(n - 2, -1, -1):
-            starts[k] = min(starts[k], starts[k + 1] - size)
-    out = []
-    for x in starts:
-        if edge is Edge.NORTH:
-            out.append(QRectF(x + 4, 6, size - 8, MARGIN - 70))
-        elif edge is Edge.SOUTH:
-            out.append(QRectF(x + 4, MARGIN + TABLE + 66, size - 8, MARGIN - 70))
-        elif edge is Edge.WEST:
-            out.append(QRectF(8, x + 4, MARGIN - 16, size - 8))
-        else:
-            out.append(QRectF(MARGIN + TABLE + 8, x + 4, MARGIN - 16, size - 8))
-    return out
+    if edge is Edge.NORTH:
+        top, bottom = extent.top() + 6, MARGIN - 70
+    else:
+        top, bottom = MARGIN + TABLE + 66, extent.bottom() - 4
+    return [QRectF(x + 4, top, size - 8, bottom - top) for x in starts]
 
 
 def table_svg(sheet: SetupSheet, size: int = 980) -> bytes:

@@ -71,6 +71,10 @@ def test_chance_text_is_the_command_lines_form():
     assert chance_text(Fraction(1)) == ("1/1", "100.0 %")
 
 
+def test_an_outcome_the_dice_cannot_give_is_shown_impossible_not_0_of_1():
+    assert chance_text(Fraction(0)) == ("impossible", "0 %")
+
+
 def test_the_fire_form_shows_the_exact_odds_and_follows_the_band(window, battle, capsys):
     play = battle.play_page
     _spot_both(play)
@@ -87,8 +91,9 @@ def test_the_fire_form_shows_the_exact_odds_and_follows_the_band(window, battle,
     assert _odds(form) == [("miss", "5/18", "27.8 %"), ("1 hit", "25/36", "69.4 %"),
                            ("2 hits", "1/36", "2.8 %")]
     form.set_input("band", "long")
-    assert [(o, f) for o, f, _ in _odds(form)] == [("miss", "7/12"), ("1 hit", "5/12"),
-                                                   ("2 hits", "0/1")]
+    # Rule 4 at long range: 2 hits cannot be rolled, and the form says so in words
+    assert _odds(form) == [("miss", "7/12", "58.3 %"), ("1 hit", "5/12", "41.7 %"),
+                           ("2 hits", "impossible", "0 %")]
     # the same odds as the command line's
     from campaign1813.campaign.cli import main
 
@@ -245,3 +250,16 @@ def test_auto_resolve_of_a_battle_on_the_table_abandons_the_fight_first(window, 
     labels = [e.text for e in queries.diary(window.document)]
     assert any("was abandoned after 1 step;" in t for t in labels)
     assert any(t.startswith("Auto-resolved (seed 18130506001)") for t in labels)
+
+
+def test_the_fire_form_offers_the_moving_commanders_battery_first(window, battle):
+    """Rule 7: a battery fires during its own commander's move: with the Prussian chip drawn
+    the form suggests I Prussian Corps' battery, not 5 Corps'; with the French chip, 5 Corps'."""
+    play = battle.play_page
+    _spot_both(play)
+    _draw_chip(play, "2")  # General Yorck's chip: the Prussians move
+    play.open_new_test("fire")
+    assert play.form.who_key() == f"{PRUSSIANS}/artillery"
+    assert [play.form.who.itemData(i) for i in range(play.form.who.count())] == [
+        f"{PRUSSIANS}/artillery", "5 Corps/artillery"]
+    assert play.form.target_key().startswith("5 Corps/")

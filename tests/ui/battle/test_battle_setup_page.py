@@ -10,6 +10,7 @@ HQ marches to the sound of the guns: Blücher and his reserve (Zieten) come on a
 import pytest
 
 from campaign1813.campaign.services import IssueOrder
+from campaign1813.ui.paper.table_diagram import table_plan
 
 PRUSSIANS = "I Prussian Corps"
 RESERVE = "Prussian Army reserve"
@@ -38,7 +39,23 @@ def test_the_setup_shows_chips_reinforcements_and_the_table(battle):
     assert page.reinforcements.text() == ("Reinforcements: General Blücher (CinC, Allied) on "
                                           "turn 4 by the north edge; "
                                           f"{RESERVE} (Allied) on turn 4 by the north edge")
-    assert page.diagram.setup is battle.view.setup
+    # The table is the setup sheet's own drawing: the Elbe on its course from the map, which
+    # the sheet draws and the window's old sketch left out.
+    sheet = page.diagram.sheet
+    assert sheet is not None and sheet.heading == "The battle of Magdeburg (6 May 1813)"
+    assert sheet.table.river == "Elbe" and sheet.table.river_from_map
+    image = page.diagram.grab().toImage()
+    colours = {image.pixelColor(x, y).name() for x in range(0, image.width(), 3)
+               for y in range(0, image.height(), 3)}
+    assert "#5b93cf" in colours  # the river's blue
+    assert "#e6edd2" in colours  # the table's ground
+    # A2 (the reserve, turn 4) and A1 both come on by the Burg road: neither covers its name.
+    plan = table_plan(sheet)
+    burg = next(w for w in plan.labels if w.text == "Burg 42°")
+    blinds = {m.text: m for m in plan.markers if m.kind == "blind"}
+    assert {"A1", "A2", "F1"} <= set(blinds)
+    assert not any(burg.shape.intersects(blinds[b].shape) for b in ("A1", "A2"))
+    assert not any(w.shape.intersects(m.shape) for w in plan.labels for m in plan.markers)
     assert "Wolmirstedt 0° (north edge)" in page.roads.text()
 
 

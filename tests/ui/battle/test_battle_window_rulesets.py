@@ -201,7 +201,7 @@ def test_a_refused_action_says_why_in_the_window(window):
     g = bw.generic_page
     g.choose("move")
     g.act_button.click()
-    assert g.message.text() == "Refused: move needs unit (unit=…)"
+    assert g.message.text() == "Refused: move needs the unit"
     g.choose("sides")
     g.typed.setText("seven")
     g.act_button.click()
@@ -304,6 +304,20 @@ def test_at_a_laptops_size_act_and_its_refusal_are_in_sight(window, qtbot):
     g.choose("melee")
     g.act_button.click()
     qtbot.wait(50)
-    assert g.message.text() == "Refused: melee needs attacker, defender (attacker=… defender=…)"
+    assert g.message.text() == "Refused: melee needs the charging unit and the unit charged"
     for widget in (g.act_button, g.typed, g.message):
         assert in_sight(widget), widget
+
+
+def test_a_refusal_goes_from_the_battle_window_once_a_step_is_undone(window):
+    bw = _battle_window(window, "002")
+    g = bw.generic_page
+    g.choose("sides")
+    g.typed.setText("5")
+    g.act_button.click()
+    g.choose("move")
+    g.act_button.click()
+    assert g.message.text() == "Refused: move needs the unit"
+    bw.undo()  # the roll for sides is taken back: the refusal no longer stands
+    assert bw.view.steps == ()
+    assert g.message.text() == ""

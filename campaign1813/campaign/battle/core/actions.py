@@ -14,7 +14,7 @@ from campaign1813.campaign.battle.core.steps import ActionRefused
 from campaign1813.campaign.battle.setup import BrigadeSetup
 
 __all__ = ["Input", "ActionSpec", "Table", "Tally", "Odds", "Typed", "read_inputs",
-           "casualty_key", "action_named", "hits_text"]
+           "casualty_key", "action_named", "hits_text", "MissingInputs"]
 
 # The faces the umpire types for an action's roll: each a die's face, or a pair rolled together.
 Typed = Sequence[int | tuple[int, ...]]
@@ -115,6 +115,24 @@ def _value(spec: Input, text: str, where: str) -> Any:
     return text
 
 
+class MissingInputs(ActionRefused):
+    """An action given without inputs it must have: each named by what it means
+    ("melee needs the charging unit and the unit charged"); ``syntax`` is how the command
+    line gives them (``attacker=… defender=…``)."""
+
+    def __init__(self, action: ActionSpec, missing: Sequence[Input]) -> None:
+        self.action = action
+        self.missing = tuple(missing)
+        words = [i.help for i in self.missing]
+        needs = words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+        super().__init__(f"{action.name} needs {needs}")
+
+    @property
+    def syntax(self) -> str:
+        """The missing inputs as the command line writes them: ``unit=… target=…``."""
+        return " ".join(f"{i.name}=…" for i in self.missing)
+
+
 def read_inputs(action: ActionSpec, pairs: Sequence[tuple[str, str | None]]) -> dict[str, Any]:
     """An action's inputs from the umpire's words, each read by its kind: ``name=value``
     pairs, a dotted name for an entry of a group or a table (``options.face=flank``,
@@ -128,10 +146,9 @@ def read_inputs(action: ActionSpec, pairs: Sequence[tuple[str, str | None]]) -> 
     out: dict[str, Any] = {}
     for name, text in pairs:
         _put(action.name, action.inputs, out, name.split("."), text)
-    missing = [i.name for i in action.inputs if i.required and i.name not in out]
+    missing = [i for i in action.inputs if i.required and i.name not in out]
     if missing:
-        raise ActionRefused(f"{action.name} needs {', '.join(missing)} "
-                            f"({' '.join(m + '=…' for m in missing)})")
+        raise MissingInputs(action, missing)
     return out
 
 

@@ -50,17 +50,18 @@ from campaign1813.campaign.battle.ruleset1813.rules.brigade import (
 )
 from campaign1813.campaign.battle.ruleset1813.rules.combat import (
     Combat,
-    CombatResult,
     CombatSide,
     Side,
-    fight,
+    apply_row,
+    check_combat,
+    combat_factors,
+    find_row,
 )
 from campaign1813.campaign.battle.ruleset1813.rules.command import (
     Commander,
     corps_action_cost,
     roll_pips,
 )
-from campaign1813.campaign.battle.ruleset1813.rules.firefight import FIREFIGHT_RULE, firefight
 from campaign1813.campaign.battle.ruleset1813.rules.morale import (
     MORALE,
     PURSUIT,
@@ -99,7 +100,11 @@ from campaign1813.campaign.battle.ruleset1813.rules.rout import (
     rally_pursuers,
     rout_reaction,
 )
-from campaign1813.campaign.battle.ruleset1813.rules.skirmish import Skirmish, skirmish
+from campaign1813.campaign.battle.ruleset1813.rules.skirmish import (
+    Skirmish,
+    SkirmishResult,
+    skirmish,
+)
 from campaign1813.campaign.battle.ruleset1813.rules.tables.command import (
     CorpsAction,
     command_table,
@@ -369,30 +374,34 @@ class CombatTable:
 def combat_table(ruleset: str, rule: int, attacker: Profile, a_casualties: int, a_state: int,
                  a_facts: frozenset[str], defender: Profile, d_casualties: int, d_state: int,
                  d_facts: frozenset[str]) -> CombatTable:
-    """Rules 9, 12, 13, 14, 15: each total's row, read from ``fight`` (``firefight`` for 12)."""
+    """Rules 9, 12, 13, 14, 15: each total's row, read as ``fight`` reads it (a firefight is
+    a combat under Rule 12): the combat checked and its factors found once, then for each
+    total of the roller's 2d6 the row ``find_row`` gives, applied by ``apply_row`` (once a
+    row: the totals that read the same row share its result)."""
     a = _from_profile(attacker, a_casualties, a_state, "attacker")
     d = _from_profile(defender, d_casualties, d_state, "defender")
     combat = Combat(rule, CombatSide(a, a_facts), CombatSide(d, d_facts))
+    checked = check_combat(combat, ruleset)
+    factors = combat_factors(combat, ruleset)
+    roller = factors.favoured
+    table_rows = checked.rows_for(combat.side(roller).brigade.arm)
     rows: dict[int, CombatRow] = {}
-    result: CombatResult | None = None
+    read: dict[int, CombatRow] = {}          # by the row's place in the result table
     for total in distribution(D6, 2):
-        dice = TypedDice([total])
-        if rule == FIREFIGHT_RULE:
-            result = firefight(combat.attacker, combat.defender, dice, ruleset)
-        else:
-            result = fight(combat, dice, ruleset)
-        by_name = {e.brigade: e for e in result.effects}
-        pursuers = {f.who for f in result.follow_ons if f.test == PURSUIT}
-        rows[total] = CombatRow(result.row.result,
-                                _side_hit(a, by_name.get("attacker")),
-                                _side_hit(d, by_name.get("defender")),
-                                "attacker" in pursuers, "defender" in pursuers)
-    assert result is not None
+        row = find_row(table_rows, total + factors.difference)
+        place = table_rows.index(row)
+        if place not in read:
+            effects, follow_ons = apply_row(combat, row, roller, checked.hand_to_hand, ruleset)
+            by_name = {e.brigade: e for e in effects}
+            pursuers = {f.who for f in follow_ons if f.test == PURSUIT}
+            read[place] = CombatRow(row.result, _side_hit(a, by_name.get("attacker")),
+                                    _side_hit(d, by_name.get("defender")),
+                                    "attacker" in pursuers, "defender" in pursuers)
+        rows[total] = read[place]
     padding = rows[min(rows)]
-    return CombatTable(dice_table(result.roll.die, result.roll.count),
-                       result.favoured is Side.ATTACKER, result.factors.difference,
+    return CombatTable(dice_table(D6, 2), roller is Side.ATTACKER, factors.difference,
                        tuple(rows.get(t, padding) for t in range(max(rows) + 1)),
-                       result.factors.attacker_total, result.factors.defender_total)
+                       factors.attacker_total, factors.defender_total)
 
 
 # --- Rule 11: skirmish ---------------------------------------------------------------------
@@ -418,17 +427,20 @@ def skirmish_table(ruleset: str, attacker: Profile, a_casualties: int, a_state: 
     sk = Skirmish(CombatSide(a, a_facts), CombatSide(d, d_facts))
     faces = sorted(set(D6.faces))
 
-    def side(fa: int, fd: int, name: str, b: Brigade) -> tuple[SideHit, bool]:
-        result = skirmish(sk, TypedDice([fa, fd]), ruleset)
+    def side(result: SkirmishResult, name: str, b: Brigade) -> tuple[SideHit, bool]:
         effect = next((e for e in result.effects if e.brigade == name), None)
         tests = any(f.who == name and f.test == MORALE for f in result.follow_ons)
         return _side_hit(b, effect), tests
 
     # Each side's loss depends only on the other side's roll (Rule 11: both roll, a kill costs
-    # the other side a casualty), so one roll of each is read against every roll of the other.
-    first = faces[0]
-    defender_loses = {fa: side(fa, first, "defender", d) for fa in faces}
-    attacker_loses = {fd: side(first, fd, "attacker", a) for fd in faces}
+    # the other side a casualty), so both rolling the same face tells what that face does to
+    # each side, and every pair of faces is read from those.
+    defender_loses: dict[int, tuple[SideHit, bool]] = {}
+    attacker_loses: dict[int, tuple[SideHit, bool]] = {}
+    for face in faces:
+        result = skirmish(sk, TypedDice([face, face]), ruleset)
+        defender_loses[face] = side(result, "defender", d)
+        attacker_loses[face] = side(result, "attacker", a)
     rows = {(fa, fd): attacker_loses[fd] + defender_loses[fa] for fa in faces for fd in faces}
     return SkirmishTable(dice_table(D6), rows)
 

@@ -14,7 +14,7 @@ battles and counts who won, with a 95 % interval for each share (:mod:`.core.res
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from campaign1813.campaign.battle.core.results import (
     AutoOdds,
@@ -25,7 +25,6 @@ from campaign1813.campaign.battle.core.results import (
     count_results,
     run_seed,
 )
-from campaign1813.campaign.battle.dice import D6
 from campaign1813.campaign.battle.ruleset1813 import report_lines as lines
 from campaign1813.campaign.battle.ruleset1813.auto_tables import (
     CHARGER,
@@ -45,7 +44,6 @@ from campaign1813.campaign.battle.ruleset1813.auto_tables import (
     combat_table,
     contact_result,
     corps_break_count,
-    dice_table,
     end_of_sequence_state,
     fire_modifier,
     fire_table_for,
@@ -151,6 +149,9 @@ class _UnitPlan:
     calibre: Calibre
     in_town: bool
     nation: str
+    # Its morale tables met so far, by casualties, state, facts and rally (see _Battle.morale):
+    # the battles of one plan ask for the same few thousands of times.
+    morale_tables: dict[int, MoraleTable] = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True)
@@ -176,10 +177,11 @@ class _ChipPlan:
     grade: Grade = Grade.AVERAGE
     nation: str = ""
     arrival: int = 1           # a CinC's turn on the table (4 marching to the sound of the guns)
+    text: str = ""             # how the report names the chip
 
-    @property
-    def text(self) -> str:
-        return f"chip {self.label}" if self.label.isdigit() else f"{self.label} chip"
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", f"chip {self.label}" if self.label.isdigit()
+                           else f"{self.label} chip")
 
 
 @dataclass(frozen=True)
@@ -188,6 +190,13 @@ class _Plan:
     ruleset: str
     corps: tuple[_CorpsPlan, ...]
     chips: tuple[_ChipPlan, ...]
+    # What every battle of the plan reads of the ruleset, read once.
+    costs: dict[CorpsAction, int]
+    broken: tuple[bool, ...]            # whether a brigade in each state counts as broken
+    breaks_at: tuple[int, ...]          # each corps' broken brigades that break it
+    re_formed: int                      # the state Disordered brigades take at a turn's end
+    poor_in_battle: bool
+    judged_by_breaks: bool              # no side loses without a corps broken
 
 
 def _refuse(setup: BattleSetup, why: str) -> InvalidSetup:
@@ -262,7 +271,16 @@ def _plan(setup: BattleSetup) -> _Plan:
     starting = FightState.start(setup).brigades
     corps = [replace(c, units=tuple(replace(u, first=starting[u.key].formation or u.first)
                                     for u in c.units)) for c in corps]
-    return _Plan(setup, setup.ruleset, tuple(corps), _chips(setup, commanded))
+    chips = _chips(setup, commanded)
+    ruleset = setup.ruleset
+    return _Plan(setup, ruleset, tuple(corps), chips,
+                 {a: action_cost(ruleset, a) for a in CorpsAction}, broken_states(ruleset),
+                 tuple(corps_break_count(ruleset, len(c.units)) for c in corps),
+                 end_of_sequence_state(ruleset, DISORDERED),
+                 any(chip.grade is Grade.POOR for chip in chips
+                     if chip.kind in ("corps", "cinc")),
+                 all(side_break_count(ruleset, sum(1 for c in corps if c.side == side)) > 0
+                     for side in _SIDES))
 
 
 def _chips(setup: BattleSetup, commanded: dict[str, int]) -> tuple[_ChipPlan, ...]:
@@ -322,12 +340,28 @@ class _Unit:
 
 
 class _Corps:
-    __slots__ = ("p", "index", "units", "present", "withdrawn", "target", "breaks_at")
+    __slots__ = ("p", "index", "units", "present", "withdrawn", "target", "breaks_at",
+                 "infantry", "cavalry", "guns", "fighting")
 
     def __init__(self, p: _CorpsPlan, index: int, breaks_at: int):
         self.p = p
         self.index = index
-        self.units = tuple(_Unit(u, self) for u in p.units)
+        # Its brigades, and by arm, each in the order of battle (which breaks ties in a choice).
+        self.units = units = [_Unit(plan, self) for plan in p.units]
+        self.infantry: list[_Unit] = []
+        self.cavalry: list[_Unit] = []
+        self.guns: list[_Unit] = []
+        self.fighting: list[_Unit] = []       # infantry and cavalry
+        for u in units:
+            arm = u.p.arm
+            if arm is Arm.INFANTRY:
+                self.infantry.append(u)
+                self.fighting.append(u)
+            elif arm is Arm.CAVALRY:
+                self.cavalry.append(u)
+                self.fighting.append(u)
+            else:
+                self.guns.append(u)
         self.breaks_at = breaks_at
         self.present = p.arrival <= 1
         self.withdrawn = False
@@ -346,9 +380,9 @@ class _Battle:
         self.rand = rng.random
         self.shuffle = rng.shuffle
         self.log: list[str] | None = [] if report else None
-        self.corps = tuple(_Corps(c, i, corps_break_count(self.ruleset, len(c.units)))
-                           for i, c in enumerate(plan.corps))
-        self.gaps: dict[tuple[int, int], int] = {}
+        self.corps = tuple([_Corps(c, i, plan.breaks_at[i]) for i, c in enumerate(plan.corps)])
+        # gaps[a][b]: how far corps a and b stand apart (the same both ways)
+        self.gaps = [[START_GAP] * len(plan.corps) for _ in plan.corps]
         self.turn = 0
         self.move = 0
         self.poor_pending = False
@@ -358,11 +392,10 @@ class _Battle:
         self.charged: set[int] = set()     # cavalry (by id) that charged in this move
         self.winner: str | None = None
         self.reason = ""
-        self.broken = broken_states(self.ruleset)
-        self.d6 = dice_table(D6)
-        self.cost = {a: action_cost(self.ruleset, a) for a in CorpsAction}
-        self.poor_in_battle = any(chip.grade is Grade.POOR for chip in plan.chips
-                                  if chip.kind in ("corps", "cinc"))
+        self.broken = plan.broken
+        self.cost = plan.costs
+        self.poor_in_battle = plan.poor_in_battle
+        self.dirty = True       # a brigade's state changed since the army break was judged
 
     # -- dice and distance
 
@@ -371,16 +404,10 @@ class _Battle:
         return faces[int(self.rand() * len(faces))]
 
     def gap(self, a: _Corps, b: _Corps) -> int:
-        key = (a.index, b.index) if a.index < b.index else (b.index, a.index)
-        return self.gaps.get(key, START_GAP)
+        return self.gaps[a.index][b.index]
 
     def set_gap(self, a: _Corps, b: _Corps, gap: int) -> None:
-        key = (a.index, b.index) if a.index < b.index else (b.index, a.index)
-        self.gaps[key] = gap
-
-    def say(self, line: str) -> None:
-        if self.log is not None:
-            self.log.append(line)
+        self.gaps[a.index][b.index] = self.gaps[b.index][a.index] = gap
 
     # -- the whole battle
 
@@ -389,25 +416,32 @@ class _Battle:
         turns = self.plan.setup.turns
         for turn in range(1, turns + 1):
             self.turn = turn
-            self.say(f"Turn {turn} of {turns}")
+            self.dirty = True
+            if self.log is not None:
+                self.log.append(f"Turn {turn} of {turns}")
             for c in self.corps:
                 if not c.present and c.p.arrival == turn:
                     c.present = True
-                    self.say(f"{c.p.key} arrives")
-            for chip in self.plan.chips:
-                if chip.kind == "cinc" and chip.arrival == turn > 1:
-                    self.say(f"{chip.name} (CinC) arrives")
+                    if self.log is not None:
+                        self.log.append(f"{c.p.key} arrives")
+            if self.log is not None:
+                for chip in self.plan.chips:
+                    if chip.kind == "cinc" and chip.arrival == turn > 1:
+                        self.log.append(f"{chip.name} (CinC) arrives")
             self.retarget()
             try:
                 self.sequence()
             except _Over:
                 return turn
+            re_formed = self.plan.re_formed
             for c in self.corps:
                 for u in c.units:
                     # Rule 16: pursuers stay as they are until their rally (as at the table).
                     if u.state == DISORDERED and not u.pursuing:
-                        u.state = end_of_sequence_state(self.ruleset, u.state)
-        self.say(f"Night falls after turn {turns}")
+                        u.state = re_formed
+                        self.dirty = True
+        if self.log is not None:
+            self.log.append(f"Night falls after turn {turns}")
         self.nightfall()
         return turns
 
@@ -426,17 +460,26 @@ class _Battle:
 
     def sequence(self) -> None:
         """Draw every chip once, in a seeded order."""
-        bag = [chip for chip in self.plan.chips if self.in_bag(chip)]
+        corps = self.corps
+        bag = []
+        for chip in self.plan.chips:
+            if chip.kind == "corps":        # self.in_bag, written out for the commonest chip
+                c = corps[chip.corps]
+                if c.present and not c.withdrawn:
+                    bag.append(chip)
+            elif self.in_bag(chip):
+                bag.append(chip)
         self.shuffle(bag)
         self.move = 0
         self.poor_pending = False
         self.moved = set()
         for position, chip in enumerate(bag):
             if chip.kind == "corps":
-                if not self.will_move(chip, position):
+                c = corps[chip.corps]
+                if c.withdrawn or chip.corps in self.moved:     # self.will_move, written out
                     continue
                 self.move += 1
-                self.corps_move(self.corps[chip.corps], chip.text)
+                self.corps_move(c, chip.text)
             elif chip.kind == "cinc":
                 if not self.will_move(chip, position):
                     continue
@@ -446,7 +489,8 @@ class _Battle:
                 self.poor_chip(bag, position)
             else:
                 self.early_chip(chip, bag, position)
-            self.judge()
+            if self.dirty:          # judge's own first test, made here to spare the call
+                self.judge()
 
     def in_bag(self, chip: _ChipPlan) -> bool:
         if chip.kind == "corps":
@@ -467,20 +511,24 @@ class _Battle:
 
     def poor_chip(self, bag: list[_ChipPlan], position: int) -> None:
         self.move += 1
-        self.say(f"Move {self.move} – Poor Card")
+        if self.log is not None:
+            self.log.append(f"Move {self.move} – Poor Card")
         if not self.poor_in_battle:
-            self.say("No Poor commander in this battle, no effect")
+            if self.log is not None:
+                self.log.append("No Poor commander in this battle, no effect")
         elif any(chip.grade is Grade.POOR and self.will_move(chip, later)
                  for later, chip in enumerate(bag[position + 1:], position + 1)):
             self.poor_pending = True
         else:
-            self.say("All Poor commanders have already moved, no effect")
+            if self.log is not None:
+                self.log.append("All Poor commanders have already moved, no effect")
 
     def early_chip(self, chip: _ChipPlan, bag: list[_ChipPlan], position: int) -> None:
         """A gifted chip moves a gifted general of its side who has not yet moved; the French
         tactical chip a French corps still out of range (on its blinds)."""
         self.move += 1
-        self.say(f"Move {self.move} – {chip.label} chip")
+        if self.log is not None:
+            self.log.append(f"Move {self.move} – {chip.label} chip")
         for later, other in enumerate(bag[position + 1:], position + 1):
             if other.side != chip.side or not self.will_move(other, later):
                 continue
@@ -498,22 +546,26 @@ class _Battle:
                 self.moved.add(-1 - later)
                 self.cinc_move(other, f"chip {chip.label}")
                 return
-        self.say("No commander may use it")
+        if self.log is not None:
+            self.log.append("No commander may use it")
 
     # -- a commander's move
 
     def header(self, nation: str, name: str, label: str) -> None:
         """``Move 3 – Prussian – 1 corps (chip 8)``: the nation, as the seed's reports say."""
-        self.say(lines.header_line(self.move, nation, name, label))
+        if self.log is not None:
+            self.log.append(lines.header_line(self.move, nation, name, label))
 
     def roll_pips(self, grade: Grade) -> int:
         """Roll pips; a Poor commander drawn while the Poor chip waits loses his move."""
         if self.poor_pending and grade is Grade.POOR:
             self.poor_pending = False
-            self.say("Miss move due to Poor Card")
+            if self.log is not None:
+                self.log.append("Miss move due to Poor Card")
             return -1
         dice, by_face = pips_table(self.ruleset, grade)
-        face = self.roll(dice)
+        faces = dice.faces
+        face = faces[int(self.rand() * len(faces))]      # self.roll, written out
         pips = by_face[face]
         if self.log is not None:
             self.log.append(lines.pips_line(face, pips_bonus(self.ruleset, grade), grade, pips))
@@ -521,11 +573,14 @@ class _Battle:
 
     def corps_move(self, c: _Corps, label: str) -> None:
         p = c.p
-        self.header(p.nation or p.side, p.key, label)
-        self.say(lines.orders_line(p.orders.value))
+        if self.log is not None:
+            self.header(p.nation or p.side, p.key, label)
+            self.log.append(lines.orders_line(p.orders.value))
         pips = self.roll_pips(p.grade)
         lost = pips < 0
-        waiting = [u for u in c.units if self.wants_rally(u)]
+        # the brigades waiting to rally (wants_rally, written out: this runs at every move)
+        waiting = [u for u in c.units if not u.destroyed and (
+            u.pursuing or u.state == SHAKEN or (u.state == ROUT and u.casualties < u.p.limit))]
         self.pips = max(pips, 0)
         self.charged = set()
         # One pip set aside for each brigade already waiting to rally.
@@ -534,7 +589,7 @@ class _Battle:
         # they go back to their own lines as a failed rally leaves them. A move lost to the
         # Poor chip rolls no pips, and they wait for the next (as at the table, where the
         # rally is owed when the pips are rolled).
-        pursuers = [u for u in waiting if u.pursuing] if not lost else []
+        pursuers = [u for u in waiting if u.pursuing] if waiting and not lost else []
         for u in pursuers:
             self.reserve -= 1
             if self.pips >= self.cost[CorpsAction.RALLY]:
@@ -544,14 +599,24 @@ class _Battle:
                 self.send_back(u)
         t = c.target
         if t is not None:
-            self.artillery(c, t, lost)
+            # Each step's own first test of range, made here too so a step out of range is
+            # not even called (this runs at every move of every battle).
+            gaps = self.gaps[c.index]
+            if gaps[t.index] <= LONG_RANGE_GAP:
+                self.artillery(c, t, lost)
             if not lost:
-                self.formations(c, t)
+                if gaps[t.index] <= SHORT_RANGE_GAP + 1:    # in reach after this advance
+                    self.formations(c, t)
                 self.advance(c, t)
-                self.combats(c, t)
-                self.opportunity(c)
-        # A brigade takes one test at its move: pursuers that have just rallied are done.
-        self.rallies([u for u in waiting if u not in pursuers])
+                if gaps[t.index] <= SHORT_RANGE_GAP:
+                    self.combats(c, t)
+                if min(gaps) <= SHORT_RANGE_GAP:
+                    self.opportunity(c)
+        # A brigade takes one test at its move: pursuers that have just rallied are done. A
+        # move lost to the Poor chip is no move at all (only the guns fire, Rule 7), so it
+        # ends with no morale tests of its own (Rule 17 tests at the end of the corps' move).
+        if waiting and not lost:
+            self.rallies([u for u in waiting if u not in pursuers] if pursuers else waiting)
 
     def wants_rally(self, u: _Unit) -> bool:
         if u.destroyed:
@@ -579,15 +644,16 @@ class _Battle:
             return False
         self.spent(action, u.p.label)
         u.form = formation
-        self.say(lines.formation_line(u.p.label, formation))
+        if self.log is not None:
+            self.log.append(lines.formation_line(u.p.label, formation))
         return True
 
     def artillery(self, c: _Corps, t: _Corps, lost: bool) -> None:
         gap = self.gap(c, t)
         if gap > LONG_RANGE_GAP:
             return
-        for u in c.units:
-            if u.p.arm is not Arm.ARTILLERY or u.destroyed or u.state != FORMED:
+        for u in c.guns:
+            if u.destroyed or u.state != FORMED:
                 continue
             if u.form is Formation.LIMBERED:
                 # Guns unlimber to fire (Rule 3: an artillery action); not on a lost move.
@@ -600,15 +666,15 @@ class _Battle:
                 return
 
     def fire(self, gun: _Unit, t: _Corps, gap: int) -> bool:
-        target = (self.pick(t, (Arm.INFANTRY, Arm.CAVALRY), False)
-                  or self.pick(t, (Arm.ARTILLERY,), False))
+        target = self.pick(t.fighting) or self.pick(t.guns)
         if target is None:
             return False
         kind = Target.BUILDINGS if target.p.in_town else _TARGET_OF_ARM[target.p.arm]
         band = RangeBand.LONG if gap == LONG_RANGE_GAP else RangeBand.SHORT
         dice, hits_by_total = fire_table_for(self.ruleset, gun.p.calibre, gun.p.rating,
                                              gun.casualties, kind, band)
-        total = self.roll(dice)
+        faces = dice.faces
+        total = faces[int(self.rand() * len(faces))]     # self.roll, written out
         hits = hits_by_total[total]
         if self.log is not None:
             mod = fire_modifier(self.ruleset, gun.p.calibre, gun.p.rating, gun.casualties, kind,
@@ -629,13 +695,13 @@ class _Battle:
         t = c.target
         if t is None or gap > SHORT_RANGE_GAP or c.p.town:
             return None
-        if not any(u.p.arm is Arm.CAVALRY and not u.destroyed and u.state == FORMED
-                   and not u.pursuing for u in t.units):
+        if not any(not u.destroyed and u.state == FORMED and not u.pursuing
+                   for u in t.cavalry):
             return None
         best: _Unit | None = None
         best_key = (0, 0)
-        for u in c.units:
-            if u.p.arm is not Arm.INFANTRY or u.destroyed or u.state != FORMED:
+        for u in c.infantry:
+            if u.destroyed or u.state != FORMED:
                 continue
             key = (u.p.limit - u.casualties, u.p.rating is Rating.A)
             if best is None or key < best_key:
@@ -657,15 +723,13 @@ class _Battle:
             return
         deploy = Formation.COLUMN_OF_ATTACK if orders is CorpsOrder.ATTACK else Formation.LINE
         square = None if orders is CorpsOrder.ATTACK else self.threatened(c, gap)
-        for u in c.units:
+        for u in c.fighting:
             if u.destroyed or u.state != FORMED or u.pursuing:
                 continue
             if u.p.arm is Arm.INFANTRY:
                 want = Formation.SQUARE if u is square else deploy
-            elif u.p.arm is Arm.CAVALRY:
-                want = Formation.CAVALRY_LINE
             else:
-                continue
+                want = Formation.CAVALRY_LINE
             if u.form is not want:
                 self.reform(u, want, CorpsAction.CHANGE_FORMATION)
 
@@ -688,12 +752,12 @@ class _Battle:
         gap = self.gap(c, t)
         if orders not in _FIGHTING or gap > SHORT_RANGE_GAP:
             return
-        for u in c.units:
-            if u.p.arm is not Arm.INFANTRY or u.destroyed or u.state != FORMED:
+        for u in c.infantry:
+            if u.destroyed or u.state != FORMED:
                 continue
             if orders is CorpsOrder.ATTACK and gap > CONTACT_GAP:
                 break
-            target = self.pick(t, (Arm.INFANTRY,), False)
+            target = self.pick(t.infantry)
             if target is None:
                 break
             if orders is CorpsOrder.ATTACK:
@@ -710,11 +774,10 @@ class _Battle:
                     self.skirmish(u, target)
                 else:
                     self.combat(12, u, target, _NONE, _NONE)
-        for u in c.units:
-            if (u.p.arm is not Arm.CAVALRY or u.destroyed or u.state != FORMED
-                    or u.pursuing or id(u) in self.charged):
+        for u in c.cavalry:
+            if u.destroyed or u.state != FORMED or u.pursuing or id(u) in self.charged:
                 continue
-            target = (self.pick(t, (Arm.CAVALRY,), False) or self.chargeable_infantry(u, t)
+            target = (self.pick(t.cavalry) or self.chargeable_infantry(u, t)
                       or self.guns_to_charge(t))
             if target is None:
                 break
@@ -722,16 +785,14 @@ class _Battle:
                 return
             self.charge(u, target)
 
-    def pick(self, t: _Corps, arms: tuple[Arm, ...], unformed_infantry: bool) -> _Unit | None:
-        """The enemy brigade nearest its rout point (then the worse state, then the order of
-        battle), not routing; for cavalry charging infantry, only infantry out of the town and
-        not Formed (formed infantry would stand in square)."""
+    @staticmethod
+    def pick(units: list[_Unit]) -> _Unit | None:
+        """The enemy brigade of these (one corps' brigades of the arms wanted) nearest its
+        rout point, then in the worse state, then first in the order of battle; not routing."""
         best: _Unit | None = None
         best_key = (0, 0)
-        for u in t.units:
-            if u.destroyed or u.state == ROUT or u.p.arm not in arms:
-                continue
-            if unformed_infantry and (u.state == FORMED or u.p.in_town):
+        for u in units:
+            if u.destroyed or u.state == ROUT:
                 continue
             key = (u.p.limit - u.casualties, -u.state)
             if best is None or key < best_key:
@@ -744,8 +805,8 @@ class _Battle:
         15): the one nearest its rout point."""
         best: _Unit | None = None
         best_key = (0, 0)
-        for u in t.units:
-            if (u.destroyed or u.state == ROUT or u.p.arm is not Arm.INFANTRY or u.p.in_town
+        for u in t.infantry:
+            if (u.destroyed or u.state == ROUT or u.p.in_town
                     or not may_be_charged(self.ruleset, Arm.INFANTRY, u.form, u.state)):
                 continue
             table = combat_table(self.ruleset, 15, cavalry.profile, cavalry.casualties,
@@ -760,7 +821,7 @@ class _Battle:
     def guns_to_charge(self, t: _Corps) -> _Unit | None:
         """An enemy battery cavalry may ride down: limbered, or deployed with no formed friend
         to evade behind, where the ruleset has a quick result for it (Rule 8)."""
-        guns = self.pick(t, (Arm.ARTILLERY,), False)
+        guns = self.pick(t.guns)
         if guns is None:
             return None
         if guns.form is Formation.LIMBERED:
@@ -782,9 +843,9 @@ class _Battle:
             if (e.p.side == c.p.side or not e.present or e.withdrawn
                     or self.gap(c, e) > SHORT_RANGE_GAP):
                 continue
-            for cav in e.units:
-                if (cav.p.arm is not Arm.CAVALRY or cav.destroyed or cav.state != FORMED
-                        or cav.pursuing or id(cav) in self.charged):
+            for cav in e.cavalry:
+                if (cav.destroyed or cav.state != FORMED or cav.pursuing
+                        or id(cav) in self.charged):
                     continue
                 found = self.opportunity_target(cav, c)
                 if found is None:
@@ -845,8 +906,10 @@ class _Battle:
             return
         if reacted and target.p.arm is Arm.INFANTRY:
             target.form = Formation.SQUARE
-            self.say(lines.formation_line(target.p.label, Formation.SQUARE))
-            self.say(square_halt_text(self.ruleset).replace(CHARGER, cav.p.label))
+            if self.log is not None:
+                self.log.append(lines.formation_line(target.p.label, Formation.SQUARE))
+            if self.log is not None:
+                self.log.append(square_halt_text(self.ruleset).replace(CHARGER, cav.p.label))
             return
         arm = target.p.arm
         if arm is Arm.CAVALRY:
@@ -861,7 +924,8 @@ class _Battle:
         else:
             if reacted:             # the guns unlimbered in time (the 1813 change of formation)
                 target.form = Formation.UNLIMBERED
-                self.say(lines.formation_line(target.p.label, Formation.UNLIMBERED))
+                if self.log is not None:
+                    self.log.append(lines.formation_line(target.p.label, Formation.UNLIMBERED))
             if target.form is Formation.LIMBERED:
                 self.quick(cav, target, QuickCase.LIMBERED_ARTILLERY_CONTACTED_BY_CAVALRY,
                            False, False)
@@ -883,6 +947,7 @@ class _Battle:
             return True
         if result.removed:
             target.destroyed = True
+            self.dirty = True
             return True
         self.hit(target, result.hit)
         if result.hit.new_rout:
@@ -896,7 +961,8 @@ class _Battle:
                d_facts: frozenset[str]) -> None:
         table: CombatTable = combat_table(self.ruleset, rule, a.profile, a.casualties, a.state,
                                           a_facts, d.profile, d.casualties, d.state, d_facts)
-        total = self.roll(table.dice)
+        faces = table.dice.faces
+        total = faces[int(self.rand() * len(faces))]     # self.roll, written out
         row = table.rows[total]
         if self.log is not None:
             roller = a if table.attacker_rolls else d
@@ -918,6 +984,7 @@ class _Battle:
     def hit(self, u: _Unit, h: SideHit) -> None:
         u.casualties += h.casualties
         u.state = h.state
+        self.dirty = True
         if h.state == ROUT:
             u.pursuing = False          # routing, no longer pursuing (as at the table)
 
@@ -925,8 +992,10 @@ class _Battle:
         table = skirmish_table(self.ruleset, a.profile, a.casualties, a.state,
                                _IN_COVER if d.p.in_town else _NONE, d.profile, d.casualties,
                                d.state, _NONE)
-        fa = self.roll(table.dice)
-        fd = self.roll(table.dice)
+        faces = table.dice.faces
+        rand, n = self.rand, len(faces)
+        fa = faces[int(rand() * n)]                      # self.roll, written out
+        fd = faces[int(rand() * n)]
         a_hit, a_tests, d_hit, d_tests = table.rows[(fa, fd)]
         if self.log is not None:
             losers = tuple(u.p.label for u, h in ((a, a_hit), (d, d_hit)) if h.casualties)
@@ -954,17 +1023,25 @@ class _Battle:
 
     def morale(self, u: _Unit, extra: int, rallying: bool) -> bool:
         """A morale test (a rally when ``rallying``); whether the brigade newly routs."""
-        table: MoraleTable = morale_table(self.ruleset, u.p.arm, u.p.rating, u.casualties,
-                                          u.state, _FACTS[self.facts(u) | extra], rallying)
+        p = u.p
+        mask = self.facts(u) | extra
+        key = (u.casualties << 8) | (u.state << 6) | (mask << 1) | rallying
+        table = p.morale_tables.get(key)
+        if table is None:
+            table = p.morale_tables[key] = morale_table(
+                self.ruleset, p.arm, p.rating, u.casualties, u.state, _FACTS[mask], rallying)
         if table.automatic:
             row = table.rows[0]
-            self.say(lines.automatic_rout_line(u.p.label, u.casualties))
+            if self.log is not None:
+                self.log.append(lines.automatic_rout_line(u.p.label, u.casualties))
         else:
-            face = self.roll(table.dice)
+            faces = table.dice.faces
+            face = faces[int(self.rand() * len(faces))]  # self.roll, written out
             row = table.rows[face]
             if self.log is not None:
                 self.log.append(lines.morale_line(rallying, u.p.label, face, row.text))
         u.state = row.state
+        self.dirty = True
         if row.state == ROUT:
             u.pursuing = False
         return row.new_rout
@@ -986,6 +1063,7 @@ class _Battle:
                 action = reaction_action(self.ruleset, f.state)
                 if action == "rout":
                     f.state = ROUT
+                    self.dirty = True
                     f.pursuing = False
                     queue.append(f)
                 elif self.morale(f, _ROUT_NEAR, False):
@@ -998,12 +1076,14 @@ class _Battle:
         table = pursuit_table(self.ruleset, cavalry.p.nation)
         first = self.roll(table.dice)
         if not table.pursues[first]:
-            self.say(lines.pursuit_line(cavalry.p.label, first, None, ""))
+            if self.log is not None:
+                self.log.append(lines.pursuit_line(cavalry.p.label, first, None, ""))
             return
         second = self.roll(table.dice)
         row = table.rows[second]
         cavalry.pursuing = True
-        self.say(lines.pursuit_line(cavalry.p.label, first, second, row.result))
+        if self.log is not None:
+            self.log.append(lines.pursuit_line(cavalry.p.label, first, second, row.result))
         if row.action == "routers" and row.casualties and not routers.destroyed:
             self.hit(routers, SideHit(row.casualties, routers.state, False))
 
@@ -1018,6 +1098,7 @@ class _Battle:
                                                       None if table.automatic else face,
                                                       STATE_ORDER[row.state]))
         u.state = row.state
+        self.dirty = True
         if row.new_rout:
             self.cascade([u])
 
@@ -1025,6 +1106,7 @@ class _Battle:
         """Rule 16: pursuers no commander can rally return to their own lines (Shaken)."""
         u.pursuing = False
         u.state = pursuers_sent_back_state(self.ruleset, u.state)
+        self.dirty = True
         if self.log is not None:
             self.log.append(lines.pursuers_not_rallied_line(u.p.label, STATE_ORDER[u.state]))
 
@@ -1048,7 +1130,8 @@ class _Battle:
                     self.cascade([u])
 
     def cinc_move(self, chip: _ChipPlan, label: str) -> None:
-        """The CinC rallies the brigades of the corps of his side most in need of it."""
+        """The CinC rallies the brigades of the corps of his side most in need of it, pursuing
+        cavalry first (Rule 16: a corps commander or the CinC rallies them)."""
         self.header(chip.nation or chip.side, "CinC", label)
         pips = self.roll_pips(chip.grade)
         if pips <= 0:
@@ -1058,43 +1141,58 @@ class _Battle:
         for c in self.corps:
             if c.p.side != chip.side or not c.present or c.withdrawn:
                 continue
-            count = sum(1 for u in c.units if self.wants_rally(u) and not u.pursuing)
+            count = sum(1 for u in c.units if self.wants_rally(u))
             if count > best_count:
                 best, best_count = c, count
         if best is None:
-            self.say("No brigade to rally")
+            if self.log is not None:
+                self.log.append("No brigade to rally")
             return
-        self.say(f"Move to {best.p.key}")
+        if self.log is not None:
+            self.log.append(f"Move to {best.p.key}")
         self.pips = pips
         self.reserve = 0
-        self.rallies([u for u in best.units if self.wants_rally(u)])
+        waiting = [u for u in best.units if self.wants_rally(u)]
+        cost = self.cost[CorpsAction.RALLY]
+        rallied: list[_Unit] = []
+        for u in waiting:
+            # Pursuers he cannot pay for keep pursuing until their own commander's move.
+            if u.pursuing and self.pips >= cost:
+                self.pips -= cost
+                self.rally_pursuers(u)
+                rallied.append(u)
+        # One test a brigade: pursuers just rallied are done.
+        self.rallies([u for u in waiting if u not in rallied])
 
     # -- the army break and nightfall
 
-    def corps_broken(self, c: _Corps) -> bool:
-        broken = self.broken
-        count = 0
-        for u in c.units:
-            if u.destroyed or broken[u.state]:
-                count += 1
-        return count >= c.breaks_at
-
     def judge(self) -> None:
         """The army break (army.py's reading), after every move; broken corps withdraw."""
+        if not self.dirty:
+            return          # no brigade's state has changed since the last judgement
+        self.dirty = False
+        broken = self.broken
+        newly: list[_Corps] = []
+        for c in self.corps:
+            if c.present and not c.withdrawn:
+                down = 0
+                for u in c.units:
+                    if u.destroyed or broken[u.state]:
+                        down += 1
+                if down >= c.breaks_at:
+                    newly.append(c)
+        if not newly and self.plan.judged_by_breaks:
+            # The corps broken are those already withdrawn, which broke no army when they
+            # withdrew: nothing has changed.
+            return
         # Every corps of a side counts, arrived or not; one not yet arrived is not broken
         # (army.side_lost, the reading the table uses too).
         counts = {FRENCH: [0, 0], ALLIED: [0, 0]}      # corps of the side, corps broken
-        newly: list[_Corps] = []
         for c in self.corps:
             count = counts[c.p.side]
             count[0] += 1
-            if not c.present:
-                continue
-            if c.withdrawn:
+            if c.present and (c.withdrawn or c in newly):
                 count[1] += 1
-            elif self.corps_broken(c):
-                count[1] += 1
-                newly.append(c)
         lost = [side for side in _SIDES if counts[side][0] and
                 counts[side][1] >= side_break_count(self.ruleset, counts[side][0])]
         if lost:
@@ -1106,14 +1204,18 @@ class _Battle:
                 self.reason = f"the {lost[0]} army broke on turn {self.turn}"
             # The table's words for the break (fight.py writes the same lines).
             for c in newly:
-                self.say(lines.corps_broken_line(c.p.key))
+                if self.log is not None:
+                    self.log.append(lines.corps_broken_line(c.p.key))
             for side in sorted(lost):
-                self.say(lines.army_broken_line(side))
+                if self.log is not None:
+                    self.log.append(lines.army_broken_line(side))
             raise _Over
         for c in newly:
             c.withdrawn = True
-            self.say(lines.corps_broken_line(c.p.key))
-            self.say(f"{c.p.key} withdraws")
+            if self.log is not None:
+                self.log.append(lines.corps_broken_line(c.p.key))
+            if self.log is not None:
+                self.log.append(f"{c.p.key} withdraws")
         if newly:
             self.retarget()
 
@@ -1133,7 +1235,8 @@ class _Battle:
             self.reason = f"night fell with both sides in {place}"
         else:
             self.reason = f"night fell with neither side holding {place}"
-        self.say(self.reason[:1].upper() + self.reason[1:])
+        if self.log is not None:
+            self.log.append(self.reason[:1].upper() + self.reason[1:])
 
     def outcomes(self) -> tuple[BrigadeOutcome, ...]:
         return tuple(BrigadeOutcome(u.p.key, u.p.name, c.p.key, u.casualties,

@@ -34,13 +34,22 @@ def upgrade() -> None:
                                    server_default="[]"))
         batch.add_column(sa.Column("allied_reinforcements_json", sa.String, nullable=False,
                                    server_default="[]"))
-    op.execute(
-        "UPDATE day_battle SET "
-        "french_reinforcements_json = coalesce(json_extract(reinforcements_json, '$.French'), "
-        "'[]'), "
-        "allied_reinforcements_json = coalesce(json_extract(reinforcements_json, '$.Allied'), "
-        "'[]')"
-    )
+    if op.get_bind().dialect.name == "postgresql":  # a server's campaigns: JSON's own operator
+        op.execute(
+            "UPDATE day_battle SET "
+            "french_reinforcements_json = coalesce((reinforcements_json::json -> 'French')::text,"
+            " '[]'), "
+            "allied_reinforcements_json = coalesce((reinforcements_json::json -> 'Allied')::text,"
+            " '[]')"
+        )
+    else:
+        op.execute(
+            "UPDATE day_battle SET "
+            "french_reinforcements_json = coalesce(json_extract(reinforcements_json, "
+            "'$.French'), '[]'), "
+            "allied_reinforcements_json = coalesce(json_extract(reinforcements_json, "
+            "'$.Allied'), '[]')"
+        )
     with op.batch_alter_table("day_battle") as batch:
         batch.drop_column("reinforcements_json")
         batch.alter_column("french_reinforcements_json", server_default=None)

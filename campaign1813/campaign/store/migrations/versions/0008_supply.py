@@ -1,14 +1,14 @@
-"""Schema version 7: the day keeps the supply rule's state while the rule is on.
+"""Schema version 8: the day keeps the supply rule's state while the rule is on.
 
-Revision ID: 0009
-Revises: 0006
+Revision ID: 0008
+Revises: 0007
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0009"
-down_revision = "0006"
+revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
@@ -18,4 +18,4 @@ def upgrade() -> None:
     not kept (every campaign made before it)."""
     with op.batch_alter_table("day_info") as batch:
         batch.add_column(sa.Column("supply_json", sa.String, nullable=True))
-    op.execute("UPDATE document SET schema_version = 7")
+    op.execute("UPDATE document SET schema_version = 8")

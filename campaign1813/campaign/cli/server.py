@@ -1,0 +1,74 @@
+"""CLI subcommands of club campaigns on a PostgreSQL server: ``server init``, ``push``, ``pull``.
+
+A server campaign is named by its address, ``postgresql://user@host:port/club?campaign=NAME``
+(libpq's ``host=`` and ``port=`` in the query name a socket folder); every other command takes
+such an address where it takes a file.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from campaign1813.campaign.calendar import format_date
+from campaign1813.campaign.errors import CampaignError
+from campaign1813.campaign.store.document import SUFFIX
+from campaign1813.campaign.store.server import (
+    REGISTRY,
+    ServerAddress,
+    init_server,
+    open_server_campaign,
+    pull_campaign,
+    push_campaign,
+)
+
+
+def _database(text: str) -> ServerAddress:
+    """A database's address for ``server init``: no campaign needed in it."""
+    return ServerAddress(text if "campaign=" in text else
+                         text + ("&" if "?" in text else "?") + "campaign=none")
+
+
+def register(sub: Any, argv: list[str] | None = None) -> None:
+    """Add the server subcommands."""
+    p = sub.add_parser("server", help="make a PostgreSQL database ready for club campaigns")
+    which = p.add_subparsers(dest="server_command", metavar="ACTION", required=True)
+    q = which.add_parser("init", help="make the database ready for campaigns (again harmless)")
+    q.add_argument("url", help="postgresql://user@host:port/DATABASE")
+    q.set_defaults(func=_init)
+
+    p = sub.add_parser("push", help="copy a campaign file whole to a server as a campaign")
+    p.add_argument("file", help="the campaign file (suffix .c1813)")
+    p.add_argument("url", help="postgresql://user@host:port/DATABASE?campaign=NAME")
+    p.add_argument("--replace", action="store_true",
+                   help="replace the server's campaign of that name")
+    p.set_defaults(func=_push)
+
+    p = sub.add_parser("pull", help="copy a server campaign whole into a campaign file")
+    p.add_argument("url", help="postgresql://user@host:port/DATABASE?campaign=NAME")
+    p.add_argument("file", help="the campaign file to write (suffix .c1813)")
+    p.add_argument("--overwrite", action="store_true", help="replace FILE if it exists")
+    p.set_defaults(func=_pull)
+
+
+def _init(args: argparse.Namespace) -> int:
+    address = init_server(_database(args.url))
+    print(f"{address.conninfo.split('?')[0].rsplit('/', 1)[-1]}: ready for campaigns "
+          f"(registry {REGISTRY}.campaigns)")
+    return 0
+
+
+def _push(args: argparse.Namespace) -> int:
+    address = push_campaign(args.file, args.url, replace=args.replace)
+    with open_server_campaign(address) as store:
+        s = store.summary()
+    print(f"pushed {args.file} to {address}: {s.name}, {format_date(s.current_date)}")
+    return 0
+
+
+def _pull(args: argparse.Namespace) -> int:
+    if not args.file.endswith(SUFFIX):
+        raise CampaignError(f"{args.file}: a campaign file's name must end in {SUFFIX}")
+    out = pull_campaign(args.url, args.file, overwrite=args.overwrite)
+    print(f"pulled {ServerAddress(args.url)} to {out}")
+    return 0

@@ -1,0 +1,71 @@
+"""The one gate between the master state and a side's view (record 0025).
+
+``side_inputs`` picks out of the umpire's state what one side may know: its own commands
+exactly, its own army groups and objectives, the public map, and the reports released to it
+that have reached its CinC, each turned into a ``Sighting`` that carries the command's name
+only when the side made it out. With the fog setting off nothing is hidden: every enemy command
+is a sighting, exactly, as the umpire's own word.
+"""
+
+from __future__ import annotations
+
+from campaign1813.campaign.day.ground import Ground, describe
+from campaign1813.campaign.day.intelligence import strength
+from campaign1813.campaign.day.reports import Band, How, Report
+from campaign1813.campaign.day.sideview import OwnCommand, SideInputs, SideView, Sighting, build
+from campaign1813.campaign.day.state import DayState, Kind, status_reason
+from campaign1813.campaign.scenario.types import Side
+
+
+def sighting(report: Report, side: Side) -> Sighting:
+    """A report as its side may read it (the command's name only when made out)."""
+    return Sighting(side, report.name, report.identity, report.place, report.town,
+                    report.strength, report.seen_day, report.seen_hour, report.known_day,
+                    report.how.value, report.seen_by(), report.text())
+
+
+def released_to(state: DayState, side: Side) -> list[Report]:
+    """The reports released to a side that have reached its CinC by today, in their order."""
+    return [r for r in sorted(state.reports.values(), key=lambda r: r.id)
+            if r.side == side.value and r.known_by(state.date)]
+
+
+def _everything(ground: Ground, state: DayState, side: Side) -> list[Report]:
+    """With fog off: every enemy command on the map, exactly, as the umpire's word."""
+    return [Report(0, side.value, c.name, describe(c.position, ground),
+                   ground.nearest_town(c.position), state.date, "0800", state.date, How.UMPIRE,
+                   "", True, "HQ" if c.kind is Kind.HQ else "corps", c.side.value, Band.EXACT,
+                   strength(ground, c), True)
+            for c in state.ordered() if c.side is not side and c.on_map]
+
+
+def side_inputs(ground: Ground, state: DayState, side: Side, campaign: str) -> SideInputs:
+    """What one side may know today, out of the umpire's state."""
+    own = []
+    for c in state.ordered():
+        if c.side is not side:
+            continue
+        order = state.orders.get(c.name)
+        pending = state.pending.get(c.name)
+        words = order.text() if order else "no orders"
+        if pending:
+            words += f"; by messenger: {pending.text()}"
+        own.append(OwnCommand(c.name, side, c.army, c.kind.value, describe(c.position, ground),
+                              ground.nearest_town(c.position),
+                              status_reason(state, c.name) or c.status.value, words,
+                              strength(ground, c), c.position.a, c.position.b,
+                              c.position.miles))
+    reports = released_to(state, side) if ground.settings.fog else \
+        _everything(ground, state, side)
+    scenario = ground.scenario
+    return SideInputs(
+        campaign, side, state.date, tuple(own),
+        tuple(a for a in scenario.armies if a.side is side),
+        tuple(o for o in scenario.objectives if o.side is side),
+        tuple(sighting(r, side) for r in reports),
+        tuple((t.name, t.lat, t.lon) for t in scenario.map.towns))
+
+
+def side_view(ground: Ground, state: DayState, side: Side, campaign: str) -> SideView:
+    """One side's view of the campaign today."""
+    return build(side_inputs(ground, state, side, campaign))
