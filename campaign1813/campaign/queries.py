@@ -15,7 +15,7 @@ import msgspec
 from msgspec.structs import replace
 
 from campaign1813.campaign.calendar import format_date
-from campaign1813.campaign.day import fog
+from campaign1813.campaign.day import fog, supply
 from campaign1813.campaign.day.ground import Ground, Position, describe
 from campaign1813.campaign.day.objectives import ObjectiveState, objective_states
 from campaign1813.campaign.day.reports import Report
@@ -405,6 +405,24 @@ def campaign_settings(doc: CampaignStore) -> tuple[SettingView, ...]:
     now = ground.adjusted(state.settings).settings
     return tuple(SettingView(s.name, shown(getattr(now, s.name)), s.meaning,
                              s.name in state.settings) for s in SETTINGS)
+
+
+def supply_lines(doc: CampaignStore) -> list[str]:
+    """The supply rule as it stands: each army's stocks and its last day's ledger, the men
+    owed to attrition, and today's supply orders."""
+    ground = doc.ground()
+    with doc.read() as reader:
+        state = reader.state()
+    found = state.supply
+    if found is None:
+        return ["Supply is not kept in this campaign (the setting supply is off)."]
+    rules = supply.load_rules(found.version)
+    lines = [f"{rules.title}, {format_date(state.date)}:"]
+    for army in ground.scenario.armies:
+        lines += supply.army_lines(ground, state, found, army)
+    lines += [f"Owed: {line}." for line in supply.owed_choices(state)]
+    lines += [f"Ordered today: {o.text()} ({o.army})." for o in found.orders]
+    return lines
 
 
 def day_state(doc: CampaignStore) -> DayState:

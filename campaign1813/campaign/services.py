@@ -24,9 +24,11 @@ from campaign1813.campaign.day.actions import (
     Applied,
     CancelOrder,
     ChangeSetting,
+    ChooseAttrition,
     ChooseRetreat,
     EditReport,
     EndDay,
+    GiveSupplyOrder,
     HoldReport,
     ImportOrders,
     IssueOrder,
@@ -78,7 +80,7 @@ __all__ = [
     "issue_order", "issue_orders", "merge_battles", "perform", "postpone_battle",
     "record_result", "redo", "split_battle", "undo", "open_battle", "battle_action",
     "finish_battle", "abandon_battle", "release_reports", "hold_report", "edit_report",
-    "add_report", "import_orders", "ImportResult",
+    "add_report", "import_orders", "ImportResult", "supply_order", "choose_attrition",
 ]
 
 
@@ -189,6 +191,20 @@ def change_setting(store: CampaignStore, name: str, value: str) -> Changes:
     """Change one of the campaign's settings (refused with the reason if the value is not
     one it can take); logged and undone like any action."""
     return perform(store, ChangeSetting(name, value))
+
+
+def supply_order(store: CampaignStore, kind: str, *, army: str | None = None,
+                 corps: str | None = None, origin: str | None = None, town: str | None = None,
+                 days: int = 0, brigade: int | None = None) -> Changes:
+    """A CinC's supply order for today (refused with the reason if the supply rule forbids
+    it): ``resupply`` a corps from ``origin``, ``move`` days from ``origin`` to ``town``, or
+    make a ``depot`` at ``town`` with a corps (and, by the 2016 rule, its ``brigade``)."""
+    return perform(store, GiveSupplyOrder(kind, army, corps, origin, town, days, brigade))
+
+
+def choose_attrition(store: CampaignStore, corps: str, brigade: int) -> Changes:
+    """The umpire's choice of the brigade that loses a corps' men out of supply."""
+    return perform(store, ChooseAttrition(corps, brigade))
 
 
 def release_reports(store: CampaignStore, numbers: Sequence[int] = ()) -> Changes:

@@ -69,7 +69,8 @@ def test_a_setting_is_undone_like_any_action_and_kept_in_the_file(tmp_path):
     ("name", "Spring", "'name' is not a setting the umpire can change; the settings are "
                        "messenger_orders, messenger_miles, contact_miles, reinforce_miles, "
                        "carry_casualties_forward, forced_march_extra_miles, forced_march_cost, "
-                       "steps_per_day, battle_turns, fog, recce_miles, release"),
+                       "steps_per_day, battle_turns, fog, recce_miles, release, supply, "
+                       "supply_attrition"),
     ("battle_turns", "0", "battle_turns must be a whole number of turns from 1 to 48, not '0'"),
 ])
 def test_a_bad_value_is_refused_and_changes_nothing(tmp_path, capsys, name, value, reason):

@@ -34,6 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "battles": ("day", "the battles scheduled and fought"),
     "objectives": ("day", "each objective: who holds its towns, since when"),
     "settings": ("day", "the campaign's settings; with NAME VALUE, change one"),
+    "supply": ("day", "the supply rule: stocks and ledger; give supply orders"),
     "result": ("day", "record a battle's result"),
     "postpone": ("day", "put a battle off to a later day"),
     "merge": ("day", "fight two battles of the day as one"),

@@ -19,6 +19,7 @@ from campaign1813.campaign.queries import (
     fights_in_progress,
     objective_json,
     status_json,
+    supply_lines,
 )
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.opening import open_store
@@ -64,6 +65,25 @@ def register(sub: Any, argv: list[str] | None = None) -> None:
     p.add_argument("name", nargs="?", help="the setting to change")
     p.add_argument("value", nargs="?", help="its new value")
     p.set_defaults(func=_settings)
+
+    p = sub.add_parser(
+        "supply", help="the supply rule: stocks and ledger; give supply orders",
+        description="With no order, show each army's supplies and its last day's ledger. "
+                    "Orders (the CinC's, for today): 'resupply CORPS --from TOWN', "
+                    "'move DAYS --from TOWN --to TOWN', 'depot TOWN --corps CORPS "
+                    "[--brigade N]' (the 2016 rule's garrison brigade); and the umpire's "
+                    "'attrition CORPS BRIGADE' for men lost out of supply.")
+    p.add_argument("file")
+    p.add_argument("order", nargs="?", choices=("resupply", "move", "depot", "attrition"))
+    p.add_argument("what", nargs="*", help="the corps (resupply, attrition), the days (move) "
+                                           "or the town (depot); for attrition, the brigade")
+    p.add_argument("--from", dest="origin", metavar="TOWN", help="the depot drawn or sent from")
+    p.add_argument("--to", dest="town", metavar="TOWN", help="where a column goes")
+    p.add_argument("--corps", help="the corps that makes a depot")
+    p.add_argument("--brigade", type=whole_number(1, 999),
+                   help="the garrison brigade (2016)")
+    p.add_argument("--army", help="the army group, where the town does not say it")
+    p.set_defaults(func=_supply)
 
     p = sub.add_parser("objectives", help="each objective: who holds its towns, since when")
     p.add_argument("file")
@@ -247,6 +267,31 @@ def _settings(args: argparse.Namespace) -> int:
         mark = " (changed for this campaign)" if s.changed else ""
         print(f"  {s.name:<26} {s.value:<10} {s.meaning}{mark}")
     return 0
+
+
+def _supply(args: argparse.Namespace) -> int:
+    what = " ".join(args.what)
+    if args.order is None:
+        with _open(args) as doc:
+            lines = supply_lines(doc)
+        print("\n".join(lines))
+        return 0
+    if args.order == "attrition":
+        if len(args.what) < 2 or not args.what[-1].isdigit():
+            raise CampaignError("name the corps and the brigade's number, e.g. "
+                                "'supply FILE attrition \"5 Corps\" 18'")
+        return _act(args, "choose_attrition", " ".join(args.what[:-1]), int(args.what[-1]))
+    kw: dict[str, Any] = {"army": args.army, "origin": args.origin, "brigade": args.brigade}
+    if args.order == "resupply":
+        kw["corps"] = what or None
+    elif args.order == "move":
+        if not what.isdigit():
+            raise CampaignError(f"'{what}' is not a number of days to move, e.g. "
+                                "'supply FILE move 4 --from Magdeburg --to Helmstedt'")
+        kw.update(days=int(what), town=args.town)
+    else:
+        kw.update(town=what or None, corps=args.corps)
+    return _act(args, "supply_order", args.order, **kw)
 
 
 def _objectives(args: argparse.Namespace) -> int:

@@ -12,7 +12,7 @@ from typing import Protocol
 
 from campaign1813.campaign.battle.core.outcome import DRAW, Side
 from campaign1813.campaign.calendar import format_date
-from campaign1813.campaign.day import aftermath, battles, intelligence, orders
+from campaign1813.campaign.day import aftermath, battles, intelligence, orders, supply
 from campaign1813.campaign.day.cycle import DayReport, advance_day
 from campaign1813.campaign.day.ground import Ground, OrderRefused
 from campaign1813.campaign.day.objectives import changes_of_hands, objective_states
@@ -201,7 +201,48 @@ class ChangeSetting:
         # the setting in the words the settings dialog shows, in the Undo menu and the diary
         setting = BY_NAME[name]
         line = f"Setting: {setting.words} {shown(old)} → {shown(value)} ({setting.meaning})."
-        return f"Setting: {setting.words} {shown(value)}", [line], None
+        lines = [line]
+        if name == "supply":
+            lines += supply.switch(ground.adjusted(state.settings), state, value)
+        return f"Setting: {setting.words} {shown(value)}", lines, None
+
+
+@dataclass(frozen=True)
+class GiveSupplyOrder:
+    """A CinC's supply order for today: ``resupply`` a corps from a depot (``origin``),
+    ``move`` days of supplies from ``origin`` to ``town``, or make a ``depot`` at ``town``
+    with a corps (2016: and one of its brigades)."""
+
+    kind: str
+    army: str | None = None
+    corps: str | None = None
+    origin: str | None = None
+    town: str | None = None
+    days: int = 0
+    brigade: int | None = None
+
+    def apply(self, ground: Ground, state: DayState) -> Applied:
+        """Check the order against the supply rule and take it for today."""
+        order = supply.build_order(ground, state, self.kind, army=self.army,
+                                   corps=self.corps, origin=self.origin, town=self.town,
+                                   days=self.days, brigade=self.brigade)
+        supply.give(ground, state, order)
+        line = f"Supply order of the {order.army}: {order.text()}."
+        return f"Supply: {order.text()}", [line], None
+
+
+@dataclass(frozen=True)
+class ChooseAttrition:
+    """The umpire's choice of the brigade that loses a corps' men out of supply."""
+
+    corps: str
+    brigade: int
+
+    def apply(self, ground: Ground, state: DayState) -> Applied:
+        """Put the men lost on the brigade."""
+        name = find_command(state, self.corps).name
+        lines = supply.choose_brigade(ground, state, name, self.brigade)
+        return f"Attrition: {name}, {self.brigade} Brigade", lines, None
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from msgspec.structs import replace
 
 from campaign1813.campaign.calendar import format_date
+from campaign1813.campaign.day import supply
 from campaign1813.campaign.day.contact import PositionIndex
 from campaign1813.campaign.day.ground import EPS, Ground, OrderRefused, Position, describe
 from campaign1813.campaign.day.movement import advance
@@ -350,10 +351,11 @@ def apply_result(
 
 def _casualties(ground: Ground, state: DayState, battle: Battle,
                 casualties: Mapping[str, Mapping[str, int]] | None) -> list[str]:
-    """Losses after a battle: kept only when the campaign carries casualties forward."""
+    """Losses after a battle: kept only when the campaign carries casualties forward (those of
+    hunger stay whatever the setting: they are no battle's)."""
     if not ground.settings.carry_casualties_forward:
         for n in battle.everyone():  # losses brought to this battle are spent in it
-            state.update(n, casualties=())
+            state.update(n, casualties=supply.attrition_casualties(state, n))
         return ["Casualties are not carried forward (the campaign's setting)."] if casualties \
             else []
     if not casualties:

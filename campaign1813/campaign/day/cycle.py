@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from campaign1813.campaign.calendar import format_date
+from campaign1813.campaign.day import supply
 from campaign1813.campaign.day.aftermath import enemy_towns, retreat_destinations, winner_of
 from campaign1813.campaign.day.battles import REINFORCEMENT_TURN, intends_to_fight, schedule
 from campaign1813.campaign.day.contact import find_contacts
@@ -73,6 +74,7 @@ def check_ready(ground: Ground, state: DayState) -> None:
                 blocked.append(
                     f"{c.name} must retreat after losing at {place}; order it to {towns}"
                 )
+    blocked += supply.owed_choices(state)
     if blocked:
         raise OrderRefused(f"{format_date(state.date)} cannot march: " + "; ".join(blocked))
 
@@ -290,6 +292,7 @@ def _occupy(state: DayState, lines: list[str]) -> None:
 
 def _close_day(ground: Ground, state: DayState, lines: list[str]) -> None:
     closing = state.date
+    lines += supply.close_day(ground, state)
     state.date = closing + timedelta(days=1)
     state.marched = False
     for c in state.ordered():

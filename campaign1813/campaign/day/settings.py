@@ -65,6 +65,15 @@ def _whole(low: int, high: int, unit: str = "") -> Callable[[str], int]:
     return read
 
 
+def _one_of(*words: str) -> Callable[[str], str]:
+    def read(text: str) -> str:
+        word = text.strip().casefold()
+        if word not in words:
+            raise ValueError(f"must be one of {', '.join(words)}")
+        return word
+    return read
+
+
 def _text(text: str) -> str:
     value = " ".join(text.split())
     if not value or len(value) > 200 or not value.isprintable():
@@ -111,6 +120,12 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("release", "Release of reports",
             "a day's reports reach the sides at the end of the day, or when the umpire "
             "releases them", _release),
+    Setting("supply", "Supply",
+            "the supply rule: off, or the author's 2016 rule or its 2020 revision",
+            _one_of("off", "2016", "2020")),
+    Setting("supply_attrition", "Supply attrition",
+            "who picks the brigade a corps out of supply loses men from: the umpire, or by lot",
+            _one_of("umpire", "seeded")),
 )
 BY_NAME = {s.name: s for s in SETTINGS}
 

@@ -17,6 +17,7 @@ from msgspec.structs import replace
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day.ground import OrderRefused, Position
 from campaign1813.campaign.day.reports import Report
+from campaign1813.campaign.day.supply_state import SupplyState
 from campaign1813.campaign.scenario.types import Scenario, Side
 from campaign1813.maps.names import NameIndex
 
@@ -159,6 +160,8 @@ class DayState(msgspec.Struct):
     reports: dict[int, Report] = msgspec.field(default_factory=dict)
     # the sides' order forms taken in: each form's number, and the digest of what was signed
     imports: dict[str, str] = msgspec.field(default_factory=dict)
+    # the supplies of every army group, while the supply rule is on (day/supply.py)
+    supply: SupplyState | None = None
 
     def ordered(self) -> list[CommandState]:
         """Commands in their stable order (army group order, HQ first)."""

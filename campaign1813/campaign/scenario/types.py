@@ -9,7 +9,7 @@ The loader builds these from the TOML files and the campaign file stores them; e
 
 from datetime import date
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -146,6 +146,10 @@ class Settings(msgspec.Struct, frozen=True):
     fog: bool = False
     recce_miles: ShortMiles = 20.0  # a Recce order's reach: his two squares
     release: str = "end of day"  # or "umpire": a day's reports wait for the umpire to release
+    # the optional supply rule (day/supply.py): off, or the version of the author's rule
+    supply: Literal["off", "2016", "2020"] = "off"
+    # who picks the brigade that loses a corps' men out of supply: the umpire, or by lot
+    supply_attrition: Literal["umpire", "seeded"] = "umpire"
 
 
 class Scenario(msgspec.Struct, frozen=True):

@@ -26,6 +26,7 @@ from campaign1813.campaign.day.ground import Position
 from campaign1813.campaign.day.reports import Report
 from campaign1813.campaign.day.settings import BY_NAME, shown
 from campaign1813.campaign.day.state import Battle, CommandState, DayState, Order
+from campaign1813.campaign.day.supply_state import SupplyState
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.types import Side
 
@@ -142,6 +143,7 @@ def state_to_json(state: DayState) -> Json:
         "marched": state.marched,
         "next_battle": state.next_battle,
         "settings": dict(sorted(state.settings.items())),
+        "supply": None if state.supply is None else _dump(state.supply),
         "commands": {c.name: _dump(c) for c in state.ordered()},
         "orders": dict(sorted(orders.items())),
         "battles": {str(b.id): _dump(b) for b in sorted(state.battles.values(),
@@ -162,6 +164,7 @@ def state_from_json(data: Json, where: str = "the campaign day") -> DayState:
     state = DayState(date.fromisoformat(data["date"]), bool(data["marched"]),
                      int(data["next_battle"]), commands)
     state.settings = _settings(data.get("settings", {}), where)
+    state.supply = _supply(data.get("supply"), where)
     orders = []
     for key, d in data["orders"].items():
         fields = {k: v for k, v in d.items() if k != "pending"}
@@ -208,14 +211,19 @@ def _settings(data: Any, where: str) -> dict[str, Any]:
     return out
 
 
+def _supply(data: Any, where: str) -> SupplyState | None:
+    """The supply rule's state, or None while supply is not kept."""
+    return None if data is None else _entity(SupplyState, data, f"{where}: supply")
+
+
 def state_diff(before: Json, after: Json) -> tuple[Json, Json]:
     """The entries that differ, as (their values before, their values after); a missing
     entry is None. Applying the first to the after-state gives back the before-state."""
     old: Json = {}
     new: Json = {}
-    for key in ("date", "marched", "next_battle", "settings"):
+    for key in ("date", "marched", "next_battle", "settings", "supply"):
         if before.get(key) != after.get(key):
-            old[key], new[key] = before[key], after[key]
+            old[key], new[key] = before.get(key), after.get(key)
     for section in SECTIONS:
         b, a = before.get(section, {}), after.get(section, {})
         changed = {k for k in b.keys() | a.keys() if b.get(k) != a.get(k)}
@@ -253,6 +261,7 @@ def read_state(con: sqlite3.Connection) -> DayState:
     state = DayState(date.fromisoformat(rows.date), rows.marched, rows.next_battle,
                      rows.commands)
     state.settings = rows.settings
+    state.supply = None if rows.supply is None else _supply(rows.supply, "day_info row 1")
     _place_orders(state, rows.orders.values())
     state.battles = {b.id: b for b in rows.battles}
     state.control = {t: Side(s) for t, s in rows.control.items()}
@@ -272,6 +281,8 @@ def read_json(con: sqlite3.Connection) -> Json:
         "marched": rows.marched,
         "next_battle": rows.next_battle,
         "settings": rows.settings,
+        "supply": None if rows.supply is None else _dump(_supply(rows.supply,
+                                                                 "day_info row 1")),
         "commands": {name: _dump(c) for name, c in rows.commands.items()},
         "orders": orders,
         "battles": {str(b.id): _dump(b) for b in rows.battles},
@@ -289,6 +300,7 @@ class _Rows(NamedTuple):
     marched: bool
     next_battle: int
     settings: dict[str, Any]
+    supply: Any  # the supply rule's state as JSON values, or None
     commands: dict[str, CommandState]
     orders: dict[str, tuple[Order, bool]]  # in order-key order: the order, and whether pending
     battles: list[Battle]
@@ -301,7 +313,8 @@ class _Rows(NamedTuple):
 def _read_rows(con: sqlite3.Connection) -> _Rows:
     con.row_factory = sqlite3.Row
     info = con.execute('SELECT "current_date" FROM campaign').fetchone()
-    day = con.execute("SELECT marched, next_battle, settings_json FROM day_info").fetchone()
+    day = con.execute("SELECT marched, next_battle, settings_json, supply_json FROM day_info"
+                      ).fetchone()
     commands = {}
     for r in con.execute('SELECT * FROM day_command ORDER BY "key"'):
         c = _entity(CommandState, _from_row(r), f"day_command row {r['name']!r}")
@@ -331,6 +344,7 @@ def _read_rows(con: sqlite3.Connection) -> _Rows:
         iso_date(info["current_date"], "the campaign's current date").isoformat(),
         marched, next_battle,
         _settings(_json_or_none(day["settings_json"]) if day else {}, "day_info row 1"),
+        _json_or_none(day["supply_json"]) if day else None,
         commands, dict(sorted(orders.items())), battles, control, since, reports,
         imports)
 
@@ -357,15 +371,19 @@ def write_changes(con: sqlite3.Connection, changes: Json) -> None:
     """Write only the given entries (a side of ``state_diff``); None deletes an entry."""
     if "date" in changes:
         con.execute('UPDATE campaign SET "current_date" = ?', (changes["date"],))
-    if "marched" in changes or "next_battle" in changes or "settings" in changes:
-        day = con.execute("SELECT marched, next_battle, settings_json FROM day_info").fetchone()
+    if changes.keys() & {"marched", "next_battle", "settings", "supply"}:
+        day = con.execute("SELECT marched, next_battle, settings_json, supply_json "
+                          "FROM day_info").fetchone()
         marched = changes.get("marched", bool(day[0]) if day else False)
         next_battle = changes.get("next_battle", day[1] if day else 1)
         settings = json.dumps(changes["settings"] or {}) if "settings" in changes \
             else (day[2] if day else "{}")
+        supply = (None if changes["supply"] is None else json.dumps(changes["supply"])) \
+            if "supply" in changes else (day[3] if day else None)
         con.execute("DELETE FROM day_info")
-        con.execute("INSERT INTO day_info (id, marched, next_battle, settings_json) "
-                    "VALUES (1, ?, ?, ?)", (marched, next_battle, settings))
+        con.execute("INSERT INTO day_info (id, marched, next_battle, settings_json, "
+                    "supply_json) VALUES (1, ?, ?, ?, ?)", (marched, next_battle, settings,
+                                                           supply))
     entries = changes.get("commands", {})
     _replace(con, "day_command", "name", list(entries),
              [_to_row(d) for d in entries.values() if d is not None])

@@ -24,7 +24,7 @@ from urllib.parse import quote
 
 from campaign1813 import __version__
 from campaign1813.campaign.day.ground import Ground
-from campaign1813.campaign.day.state import initial_state
+from campaign1813.campaign.day.supply import opening_state
 from campaign1813.campaign.errors import CampaignError, CampaignFileError
 from campaign1813.campaign.export.output import (
     SIDE_FILES,
@@ -596,7 +596,7 @@ def _build(path: Path, loaded: Scenario, *, name: str, start: date, scenario: st
                  json.dumps(settings, default=str)))
             con.execute("INSERT INTO day_info (id, marched, next_battle) VALUES (1, 0, 1)")
             store_scenario(con, loaded, files)
-            write_state(con, initial_state(loaded, start))
+            write_state(con, opening_state(loaded, start))
             con.execute("COMMIT")
         finally:
             con.close()

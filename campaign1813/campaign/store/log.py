@@ -80,8 +80,8 @@ def redo(con: sqlite3.Connection, expected: LogStep | None = None,
 
 
 # What a log entry may change: the day's own values, its sections, the battles on the table.
-SECTIONS = frozenset({"date", "marched", "next_battle", "settings", *STATE_SECTIONS, "fights",
-                      "fight_steps"})
+SECTIONS = frozenset({"date", "marched", "next_battle", "settings", "supply", *STATE_SECTIONS,
+                      "fights", "fight_steps"})
 
 
 def _step(con: sqlite3.Connection, expected: LogStep | None, back: bool,

@@ -186,6 +186,8 @@ class DayRow(SQLModel, table=True):
     marched: bool = False
     next_battle: int = 1
     settings_json: str = Field(default="{}", sa_column_kwargs={"server_default": "{}"})
+    # the supply rule's state (day/supply_state.py) as JSON, NULL while supply is not kept
+    supply_json: str | None = None
 
 
 class EventRow(SQLModel, table=True):
