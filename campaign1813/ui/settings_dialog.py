@@ -23,6 +23,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QCheckBox,
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
@@ -124,6 +125,11 @@ class SettingField:
 
     def _editor(self, view: SettingView, scenario_value: Any) -> QWidget:
         read = BY_NAME[view.name].read
+        if BY_NAME[view.name].choices:  # a few words: the umpire picks one
+            combo = QComboBox()
+            combo.addItems(list(BY_NAME[view.name].choices))
+            combo.setCurrentText(view.value)
+            return combo
         if isinstance(scenario_value, bool):
             box = QCheckBox("on")
             box.setChecked(view.value == "on")
@@ -161,6 +167,8 @@ class SettingField:
             return shown(editor.value())
         if isinstance(editor, QSpinBox):
             return str(editor.value())
+        if isinstance(editor, QComboBox):
+            return editor.currentText()
         assert isinstance(editor, QLineEdit)
         return editor.text()
 
@@ -173,6 +181,8 @@ class SettingField:
             editor.setValue(float(text))
         elif isinstance(editor, QSpinBox):
             editor.setValue(int(text))
+        elif isinstance(editor, QComboBox):
+            editor.setCurrentText(text)
         else:
             assert isinstance(editor, QLineEdit)
             editor.setText(text)

@@ -5,6 +5,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QDialogButtonBox,
     QDoubleSpinBox,
     QLineEdit,
@@ -46,7 +47,7 @@ def test_the_dialog_lists_every_setting_with_its_value_default_and_meaning(windo
     dialog = open_dialog(window)
     views = queries.campaign_settings(window.document)
     assert [f.name for f in dialog.fields] == [v.name for v in views]
-    assert len(views) == 12
+    assert len(views) == 14
     base = window.campaign.scenario.settings
     for view, field in zip(views, dialog.fields, strict=True):
         assert field.text() == view.value
@@ -69,8 +70,12 @@ def test_each_setting_has_an_editor_of_its_kind_within_its_bounds(window):
         "contact_miles": QDoubleSpinBox, "reinforce_miles": QDoubleSpinBox,
         "carry_casualties_forward": QCheckBox, "forced_march_extra_miles": QDoubleSpinBox,
         "forced_march_cost": QLineEdit, "steps_per_day": QSpinBox, "battle_turns": QSpinBox,
-        "fog": QCheckBox, "recce_miles": QDoubleSpinBox, "release": QLineEdit,
+        "fog": QCheckBox, "recce_miles": QDoubleSpinBox, "release": QComboBox,
+        "supply": QComboBox, "supply_attrition": QComboBox,
     }
+    # a setting of a few words offers just those (day/settings.py's choices)
+    supply = dialog.field("supply").editor
+    assert [supply.itemText(i) for i in range(supply.count())] == ["off", "2016", "2020"]
     # the bounds of day/settings.py's checks: contact and reinforcement from 0 to 100 miles,
     # a messenger above 0 to 1000, 1 to 240 steps a day, 1 to 48 battle turns
     ranges = {f.name: (f.editor.minimum(), f.editor.maximum()) for f in dialog.fields

@@ -29,6 +29,7 @@ class Setting(msgspec.Struct, frozen=True):
     words: str
     meaning: str
     read: Callable[[str], Any]
+    choices: tuple[str, ...] = ()  # the only values it takes, where it takes a few words
 
 
 def _miles(low: float, high: float, low_open: bool = False) -> Callable[[str], float]:
@@ -82,6 +83,8 @@ def _text(text: str) -> str:
 
 
 RELEASES = ("end of day", "umpire")
+SUPPLY_RULES = ("off", "2016", "2020")
+ATTRITION_CHOICES = ("umpire", "seeded")
 
 
 def _release(text: str) -> str:
@@ -119,13 +122,13 @@ SETTINGS: tuple[Setting, ...] = (
             "how far a command on a Recce order sees the enemy", _miles(0, 100)),
     Setting("release", "Release of reports",
             "a day's reports reach the sides at the end of the day, or when the umpire "
-            "releases them", _release),
+            "releases them", _release, RELEASES),
     Setting("supply", "Supply",
             "the supply rule: off, or the author's 2016 rule or its 2020 revision",
-            _one_of("off", "2016", "2020")),
+            _one_of(*SUPPLY_RULES), SUPPLY_RULES),
     Setting("supply_attrition", "Supply attrition",
             "who picks the brigade a corps out of supply loses men from: the umpire, or by lot",
-            _one_of("umpire", "seeded")),
+            _one_of(*ATTRITION_CHOICES), ATTRITION_CHOICES),
 )
 BY_NAME = {s.name: s for s in SETTINGS}
 
