@@ -471,7 +471,8 @@ messengers = true
         load_settings({"settings.toml": text})
     assert str(err.value).splitlines() == [
         "settings.toml: options: unknown key 'messengers' (expected carry_casualties_forward, "
-        "messenger_orders, messenger_miles or steps_per_day)",
+        "messenger_orders, messenger_miles, steps_per_day, fog, recce_miles, release, supply "
+        "or supply_attrition)",
         "settings.toml: campaign: start_date 'May Day' is not a date like 1813-05-01",
         "settings.toml: distances: contact_miles -1 is not a number of miles (0 or more)",
         "settings.toml: march.mounted: road 0 is not a number of miles (more than 0)",

@@ -114,7 +114,8 @@ def load_settings(files: Mapping[str, str]) -> Settings:
         forced_march_extra_miles=forced.extra_miles, forced_march_cost=forced.cost,
         carry_casualties_forward=options.carry_casualties_forward,
         messenger_orders=options.messenger_orders, messenger_miles=options.messenger_miles,
-        steps_per_day=options.steps_per_day, supply=options.supply,
+        steps_per_day=options.steps_per_day, fog=options.fog, recce_miles=options.recce_miles,
+        release=options.release, supply=options.supply,
         supply_attrition=options.supply_attrition)
 
 

@@ -342,6 +342,9 @@ class OptionsSection(_Table):
     messenger_miles: Annotated[float, Field(strict=True, gt=0, le=1000, allow_inf_nan=False)] = (
         _DEFAULT.messenger_miles)
     steps_per_day: Annotated[int, Field(strict=True, ge=1, le=240)] = _DEFAULT.steps_per_day
+    fog: StrictBool = _DEFAULT.fog
+    recce_miles: ShortMiles = _DEFAULT.recce_miles
+    release: Literal["end of day", "umpire"] = _DEFAULT.release
     supply: Literal["off", "2016", "2020"] = _DEFAULT.supply
     supply_attrition: Literal["umpire", "seeded"] = _DEFAULT.supply_attrition
 

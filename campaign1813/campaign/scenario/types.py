@@ -145,7 +145,8 @@ class Settings(msgspec.Struct, frozen=True):
     # what each side knows (record 0025): off, the umpire and everyone see everything
     fog: bool = False
     recce_miles: ShortMiles = 20.0  # a Recce order's reach: his two squares
-    release: str = "end of day"  # or "umpire": a day's reports wait for the umpire to release
+    # "umpire": a day's reports wait for the umpire to release them
+    release: Literal["end of day", "umpire"] = "end of day"
     # the optional supply rule (day/supply.py): off, or the version of the author's rule
     supply: Literal["off", "2016", "2020"] = "off"
     # who picks the brigade that loses a corps' men out of supply: the umpire, or by lot
