@@ -1,0 +1,921 @@
+"""Auto-resolve's estimate engine: the battles of one plan fought over lists of whole numbers.
+
+:func:`.autoresolve.estimate` fights ten thousand battles of one setup to count who wins, and
+needs only each battle's winner. This engine fights them by the same procedure as the reported
+battle of :mod:`.autoresolve` (the same chips drawn, the same dice rolled in the same order, the
+same results read off the same tables of :mod:`.auto_tables`), but keeps the battle's state as
+lists indexed by brigade and corps instead of an object per brigade, reads each table once per
+situation under one key, and makes no report. So run *i* of an estimate is exactly the battle
+``resolve`` fights and reports for the run's seed; ``tests/battle/test_auto_estimate.py`` holds
+the two engines to the same winner and the same end of every brigade, battle by battle.
+"""
+
+from __future__ import annotations
+
+import random
+
+from campaign1813.campaign.battle.ruleset1813.auto_plan import (
+    ADVANCE_TO,
+    CHARGE_PREFERENCE,
+    CONTACT_GAP,
+    FACTS,
+    FIGHTING,
+    GARRISON,
+    IN_BUA,
+    IN_COVER,
+    LONG_RANGE_GAP,
+    NO_FACTS,
+    PURSUIT,
+    ROUT_NEAR,
+    SHORT_RANGE_GAP,
+    SIDES,
+    START_GAP,
+    STATIONARY,
+    SUPPORTS,
+    TARGET_OF_ARM,
+    ChipPlan,
+    Plan,
+)
+from campaign1813.campaign.battle.ruleset1813.auto_tables import (
+    DISORDERED,
+    FORMED,
+    ROUT,
+    SHAKEN,
+    CombatTable,
+    SideHit,
+    TestTable,
+    charge_test_table,
+    combat_table,
+    contact_result,
+    fire_table_for,
+    may_be_charged,
+    morale_table,
+    pips_table,
+    pursuers_sent_back_state,
+    pursuit_table,
+    rally_pursuers_table,
+    reaction_action,
+    reaction_for,
+    reaction_table,
+    side_break_count,
+    skirmish_table,
+)
+from campaign1813.campaign.battle.ruleset1813.rules.artillery import RangeBand, Target
+from campaign1813.campaign.battle.ruleset1813.rules.opportunity import Reaction
+from campaign1813.campaign.battle.ruleset1813.rules.quick import QuickCase
+from campaign1813.campaign.battle.ruleset1813.rules.tables.command import CorpsAction
+from campaign1813.campaign.battle.setup import ALLIED, FRENCH
+from campaign1813.campaign.battle.terms import Arm, CorpsOrder, Formation, Grade, Rating
+
+__all__ = ["EstimateEngine"]
+
+# Formations as whole numbers (their place in the enum), so a table's key is one number.
+_FORMS = tuple(Formation)
+_FORM = {f: i for i, f in enumerate(_FORMS)}
+_LINE, _COLUMN_OF_ATTACK, _COLUMN_OF_MARCH, _SQUARE, _CAVALRY_LINE, _LIMBERED, _UNLIMBERED = (
+    _FORM[Formation.LINE], _FORM[Formation.COLUMN_OF_ATTACK], _FORM[Formation.COLUMN_OF_MARCH],
+    _FORM[Formation.SQUARE], _FORM[Formation.CAVALRY_LINE], _FORM[Formation.LIMBERED],
+    _FORM[Formation.UNLIMBERED])
+# Arms as whole numbers.
+_INF, _CAV, _ART = 0, 1, 2
+_ARM = {Arm.INFANTRY: _INF, Arm.CAVALRY: _CAV, Arm.ARTILLERY: _ART}
+_ARMS = (Arm.INFANTRY, Arm.CAVALRY, Arm.ARTILLERY)
+_TARGET_CODE = {t: i for i, t in enumerate(Target)}
+# Chips by kind.
+_CORPS_CHIP, _CINC_CHIP, _POOR_CHIP, _GIFTED_CHIP, _TACTICAL_CHIP = range(5)
+_CHIP_KIND = {"corps": _CORPS_CHIP, "cinc": _CINC_CHIP, "poor": _POOR_CHIP,
+              "gifted": _GIFTED_CHIP, "tactical": _TACTICAL_CHIP}
+_NOT_A_FACT, _GARRISONED, _STANDING = 0, 1, 2
+_FACT_SETS = (NO_FACTS, GARRISON, STATIONARY)
+# One combat row, flat: attacker's casualties, state, new rout; the defender's the same; then
+# whether the attacker and the defender pursue.
+_CombatRow = tuple[int, int, bool, int, int, bool, bool, bool]
+# A flat table: its equally likely faces, and its rows by face.
+_Flat = tuple[tuple[int, ...], tuple[_CombatRow, ...], bool]
+# A morale test, flat: faces (empty when automatic), the state after and the new rout by face.
+_Morale = tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...]]
+# A skirmish, flat: faces, and by (attacker's face * 8 + defender's face) the results.
+_SkirmishRow = tuple[int, int, bool, bool, int, int, bool, bool]
+_Skirmish = tuple[tuple[int, ...], dict[int, _SkirmishRow]]
+
+
+class _Over(Exception):
+    """The battle is decided: raised after a move that broke an army."""
+
+
+def _flat_hit(h: SideHit) -> tuple[int, int, bool]:
+    return h.casualties, h.state, h.new_rout
+
+
+def _flat_combat(table: CombatTable) -> _Flat:
+    rows = tuple(_flat_hit(r.attacker) + _flat_hit(r.defender)
+                 + (r.attacker_pursues, r.defender_pursues) for r in table.rows)
+    return table.dice.faces, rows, table.attacker_rolls
+
+
+class EstimateEngine:
+    """Fights battles of one plan and tells each one's winner (only for estimates)."""
+
+    def __init__(self, plan: Plan) -> None:
+        self.plan = plan
+        self.ruleset = ruleset = plan.ruleset
+        self.rng = random.Random()
+        # The brigades, numbered across the corps in the order of battle.
+        units = [(ci, u) for ci, c in enumerate(plan.corps) for u in c.units]
+        self.n = len(units)
+        self.u_corps = [ci for ci, _ in units]
+        self.u_arm = [_ARM[u.arm] for _, u in units]
+        self.u_rating = [u.rating for _, u in units]
+        self.u_a = [u.rating is Rating.A for _, u in units]
+        self.u_skirmish = [u.skirmish for _, u in units]
+        self.u_limit = [u.limit for _, u in units]
+        self.u_town = [u.in_town for _, u in units]
+        self.u_nation = [u.nation for _, u in units]
+        self.u_calibre = [u.calibre for _, u in units]
+        self.u_profiles = [{_FORM[f]: p for f, p in u.profiles.items()} for _, u in units]
+        self.start_casualties = [u.casualties for _, u in units]
+        self.start_forms = [_FORM[u.first] for _, u in units]
+        self.u_target_kind = [Target.BUILDINGS if u.in_town else TARGET_OF_ARM[u.arm]
+                              for _, u in units]
+        # The corps: each one's brigades by number, and by arm.
+        self.c_units: list[list[int]] = [[] for _ in plan.corps]
+        self.c_inf: list[list[int]] = [[] for _ in plan.corps]
+        self.c_cav: list[list[int]] = [[] for _ in plan.corps]
+        self.c_guns: list[list[int]] = [[] for _ in plan.corps]
+        self.c_fighting: list[list[int]] = [[] for _ in plan.corps]
+        for i, (ci, u) in enumerate(units):
+            self.c_units[ci].append(i)
+            if u.arm is Arm.INFANTRY:
+                self.c_inf[ci].append(i)
+                self.c_fighting[ci].append(i)
+            elif u.arm is Arm.CAVALRY:
+                self.c_cav[ci].append(i)
+                self.c_fighting[ci].append(i)
+            else:
+                self.c_guns[ci].append(i)
+        self.nc = len(plan.corps)
+        self.c_side = [c.side for c in plan.corps]
+        self.c_rank = [c.rank for c in plan.corps]
+        self.c_town = [c.town for c in plan.corps]
+        self.c_arrival = [c.arrival for c in plan.corps]
+        self.c_grade = [c.grade for c in plan.corps]
+        self.c_orders = [c.orders for c in plan.corps]
+        self.c_stop = [ADVANCE_TO.get(c.orders, -1) for c in plan.corps]
+        self.c_breaks_at = list(plan.breaks_at)
+        corps_of_side = {s: sum(1 for c in plan.corps if c.side == s) for s in SIDES}
+        self.side_needs = {s: side_break_count(ruleset, corps_of_side[s]) for s in SIDES}
+        self.corps_of_side = corps_of_side
+        self.chips = plan.chips
+        self.chip_kind = [_CHIP_KIND[c.kind] for c in plan.chips]
+        # What every battle reads of the ruleset.
+        self.cost_move = plan.costs[CorpsAction.MOVE]
+        self.cost_rally = plan.costs[CorpsAction.RALLY]
+        self.cost_guns = plan.costs[CorpsAction.ARTILLERY_ACTION]
+        self.cost_fire = plan.costs[CorpsAction.INFANTRY_FIRE]
+        self.cost_form = plan.costs[CorpsAction.CHANGE_FORMATION]
+        self.broken = plan.broken
+        self.re_formed = plan.re_formed
+        self.rout_reacts = [reaction_action(ruleset, s) == "rout" for s in range(4)]
+        self.sent_back = [pursuers_sent_back_state(ruleset, s) for s in range(4)]
+        self.pips: dict[Grade, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        for g in Grade:
+            dice, by_face = pips_table(ruleset, g)
+            self.pips[g] = (dice.faces, by_face)
+        # The tables met so far, each under one key.
+        self.morale_tables: dict[int, _Morale] = {}
+        self.fire_tables: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self.combat_tables: dict[tuple[int, ...], _Flat] = {}
+        self.skirmish_tables: dict[int, _Skirmish] = {}
+        # The battle in progress (set by fight).
+        self.cas: list[int] = []
+        self.st: list[int] = []
+        self.gone: list[bool] = []
+        self.purs: list[bool] = []
+        self.form: list[int] = []
+        self.present: list[bool] = []
+        self.withdrawn: list[bool] = []
+        self.target: list[int] = []
+        self.gaps: list[list[int]] = []
+        self.turn = 0
+        self.poor_pending = False
+        self.moved: set[int] = set()
+        self.left = 0                   # the pips left to the commander moving
+        self.reserve = 0
+        self.charged: set[int] = set()
+        self.dirty = True
+        self.winner: str | None = None
+
+    # -- one battle
+
+    def fight(self, seed: int) -> str | None:
+        """Fight the battle of ``seed`` (``resolve``'s battle for that seed); its winner."""
+        self.rng.seed(seed)
+        n, nc = self.n, self.nc
+        self.cas = self.start_casualties[:]
+        self.st = [FORMED] * n
+        self.gone = [False] * n
+        self.purs = [False] * n
+        self.form = self.start_forms[:]
+        self.present = [a <= 1 for a in self.c_arrival]
+        self.withdrawn = [False] * nc
+        self.target = [-1] * nc
+        self.gaps = [[START_GAP] * nc for _ in range(nc)]
+        self.winner = None
+        st, purs = self.st, self.purs
+        re_formed = self.re_formed
+        present, arrival = self.present, self.c_arrival
+        turns = self.plan.setup.turns
+        for turn in range(1, turns + 1):
+            self.turn = turn
+            self.dirty = True
+            for c in range(nc):
+                if not present[c] and arrival[c] == turn:
+                    present[c] = True
+            self.retarget()
+            try:
+                self.sequence()
+            except _Over:
+                return self.winner
+            for u in range(n):
+                if st[u] == DISORDERED and not purs[u]:
+                    st[u] = re_formed
+                    self.dirty = True
+        return self.nightfall()
+
+    def ends(self) -> list[tuple[int, int, bool]]:
+        """Each brigade's casualties, state and whether destroyed, after the last battle."""
+        return list(zip(self.cas, self.st, self.gone, strict=True))
+
+    def retarget(self) -> None:
+        """Each corps faces the enemy corps of its rank, else the first enemy corps standing."""
+        present, withdrawn, target, side = self.present, self.withdrawn, self.target, self.c_side
+        for c in range(self.nc):
+            if not present[c] or withdrawn[c]:
+                continue
+            t = target[c]
+            if t >= 0 and present[t] and not withdrawn[t]:
+                continue
+            enemies = [e for e in range(self.nc)
+                       if side[e] != side[c] and present[e] and not withdrawn[e]]
+            same = [e for e in enemies if self.c_rank[e] == self.c_rank[c]]
+            target[c] = (same or enemies)[0] if enemies else -1
+
+    def sequence(self) -> None:
+        """Draw every chip once, in a seeded order."""
+        chips, kinds = self.chips, self.chip_kind
+        present, withdrawn = self.present, self.withdrawn
+        bag = []
+        for k, chip in enumerate(chips):
+            kind = kinds[k]
+            if kind == _CORPS_CHIP:
+                if present[chip.corps] and not withdrawn[chip.corps]:
+                    bag.append(k)
+            elif kind == _CINC_CHIP:
+                if self.turn >= chip.arrival and any(
+                        present[c] and not withdrawn[c] and self.c_side[c] == chip.side
+                        for c in range(self.nc)):
+                    bag.append(k)
+            else:
+                bag.append(k)
+        self.rng.shuffle(bag)
+        self.poor_pending = False
+        self.moved = moved = set()
+        for position, k in enumerate(bag):
+            kind = kinds[k]
+            if kind == _CORPS_CHIP:
+                c = chips[k].corps
+                if withdrawn[c] or c in moved:
+                    continue
+                self.corps_move(c)
+            elif kind == _CINC_CHIP:
+                if -1 - position in moved:
+                    continue
+                self.cinc_move(chips[k])
+            elif kind == _POOR_CHIP:
+                self.poor_chip(bag, position)
+            else:
+                self.early_chip(k, bag, position)
+            if self.dirty:
+                self.judge()
+
+    # -- the special chips
+
+    def will_move(self, k: int, position: int) -> bool:
+        """Whether chip ``k`` at this place in the bag still gives a move this turn."""
+        kind = self.chip_kind[k]
+        if kind == _CORPS_CHIP:
+            c = self.chips[k].corps
+            return not self.withdrawn[c] and c not in self.moved
+        return kind == _CINC_CHIP and -1 - position not in self.moved
+
+    def poor_chip(self, bag: list[int], position: int) -> None:
+        if self.plan.poor_in_battle and any(
+                self.chips[k].grade is Grade.POOR and self.will_move(k, later)
+                for later, k in enumerate(bag[position + 1:], position + 1)):
+            self.poor_pending = True
+
+    def early_chip(self, k: int, bag: list[int], position: int) -> None:
+        chip = self.chips[k]
+        kind = self.chip_kind[k]
+        for later, other_k in enumerate(bag[position + 1:], position + 1):
+            other = self.chips[other_k]
+            if other.side != chip.side or not self.will_move(other_k, later):
+                continue
+            if kind == _GIFTED_CHIP and other.grade is not Grade.GIFTED:
+                continue
+            if other.kind == "corps":
+                c = other.corps
+                t = self.target[c]
+                if kind == _TACTICAL_CHIP and t >= 0 and self.gaps[c][t] < START_GAP - 1:
+                    continue
+                self.moved.add(c)
+                self.corps_move(c)
+                return
+            if kind == _GIFTED_CHIP:
+                self.moved.add(-1 - later)
+                self.cinc_move(other)
+                return
+
+    # -- a commander's move
+
+    def roll_pips(self, grade: Grade) -> int:
+        if self.poor_pending and grade is Grade.POOR:
+            self.poor_pending = False
+            return -1
+        faces, by_face = self.pips[grade]
+        return by_face[faces[int(self.rng.random() * len(faces))]]
+
+    def corps_move(self, c: int) -> None:
+        pips = self.roll_pips(self.c_grade[c])
+        lost = pips < 0
+        cas, st, gone, purs, limit = self.cas, self.st, self.gone, self.purs, self.u_limit
+        waiting = [u for u in self.c_units[c] if not gone[u] and (
+            purs[u] or st[u] == SHAKEN or (st[u] == ROUT and cas[u] < limit[u]))]
+        self.left = pips if pips > 0 else 0
+        self.charged = set()
+        self.reserve = len(waiting)
+        pursuers = [u for u in waiting if purs[u]] if waiting and not lost else []
+        for u in pursuers:
+            self.reserve -= 1
+            if self.left >= self.cost_rally:
+                self.left -= self.cost_rally
+                self.rally_pursuers(u)
+            else:
+                self.send_back(u)
+        t = self.target[c]
+        if t >= 0:
+            gaps = self.gaps[c]
+            if gaps[t] <= LONG_RANGE_GAP:
+                self.artillery(c, t, lost)
+            if not lost:
+                if gaps[t] <= SHORT_RANGE_GAP + 1:
+                    self.formations(c, t)
+                self.advance(c, t)
+                if gaps[t] <= SHORT_RANGE_GAP:
+                    self.combats(c, t)
+                if min(gaps) <= SHORT_RANGE_GAP:
+                    self.opportunity(c)
+        if waiting and not lost:
+            self.rallies([u for u in waiting if u not in pursuers] if pursuers else waiting)
+
+    def wants_rally(self, u: int) -> bool:
+        if self.gone[u]:
+            return False
+        return self.purs[u] or self.st[u] == SHAKEN or (self.st[u] == ROUT and
+                                                       self.cas[u] < self.u_limit[u])
+
+    def spend(self, cost: int) -> bool:
+        """Pay for an action of Rule 3, keeping the pips set aside for rallies."""
+        if self.left - cost >= self.reserve:
+            self.left -= cost
+            return True
+        return False
+
+    def artillery(self, c: int, t: int, lost: bool) -> None:
+        gap = self.gaps[c][t]
+        st, gone, form = self.st, self.gone, self.form
+        for u in self.c_guns[c]:
+            if gone[u] or st[u] != FORMED:
+                continue
+            if form[u] == _LIMBERED:
+                if lost or not self.spend(self.cost_guns):
+                    continue
+                form[u] = _UNLIMBERED
+            if not lost and not self.spend(self.cost_guns):
+                return
+            if not self.fire(u, t, gap):
+                return
+
+    def fire(self, gun: int, t: int, gap: int) -> bool:
+        target = self.pick(self.c_fighting[t])
+        if target < 0:
+            target = self.pick(self.c_guns[t])
+            if target < 0:
+                return False
+        kind = self.u_target_kind[target]
+        long = gap == LONG_RANGE_GAP
+        cas = self.cas
+        key = (((gun << 8) | cas[gun]) << 5 | _TARGET_CODE[kind]) << 1 | long
+        table = self.fire_tables.get(key)
+        if table is None:
+            dice, hits_by_total = fire_table_for(
+                self.ruleset, self.u_calibre[gun], self.u_rating[gun], cas[gun], kind,
+                RangeBand.LONG if long else RangeBand.SHORT)
+            table = self.fire_tables[key] = (dice.faces, hits_by_total)
+        faces, hits_by_total = table
+        hits = hits_by_total[faces[int(self.rng.random() * len(faces))]]
+        if hits:
+            cas[target] += hits
+            if self.morale(target, 0, False):
+                self.cascade([target])
+        return True
+
+    # -- formations
+
+    def threatened(self, c: int, gap: int) -> int:
+        t = self.target[c]
+        if t < 0 or gap > SHORT_RANGE_GAP or self.c_town[c]:
+            return -1
+        st, gone, purs, cas, limit = self.st, self.gone, self.purs, self.cas, self.u_limit
+        if not any(not gone[u] and st[u] == FORMED and not purs[u] for u in self.c_cav[t]):
+            return -1
+        best = -1
+        best_key = 0
+        a = self.u_a
+        for u in self.c_inf[c]:
+            if gone[u] or st[u] != FORMED:
+                continue
+            key = (limit[u] - cas[u]) * 2 + a[u]
+            if best < 0 or key < best_key:
+                best, best_key = u, key
+        return best
+
+    def formations(self, c: int, t: int) -> None:
+        if self.c_town[c]:
+            return
+        gap = self.gaps[c][t]
+        stop = self.c_stop[c]
+        if stop >= 0 and gap > stop:
+            gap -= 1
+        if gap > SHORT_RANGE_GAP:
+            return
+        attack = self.c_orders[c] is CorpsOrder.ATTACK
+        deploy = _COLUMN_OF_ATTACK if attack else _LINE
+        square = -1 if attack else self.threatened(c, gap)
+        st, gone, purs, form, arm = self.st, self.gone, self.purs, self.form, self.u_arm
+        for u in self.c_fighting[c]:
+            if gone[u] or st[u] != FORMED or purs[u]:
+                continue
+            if arm[u] == _INF:
+                want = _SQUARE if u == square else deploy
+            else:
+                want = _CAVALRY_LINE
+            if form[u] != want and self.spend(self.cost_form):
+                form[u] = want
+
+    def advance(self, c: int, t: int) -> None:
+        if self.c_town[c]:
+            return
+        gaps = self.gaps
+        gap = gaps[c][t]
+        stop = self.c_stop[c]
+        if stop >= 0 and gap > stop and self.spend(self.cost_move):
+            gaps[c][t] = gaps[t][c] = gap - 1
+        elif (self.c_orders[c] is CorpsOrder.WITHDRAW and gap < START_GAP
+              and self.spend(self.cost_move)):
+            gaps[c][t] = gaps[t][c] = gap + 1
+
+    def combats(self, c: int, t: int) -> None:
+        orders = self.c_orders[c]
+        gap = self.gaps[c][t]
+        if orders not in FIGHTING or gap > SHORT_RANGE_GAP:
+            return
+        st, gone, town = self.st, self.gone, self.u_town
+        attack = orders is CorpsOrder.ATTACK
+        for u in self.c_inf[c]:
+            if gone[u] or st[u] != FORMED:
+                continue
+            if attack and gap > CONTACT_GAP:
+                break
+            target = self.pick(self.c_inf[t])
+            if target < 0:
+                break
+            if attack:
+                if not self.spend(self.cost_move):
+                    return
+                if town[target]:
+                    self.combat(9, u, target, _NOT_A_FACT, _GARRISONED)
+                else:
+                    self.combat(13, u, target, _NOT_A_FACT, _NOT_A_FACT)
+            else:
+                if not self.spend(self.cost_fire):
+                    return
+                if town[target] or self.u_skirmish[u] < self.u_skirmish[target]:
+                    self.skirmish(u, target)
+                else:
+                    self.combat(12, u, target, _NOT_A_FACT, _NOT_A_FACT)
+        purs, charged = self.purs, self.charged
+        for u in self.c_cav[c]:
+            if gone[u] or st[u] != FORMED or purs[u] or u in charged:
+                continue
+            target = self.pick(self.c_cav[t])
+            if target < 0:
+                target = self.chargeable_infantry(u, t)
+                if target < 0:
+                    target = self.guns_to_charge(t)
+                    if target < 0:
+                        break
+            if not self.spend(self.cost_move):
+                return
+            self.charge(u, target)
+
+    def pick(self, units: list[int]) -> int:
+        """The enemy brigade of these nearest its rout point, then in the worse state, then
+        first in the order of battle; not routing (-1 for none)."""
+        st, gone, cas, limit = self.st, self.gone, self.cas, self.u_limit
+        best = -1
+        best_key = 0
+        for u in units:
+            s = st[u]
+            if gone[u] or s == ROUT:
+                continue
+            key = (limit[u] - cas[u]) * 4 - s
+            if best < 0 or key < best_key:
+                best, best_key = u, key
+        return best
+
+    def chargeable_infantry(self, cav: int, t: int) -> int:
+        st, gone, cas, limit, form = self.st, self.gone, self.cas, self.u_limit, self.form
+        best = -1
+        best_key = 0
+        for u in self.c_inf[t]:
+            if (gone[u] or st[u] == ROUT or self.u_town[u]
+                    or not may_be_charged(self.ruleset, Arm.INFANTRY, _FORMS[form[u]], st[u])):
+                continue
+            if not self.combat_table(15, cav, u, _NOT_A_FACT, _NOT_A_FACT)[2]:
+                continue
+            key = (limit[u] - cas[u]) * 4 - st[u]
+            if best < 0 or key < best_key:
+                best, best_key = u, key
+        return best
+
+    def guns_to_charge(self, t: int) -> int:
+        guns = self.pick(self.c_guns[t])
+        if guns < 0:
+            return -1
+        if self.form[guns] == _LIMBERED:
+            case = QuickCase.LIMBERED_ARTILLERY_CONTACTED_BY_CAVALRY
+        elif self.facts(guns) & SUPPORTS:
+            return -1
+        else:
+            case = QuickCase.DEPLOYED_ARTILLERY_CHARGED
+        return guns if contact_result(self.ruleset, case, Arm.ARTILLERY, self.st[guns], True,
+                                      False) is not None else -1
+
+    # -- charges, opportunity charges and reactions
+
+    def opportunity(self, c: int) -> None:
+        side, present, withdrawn, gaps = self.c_side, self.present, self.withdrawn, self.gaps[c]
+        st, gone, purs = self.st, self.gone, self.purs
+        for e in range(self.nc):
+            if side[e] == side[c] or not present[e] or withdrawn[e] or gaps[e] > SHORT_RANGE_GAP:
+                continue
+            for cav in self.c_cav[e]:
+                if gone[cav] or st[cav] != FORMED or purs[cav] or cav in self.charged:
+                    continue
+                found = self.opportunity_target(cav, c)
+                if found is None:
+                    continue
+                target, table = found
+                if table.passes[self.roll(table.dice.faces)]:
+                    self.charge(cav, target)
+
+    def opportunity_target(self, cav: int, c: int) -> tuple[int, TestTable] | None:
+        st, gone, cas, limit, form, arm = (self.st, self.gone, self.cas, self.u_limit, self.form,
+                                           self.u_arm)
+        best: tuple[int, TestTable] | None = None
+        best_key = (0, 0, 0)
+        grade = self.c_grade[self.u_corps[cav]]
+        for u in self.c_units[c]:
+            if gone[u] or st[u] == ROUT or (self.u_town[u] and arm[u] != _CAV):
+                continue
+            formation = _FORMS[form[u]]
+            u_arm = _ARMS[arm[u]]
+            if not may_be_charged(self.ruleset, u_arm, formation, st[u]):
+                continue
+            table = charge_test_table(self.ruleset, self.u_rating[cav], cas[cav], u_arm, st[u],
+                                      formation, grade)
+            if table is None:
+                continue
+            key = (CHARGE_PREFERENCE.get(formation, 1), -st[u], limit[u] - cas[u])
+            if best is None or key < best_key:
+                best, best_key = (u, table), key
+        return best
+
+    def charge(self, cav: int, target: int) -> None:
+        """Rule 6 and 8, 14, 15: the target reacts if it may, then the contact is settled."""
+        self.charged.add(cav)
+        ruleset = self.ruleset
+        st, form = self.st, self.form
+        reacted = False
+        t_arm = _ARMS[self.u_arm[target]]
+        t_corps = self.u_corps[target]
+        evade = self.c_orders[t_corps] is CorpsOrder.WITHDRAW
+        reaction = reaction_for(ruleset, t_arm, _FORMS[form[target]], evade)
+        by_morale = t_arm is Arm.CAVALRY and st[target] != FORMED
+        table = None if reaction is None else reaction_table(
+            ruleset, t_arm, self.u_rating[target], st[target], reaction, self.cas[target],
+            self.c_grade[t_corps], evade, FACTS[self.facts(target)] if by_morale else NO_FACTS)
+        if reaction is not None and table is not None:
+            face = 0 if table.automatic else self.roll(table.dice.faces)
+            reacted = table.passes[face]
+            if not reacted and table.fail_casualties:
+                self.hit(target, table.fail_casualties, st[target])
+        else:
+            reaction = None
+        if reacted and reaction is Reaction.EVADE:
+            return
+        if reacted and t_arm is Arm.INFANTRY:
+            form[target] = _SQUARE
+            return
+        if t_arm is Arm.CAVALRY:
+            stationary = not (reacted and reaction is Reaction.COUNTER_CHARGE)
+            self.combat(14, cav, target, _NOT_A_FACT, _STANDING if stationary else _NOT_A_FACT)
+        elif t_arm is Arm.INFANTRY:
+            if form[target] == _COLUMN_OF_MARCH and self.quick(
+                    cav, target, QuickCase.COLUMN_OF_MARCH_CONTACTED_BY_CAVALRY, False, False):
+                return
+            if may_be_charged(ruleset, t_arm, _FORMS[form[target]], st[target]):
+                self.combat(15, cav, target, _NOT_A_FACT, _NOT_A_FACT)
+        else:
+            if reacted:
+                form[target] = _UNLIMBERED
+            if form[target] == _LIMBERED:
+                self.quick(cav, target, QuickCase.LIMBERED_ARTILLERY_CONTACTED_BY_CAVALRY,
+                           False, False)
+            else:
+                self.quick(cav, target, QuickCase.DEPLOYED_ARTILLERY_CHARGED, True,
+                           bool(self.facts(target) & SUPPORTS))
+
+    def quick(self, cav: int, target: int, case: QuickCase, beyond_half: bool,
+              supports: bool) -> bool:
+        """Rule 8's quick result for this contact, if the ruleset has one: applied."""
+        result = contact_result(self.ruleset, case, _ARMS[self.u_arm[target]], self.st[target],
+                                beyond_half, supports)
+        if result is None:
+            return False
+        if result.escaped:
+            return True
+        if result.removed:
+            self.gone[target] = True
+            self.dirty = True
+            return True
+        h = result.hit
+        self.hit(target, h.casualties, h.state)
+        if h.new_rout:
+            self.cascade([target])
+            self.pursuit(cav, target)
+        return True
+
+    # -- combats, skirmish, morale
+
+    def roll(self, faces: tuple[int, ...]) -> int:
+        return faces[int(self.rng.random() * len(faces))]
+
+    def combat_table(self, rule: int, a: int, d: int, a_facts: int, d_facts: int) -> _Flat:
+        """The combat's table for both brigades as they stand now, read once."""
+        cas, st, form = self.cas, self.st, self.form
+        key = (rule, a, form[a], cas[a], st[a], a_facts, d, form[d], cas[d], st[d], d_facts)
+        table = self.combat_tables.get(key)
+        if table is None:
+            table = self.combat_tables[key] = _flat_combat(combat_table(
+                self.ruleset, rule, self.u_profiles[a][form[a]], cas[a], st[a],
+                _FACT_SETS[a_facts], self.u_profiles[d][form[d]], cas[d], st[d],
+                _FACT_SETS[d_facts]))
+        return table
+
+    def combat(self, rule: int, a: int, d: int, a_facts: int, d_facts: int) -> None:
+        faces, rows, _ = self.combat_table(rule, a, d, a_facts, d_facts)
+        (a_cas, a_st, a_routs, d_cas, d_st, d_routs, a_pursues,
+         d_pursues) = rows[faces[int(self.rng.random() * len(faces))]]
+        self.hit(a, a_cas, a_st)
+        self.hit(d, d_cas, d_st)
+        if a_routs:
+            self.cascade([a, d] if d_routs else [a])
+        elif d_routs:
+            self.cascade([d])
+        if a_pursues:
+            self.pursuit(a, d)
+        if d_pursues:
+            self.pursuit(d, a)
+
+    def hit(self, u: int, casualties: int, state: int) -> None:
+        self.cas[u] += casualties
+        self.st[u] = state
+        self.dirty = True
+        if state == ROUT:
+            self.purs[u] = False
+
+    def skirmish(self, a: int, d: int) -> None:
+        cas, st, form = self.cas, self.st, self.form
+        key = ((((((a << 4) | form[a]) << 8 | cas[a]) << 2 | st[a]) << 12 | d) << 4
+               | form[d]) << 8 | cas[d]
+        key = key << 2 | st[d]
+        table = self.skirmish_tables.get(key)
+        if table is None:
+            full = skirmish_table(
+                self.ruleset, self.u_profiles[a][form[a]], cas[a], st[a],
+                IN_COVER if self.u_town[d] else NO_FACTS, self.u_profiles[d][form[d]], cas[d],
+                st[d], NO_FACTS)
+            table = self.skirmish_tables[key] = (full.dice.faces, {
+                fa * 8 + fd: _flat_hit(ah) + (at,) + _flat_hit(dh) + (dt,)
+                for (fa, fd), (ah, at, dh, dt) in full.rows.items()})
+        faces, rows = table
+        rand, n = self.rng.random, len(faces)
+        fa = faces[int(rand() * n)]
+        fd = faces[int(rand() * n)]
+        a_cas, a_st, a_routs, a_tests, d_cas, d_st, d_routs, d_tests = rows[fa * 8 + fd]
+        self.hit(a, a_cas, a_st)
+        self.hit(d, d_cas, d_st)
+        routed = ([a] if a_routs else []) + ([d] if d_routs else [])
+        if a_tests and self.morale(a, 0, False):
+            routed.append(a)
+        if d_tests and self.morale(d, 0, False):
+            routed.append(d)
+        if routed:
+            self.cascade(routed)
+
+    def facts(self, u: int) -> int:
+        """The morale facts of a brigade: in the town; formed friends near it; pursuing."""
+        mask = IN_BUA if self.u_town[u] else 0
+        st, gone = self.st, self.gone
+        for f in self.c_units[self.u_corps[u]]:
+            if f != u and st[f] == FORMED and not gone[f]:
+                mask |= SUPPORTS
+                break
+        if self.purs[u]:
+            mask |= PURSUIT
+        return mask
+
+    def morale(self, u: int, extra: int, rallying: bool) -> bool:
+        """A morale test (a rally when ``rallying``); whether the brigade newly routs."""
+        st = self.st
+        mask = self.facts(u) | extra
+        key = (((u << 8 | self.cas[u]) << 2 | st[u]) << 4 | mask) << 1 | rallying
+        table = self.morale_tables.get(key)
+        if table is None:
+            full = morale_table(self.ruleset, _ARMS[self.u_arm[u]], self.u_rating[u],
+                                self.cas[u], st[u], FACTS[mask], rallying)
+            table = self.morale_tables[key] = (
+                () if full.automatic else full.dice.faces,
+                tuple(r.state for r in full.rows), tuple(r.new_rout for r in full.rows))
+        faces, states, routs = table
+        face = faces[int(self.rng.random() * len(faces))] if faces else 0
+        state = st[u] = states[face]
+        self.dirty = True
+        if state == ROUT:
+            self.purs[u] = False
+        return routs[face]
+
+    def cascade(self, routed: list[int]) -> None:
+        """Rule 16: each new rout makes every friend of its corps react, breadth first."""
+        st, gone, purs = self.st, self.gone, self.purs
+        rout_reacts = self.rout_reacts
+        queue = list(routed)
+        while queue:
+            r = queue.pop(0)
+            near = [f for f in self.c_units[self.u_corps[r]]
+                    if f != r and not gone[f] and st[f] != ROUT]
+            for f in near:
+                if st[f] == ROUT:
+                    continue
+                if rout_reacts[st[f]]:
+                    st[f] = ROUT
+                    self.dirty = True
+                    purs[f] = False
+                    queue.append(f)
+                elif self.morale(f, ROUT_NEAR, False):
+                    queue.append(f)
+
+    def pursuit(self, cavalry: int, routers: int) -> None:
+        """Rule 16: cavalry that caused a rout may pursue."""
+        if self.gone[cavalry] or self.st[cavalry] == ROUT or self.purs[cavalry]:
+            return
+        table = pursuit_table(self.ruleset, self.u_nation[cavalry])
+        faces = table.dice.faces
+        if not table.pursues[self.roll(faces)]:
+            return
+        row = table.rows[self.roll(faces)]
+        self.purs[cavalry] = True
+        if row.action == "routers" and row.casualties and not self.gone[routers]:
+            self.hit(routers, row.casualties, self.st[routers])
+
+    def rally_pursuers(self, u: int) -> None:
+        table = rally_pursuers_table(self.ruleset, self.u_rating[u], self.cas[u], self.st[u],
+                                     FACTS[self.facts(u) & ~PURSUIT])
+        self.purs[u] = False
+        face = 0 if table.automatic else self.roll(table.dice.faces)
+        row = table.rows[face]
+        self.st[u] = row.state
+        self.dirty = True
+        if row.new_rout:
+            self.cascade([u])
+
+    def send_back(self, u: int) -> None:
+        self.purs[u] = False
+        self.st[u] = self.sent_back[self.st[u]]
+        self.dirty = True
+
+    def rallies(self, waiting: list[int]) -> None:
+        """Rules 16-18: routing, then Shaken brigades test; the commander pays for rallies."""
+        cost = self.cost_rally
+        st, gone, purs, cas, limit = self.st, self.gone, self.purs, self.cas, self.u_limit
+        for wanted in (ROUT, SHAKEN):
+            for u in waiting:
+                if gone[u] or st[u] != wanted or purs[u]:
+                    continue
+                if st[u] == ROUT and cas[u] >= limit[u]:
+                    continue
+                if self.left >= cost:
+                    self.left -= cost
+                    routs = self.morale(u, 0, True)
+                elif st[u] == SHAKEN:
+                    routs = self.morale(u, 0, False)
+                else:
+                    continue
+                if routs:
+                    self.cascade([u])
+
+    def cinc_move(self, chip: ChipPlan) -> None:
+        """The CinC rallies the brigades of the corps of his side most in need of it."""
+        pips = self.roll_pips(chip.grade)
+        if pips <= 0:
+            return
+        best = -1
+        best_count = 0
+        for c in range(self.nc):
+            if self.c_side[c] != chip.side or not self.present[c] or self.withdrawn[c]:
+                continue
+            count = sum(1 for u in self.c_units[c] if self.wants_rally(u))
+            if count > best_count:
+                best, best_count = c, count
+        if best < 0:
+            return
+        self.left = pips
+        self.reserve = 0
+        waiting = [u for u in self.c_units[best] if self.wants_rally(u)]
+        rallied: list[int] = []
+        for u in waiting:
+            if self.purs[u] and self.left >= self.cost_rally:
+                self.left -= self.cost_rally
+                self.rally_pursuers(u)
+                rallied.append(u)
+        self.rallies([u for u in waiting if u not in rallied])
+
+    # -- the army break and nightfall
+
+    def judge(self) -> None:
+        """The army break, after every move that changed a state; broken corps withdraw."""
+        self.dirty = False
+        broken, st, gone = self.broken, self.st, self.gone
+        present, withdrawn = self.present, self.withdrawn
+        newly: list[int] = []
+        for c in range(self.nc):
+            if present[c] and not withdrawn[c]:
+                down = 0
+                for u in self.c_units[c]:
+                    if gone[u] or broken[st[u]]:
+                        down += 1
+                if down >= self.c_breaks_at[c]:
+                    newly.append(c)
+        if not newly and self.plan.judged_by_breaks:
+            return
+        down_by_side = {FRENCH: 0, ALLIED: 0}
+        for c in range(self.nc):
+            if present[c] and (withdrawn[c] or c in newly):
+                down_by_side[self.c_side[c]] += 1
+        lost = [side for side in SIDES if self.corps_of_side[side] and
+                down_by_side[side] >= self.side_needs[side]]
+        if lost:
+            if len(lost) == 2:
+                self.winner = None
+            else:
+                self.winner = ALLIED if lost[0] == FRENCH else FRENCH
+            raise _Over
+        for c in newly:
+            withdrawn[c] = True
+        if newly:
+            self.retarget()
+
+    def nightfall(self) -> str | None:
+        """Who holds the place when night falls (None for a draw)."""
+        town, present, withdrawn, side = self.c_town, self.present, self.withdrawn, self.c_side
+        holders = [s for s in SIDES if any(side[c] == s and town[c] and present[c]
+                                           and not withdrawn[c] for c in range(self.nc))]
+        garrisons = [s for s in SIDES if any(side[c] == s and town[c] for c in range(self.nc))]
+        if len(holders) == 1:
+            return holders[0]
+        if not holders and len(garrisons) == 1:
+            return ALLIED if garrisons[0] == FRENCH else FRENCH
+        return None
+
