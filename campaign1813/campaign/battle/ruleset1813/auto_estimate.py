@@ -99,10 +99,6 @@ _SkirmishRow = tuple[int, int, bool, bool, int, int, bool, bool]
 _Skirmish = tuple[tuple[int, ...], dict[int, _SkirmishRow]]
 
 
-class _Over(Exception):
-    """The battle is decided: raised after a move that broke an army."""
-
-
 def _flat_hit(h: SideHit) -> tuple[int, int, bool]:
     return h.casualties, h.state, h.new_rout
 
@@ -120,6 +116,7 @@ class EstimateEngine:
         self.plan = plan
         self.ruleset = ruleset = plan.ruleset
         self.rng = random.Random()
+        self.random = self.rng.random
         # The brigades, numbered across the corps in the order of battle.
         units = [(ci, u) for ci, c in enumerate(plan.corps) for u in c.units]
         self.n = len(units)
@@ -137,6 +134,8 @@ class EstimateEngine:
         self.start_forms = [_FORM[u.first] for _, u in units]
         self.u_target_kind = [Target.BUILDINGS if u.in_town else TARGET_OF_ARM[u.arm]
                               for _, u in units]
+        self.u_target_code = [_TARGET_CODE[kind] for kind in self.u_target_kind]
+        self.u_bua = [IN_BUA if u.in_town else 0 for _, u in units]
         # The corps: each one's brigades by number, and by arm.
         self.c_units: list[list[int]] = [[] for _ in plan.corps]
         self.c_inf: list[list[int]] = [[] for _ in plan.corps]
@@ -153,6 +152,9 @@ class EstimateEngine:
                 self.c_fighting[ci].append(i)
             else:
                 self.c_guns[ci].append(i)
+        # Each brigade's friends: the other brigades of its corps, in the order of battle.
+        self.u_friends = [[f for f in self.c_units[ci] if f != i] for i, (ci, _) in
+                          enumerate(units)]
         self.nc = len(plan.corps)
         self.c_side = [c.side for c in plan.corps]
         self.c_rank = [c.rank for c in plan.corps]
@@ -167,6 +169,7 @@ class EstimateEngine:
         self.corps_of_side = corps_of_side
         self.chips = plan.chips
         self.chip_kind = [_CHIP_KIND[c.kind] for c in plan.chips]
+        self.chip_corps = [c.corps for c in plan.chips]
         # What every battle reads of the ruleset.
         self.cost_move = plan.costs[CorpsAction.MOVE]
         self.cost_rally = plan.costs[CorpsAction.RALLY]
@@ -200,7 +203,6 @@ class EstimateEngine:
         self.poor_pending = False
         self.moved: set[int] = set()
         self.left = 0                   # the pips left to the commander moving
-        self.reserve = 0
         self.charged: set[int] = set()
         self.dirty = True
         self.winner: str | None = None
@@ -209,37 +211,87 @@ class EstimateEngine:
 
     def fight(self, seed: int) -> str | None:
         """Fight the battle of ``seed`` (``resolve``'s battle for that seed); its winner."""
-        self.rng.seed(seed)
+        rng = self.rng
+        rng.seed(seed)
         n, nc = self.n, self.nc
         self.cas = self.start_casualties[:]
-        self.st = [FORMED] * n
-        self.gone = [False] * n
-        self.purs = [False] * n
+        self.st = st = [FORMED] * n
+        self.gone = gone = [False] * n
+        self.purs = purs = [False] * n
         self.form = self.start_forms[:]
-        self.present = [a <= 1 for a in self.c_arrival]
-        self.withdrawn = [False] * nc
+        self.present = present = [a <= 1 for a in self.c_arrival]
+        self.withdrawn = withdrawn = [False] * nc
         self.target = [-1] * nc
         self.gaps = [[START_GAP] * nc for _ in range(nc)]
         self.winner = None
-        st, purs = self.st, self.purs
-        re_formed = self.re_formed
-        present, arrival = self.present, self.c_arrival
+        re_formed, arrival = self.re_formed, self.c_arrival
+        chips, kinds, chip_corps = self.chips, self.chip_kind, self.chip_corps
+        c_units, breaks_at, broken = self.c_units, self.c_breaks_at, self.broken
+        shuffle, corps_move = rng.shuffle, self.corps_move
+        by_breaks = self.plan.judged_by_breaks
+        broken_states = [s for s in range(len(broken)) if broken[s]]
+        fewest = min(breaks_at)
+        all_corps = range(nc)
         turns = self.plan.setup.turns
         for turn in range(1, turns + 1):
             self.turn = turn
             self.dirty = True
-            for c in range(nc):
+            for c in all_corps:
                 if not present[c] and arrival[c] == turn:
                     present[c] = True
             self.retarget()
-            try:
-                self.sequence()
-            except _Over:
-                return self.winner
-            for u in range(n):
-                if st[u] == DISORDERED and not purs[u]:
-                    st[u] = re_formed
-                    self.dirty = True
+            # Every chip drawn once, in a seeded order.
+            bag = []
+            for k in range(len(chips)):
+                kind = kinds[k]
+                if kind == _CORPS_CHIP:
+                    c = chip_corps[k]
+                    if present[c] and not withdrawn[c]:
+                        bag.append(k)
+                elif kind != _CINC_CHIP or self.cinc_in_bag(chips[k]):
+                    bag.append(k)
+            shuffle(bag)
+            self.poor_pending = False
+            self.moved = moved = set[int]()
+            for position, k in enumerate(bag):
+                kind = kinds[k]
+                if kind == _CORPS_CHIP:
+                    c = chip_corps[k]
+                    if withdrawn[c] or c in moved:
+                        continue
+                    corps_move(c)
+                elif kind == _CINC_CHIP:
+                    if -1 - position in moved:
+                        continue
+                    self.cinc_move(chips[k])
+                elif kind == _POOR_CHIP:
+                    self.poor_chip(bag, position)
+                else:
+                    self.early_chip(k, bag, position)
+                if self.dirty:
+                    # The army break, judged after a move that changed a brigade's state.
+                    self.dirty = False
+                    # Fewer brigades down in the whole battle than any corps needs to break
+                    # (counted at once by the lists): no corps breaks.
+                    if by_breaks and sum(
+                            [st.count(s) for s in broken_states]) + gone.count(True) < fewest:
+                        continue
+                    newly = []
+                    for c in all_corps:
+                        if present[c] and not withdrawn[c]:
+                            down = 0
+                            for u in c_units[c]:
+                                if gone[u] or broken[st[u]]:
+                                    down += 1
+                            if down >= breaks_at[c]:
+                                newly.append(c)
+                    if (newly or not by_breaks) and self.army_break(newly):
+                        return self.winner
+            if DISORDERED in st:
+                for u in range(n):
+                    if st[u] == DISORDERED and not purs[u]:
+                        st[u] = re_formed
+                        self.dirty = True
         return self.nightfall()
 
     def ends(self) -> list[tuple[int, int, bool]]:
@@ -260,43 +312,12 @@ class EstimateEngine:
             same = [e for e in enemies if self.c_rank[e] == self.c_rank[c]]
             target[c] = (same or enemies)[0] if enemies else -1
 
-    def sequence(self) -> None:
-        """Draw every chip once, in a seeded order."""
-        chips, kinds = self.chips, self.chip_kind
+    def cinc_in_bag(self, chip: ChipPlan) -> bool:
+        """A CinC's chip is in the bag from his turn on, while a corps of his side stands."""
         present, withdrawn = self.present, self.withdrawn
-        bag = []
-        for k, chip in enumerate(chips):
-            kind = kinds[k]
-            if kind == _CORPS_CHIP:
-                if present[chip.corps] and not withdrawn[chip.corps]:
-                    bag.append(k)
-            elif kind == _CINC_CHIP:
-                if self.turn >= chip.arrival and any(
-                        present[c] and not withdrawn[c] and self.c_side[c] == chip.side
-                        for c in range(self.nc)):
-                    bag.append(k)
-            else:
-                bag.append(k)
-        self.rng.shuffle(bag)
-        self.poor_pending = False
-        self.moved = moved = set()
-        for position, k in enumerate(bag):
-            kind = kinds[k]
-            if kind == _CORPS_CHIP:
-                c = chips[k].corps
-                if withdrawn[c] or c in moved:
-                    continue
-                self.corps_move(c)
-            elif kind == _CINC_CHIP:
-                if -1 - position in moved:
-                    continue
-                self.cinc_move(chips[k])
-            elif kind == _POOR_CHIP:
-                self.poor_chip(bag, position)
-            else:
-                self.early_chip(k, bag, position)
-            if self.dirty:
-                self.judge()
+        return self.turn >= chip.arrival and any(
+            present[c] and not withdrawn[c] and self.c_side[c] == chip.side
+            for c in range(self.nc))
 
     # -- the special chips
 
@@ -304,7 +325,7 @@ class EstimateEngine:
         """Whether chip ``k`` at this place in the bag still gives a move this turn."""
         kind = self.chip_kind[k]
         if kind == _CORPS_CHIP:
-            c = self.chips[k].corps
+            c = self.chip_corps[k]
             return not self.withdrawn[c] and c not in self.moved
         return kind == _CINC_CHIP and -1 - position not in self.moved
 
@@ -343,92 +364,201 @@ class EstimateEngine:
             self.poor_pending = False
             return -1
         faces, by_face = self.pips[grade]
-        return by_face[faces[int(self.rng.random() * len(faces))]]
+        return by_face[faces[int(self.random() * len(faces))]]
 
     def corps_move(self, c: int) -> None:
-        pips = self.roll_pips(self.c_grade[c])
+        """A corps commander's move: pursuers rally, guns fire, brigades form, the corps
+        advances, its brigades fight, enemy cavalry may charge it, and its brigades rally.
+        Written out as one piece (it runs at every move of every battle)."""
+        random = self.random
+        cas, st, gone, purs, form = self.cas, self.st, self.gone, self.purs, self.form
+        limit = self.u_limit
+        grade = self.c_grade[c]
+        if self.poor_pending and grade is Grade.POOR:
+            self.poor_pending = False
+            pips = -1
+        else:
+            faces, by_face = self.pips[grade]
+            pips = by_face[faces[int(random() * len(faces))]]
         lost = pips < 0
-        cas, st, gone, purs, limit = self.cas, self.st, self.gone, self.purs, self.u_limit
+        # the brigades waiting to rally (none while no brigade of the battle is Shaken, routing
+        # or pursuing, which the lists tell at once)
         waiting = [u for u in self.c_units[c] if not gone[u] and (
-            purs[u] or st[u] == SHAKEN or (st[u] == ROUT and cas[u] < limit[u]))]
-        self.left = pips if pips > 0 else 0
-        self.charged = set()
-        self.reserve = len(waiting)
+            purs[u] or st[u] == SHAKEN or (st[u] == ROUT and cas[u] < limit[u]))] if (
+            SHAKEN in st or ROUT in st or True in purs) else []
+        left = pips if pips > 0 else 0
+        self.charged = charged = set[int]()
+        # One pip set aside for each brigade already waiting to rally.
+        reserve = len(waiting)
         pursuers = [u for u in waiting if purs[u]] if waiting and not lost else []
         for u in pursuers:
-            self.reserve -= 1
-            if self.left >= self.cost_rally:
-                self.left -= self.cost_rally
+            reserve -= 1
+            if left >= self.cost_rally:
+                left -= self.cost_rally
                 self.rally_pursuers(u)
             else:
                 self.send_back(u)
         t = self.target[c]
         if t >= 0:
             gaps = self.gaps[c]
-            if gaps[t] <= LONG_RANGE_GAP:
-                self.artillery(c, t, lost)
+            gap = gaps[t]
+            if gap <= LONG_RANGE_GAP:
+                # Rule 7: the guns fire (unlimbering first for the pips of an artillery action;
+                # even on a move lost to the Poor chip, without pips).
+                cost = self.cost_guns
+                for g in self.c_guns[c]:
+                    if gone[g] or st[g] != FORMED:
+                        continue
+                    if form[g] == _LIMBERED:
+                        if lost or left - cost < reserve:
+                            continue
+                        left -= cost
+                        form[g] = _UNLIMBERED
+                    if not lost:
+                        if left - cost < reserve:
+                            break
+                        left -= cost
+                    # the enemy brigade nearest its rout point (pick), fighting arms first
+                    target = -1
+                    best_key = 0
+                    for u in self.c_fighting[t]:
+                        s = st[u]
+                        if gone[u] or s == ROUT:
+                            continue
+                        key = (limit[u] - cas[u]) * 4 - s
+                        if target < 0 or key < best_key:
+                            target, best_key = u, key
+                    if target < 0:
+                        for u in self.c_guns[t]:
+                            s = st[u]
+                            if gone[u] or s == ROUT:
+                                continue
+                            key = (limit[u] - cas[u]) * 4 - s
+                            if target < 0 or key < best_key:
+                                target, best_key = u, key
+                        if target < 0:
+                            break
+                    long = gap == LONG_RANGE_GAP
+                    key = (((g << 8 | cas[g]) << 5 | self.u_target_code[target]) << 1) | long
+                    table = self.fire_tables.get(key)
+                    if table is None:
+                        table = self.fire_table(g, target, long, key)
+                    faces, hits_by_total = table
+                    hits = hits_by_total[faces[int(random() * len(faces))]]
+                    if hits:
+                        cas[target] += hits
+                        if self.morale(target, 0, False):
+                            self.cascade([target])
             if not lost:
-                if gaps[t] <= SHORT_RANGE_GAP + 1:
-                    self.formations(c, t)
-                self.advance(c, t)
-                if gaps[t] <= SHORT_RANGE_GAP:
-                    self.combats(c, t)
+                town = self.c_town[c]
+                stop = self.c_stop[c]
+                if gap <= SHORT_RANGE_GAP + 1 and not town:
+                    # Formed brigades take the formation their next action wants.
+                    near = gap - 1 if stop >= 0 and gap > stop else gap
+                    if near <= SHORT_RANGE_GAP:
+                        attack = self.c_orders[c] is CorpsOrder.ATTACK
+                        deploy = _COLUMN_OF_ATTACK if attack else _LINE
+                        square = -1 if attack else self.threatened(c, near)
+                        cost = self.cost_form
+                        arm = self.u_arm
+                        for u in self.c_fighting[c]:
+                            if gone[u] or st[u] != FORMED or purs[u]:
+                                continue
+                            if arm[u] == _INF:
+                                want = _SQUARE if u == square else deploy
+                            else:
+                                want = _CAVALRY_LINE
+                            if form[u] != want and left - cost >= reserve:
+                                left -= cost
+                                form[u] = want
+                if not town:
+                    # The corps advances by its orders (or falls back).
+                    cost = self.cost_move
+                    if stop >= 0 and gap > stop and left - cost >= reserve:
+                        left -= cost
+                        gap = gaps[t] = self.gaps[t][c] = gap - 1
+                    elif (self.c_orders[c] is CorpsOrder.WITHDRAW and gap < START_GAP
+                          and left - cost >= reserve):
+                        left -= cost
+                        gap = gaps[t] = self.gaps[t][c] = gap + 1
+                orders = self.c_orders[c]
+                if gap <= SHORT_RANGE_GAP and orders in FIGHTING:
+                    left = self.combats(c, t, gap, left, reserve, charged)
                 if min(gaps) <= SHORT_RANGE_GAP:
                     self.opportunity(c)
+        # A brigade takes one test at its move: pursuers that have just rallied are done.
         if waiting and not lost:
+            self.left = left
             self.rallies([u for u in waiting if u not in pursuers] if pursuers else waiting)
+
+    def combats(self, c: int, t: int, gap: int, left: int, reserve: int,
+                charged: set[int]) -> int:
+        """The corps' infantry fire or attack and its cavalry charge, by its orders, as far as
+        the pips go; the pips left."""
+        cas, st, gone, purs, town = self.cas, self.st, self.gone, self.purs, self.u_town
+        limit = self.u_limit
+        attack = self.c_orders[c] is CorpsOrder.ATTACK
+        cost = self.cost_move if attack else self.cost_fire
+        enemy_infantry = self.c_inf[t]
+        for u in self.c_inf[c]:
+            if gone[u] or st[u] != FORMED:
+                continue
+            if attack and gap > CONTACT_GAP:
+                break
+            target = -1
+            best_key = 0
+            for e in enemy_infantry:
+                s = st[e]
+                if gone[e] or s == ROUT:
+                    continue
+                key = (limit[e] - cas[e]) * 4 - s
+                if target < 0 or key < best_key:
+                    target, best_key = e, key
+            if target < 0:
+                break
+            if left - cost < reserve:
+                return left
+            left -= cost
+            if attack:
+                if town[target]:
+                    self.combat(9, u, target, _NOT_A_FACT, _GARRISONED)
+                else:
+                    self.combat(13, u, target, _NOT_A_FACT, _NOT_A_FACT)
+            elif town[target] or self.u_skirmish[u] < self.u_skirmish[target]:
+                self.skirmish(u, target)
+            else:
+                self.combat(12, u, target, _NOT_A_FACT, _NOT_A_FACT)
+        cost = self.cost_move
+        for u in self.c_cav[c]:
+            if gone[u] or st[u] != FORMED or purs[u] or u in charged:
+                continue
+            target = self.pick(self.c_cav[t])
+            if target < 0:
+                target = self.chargeable_infantry(u, t)
+                if target < 0:
+                    target = self.guns_to_charge(t)
+                    if target < 0:
+                        break
+            if left - cost < reserve:
+                return left
+            left -= cost
+            self.charge(u, target)
+        return left
+
+    def fire_table(self, gun: int, target: int, long: bool,
+                   key: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Rule 7's hits by total for this battery at this target and range, read once."""
+        dice, hits_by_total = fire_table_for(
+            self.ruleset, self.u_calibre[gun], self.u_rating[gun], self.cas[gun],
+            self.u_target_kind[target], RangeBand.LONG if long else RangeBand.SHORT)
+        table = self.fire_tables[key] = (dice.faces, hits_by_total)
+        return table
 
     def wants_rally(self, u: int) -> bool:
         if self.gone[u]:
             return False
         return self.purs[u] or self.st[u] == SHAKEN or (self.st[u] == ROUT and
                                                        self.cas[u] < self.u_limit[u])
-
-    def spend(self, cost: int) -> bool:
-        """Pay for an action of Rule 3, keeping the pips set aside for rallies."""
-        if self.left - cost >= self.reserve:
-            self.left -= cost
-            return True
-        return False
-
-    def artillery(self, c: int, t: int, lost: bool) -> None:
-        gap = self.gaps[c][t]
-        st, gone, form = self.st, self.gone, self.form
-        for u in self.c_guns[c]:
-            if gone[u] or st[u] != FORMED:
-                continue
-            if form[u] == _LIMBERED:
-                if lost or not self.spend(self.cost_guns):
-                    continue
-                form[u] = _UNLIMBERED
-            if not lost and not self.spend(self.cost_guns):
-                return
-            if not self.fire(u, t, gap):
-                return
-
-    def fire(self, gun: int, t: int, gap: int) -> bool:
-        target = self.pick(self.c_fighting[t])
-        if target < 0:
-            target = self.pick(self.c_guns[t])
-            if target < 0:
-                return False
-        kind = self.u_target_kind[target]
-        long = gap == LONG_RANGE_GAP
-        cas = self.cas
-        key = (((gun << 8) | cas[gun]) << 5 | _TARGET_CODE[kind]) << 1 | long
-        table = self.fire_tables.get(key)
-        if table is None:
-            dice, hits_by_total = fire_table_for(
-                self.ruleset, self.u_calibre[gun], self.u_rating[gun], cas[gun], kind,
-                RangeBand.LONG if long else RangeBand.SHORT)
-            table = self.fire_tables[key] = (dice.faces, hits_by_total)
-        faces, hits_by_total = table
-        hits = hits_by_total[faces[int(self.rng.random() * len(faces))]]
-        if hits:
-            cas[target] += hits
-            if self.morale(target, 0, False):
-                self.cascade([target])
-        return True
 
     # -- formations
 
@@ -449,85 +579,6 @@ class EstimateEngine:
             if best < 0 or key < best_key:
                 best, best_key = u, key
         return best
-
-    def formations(self, c: int, t: int) -> None:
-        if self.c_town[c]:
-            return
-        gap = self.gaps[c][t]
-        stop = self.c_stop[c]
-        if stop >= 0 and gap > stop:
-            gap -= 1
-        if gap > SHORT_RANGE_GAP:
-            return
-        attack = self.c_orders[c] is CorpsOrder.ATTACK
-        deploy = _COLUMN_OF_ATTACK if attack else _LINE
-        square = -1 if attack else self.threatened(c, gap)
-        st, gone, purs, form, arm = self.st, self.gone, self.purs, self.form, self.u_arm
-        for u in self.c_fighting[c]:
-            if gone[u] or st[u] != FORMED or purs[u]:
-                continue
-            if arm[u] == _INF:
-                want = _SQUARE if u == square else deploy
-            else:
-                want = _CAVALRY_LINE
-            if form[u] != want and self.spend(self.cost_form):
-                form[u] = want
-
-    def advance(self, c: int, t: int) -> None:
-        if self.c_town[c]:
-            return
-        gaps = self.gaps
-        gap = gaps[c][t]
-        stop = self.c_stop[c]
-        if stop >= 0 and gap > stop and self.spend(self.cost_move):
-            gaps[c][t] = gaps[t][c] = gap - 1
-        elif (self.c_orders[c] is CorpsOrder.WITHDRAW and gap < START_GAP
-              and self.spend(self.cost_move)):
-            gaps[c][t] = gaps[t][c] = gap + 1
-
-    def combats(self, c: int, t: int) -> None:
-        orders = self.c_orders[c]
-        gap = self.gaps[c][t]
-        if orders not in FIGHTING or gap > SHORT_RANGE_GAP:
-            return
-        st, gone, town = self.st, self.gone, self.u_town
-        attack = orders is CorpsOrder.ATTACK
-        for u in self.c_inf[c]:
-            if gone[u] or st[u] != FORMED:
-                continue
-            if attack and gap > CONTACT_GAP:
-                break
-            target = self.pick(self.c_inf[t])
-            if target < 0:
-                break
-            if attack:
-                if not self.spend(self.cost_move):
-                    return
-                if town[target]:
-                    self.combat(9, u, target, _NOT_A_FACT, _GARRISONED)
-                else:
-                    self.combat(13, u, target, _NOT_A_FACT, _NOT_A_FACT)
-            else:
-                if not self.spend(self.cost_fire):
-                    return
-                if town[target] or self.u_skirmish[u] < self.u_skirmish[target]:
-                    self.skirmish(u, target)
-                else:
-                    self.combat(12, u, target, _NOT_A_FACT, _NOT_A_FACT)
-        purs, charged = self.purs, self.charged
-        for u in self.c_cav[c]:
-            if gone[u] or st[u] != FORMED or purs[u] or u in charged:
-                continue
-            target = self.pick(self.c_cav[t])
-            if target < 0:
-                target = self.chargeable_infantry(u, t)
-                if target < 0:
-                    target = self.guns_to_charge(t)
-                    if target < 0:
-                        break
-            if not self.spend(self.cost_move):
-                return
-            self.charge(u, target)
 
     def pick(self, units: list[int]) -> int:
         """The enemy brigade of these nearest its rout point, then in the worse state, then
@@ -747,10 +798,10 @@ class EstimateEngine:
 
     def facts(self, u: int) -> int:
         """The morale facts of a brigade: in the town; formed friends near it; pursuing."""
-        mask = IN_BUA if self.u_town[u] else 0
+        mask = self.u_bua[u]
         st, gone = self.st, self.gone
-        for f in self.c_units[self.u_corps[u]]:
-            if f != u and st[f] == FORMED and not gone[f]:
+        for f in self.u_friends[u]:
+            if st[f] == FORMED and not gone[f]:
                 mask |= SUPPORTS
                 break
         if self.purs[u]:
@@ -759,23 +810,34 @@ class EstimateEngine:
 
     def morale(self, u: int, extra: int, rallying: bool) -> bool:
         """A morale test (a rally when ``rallying``); whether the brigade newly routs."""
-        st = self.st
-        mask = self.facts(u) | extra
+        st, gone = self.st, self.gone
+        mask = self.u_bua[u] | extra
+        for f in self.u_friends[u]:         # self.facts, written out
+            if st[f] == FORMED and not gone[f]:
+                mask |= SUPPORTS
+                break
+        if self.purs[u]:
+            mask |= PURSUIT
         key = (((u << 8 | self.cas[u]) << 2 | st[u]) << 4 | mask) << 1 | rallying
         table = self.morale_tables.get(key)
         if table is None:
-            full = morale_table(self.ruleset, _ARMS[self.u_arm[u]], self.u_rating[u],
-                                self.cas[u], st[u], FACTS[mask], rallying)
-            table = self.morale_tables[key] = (
-                () if full.automatic else full.dice.faces,
-                tuple(r.state for r in full.rows), tuple(r.new_rout for r in full.rows))
+            table = self.morale_table(u, mask, rallying, key)
         faces, states, routs = table
-        face = faces[int(self.rng.random() * len(faces))] if faces else 0
+        face = faces[int(self.random() * len(faces))] if faces else 0
         state = st[u] = states[face]
         self.dirty = True
         if state == ROUT:
             self.purs[u] = False
         return routs[face]
+
+    def morale_table(self, u: int, mask: int, rallying: bool, key: int) -> _Morale:
+        """Rule 17's test (or Rule 18's rally) for the brigade as it stands, read once."""
+        full = morale_table(self.ruleset, _ARMS[self.u_arm[u]], self.u_rating[u], self.cas[u],
+                            self.st[u], FACTS[mask], rallying)
+        table = self.morale_tables[key] = (
+            () if full.automatic else full.dice.faces,
+            tuple(r.state for r in full.rows), tuple(r.new_rout for r in full.rows))
+        return table
 
     def cascade(self, routed: list[int]) -> None:
         """Rule 16: each new rout makes every friend of its corps react, breadth first."""
@@ -784,8 +846,7 @@ class EstimateEngine:
         queue = list(routed)
         while queue:
             r = queue.pop(0)
-            near = [f for f in self.c_units[self.u_corps[r]]
-                    if f != r and not gone[f] and st[f] != ROUT]
+            near = [f for f in self.u_friends[r] if not gone[f] and st[f] != ROUT]
             for f in near:
                 if st[f] == ROUT:
                     continue
@@ -862,7 +923,6 @@ class EstimateEngine:
         if best < 0:
             return
         self.left = pips
-        self.reserve = 0
         waiting = [u for u in self.c_units[best] if self.wants_rally(u)]
         rallied: list[int] = []
         for u in waiting:
@@ -874,22 +934,10 @@ class EstimateEngine:
 
     # -- the army break and nightfall
 
-    def judge(self) -> None:
-        """The army break, after every move that changed a state; broken corps withdraw."""
-        self.dirty = False
-        broken, st, gone = self.broken, self.st, self.gone
+    def army_break(self, newly: list[int]) -> bool:
+        """The army break (army.py's reading), once ``newly`` broken corps are known: whether
+        an army broke (the winner then set); else the broken corps withdraw."""
         present, withdrawn = self.present, self.withdrawn
-        newly: list[int] = []
-        for c in range(self.nc):
-            if present[c] and not withdrawn[c]:
-                down = 0
-                for u in self.c_units[c]:
-                    if gone[u] or broken[st[u]]:
-                        down += 1
-                if down >= self.c_breaks_at[c]:
-                    newly.append(c)
-        if not newly and self.plan.judged_by_breaks:
-            return
         down_by_side = {FRENCH: 0, ALLIED: 0}
         for c in range(self.nc):
             if present[c] and (withdrawn[c] or c in newly):
@@ -901,11 +949,12 @@ class EstimateEngine:
                 self.winner = None
             else:
                 self.winner = ALLIED if lost[0] == FRENCH else FRENCH
-            raise _Over
+            return True
         for c in newly:
             withdrawn[c] = True
         if newly:
             self.retarget()
+        return False
 
     def nightfall(self) -> str | None:
         """Who holds the place when night falls (None for a draw)."""
