@@ -160,6 +160,7 @@ class EstimateEngine:
         self.c_rank = [c.rank for c in plan.corps]
         self.c_town = [c.town for c in plan.corps]
         self.c_arrival = [c.arrival for c in plan.corps]
+        self.start_present = [c.arrival <= 1 for c in plan.corps]
         self.c_grade = [c.grade for c in plan.corps]
         self.c_orders = [c.orders for c in plan.corps]
         self.c_stop = [ADVANCE_TO.get(c.orders, -1) for c in plan.corps]
@@ -189,6 +190,8 @@ class EstimateEngine:
         self.fire_tables: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self.combat_tables: dict[tuple[int, ...], _Flat] = {}
         self.skirmish_tables: dict[int, _Skirmish] = {}
+        self.charge_tests: dict[int, TestTable | None] = {}
+        self.chargeable: dict[int, bool] = {}
         # The battle in progress (set by fight).
         self.cas: list[int] = []
         self.st: list[int] = []
@@ -219,7 +222,7 @@ class EstimateEngine:
         self.gone = gone = [False] * n
         self.purs = purs = [False] * n
         self.form = self.start_forms[:]
-        self.present = present = [a <= 1 for a in self.c_arrival]
+        self.present = present = self.start_present[:]
         self.withdrawn = withdrawn = [False] * nc
         self.target = [-1] * nc
         self.gaps = [[START_GAP] * nc for _ in range(nc)]
@@ -236,10 +239,16 @@ class EstimateEngine:
         for turn in range(1, turns + 1):
             self.turn = turn
             self.dirty = True
-            for c in all_corps:
-                if not present[c] and arrival[c] == turn:
-                    present[c] = True
-            self.retarget()
+            if turn == 1:
+                self.retarget()
+            elif False in present:
+                # Targets change only when a corps arrives (or withdraws: army_break).
+                arrived = False
+                for c in all_corps:
+                    if not present[c] and arrival[c] == turn:
+                        present[c] = arrived = True
+                if arrived:
+                    self.retarget()
             # Every chip drawn once, in a seeded order.
             bag = []
             for k in range(len(chips)):
@@ -252,7 +261,8 @@ class EstimateEngine:
                     bag.append(k)
             shuffle(bag)
             self.poor_pending = False
-            self.moved = moved = set[int]()
+            moved: set[int] = set()
+            self.moved = moved
             for position, k in enumerate(bag):
                 kind = kinds[k]
                 if kind == _CORPS_CHIP:
@@ -273,9 +283,12 @@ class EstimateEngine:
                     self.dirty = False
                     # Fewer brigades down in the whole battle than any corps needs to break
                     # (counted at once by the lists): no corps breaks.
-                    if by_breaks and sum(
-                            [st.count(s) for s in broken_states]) + gone.count(True) < fewest:
-                        continue
+                    if by_breaks:
+                        down = gone.count(True)
+                        for s in broken_states:
+                            down += st.count(s)
+                        if down < fewest:
+                            continue
                     newly = []
                     for c in all_corps:
                         if present[c] and not withdrawn[c]:
@@ -387,7 +400,8 @@ class EstimateEngine:
             purs[u] or st[u] == SHAKEN or (st[u] == ROUT and cas[u] < limit[u]))] if (
             SHAKEN in st or ROUT in st or True in purs) else []
         left = pips if pips > 0 else 0
-        self.charged = charged = set[int]()
+        charged: set[int] = set()
+        self.charged = charged
         # One pip set aside for each brigade already waiting to rally.
         reserve = len(waiting)
         pursuers = [u for u in waiting if purs[u]] if waiting and not lost else []
@@ -601,7 +615,7 @@ class EstimateEngine:
         best_key = 0
         for u in self.c_inf[t]:
             if (gone[u] or st[u] == ROUT or self.u_town[u]
-                    or not may_be_charged(self.ruleset, Arm.INFANTRY, _FORMS[form[u]], st[u])):
+                    or not self.may_charge(_INF, form[u], st[u])):
                 continue
             if not self.combat_table(15, cav, u, _NOT_A_FACT, _NOT_A_FACT)[2]:
                 continue
@@ -647,21 +661,34 @@ class EstimateEngine:
         best: tuple[int, TestTable] | None = None
         best_key = (0, 0, 0)
         grade = self.c_grade[self.u_corps[cav]]
+        tests = self.charge_tests
         for u in self.c_units[c]:
             if gone[u] or st[u] == ROUT or (self.u_town[u] and arm[u] != _CAV):
                 continue
-            formation = _FORMS[form[u]]
-            u_arm = _ARMS[arm[u]]
-            if not may_be_charged(self.ruleset, u_arm, formation, st[u]):
+            if not self.may_charge(arm[u], form[u], st[u]):
                 continue
-            table = charge_test_table(self.ruleset, self.u_rating[cav], cas[cav], u_arm, st[u],
-                                      formation, grade)
+            situation = (((cav << 12 | u) << 8 | cas[cav]) << 2 | st[u]) << 4 | form[u]
+            if situation in tests:
+                table = tests[situation]
+            else:
+                table = tests[situation] = charge_test_table(
+                    self.ruleset, self.u_rating[cav], cas[cav], _ARMS[arm[u]], st[u],
+                    _FORMS[form[u]], grade)
             if table is None:
                 continue
-            key = (CHARGE_PREFERENCE.get(formation, 1), -st[u], limit[u] - cas[u])
+            key = (CHARGE_PREFERENCE.get(_FORMS[form[u]], 1), -st[u], limit[u] - cas[u])
             if best is None or key < best_key:
                 best, best_key = (u, table), key
         return best
+
+    def may_charge(self, arm: int, form: int, state: int) -> bool:
+        """Whether cavalry may charge a brigade of this arm, formation and state (Rule 8)."""
+        key = (arm << 4 | form) << 2 | state
+        may = self.chargeable.get(key)
+        if may is None:
+            may = self.chargeable[key] = may_be_charged(self.ruleset, _ARMS[arm], _FORMS[form],
+                                                        state)
+        return may
 
     def charge(self, cav: int, target: int) -> None:
         """Rule 6 and 8, 14, 15: the target reacts if it may, then the contact is settled."""
@@ -696,7 +723,7 @@ class EstimateEngine:
             if form[target] == _COLUMN_OF_MARCH and self.quick(
                     cav, target, QuickCase.COLUMN_OF_MARCH_CONTACTED_BY_CAVALRY, False, False):
                 return
-            if may_be_charged(ruleset, t_arm, _FORMS[form[target]], st[target]):
+            if self.may_charge(self.u_arm[target], form[target], st[target]):
                 self.combat(15, cav, target, _NOT_A_FACT, _NOT_A_FACT)
         else:
             if reacted:
