@@ -13,6 +13,7 @@ the two engines to the same winner and the same end of every brigade, battle by 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from campaign1813.campaign.battle.ruleset1813.auto_plan import (
     ADVANCE_TO,
@@ -64,6 +65,8 @@ from campaign1813.campaign.battle.ruleset1813.rules.artillery import RangeBand, 
 from campaign1813.campaign.battle.ruleset1813.rules.opportunity import Reaction
 from campaign1813.campaign.battle.ruleset1813.rules.quick import QuickCase
 from campaign1813.campaign.battle.ruleset1813.rules.tables.command import CorpsAction
+from campaign1813.campaign.battle.ruleset1813.table_store import key as stored_key
+from campaign1813.campaign.battle.ruleset1813.table_store import store_for
 from campaign1813.campaign.battle.setup import ALLIED, FRENCH
 from campaign1813.campaign.battle.terms import Arm, CorpsOrder, Formation, Grade, Rating
 
@@ -103,10 +106,11 @@ def _flat_hit(h: SideHit) -> tuple[int, int, bool]:
     return h.casualties, h.state, h.new_rout
 
 
-def _flat_combat(table: CombatTable) -> _Flat:
-    rows = tuple(_flat_hit(r.attacker) + _flat_hit(r.defender)
-                 + (r.attacker_pursues, r.defender_pursues) for r in table.rows)
-    return table.dice.faces, rows, table.attacker_rolls
+def _flat_combat(table: CombatTable) -> list[Any]:
+    """A combat table as the store keeps it: faces, each face's row, who rolls."""
+    rows = [list(_flat_hit(r.attacker) + _flat_hit(r.defender)
+                 + (r.attacker_pursues, r.defender_pursues)) for r in table.rows]
+    return [list(table.dice.faces), rows, table.attacker_rolls]
 
 
 class EstimateEngine:
@@ -116,6 +120,8 @@ class EstimateEngine:
         self.plan = plan
         self.ruleset = ruleset = plan.ruleset
         self.rng = random.Random()
+        # The tables built before, by this process or (on disk) an earlier one.
+        self.store = store_for(ruleset)
         self.random = self.rng.random
         # The brigades, numbered across the corps in the order of battle.
         units = [(ci, u) for ci, c in enumerate(plan.corps) for u in c.units]
@@ -130,6 +136,8 @@ class EstimateEngine:
         self.u_nation = [u.nation for _, u in units]
         self.u_calibre = [u.calibre for _, u in units]
         self.u_profiles = [{_FORM[f]: p for f, p in u.profiles.items()} for _, u in units]
+        self.u_profile_keys = [{f: stored_key(*p) for f, p in profiles.items()}
+                               for profiles in self.u_profiles]
         self.start_casualties = [u.casualties for _, u in units]
         self.start_forms = [_FORM[u.first] for _, u in units]
         self.u_target_kind = [Target.BUILDINGS if u.in_town else TARGET_OF_ARM[u.arm]
@@ -562,10 +570,16 @@ class EstimateEngine:
     def fire_table(self, gun: int, target: int, long: bool,
                    key: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Rule 7's hits by total for this battery at this target and range, read once."""
-        dice, hits_by_total = fire_table_for(
-            self.ruleset, self.u_calibre[gun], self.u_rating[gun], self.cas[gun],
-            self.u_target_kind[target], RangeBand.LONG if long else RangeBand.SHORT)
-        table = self.fire_tables[key] = (dice.faces, hits_by_total)
+        calibre, rating, cas = self.u_calibre[gun], self.u_rating[gun], self.cas[gun]
+        kind = self.u_target_kind[target]
+        situation = stored_key("fire", calibre, rating, cas, kind, long)
+        stored = self.store.get(situation)
+        if stored is None:
+            dice, hits_by_total = fire_table_for(self.ruleset, calibre, rating, cas, kind,
+                                                 RangeBand.LONG if long else RangeBand.SHORT)
+            stored = [list(dice.faces), list(hits_by_total)]
+            self.store.put(situation, stored)
+        table = self.fire_tables[key] = (tuple(stored[0]), tuple(stored[1]))
         return table
 
     def wants_rally(self, u: int) -> bool:
@@ -766,10 +780,19 @@ class EstimateEngine:
         key = (rule, a, form[a], cas[a], st[a], a_facts, d, form[d], cas[d], st[d], d_facts)
         table = self.combat_tables.get(key)
         if table is None:
-            table = self.combat_tables[key] = _flat_combat(combat_table(
-                self.ruleset, rule, self.u_profiles[a][form[a]], cas[a], st[a],
-                _FACT_SETS[a_facts], self.u_profiles[d][form[d]], cas[d], st[d],
-                _FACT_SETS[d_facts]))
+            situation = stored_key("combat", rule, self.u_profile_keys[a][form[a]], cas[a],
+                                   st[a], a_facts, self.u_profile_keys[d][form[d]], cas[d],
+                                   st[d], d_facts)
+            stored = self.store.get(situation)
+            if stored is None:
+                stored = _flat_combat(combat_table(
+                    self.ruleset, rule, self.u_profiles[a][form[a]], cas[a], st[a],
+                    _FACT_SETS[a_facts], self.u_profiles[d][form[d]], cas[d], st[d],
+                    _FACT_SETS[d_facts]))
+                self.store.put(situation, stored)
+            faces, rows, attacker_rolls = stored
+            table = self.combat_tables[key] = (tuple(faces), tuple(tuple(r) for r in rows),
+                                               attacker_rolls)
         return table
 
     def combat(self, rule: int, a: int, d: int, a_facts: int, d_facts: int) -> None:
@@ -801,13 +824,7 @@ class EstimateEngine:
         key = key << 2 | st[d]
         table = self.skirmish_tables.get(key)
         if table is None:
-            full = skirmish_table(
-                self.ruleset, self.u_profiles[a][form[a]], cas[a], st[a],
-                IN_COVER if self.u_town[d] else NO_FACTS, self.u_profiles[d][form[d]], cas[d],
-                st[d], NO_FACTS)
-            table = self.skirmish_tables[key] = (full.dice.faces, {
-                fa * 8 + fd: _flat_hit(ah) + (at,) + _flat_hit(dh) + (dt,)
-                for (fa, fd), (ah, at, dh, dt) in full.rows.items()})
+            table = self.skirmish_table(a, d, key)
         faces, rows = table
         rand, n = self.rng.random, len(faces)
         fa = faces[int(rand() * n)]
@@ -822,6 +839,28 @@ class EstimateEngine:
             routed.append(d)
         if routed:
             self.cascade(routed)
+
+    def skirmish_table(self, a: int, d: int, key: int) -> _Skirmish:
+        """Rule 11's results for both brigades as they stand now, read once."""
+        cas, st, form = self.cas, self.st, self.form
+        cover = self.u_town[d]
+        situation = stored_key("skirmish", self.u_profile_keys[a][form[a]], cas[a], st[a],
+                               cover, self.u_profile_keys[d][form[d]], cas[d], st[d])
+        stored = self.store.get(situation)
+        if stored is None:
+            full = skirmish_table(
+                self.ruleset, self.u_profiles[a][form[a]], cas[a], st[a],
+                IN_COVER if cover else NO_FACTS, self.u_profiles[d][form[d]], cas[d], st[d],
+                NO_FACTS)
+            stored = [list(full.dice.faces), {
+                str(fa * 8 + fd): list(_flat_hit(ah) + (at,) + _flat_hit(dh) + (dt,))
+                for (fa, fd), (ah, at, dh, dt) in full.rows.items()}]
+            self.store.put(situation, stored)
+        faces, rows = stored
+        table = self.skirmish_tables[key] = (tuple(faces), {
+            int(pair): (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7])
+            for pair, r in rows.items()})
+        return table
 
     def facts(self, u: int) -> int:
         """The morale facts of a brigade: in the town; formed friends near it; pursuing."""
@@ -859,11 +898,16 @@ class EstimateEngine:
 
     def morale_table(self, u: int, mask: int, rallying: bool, key: int) -> _Morale:
         """Rule 17's test (or Rule 18's rally) for the brigade as it stands, read once."""
-        full = morale_table(self.ruleset, _ARMS[self.u_arm[u]], self.u_rating[u], self.cas[u],
-                            self.st[u], FACTS[mask], rallying)
-        table = self.morale_tables[key] = (
-            () if full.automatic else full.dice.faces,
-            tuple(r.state for r in full.rows), tuple(r.new_rout for r in full.rows))
+        arm, rating, cas, state = _ARMS[self.u_arm[u]], self.u_rating[u], self.cas[u], self.st[u]
+        situation = stored_key("morale", arm, rating, cas, state, mask, rallying)
+        stored = self.store.get(situation)
+        if stored is None:
+            full = morale_table(self.ruleset, arm, rating, cas, state, FACTS[mask], rallying)
+            stored = [[] if full.automatic else list(full.dice.faces),
+                      [r.state for r in full.rows], [r.new_rout for r in full.rows]]
+            self.store.put(situation, stored)
+        faces, states, routs = stored
+        table = self.morale_tables[key] = (tuple(faces), tuple(states), tuple(routs))
         return table
 
     def cascade(self, routed: list[int]) -> None:

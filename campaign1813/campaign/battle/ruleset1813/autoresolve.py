@@ -1062,4 +1062,6 @@ def estimate(setup: BattleSetup, runs: int, seed: int = 0,
     if runs < 1:
         raise ValueError(f"an estimate needs at least one run, not {runs}")
     engine = EstimateEngine(plan_of(setup))
-    return count_results(runs, lambda run: engine.fight(run_seed(seed, run)), progress)
+    odds = count_results(runs, lambda run: engine.fight(run_seed(seed, run)), progress)
+    engine.store.write()        # the tables built, kept for the next process
+    return odds
