@@ -679,15 +679,15 @@ class EstimateEngine:
         for u in self.c_units[c]:
             if gone[u] or st[u] == ROUT or (self.u_town[u] and arm[u] != _CAV):
                 continue
-            if not self.may_charge(arm[u], form[u], st[u]):
-                continue
+            # the cavalry's test against this brigade as it stands; None where it may not
+            # be charged (Rule 8) or offers no ground for an opportunity charge (Rule 6)
             situation = (((cav << 12 | u) << 8 | cas[cav]) << 2 | st[u]) << 4 | form[u]
             if situation in tests:
                 table = tests[situation]
             else:
                 table = tests[situation] = charge_test_table(
                     self.ruleset, self.u_rating[cav], cas[cav], _ARMS[arm[u]], st[u],
-                    _FORMS[form[u]], grade)
+                    _FORMS[form[u]], grade) if self.may_charge(arm[u], form[u], st[u]) else None
             if table is None:
                 continue
             key = (CHARGE_PREFERENCE.get(_FORMS[form[u]], 1), -st[u], limit[u] - cas[u])
