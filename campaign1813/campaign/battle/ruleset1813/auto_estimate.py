@@ -234,6 +234,7 @@ class EstimateEngine:
         self.withdrawn = withdrawn = [False] * nc
         self.target = [-1] * nc
         self.gaps = [[START_GAP] * nc for _ in range(nc)]
+        self.charged.clear()
         self.winner = None
         re_formed, arrival = self.re_formed, self.c_arrival
         chips, kinds, chip_corps = self.chips, self.chip_kind, self.chip_corps
@@ -242,6 +243,8 @@ class EstimateEngine:
         by_breaks = self.plan.judged_by_breaks
         broken_states = [s for s in range(len(broken)) if broken[s]]
         fewest = min(breaks_at)
+        # each corps' brigades are numbered one after another
+        spans = [(units[0], units[-1] + 1) for units in c_units]
         all_corps = range(nc)
         turns = self.plan.setup.turns
         for turn in range(1, turns + 1):
@@ -300,10 +303,17 @@ class EstimateEngine:
                     newly = []
                     for c in all_corps:
                         if present[c] and not withdrawn[c]:
-                            down = 0
-                            for u in c_units[c]:
-                                if gone[u] or broken[st[u]]:
-                                    down += 1
+                            first, last = spans[c]
+                            if True in gone[first:last]:
+                                down = 0
+                                for u in c_units[c]:
+                                    if gone[u] or broken[st[u]]:
+                                        down += 1
+                            else:
+                                states = st[first:last]
+                                down = 0
+                                for s in broken_states:
+                                    down += states.count(s)
                             if down >= breaks_at[c]:
                                 newly.append(c)
                     if (newly or not by_breaks) and self.army_break(newly):
@@ -408,8 +418,9 @@ class EstimateEngine:
             purs[u] or st[u] == SHAKEN or (st[u] == ROUT and cas[u] < limit[u]))] if (
             SHAKEN in st or ROUT in st or True in purs) else []
         left = pips if pips > 0 else 0
-        charged: set[int] = set()
-        self.charged = charged
+        charged = self.charged          # the cavalry that charged in this move: none yet
+        if charged:
+            charged.clear()
         # One pip set aside for each brigade already waiting to rally.
         reserve = len(waiting)
         pursuers = [u for u in waiting if purs[u]] if waiting and not lost else []
