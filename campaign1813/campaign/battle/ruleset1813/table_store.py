@@ -20,6 +20,7 @@ import json
 import os
 import sys
 import tempfile
+import threading
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -90,6 +91,9 @@ class TableStore:
         self.path = cache_folder() / f"{ruleset}-{self.fingerprint[:32]}.json"
         self.tables: dict[str, Any] = {}
         self.added = 0
+        # Estimates in two threads share the store: a table is added, or the whole written,
+        # by one of them at a time.
+        self.lock = threading.Lock()
         self.read()
 
     def read(self) -> None:
@@ -109,16 +113,19 @@ class TableStore:
 
     def put(self, situation: str, table: Any) -> None:
         """Keep a table just built, to be written with the others."""
-        self.tables[situation] = table
-        self.added += 1
+        with self.lock:
+            self.tables[situation] = table
+            self.added += 1
 
     def write(self) -> None:
         """Write the tables to the file if any were added (whole, by a rename); a folder that
         cannot be written only means they are built again next time."""
-        if not self.added:
-            return
-        text = json.dumps({"format": FORMAT, "fingerprint": self.fingerprint,
-                           "tables": self.tables}, separators=(",", ":"))
+        with self.lock:
+            if not self.added:
+                return
+            text = json.dumps({"format": FORMAT, "fingerprint": self.fingerprint,
+                               "tables": self.tables}, separators=(",", ":"))
+            added = self.added
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, temp = tempfile.mkstemp(prefix=self.path.stem, suffix=".part",
@@ -132,7 +139,8 @@ class TableStore:
                 raise
         except OSError:
             return
-        self.added = 0
+        with self.lock:
+            self.added -= added         # those added while it was written wait for the next
 
 
 _STORES: dict[tuple[str, Path, str], TableStore] = {}
