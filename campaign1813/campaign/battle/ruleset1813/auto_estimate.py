@@ -928,9 +928,10 @@ class EstimateEngine:
         queue = list(routed)
         while queue:
             r = queue.pop(0)
-            near = [f for f in self.u_friends[r] if not gone[f] and st[f] != ROUT]
-            for f in near:
-                if st[f] == ROUT:
+            # its friends not destroyed nor routing (one routing now stays routing, and none is
+            # destroyed by a reaction, so they are looked at as the loop comes to them)
+            for f in self.u_friends[r]:
+                if gone[f] or st[f] == ROUT:
                     continue
                 if rout_reacts[st[f]]:
                     st[f] = ROUT
