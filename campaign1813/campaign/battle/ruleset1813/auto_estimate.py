@@ -361,12 +361,15 @@ class EstimateEngine:
         return kind == _CINC_CHIP and -1 - position not in self.moved
 
     def poor_chip(self, bag: list[int], position: int) -> None:
+        """The Poor chip: the next Poor commander still to move this turn loses his move."""
         if self.plan.poor_in_battle and any(
                 self.chips[k].grade is Grade.POOR and self.will_move(k, later)
                 for later, k in enumerate(bag[position + 1:], position + 1)):
             self.poor_pending = True
 
     def early_chip(self, k: int, bag: list[int], position: int) -> None:
+        """A gifted chip moves a Gifted general of its side early; the French tactical chip a
+        French corps still on its blinds."""
         chip = self.chips[k]
         kind = self.chip_kind[k]
         for later, other_k in enumerate(bag[position + 1:], position + 1):
@@ -391,6 +394,7 @@ class EstimateEngine:
     # -- a commander's move
 
     def roll_pips(self, grade: Grade) -> int:
+        """A commander's pips (-1 for a move lost to the Poor chip)."""
         if self.poor_pending and grade is Grade.POOR:
             self.poor_pending = False
             return -1
@@ -594,6 +598,8 @@ class EstimateEngine:
         return table
 
     def wants_rally(self, u: int) -> bool:
+        """Whether a brigade waits to rally: pursuing, Shaken, or routing short of its rout
+        point."""
         if self.gone[u]:
             return False
         return self.purs[u] or self.st[u] == SHAKEN or (self.st[u] == ROUT and
@@ -602,6 +608,7 @@ class EstimateEngine:
     # -- formations
 
     def threatened(self, c: int, gap: int) -> int:
+        """The infantry brigade the enemy's formed cavalry would charge next (-1 for none)."""
         t = self.target[c]
         if t < 0 or gap > SHORT_RANGE_GAP or self.c_town[c]:
             return -1
@@ -635,6 +642,8 @@ class EstimateEngine:
         return best
 
     def chargeable_infantry(self, cav: int, t: int) -> int:
+        """Enemy infantry out of the town cavalry may charge and would roll against (-1 for
+        none)."""
         st, gone, cas, limit, form = self.st, self.gone, self.cas, self.u_limit, self.form
         best = -1
         best_key = 0
@@ -650,6 +659,7 @@ class EstimateEngine:
         return best
 
     def guns_to_charge(self, t: int) -> int:
+        """An enemy battery cavalry may ride down by Rule 8's quick results (-1 for none)."""
         guns = self.pick(self.c_guns[t])
         if guns < 0:
             return -1
@@ -665,6 +675,8 @@ class EstimateEngine:
     # -- charges, opportunity charges and reactions
 
     def opportunity(self, c: int) -> None:
+        """Rule 6: the enemy's formed cavalry at short range may charge a brigade of this corps
+        that offers the chance."""
         side, present, withdrawn, gaps = self.c_side, self.present, self.withdrawn, self.gaps[c]
         st, gone, purs = self.st, self.gone, self.purs
         for e in range(self.nc):
@@ -681,6 +693,8 @@ class EstimateEngine:
                     self.charge(cav, target)
 
     def opportunity_target(self, cav: int, c: int) -> tuple[int, TestTable] | None:
+        """The brigade of the corps this cavalry would opportunity charge, with its test; None
+        for none."""
         st, gone, cas, limit, form, arm = (self.st, self.gone, self.cas, self.u_limit, self.form,
                                            self.u_arm)
         best: tuple[int, TestTable] | None = None
@@ -783,6 +797,7 @@ class EstimateEngine:
     # -- combats, skirmish, morale
 
     def roll(self, faces: tuple[int, ...]) -> int:
+        """One of the equally likely faces, drawn."""
         return faces[int(self.rng.random() * len(faces))]
 
     def combat_table(self, rule: int, a: int, d: int, a_facts: int, d_facts: int) -> _Flat:
@@ -807,6 +822,8 @@ class EstimateEngine:
         return table
 
     def combat(self, rule: int, a: int, d: int, a_facts: int, d_facts: int) -> None:
+        """Rules 9, 12-15: a combat rolled and its row applied; routs set off their friends,
+        pursuers pursue."""
         faces, rows, _ = self.combat_table(rule, a, d, a_facts, d_facts)
         (a_cas, a_st, a_routs, d_cas, d_st, d_routs, a_pursues,
          d_pursues) = rows[faces[int(self.rng.random() * len(faces))]]
@@ -822,6 +839,7 @@ class EstimateEngine:
             self.pursuit(d, a)
 
     def hit(self, u: int, casualties: int, state: int) -> None:
+        """Casualties and a new state for a brigade (routing ends its pursuit)."""
         self.cas[u] += casualties
         self.st[u] = state
         self.dirty = True
@@ -829,6 +847,7 @@ class EstimateEngine:
             self.purs[u] = False
 
     def skirmish(self, a: int, d: int) -> None:
+        """Rule 11: both sides roll; losers test their morale; routs set off their friends."""
         cas, st, form = self.cas, self.st, self.form
         key = ((((((a << 4) | form[a]) << 8 | cas[a]) << 2 | st[a]) << 12 | d) << 4
                | form[d]) << 8 | cas[d]
@@ -955,6 +974,7 @@ class EstimateEngine:
             self.hit(routers, row.casualties, self.st[routers])
 
     def rally_pursuers(self, u: int) -> None:
+        """Rule 16: pursuing cavalry try to rally."""
         table = rally_pursuers_table(self.ruleset, self.u_rating[u], self.cas[u], self.st[u],
                                      FACTS[self.facts(u) & ~PURSUIT])
         self.purs[u] = False
@@ -966,6 +986,7 @@ class EstimateEngine:
             self.cascade([u])
 
     def send_back(self, u: int) -> None:
+        """Rule 16: pursuers no commander can rally go back to their own lines."""
         self.purs[u] = False
         self.st[u] = self.sent_back[self.st[u]]
         self.dirty = True
