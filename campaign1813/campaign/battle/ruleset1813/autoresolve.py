@@ -14,7 +14,6 @@ battles and counts who won, with a 95 % interval for each share (:mod:`.core.res
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
 
 from campaign1813.campaign.battle.core.results import (
     AutoOdds,
@@ -26,6 +25,33 @@ from campaign1813.campaign.battle.core.results import (
     run_seed,
 )
 from campaign1813.campaign.battle.ruleset1813 import report_lines as lines
+from campaign1813.campaign.battle.ruleset1813.auto_estimate import EstimateEngine
+from campaign1813.campaign.battle.ruleset1813.auto_plan import (
+    ADVANCE_TO,
+    BAND_NAMES,
+    CHARGE_PREFERENCE,
+    CONTACT_GAP,
+    FACTS,
+    FIGHTING,
+    GARRISON,
+    IN_BUA,
+    IN_COVER,
+    LONG_RANGE_GAP,
+    NO_FACTS,
+    PURSUIT,
+    ROUT_NEAR,
+    SHORT_RANGE_GAP,
+    SIDES,
+    START_GAP,
+    STATIONARY,
+    SUPPORTS,
+    TARGET_OF_ARM,
+    ChipPlan,
+    CorpsPlan,
+    Plan,
+    UnitPlan,
+    plan_of,
+)
 from campaign1813.campaign.battle.ruleset1813.auto_tables import (
     CHARGER,
     DISORDERED,
@@ -34,17 +60,12 @@ from campaign1813.campaign.battle.ruleset1813.auto_tables import (
     SHAKEN,
     CombatTable,
     DiceTable,
-    MoraleTable,
     Profile,
     SideHit,
     TestTable,
-    action_cost,
-    broken_states,
     charge_test_table,
     combat_table,
     contact_result,
-    corps_break_count,
-    end_of_sequence_state,
     fire_modifier,
     fire_table_for,
     may_be_charged,
@@ -61,26 +82,18 @@ from campaign1813.campaign.battle.ruleset1813.auto_tables import (
     skirmish_table,
     square_halt_text,
 )
-from campaign1813.campaign.battle.ruleset1813.fight import FightState, label_of
 from campaign1813.campaign.battle.ruleset1813.rules.artillery import RangeBand, Target
-from campaign1813.campaign.battle.ruleset1813.rules.brigade import ARM_FORMATIONS, STATE_ORDER
-from campaign1813.campaign.battle.ruleset1813.rules.command import Role
-from campaign1813.campaign.battle.ruleset1813.rules.loader import RulesetError
-from campaign1813.campaign.battle.ruleset1813.rules.morale import morale_rules
+from campaign1813.campaign.battle.ruleset1813.rules.brigade import STATE_ORDER
 from campaign1813.campaign.battle.ruleset1813.rules.opportunity import Reaction
 from campaign1813.campaign.battle.ruleset1813.rules.quick import QuickCase
-from campaign1813.campaign.battle.ruleset1813.rules.rout import PURSUING, ROUT_WITHIN
 from campaign1813.campaign.battle.ruleset1813.rules.tables.command import CorpsAction
 from campaign1813.campaign.battle.setup import (
     ALLIED,
     FRENCH,
     BattleSetup,
-    InvalidSetup,
-    Special,
 )
 from campaign1813.campaign.battle.terms import (
     Arm,
-    Calibre,
     CorpsOrder,
     Formation,
     Grade,
@@ -90,232 +103,7 @@ from campaign1813.campaign.battle.terms import (
 __all__ = ["resolve", "estimate", "START_GAP", "LONG_RANGE_GAP", "SHORT_RANGE_GAP",
            "CONTACT_GAP", "BAND_NAMES"]
 
-# The distance between two corps facing each other, counted in advancing moves to contact:
-# two moves from entering to long artillery range, one more to short range (8 inches, where
-# infantry may fire and skirmish and cavalry charge), one more to contact.
-START_GAP = 4
-LONG_RANGE_GAP = 2
-SHORT_RANGE_GAP = 1
-CONTACT_GAP = 0
-BAND_NAMES = {4: "out of range", 3: "out of range", 2: "long range", 1: "short range",
-              0: "contact"}
-
-# How near each order advances (Move keeps 4 inches off the enemy, so stops at short range).
-_ADVANCE_TO = {CorpsOrder.MOVE: SHORT_RANGE_GAP, CorpsOrder.ENGAGE: SHORT_RANGE_GAP,
-               CorpsOrder.ATTACK: CONTACT_GAP}
-# Orders under which a corps' infantry and cavalry start combats (Rule 4).
-_FIGHTING = (CorpsOrder.HOLD, CorpsOrder.ENGAGE, CorpsOrder.ATTACK)
-
-
-# Morale-test facts as bits, and the sets of the ruleset's fact names they stand for.
-_IN_BUA, _SUPPORTS, _ROUT_NEAR, _PURSUIT = 1, 2, 4, 8
-_FACTS = tuple(frozenset(
-    (["in-bua"] if mask & _IN_BUA else [])
-    + (["supports-within-4"] if mask & _SUPPORTS else ["no-supports-within-8"])
-    + ([ROUT_WITHIN] if mask & _ROUT_NEAR else [])
-    + ([PURSUING] if mask & _PURSUIT else [])) for mask in range(16))
-_NONE: frozenset[str] = frozenset()
-_GARRISON = frozenset({"garrison"})
-_STATIONARY = frozenset({"stationary"})
-_IN_COVER = frozenset({"enemy-in-cover"})
 _STATE_WORDS = ("formed", "disordered", "shaken", "routs")
-_TARGET_OF_ARM = {Arm.INFANTRY: Target.INFANTRY, Arm.CAVALRY: Target.CAVALRY,
-                  Arm.ARTILLERY: Target.ARTILLERY}
-# What an opportunity charge (Rule 6) looks for first among the brigades that offer one: the
-# contacts Rule 8 settles at once, then the worst state, then cavalry caught in column.
-_CHARGE_PREFERENCE = {Formation.COLUMN_OF_MARCH: 0, Formation.LIMBERED: 0}
-_SKIRMISH_ORDER = {Rating.A: 0, Rating.B: 1, Rating.C: 2}
-_SIDES = (FRENCH, ALLIED)
-
-
-# --- results ---------------------------------------------------------------------------------
-
-
-# --- the plan: a setup checked once and read into plain values --------------------------------
-
-
-@dataclass(frozen=True)
-class _UnitPlan:
-    key: str
-    name: str
-    label: str                 # the name in the report, told apart from the enemy's
-    arm: Arm
-    rating: Rating
-    skirmish: int
-    profiles: dict[Formation, Profile]     # what the rules read of it, in each formation
-    first: Formation                       # its formation when the battle begins
-    limit: int
-    casualties: int
-    calibre: Calibre
-    in_town: bool
-    nation: str
-    # Its morale tables met so far, by casualties, state, facts and rally (see _Battle.morale):
-    # the battles of one plan ask for the same few thousands of times.
-    morale_tables: dict[int, MoraleTable] = field(default_factory=dict, compare=False)
-
-
-@dataclass(frozen=True)
-class _CorpsPlan:
-    key: str
-    side: str
-    grade: Grade
-    orders: CorpsOrder
-    town: bool
-    arrival: int
-    rank: int
-    units: tuple[_UnitPlan, ...]
-    nation: str = ""
-
-
-@dataclass(frozen=True)
-class _ChipPlan:
-    label: str
-    kind: str                  # "corps", "cinc", "poor", "gifted" or "tactical"
-    side: str = ""
-    corps: int = -1            # index of the corps, for a corps commander's chip
-    name: str = ""
-    grade: Grade = Grade.AVERAGE
-    nation: str = ""
-    arrival: int = 1           # a CinC's turn on the table (4 marching to the sound of the guns)
-    text: str = ""             # how the report names the chip
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "text", f"chip {self.label}" if self.label.isdigit()
-                           else f"{self.label} chip")
-
-
-@dataclass(frozen=True)
-class _Plan:
-    setup: BattleSetup
-    ruleset: str
-    corps: tuple[_CorpsPlan, ...]
-    chips: tuple[_ChipPlan, ...]
-    # What every battle of the plan reads of the ruleset, read once.
-    costs: dict[CorpsAction, int]
-    broken: tuple[bool, ...]            # whether a brigade in each state counts as broken
-    breaks_at: tuple[int, ...]          # each corps' broken brigades that break it
-    re_formed: int                      # the state Disordered brigades take at a turn's end
-    poor_in_battle: bool
-    judged_by_breaks: bool              # no side loses without a corps broken
-
-
-def _refuse(setup: BattleSetup, why: str) -> InvalidSetup:
-    return InvalidSetup(f"{setup.title}: cannot be auto-resolved: {why}")
-
-
-def _plan(setup: BattleSetup) -> _Plan:
-    try:
-        limits = morale_rules(setup.ruleset)
-    except RulesetError as exc:
-        raise _refuse(setup, str(exc)) from exc
-    by_key = {b.key: b for b in setup.brigades}
-    listed: dict[str, str] = {}
-    corps: list[_CorpsPlan] = []
-    commanded: dict[str, int] = {}
-    ranks = dict.fromkeys(_SIDES, 0)
-    for index, c in enumerate(setup.corps):
-        commander = setup.commander(c.commander)
-        if commander.side != c.side:
-            raise _refuse(setup, f"{c.key} is {c.side} but its commander {commander.name} "
-                                 f"is {commander.side}")
-        if c.commander in commanded:
-            raise _refuse(setup, f"{commander.name} commands two corps "
-                                 f"({setup.corps[commanded[c.commander]].key} and {c.key})")
-        commanded[c.commander] = index
-        if not c.brigades:
-            raise _refuse(setup, f"{c.key} has no brigades")
-        if c.turn < 1:
-            raise _refuse(setup, f"{c.key} arrives on turn {c.turn}; turns count from 1")
-        units = []
-        for key in c.brigades:
-            b = by_key.get(key)
-            if b is None:
-                raise _refuse(setup, f"{c.key} lists a brigade '{key}' the setup does not have")
-            if b.corps != c.key or key in listed:
-                raise _refuse(setup, f"{b.name} is listed by {listed.get(key, c.key)} but "
-                                     f"belongs to {b.corps}")
-            listed[key] = c.key
-            if b.casualties < 0:
-                raise _refuse(setup, f"{b.name} brings {b.casualties} casualties")
-            limit = limits.limit(b.arm)
-            if b.casualties >= limit:
-                raise _refuse(setup, f"{b.name} brings {b.casualties} casualties, its rout "
-                                     f"point ({limit}): it cannot take the field")
-            if b.arm is Arm.CAVALRY and b.cavalry is None:
-                raise _refuse(setup, f"{b.name} is cavalry without a weight")
-            if b.arm is not Arm.CAVALRY and (b.cavalry is not None or b.lancers):
-                raise _refuse(setup, f"{b.name} is {b.arm.value} with a cavalry weight")
-            if b.arm is Arm.ARTILLERY and b.calibre <= 0:
-                raise _refuse(setup, f"{b.name} has no calibre")
-            profiles: dict[Formation, Profile] = {
-                f: (b.arm, b.rating, b.firepower, b.skirmish, b.cavalry, b.lancers, f, b.nation)
-                for f in ARM_FORMATIONS[b.arm]}
-            first = Formation.LINE      # set below, once the whole setup is known good
-            units.append(_UnitPlan(b.key, b.name, label_of(setup, b.key), b.arm, b.rating,
-                                   _SKIRMISH_ORDER[b.skirmish], profiles, first, limit,
-                                   b.casualties,
-                                   Calibre.from_pounds(b.calibre),
-                                   c.edge is None and b.arm is not Arm.CAVALRY,
-                                   b.nation.lower()))
-        corps.append(_CorpsPlan(c.key, c.side, commander.grade, c.orders, c.edge is None,
-                                c.turn, ranks[c.side], tuple(units), commander.nation))
-        ranks[c.side] += 1
-    for b in setup.brigades:
-        if b.key not in listed:
-            raise _refuse(setup, f"{b.name} belongs to {b.corps} but {b.corps} does not list it")
-    for side in _SIDES:
-        if not any(c.side == side and c.arrival <= 1 for c in corps):
-            raise _refuse(setup, f"the {side} side has no corps on the field on turn 1")
-    # Brigades start in the formations the table sets them up in (column of march for corps
-    # marching in, line and unlimbered guns for the rest).
-    starting = FightState.start(setup).brigades
-    corps = [replace(c, units=tuple(replace(u, first=starting[u.key].formation or u.first)
-                                    for u in c.units)) for c in corps]
-    chips = _chips(setup, commanded)
-    ruleset = setup.ruleset
-    return _Plan(setup, ruleset, tuple(corps), chips,
-                 {a: action_cost(ruleset, a) for a in CorpsAction}, broken_states(ruleset),
-                 tuple(corps_break_count(ruleset, len(c.units)) for c in corps),
-                 end_of_sequence_state(ruleset, DISORDERED),
-                 any(chip.grade is Grade.POOR for chip in chips
-                     if chip.kind in ("corps", "cinc")),
-                 all(side_break_count(ruleset, sum(1 for c in corps if c.side == side)) > 0
-                     for side in _SIDES))
-
-
-def _chips(setup: BattleSetup, commanded: dict[str, int]) -> tuple[_ChipPlan, ...]:
-    specials = {Special.POOR.value: ("poor", ""), Special.FRENCH_GIFTED.value: ("gifted", FRENCH),
-                Special.ALLIED_GIFTED.value: ("gifted", ALLIED),
-                Special.FRENCH_TACTICAL.value: ("tactical", FRENCH)}
-    chips: list[_ChipPlan] = []
-    seen: dict[str, str] = {}
-    for chip in setup.chips:
-        if chip.commander is None:
-            if chip.label not in specials:
-                raise _refuse(setup, f"chip '{chip.label}' names no commander and is not a "
-                                     f"special chip ({', '.join(specials)})")
-            kind, side = specials[chip.label]
-            chips.append(_ChipPlan(chip.label, kind, side))
-            continue
-        commander = setup.commander(chip.commander)
-        if chip.commander in seen:
-            raise _refuse(setup, f"{commander.name} has two chips ({seen[chip.commander]} and "
-                                 f"{chip.label})")
-        seen[chip.commander] = chip.label
-        if chip.commander in commanded:
-            chips.append(_ChipPlan(chip.label, "corps", commander.side,
-                                   commanded[chip.commander], commander.name, commander.grade))
-        elif commander.role is Role.CINC:
-            chips.append(_ChipPlan(chip.label, "cinc", commander.side, -1, commander.name,
-                                   commander.grade, commander.nation, commander.turn))
-        else:
-            raise _refuse(setup, f"chip {chip.label} is for {commander.name}, who commands no "
-                                 f"corps")
-    for key, index in commanded.items():
-        if key not in seen:
-            raise _refuse(setup, f"{setup.corps[index].key} has no chip in the bag and would "
-                                 f"never move")
-    return tuple(chips)
 
 
 # --- the battle in progress --------------------------------------------------------------------
@@ -324,7 +112,7 @@ def _chips(setup: BattleSetup, commanded: dict[str, int]) -> tuple[_ChipPlan, ..
 class _Unit:
     __slots__ = ("p", "corps", "casualties", "state", "destroyed", "pursuing", "form")
 
-    def __init__(self, p: _UnitPlan, corps: _Corps):
+    def __init__(self, p: UnitPlan, corps: _Corps):
         self.p = p
         self.corps = corps
         self.casualties = p.casualties
@@ -343,7 +131,7 @@ class _Corps:
     __slots__ = ("p", "index", "units", "present", "withdrawn", "target", "breaks_at",
                  "infantry", "cavalry", "guns", "fighting")
 
-    def __init__(self, p: _CorpsPlan, index: int, breaks_at: int):
+    def __init__(self, p: CorpsPlan, index: int, breaks_at: int):
         self.p = p
         self.index = index
         # Its brigades, and by arm, each in the order of battle (which breaks ties in a choice).
@@ -373,7 +161,7 @@ class _Over(Exception):
 
 
 class _Battle:
-    def __init__(self, plan: _Plan, seed: int, report: bool):
+    def __init__(self, plan: Plan, seed: int, report: bool):
         self.plan = plan
         self.ruleset = plan.ruleset
         rng = random.Random(seed)
@@ -492,7 +280,7 @@ class _Battle:
             if self.dirty:          # judge's own first test, made here to spare the call
                 self.judge()
 
-    def in_bag(self, chip: _ChipPlan) -> bool:
+    def in_bag(self, chip: ChipPlan) -> bool:
         if chip.kind == "corps":
             c = self.corps[chip.corps]
             return c.present and not c.withdrawn
@@ -503,13 +291,13 @@ class _Battle:
 
     # -- the special chips
 
-    def will_move(self, chip: _ChipPlan, position: int) -> bool:
+    def will_move(self, chip: ChipPlan, position: int) -> bool:
         """Whether a commander's chip at this place in the bag still gives a move this turn."""
         if chip.kind == "corps":
             return not self.corps[chip.corps].withdrawn and chip.corps not in self.moved
         return chip.kind == "cinc" and -1 - position not in self.moved
 
-    def poor_chip(self, bag: list[_ChipPlan], position: int) -> None:
+    def poor_chip(self, bag: list[ChipPlan], position: int) -> None:
         self.move += 1
         if self.log is not None:
             self.log.append(f"Move {self.move} – Poor Card")
@@ -523,7 +311,7 @@ class _Battle:
             if self.log is not None:
                 self.log.append("All Poor commanders have already moved, no effect")
 
-    def early_chip(self, chip: _ChipPlan, bag: list[_ChipPlan], position: int) -> None:
+    def early_chip(self, chip: ChipPlan, bag: list[ChipPlan], position: int) -> None:
         """A gifted chip moves a gifted general of its side who has not yet moved; the French
         tactical chip a French corps still out of range (on its blinds)."""
         self.move += 1
@@ -669,7 +457,7 @@ class _Battle:
         target = self.pick(t.fighting) or self.pick(t.guns)
         if target is None:
             return False
-        kind = Target.BUILDINGS if target.p.in_town else _TARGET_OF_ARM[target.p.arm]
+        kind = Target.BUILDINGS if target.p.in_town else TARGET_OF_ARM[target.p.arm]
         band = RangeBand.LONG if gap == LONG_RANGE_GAP else RangeBand.SHORT
         dice, hits_by_total = fire_table_for(self.ruleset, gun.p.calibre, gun.p.rating,
                                              gun.casualties, kind, band)
@@ -716,7 +504,7 @@ class _Battle:
             return
         orders = c.p.orders
         gap = self.gap(c, t)
-        stop = _ADVANCE_TO.get(orders)
+        stop = ADVANCE_TO.get(orders)
         if stop is not None and gap > stop:
             gap -= 1                 # where the corps will be after its advance this move
         if gap > SHORT_RANGE_GAP:
@@ -738,7 +526,7 @@ class _Battle:
             return
         gap = self.gap(c, t)
         orders = c.p.orders
-        stop = _ADVANCE_TO.get(orders)
+        stop = ADVANCE_TO.get(orders)
         if stop is not None and gap > stop and self.spend():
             self.set_gap(c, t, gap - 1)
             self.spent(CorpsAction.MOVE, note="All move forward" if gap - 1 > LONG_RANGE_GAP
@@ -750,7 +538,7 @@ class _Battle:
     def combats(self, c: _Corps, t: _Corps) -> None:
         orders = c.p.orders
         gap = self.gap(c, t)
-        if orders not in _FIGHTING or gap > SHORT_RANGE_GAP:
+        if orders not in FIGHTING or gap > SHORT_RANGE_GAP:
             return
         for u in c.infantry:
             if u.destroyed or u.state != FORMED:
@@ -764,16 +552,16 @@ class _Battle:
                 if not self.spend():
                     return
                 if target.p.in_town:
-                    self.combat(9, u, target, _NONE, _GARRISON)
+                    self.combat(9, u, target, NO_FACTS, GARRISON)
                 else:
-                    self.combat(13, u, target, _NONE, _NONE)
+                    self.combat(13, u, target, NO_FACTS, NO_FACTS)
             else:
                 if not self.spend(CorpsAction.INFANTRY_FIRE):
                     return
                 if target.p.in_town or u.p.skirmish < target.p.skirmish:
                     self.skirmish(u, target)
                 else:
-                    self.combat(12, u, target, _NONE, _NONE)
+                    self.combat(12, u, target, NO_FACTS, NO_FACTS)
         for u in c.cavalry:
             if u.destroyed or u.state != FORMED or u.pursuing or id(u) in self.charged:
                 continue
@@ -810,7 +598,8 @@ class _Battle:
                     or not may_be_charged(self.ruleset, Arm.INFANTRY, u.form, u.state)):
                 continue
             table = combat_table(self.ruleset, 15, cavalry.profile, cavalry.casualties,
-                                 cavalry.state, _NONE, u.profile, u.casualties, u.state, _NONE)
+                                 cavalry.state, NO_FACTS, u.profile, u.casualties, u.state,
+                                 NO_FACTS)
             if not table.attacker_rolls:
                 continue
             key = (u.p.limit - u.casualties, -u.state)
@@ -826,7 +615,7 @@ class _Battle:
             return None
         if guns.form is Formation.LIMBERED:
             case = QuickCase.LIMBERED_ARTILLERY_CONTACTED_BY_CAVALRY
-        elif self.facts(guns) & _SUPPORTS:
+        elif self.facts(guns) & SUPPORTS:
             return None
         else:
             case = QuickCase.DEPLOYED_ARTILLERY_CHARGED
@@ -870,7 +659,7 @@ class _Battle:
                                       u.state, u.form, cav.corps.p.grade)
             if table is None:
                 continue
-            key = (_CHARGE_PREFERENCE.get(u.form, 1), -u.state, u.p.limit - u.casualties)
+            key = (CHARGE_PREFERENCE.get(u.form, 1), -u.state, u.p.limit - u.casualties)
             if best is None or key < best_key:
                 best, best_key = (u, table), key
         return best
@@ -889,7 +678,7 @@ class _Battle:
         table = None if reaction is None else reaction_table(
             self.ruleset, target.p.arm, target.p.rating, target.state, reaction,
             target.casualties, target.corps.p.grade, evade,
-            _FACTS[self.facts(target)] if by_morale else _NONE)
+            FACTS[self.facts(target)] if by_morale else NO_FACTS)
         if reaction is not None and table is not None:
             face = 0 if table.automatic else self.roll(table.dice)
             reacted = table.passes[face]
@@ -914,13 +703,13 @@ class _Battle:
         arm = target.p.arm
         if arm is Arm.CAVALRY:
             stationary = not (reacted and reaction is Reaction.COUNTER_CHARGE)
-            self.combat(14, cav, target, _NONE, _STATIONARY if stationary else _NONE)
+            self.combat(14, cav, target, NO_FACTS, STATIONARY if stationary else NO_FACTS)
         elif arm is Arm.INFANTRY:
             if target.form is Formation.COLUMN_OF_MARCH and self.quick(
                     cav, target, QuickCase.COLUMN_OF_MARCH_CONTACTED_BY_CAVALRY, False, False):
                 return
             if may_be_charged(self.ruleset, arm, target.form, target.state):
-                self.combat(15, cav, target, _NONE, _NONE)
+                self.combat(15, cav, target, NO_FACTS, NO_FACTS)
         else:
             if reacted:             # the guns unlimbered in time (the 1813 change of formation)
                 target.form = Formation.UNLIMBERED
@@ -931,7 +720,7 @@ class _Battle:
                            False, False)
             else:
                 self.quick(cav, target, QuickCase.DEPLOYED_ARTILLERY_CHARGED, True,
-                           bool(self.facts(target) & _SUPPORTS))
+                           bool(self.facts(target) & SUPPORTS))
 
     def quick(self, cav: _Unit, target: _Unit, case: QuickCase, beyond_half: bool,
               supports: bool) -> bool:
@@ -990,8 +779,8 @@ class _Battle:
 
     def skirmish(self, a: _Unit, d: _Unit) -> None:
         table = skirmish_table(self.ruleset, a.profile, a.casualties, a.state,
-                               _IN_COVER if d.p.in_town else _NONE, d.profile, d.casualties,
-                               d.state, _NONE)
+                               IN_COVER if d.p.in_town else NO_FACTS, d.profile, d.casualties,
+                               d.state, NO_FACTS)
         faces = table.dice.faces
         rand, n = self.rand, len(faces)
         fa = faces[int(rand() * n)]                      # self.roll, written out
@@ -1012,13 +801,13 @@ class _Battle:
     def facts(self, u: _Unit) -> int:
         """The morale facts of a brigade: in the town; formed friends of its corps near it
         (supports) or none; pursuing."""
-        mask = _IN_BUA if u.p.in_town else 0
+        mask = IN_BUA if u.p.in_town else 0
         for f in u.corps.units:
             if f is not u and f.state == FORMED and not f.destroyed:
-                mask |= _SUPPORTS
+                mask |= SUPPORTS
                 break
         if u.pursuing:
-            mask |= _PURSUIT
+            mask |= PURSUIT
         return mask
 
     def morale(self, u: _Unit, extra: int, rallying: bool) -> bool:
@@ -1029,7 +818,7 @@ class _Battle:
         table = p.morale_tables.get(key)
         if table is None:
             table = p.morale_tables[key] = morale_table(
-                self.ruleset, p.arm, p.rating, u.casualties, u.state, _FACTS[mask], rallying)
+                self.ruleset, p.arm, p.rating, u.casualties, u.state, FACTS[mask], rallying)
         if table.automatic:
             row = table.rows[0]
             if self.log is not None:
@@ -1066,7 +855,7 @@ class _Battle:
                     self.dirty = True
                     f.pursuing = False
                     queue.append(f)
-                elif self.morale(f, _ROUT_NEAR, False):
+                elif self.morale(f, ROUT_NEAR, False):
                     queue.append(f)
 
     def pursuit(self, cavalry: _Unit, routers: _Unit) -> None:
@@ -1089,7 +878,7 @@ class _Battle:
 
     def rally_pursuers(self, u: _Unit) -> None:
         table = rally_pursuers_table(self.ruleset, u.p.rating, u.casualties, u.state,
-                                     _FACTS[self.facts(u) & ~_PURSUIT])
+                                     FACTS[self.facts(u) & ~PURSUIT])
         u.pursuing = False
         face = 0 if table.automatic else self.roll(table.dice)
         row = table.rows[face]
@@ -1129,7 +918,7 @@ class _Battle:
                 if routs:
                     self.cascade([u])
 
-    def cinc_move(self, chip: _ChipPlan, label: str) -> None:
+    def cinc_move(self, chip: ChipPlan, label: str) -> None:
         """The CinC rallies the brigades of the corps of his side most in need of it, pursuing
         cavalry first (Rule 16: a corps commander or the CinC rallies them)."""
         self.header(chip.nation or chip.side, "CinC", label)
@@ -1193,7 +982,7 @@ class _Battle:
             count[0] += 1
             if c.present and (c.withdrawn or c in newly):
                 count[1] += 1
-        lost = [side for side in _SIDES if counts[side][0] and
+        lost = [side for side in SIDES if counts[side][0] and
                 counts[side][1] >= side_break_count(self.ruleset, counts[side][0])]
         if lost:
             if len(lost) == 2:
@@ -1221,9 +1010,9 @@ class _Battle:
 
     def nightfall(self) -> None:
         place = self.plan.setup.place
-        holders = [s for s in _SIDES if any(c.p.side == s and c.p.town and c.present
+        holders = [s for s in SIDES if any(c.p.side == s and c.p.town and c.present
                                             and not c.withdrawn for c in self.corps)]
-        garrisons = [s for s in _SIDES if any(c.p.side == s and c.p.town for c in self.corps)]
+        garrisons = [s for s in SIDES if any(c.p.side == s and c.p.town for c in self.corps)]
         if len(holders) == 1:
             self.winner = holders[0]
             self.reason = f"night fell with the {holders[0]} holding {place}"
@@ -1247,7 +1036,7 @@ class _Battle:
 # --- the public functions ------------------------------------------------------------------
 
 
-def _fight(plan: _Plan, seed: int, report: bool) -> tuple[_Battle, int]:
+def _fight(plan: Plan, seed: int, report: bool) -> tuple[_Battle, int]:
     battle = _Battle(plan, seed, report)
     turns = battle.fight()
     return battle, turns
@@ -1255,7 +1044,7 @@ def _fight(plan: _Plan, seed: int, report: bool) -> tuple[_Battle, int]:
 
 def resolve(setup: BattleSetup, seed: int | None = None) -> AutoResult:
     """Fight one abstract battle; ``seed`` defaults to the setup's. Same seed, same battle."""
-    plan = _plan(setup)
+    plan = plan_of(setup)
     used = setup.seed if seed is None else seed
     battle, turns = _fight(plan, used, True)
     assert battle.log is not None
@@ -1272,6 +1061,7 @@ def estimate(setup: BattleSetup, runs: int, seed: int = 0,
     """
     if runs < 1:
         raise ValueError(f"an estimate needs at least one run, not {runs}")
-    plan = _plan(setup)
-    return count_results(runs, lambda run: _fight(plan, run_seed(seed, run), False)[0].winner,
-                         progress)
+    engine = EstimateEngine(plan_of(setup))
+    odds = count_results(runs, lambda run: engine.fight(run_seed(seed, run)), progress)
+    engine.store.write()        # the tables built, kept for the next process
+    return odds
