@@ -333,14 +333,16 @@ def test_a_server_campaign_has_exactly_the_layout_the_tables_declare(pg_database
 
 def test_a_server_campaign_of_an_older_schema_is_upgraded_when_opened(pg_database,
                                                                       fresh_campaign):
-    """A campaign left at schema version 5 (its log entries without ids) is brought to the
-    newest by the file's own revisions when it is opened: each entry gets its id, and the
-    layout is the declared one. A campaign of a newer version is refused."""
+    """A campaign left at schema version 5 (its log entries without ids, no reports nor keys) is
+    brought to the newest by the file's own revisions when it is opened: each entry gets its id,
+    each side its key, and the layout is the declared one. A campaign of a newer version is
+    refused."""
     target = campaign_address(pg_database)
     push_campaign(fresh_campaign(), target)
     with open_store(target) as doc:
         services.issue_order(doc, "5 Corps", "Hold", "Magdeburg")
-    for sql in ("DROP INDEX event_log_entry", "ALTER TABLE event_log DROP COLUMN entry",
+    for sql in ("DROP TABLE day_report", "DROP TABLE order_import", "DROP TABLE side_key",
+                "DROP INDEX event_log_entry", "ALTER TABLE event_log DROP COLUMN entry",
                 "UPDATE document SET schema_version = 5",
                 "UPDATE alembic_version SET version_num = '0005'"):
         write_raw(target, sql)
@@ -348,6 +350,9 @@ def test_a_server_campaign_of_an_older_schema_is_upgraded_when_opened(pg_databas
         step = queries.undo_step(doc)
         assert step.label == "Order: 5 Corps – Hold Magdeburg" and len(step.entry) == 32
         services.undo(doc, step)
+        with doc.read() as reader:  # revision 0007 issued each side a key on the server too
+            keys = {side: reader.side_key(side) for side in ("French", "Allied")}
+    assert len(keys["French"]) == 32 and keys["French"] != keys["Allied"]
     assert read_raw(target, "SELECT schema_version FROM document") == [(SCHEMA_VERSION,)]
     write_raw(target, "UPDATE document SET schema_version = 99")
     with pytest.raises(CampaignServerError, match="newer version of campaign1813 .schema 99"):

@@ -621,6 +621,8 @@ def push_campaign(path: str | Path, address: str | ServerAddress, *,
             con.exec_driver_sql(f"CREATE SCHEMA {address.schema}")
             _lay_out(con)
             for table, (names, rows) in tables.items():
+                # the layout's own rows (the sides' fresh keys) give way to the file's
+                con.exec_driver_sql(f"DELETE FROM {table}")
                 _insert_server(con, table, names, rows)
             _restart_counters(db)
             if there is None:
@@ -699,6 +701,7 @@ def pull_campaign(address: str | ServerAddress, path: str | Path, *,
         try:
             con.execute("BEGIN IMMEDIATE")
             for table, (names, rows) in tables.items():
+                con.execute(f"DELETE FROM {table}")  # the layout's fresh keys give way
                 if rows:
                     quoted = ", ".join(f'"{n}"' for n in names)
                     marks = ", ".join("?" for _ in names)

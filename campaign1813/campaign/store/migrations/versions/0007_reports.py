@@ -48,7 +48,11 @@ def upgrade() -> None:
         sa.Column("side", sa.String, primary_key=True),
         sa.Column("key", sa.String, nullable=False),
     )
-    # each side's key: 256 random bits, issued once, never logged nor undone
-    op.execute("INSERT INTO side_key (side, key) VALUES "
-               "('French', lower(hex(randomblob(32)))), ('Allied', lower(hex(randomblob(32))))")
+    # each side's key: 256 random bits, issued once, never logged nor undone (a server has no
+    # randomblob: two of its random uuids, 244 random bits, as 64 hex digits)
+    if op.get_bind().dialect.name == "postgresql":
+        key = "replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')"
+    else:
+        key = "lower(hex(randomblob(32)))"
+    op.execute(f"INSERT INTO side_key (side, key) VALUES ('French', {key}), ('Allied', {key})")
     op.execute("UPDATE document SET schema_version = 7")
