@@ -11,7 +11,8 @@ line call these and nothing else to change a campaign.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, is_dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -271,6 +272,23 @@ def _import_orders(store: CampaignStore, text: str | bytes, dry_run: bool) -> Im
         if dry_run:
             raise _NotTaken(ImportResult(changes, tuple(diff), True))
         return ImportResult(changes, tuple(diff))
+
+
+def import_submitted(store: CampaignStore, side: str, form: Mapping[str, Any], *,
+                     dry_run: bool = False) -> ImportResult:
+    """Take an order form a side's player submitted to a club's server, where the database let
+    his login write only his own side's rows (``side``): the form must say it is that side's;
+    it is then signed with the side's key and taken with every check of a returned form
+    (campaign, day, the state it was written against, taken once), each order taken or refused
+    with its reason."""
+    said = str(form.get("side", ""))
+    if said.casefold() != side.casefold():
+        raise packet.FormRefused(f"the order form says it is the {said:.20}', and was submitted "
+                                 f"by the {side}' player: wrong side")
+    with store.read() as reader:
+        key = reader.side_key(packet.form_side(form).value)
+    signed = packet.sign({k: v for k, v in form.items() if k != "signature"}, key)
+    return import_orders(store, json.dumps(signed, ensure_ascii=False), dry_run=dry_run)
 
 
 def undo(store: CampaignStore, expected: LogStep | None = None) -> Changes:
