@@ -22,6 +22,7 @@ from campaign1813.campaign.cli import main
 from campaign1813.campaign.day.actions import IssueOrder
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.store import server
+from campaign1813.campaign.store.club import CLUB_TABLES
 from campaign1813.campaign.store.document import CampaignBusy, open_campaign
 from campaign1813.campaign.store.opening import open_store
 from campaign1813.campaign.store.protocol import LogEntry
@@ -33,7 +34,7 @@ from campaign1813.campaign.store.server import (
     open_server_campaign,
     push_campaign,
 )
-from campaign1813.campaign.store.version import REVISIONS, SCHEMA_VERSION
+from campaign1813.campaign.store.version import REVISIONS, SCHEMA_VERSION, TABLES
 from tests.store.stores import campaign_address, read_raw, write_raw
 from tools import pg_server
 
@@ -317,15 +318,22 @@ def test_a_machine_without_postgresql_is_told_so(monkeypatch):
 def test_a_server_campaign_has_exactly_the_layout_the_tables_declare(pg_database,
                                                                      fresh_campaign):
     """The file's alembic revisions, run on PostgreSQL in the campaign's schema, make the very
-    tables ``store/schema.py`` declares (alembic's comparison finds no difference)."""
+    tables ``store/schema.py`` declares (alembic's comparison finds no difference), beside
+    the server's own tables for the club's members."""
     address = ServerAddress(campaign_address(pg_database))
     push_campaign(fresh_campaign(), address)
     engine = create_engine("postgresql+psycopg://", creator=lambda: psycopg.connect(
         address.conninfo, options=f"-c search_path={address.schema}"))
     try:
         with engine.connect() as con:
-            context = MigrationContext.configure(con)
+            context = MigrationContext.configure(con, opts={
+                "include_object": lambda _o, name, kind, *_: kind != "table" or
+                name not in CLUB_TABLES})
             assert compare_metadata(context, SQLModel.metadata) == []
+            tables = {r[0] for r in con.exec_driver_sql(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = "
+                "current_schema()")}
+            assert tables == TABLES | {"alembic_version", *CLUB_TABLES}
             assert context.get_current_revision() == REVISIONS[SCHEMA_VERSION]
     finally:
         engine.dispose()

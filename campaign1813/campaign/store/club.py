@@ -42,7 +42,7 @@ from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.codec import read_campaign, read_state
 
-__all__ = ["GROUPS", "MEMBER_ROLES", "ClubRefused", "SubmittedForm", "add_member",
+__all__ = ["CLUB_TABLES", "GROUPS", "MEMBER_ROLES", "ClubRefused", "SubmittedForm", "add_member",
            "check_login", "club_tables_exist", "lay_out_club", "lay_out_roles",
            "refresh_side_views", "view_from_json"]
 
@@ -51,6 +51,8 @@ UMPIRE, PLAYER, OBSERVER = "c1813_umpire", "c1813_player", "c1813_observer"
 GROUPS = (UMPIRE, PLAYER, OBSERVER)
 # what a member is in one campaign, and the group his login joins for it
 MEMBER_ROLES = {"umpire": UMPIRE, "French": PLAYER, "Allied": PLAYER, "observer": OBSERVER}
+# the server's own tables of a campaign, beside the file's (never pushed nor pulled)
+CLUB_TABLES = ("side_view", "submitted_orders")
 _LOGIN = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
 
