@@ -7,7 +7,11 @@ I Corps meet at 1200 on 2 May, 10 miles apart."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import multiprocessing
+import os
 import secrets
 
 import psycopg
@@ -18,7 +22,8 @@ from campaign1813.campaign import queries, services
 from campaign1813.campaign.cli import main
 from campaign1813.campaign.export import packet
 from campaign1813.campaign.scenario.types import Side
-from campaign1813.campaign.store.club import ClubRefused
+from campaign1813.campaign.store import server
+from campaign1813.campaign.store.club import ClubRefused, view_from_json
 from campaign1813.campaign.store.opening import open_store
 from campaign1813.campaign.store.server import (
     CampaignServerError,
@@ -228,3 +233,92 @@ def test_a_submitted_form_is_taken_as_a_returned_one_and_a_wrong_one_refused(clu
     assert refused.startswith("refused: the order form is for 1 May 1813")
     assert main(["import-orders", address, "--submitted"]) == 0
     assert "no submitted order forms are waiting" in capsys.readouterr().out
+
+
+# -- four clients: two umpires' command lines and two players submitting ---------------------
+
+RACE_ACTIONS = int(os.environ.get("RACE_ACTIONS", "25"))  # each client's; `make fuzz`: 200
+UMPIRES = {"1 Corps": ("Brook", "Aston"), "I Corps": ("Elford", "Fenwick")}
+
+
+def _umpire(address: str, command: str, start, results) -> None:
+    """One umpire's command line: RACE_ACTIONS orders, each acknowledged or told busy."""
+    towns = UMPIRES[command]
+    outcomes = []
+    server.BUSY_SECONDS = 0.001  # this process's own: a race's loser is told at once
+    start.wait()
+    for i in range(RACE_ACTIONS):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(["order", address, command, "Move", towns[i % 2]])
+        said = (out.getvalue() + err.getvalue()).strip()
+        outcomes.append(("acknowledged" if code == 0 else "told", said))
+    results.put((command, outcomes))
+
+
+def _player(address: str, side: str, start, results) -> None:
+    """One player's seat: RACE_ACTIONS order forms submitted, each acknowledged by its row's
+    number, while the umpires' actions rewrite his side's view."""
+    outcomes = []
+    with PlayerSeat(address) as seat:
+        start.wait()
+        for i in range(RACE_ACTIONS):
+            form = packet.order_form(seat.view(), number=f"{side}-{i}")
+            outcomes.append(("acknowledged", str(seat.submit(form))))
+    results.put((side, outcomes))
+
+
+def test_two_umpires_and_two_players_racing_lose_nothing_acknowledged(club):
+    """Record 0026: every order an umpire's command line acknowledged is in the log once, in
+    its own order; every race's loser was told the campaign is busy (and nothing of his order
+    kept); every form a player's seat acknowledged is on the server, his side's, with the
+    number he gave it; the campaign is the serial order of the log's actions; and each side's
+    view is the one its final state makes."""
+    address, logins = club
+    ctx = multiprocessing.get_context("fork")
+    start, results = ctx.Barrier(4), ctx.Queue()
+    workers = [ctx.Process(target=_umpire, args=(address, "1 Corps", start, results)),
+               ctx.Process(target=_umpire, args=(as_login(address, logins["umpire"]),
+                                                 "I Corps", start, results))]
+    workers += [ctx.Process(target=_player, args=(as_login(address, logins[side]), side,
+                                                  start, results))
+                for side in ("French", "Allied")]
+    for w in workers:
+        w.start()
+    told = dict(results.get(timeout=300) for _ in workers)
+    for w in workers:
+        w.join(30)
+        assert w.exitcode == 0
+    for command in UMPIRES:
+        refused = [m for what, m in told[command] if what == "told"]
+        assert all("the campaign is busy in another window or program" in m for m in refused)
+        assert len(refused) + len([w for w, _ in told[command] if w == "acknowledged"]) == \
+            RACE_ACTIONS
+    with open_store(address) as doc:
+        with doc.read() as reader:
+            labels = [a.label for a in reader.log()][4:]  # after the fixture's four actions
+        final = queries.state_json(doc)
+        views = {side: queries.side_view(doc, side) for side in Side}
+    for command in UMPIRES:
+        mine = [m for what, m in told[command] if what == "acknowledged"]
+        assert len(mine) == len([x for x in labels if x.startswith(f"Order: {command} ")])
+        assert all(f"Order: {command} – Move" in m for m in mine)
+    serial = {}
+    for label in labels:
+        command, rest = label.removeprefix("Order: ").split(" – ")
+        serial[command] = rest.split(" ", 1)[1]
+    for command, town in serial.items():
+        assert final["orders"][f"{command}|active"]["objective"] == town
+    with psycopg.connect(ServerAddress(address).conninfo,
+                         options=f"-c search_path={ServerAddress(address).schema}") as con:
+        rows = con.execute("SELECT id, side, form->>'number', login FROM submitted_orders "
+                           "ORDER BY id").fetchall()
+        kept = dict(con.execute("SELECT side, view::text FROM side_view").fetchall())
+    for side in ("French", "Allied"):
+        mine = [int(n) for what, n in told[side] if what == "acknowledged"]
+        assert len(mine) == RACE_ACTIONS
+        theirs = [r for r in rows if r[0] in mine]
+        assert [r[2] for r in theirs] == [f"{side}-{i}" for i in range(RACE_ACTIONS)]
+        assert {(r[1], r[3]) for r in theirs} == {(side, logins[side])}
+    assert len(rows) == 2 * RACE_ACTIONS
+    assert {Side(s): view_from_json(v) for s, v in kept.items()} == views
