@@ -41,9 +41,10 @@ from campaign1813.campaign.day.sideview import SideView, view_json
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.codec import read_campaign, read_state
+from campaign1813.maps.types import MapData
 
 __all__ = ["CLUB_TABLES", "GROUPS", "MEMBER_ROLES", "ClubRefused", "SubmittedForm", "add_member",
-           "check_login", "club_tables_exist", "lay_out_club", "lay_out_roles",
+           "check_login", "club_tables_exist", "lay_out_club", "lay_out_roles", "map_from_json",
            "refresh_side_views", "view_from_json"]
 
 REGISTRY = "c1813"
@@ -52,7 +53,7 @@ GROUPS = (UMPIRE, PLAYER, OBSERVER)
 # what a member is in one campaign, and the group his login joins for it
 MEMBER_ROLES = {"umpire": UMPIRE, "French": PLAYER, "Allied": PLAYER, "observer": OBSERVER}
 # the server's own tables of a campaign, beside the file's (never pushed nor pulled)
-CLUB_TABLES = ("side_view", "submitted_orders")
+CLUB_TABLES = ("public_map", "side_view", "submitted_orders")
 _LOGIN = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
 
@@ -127,6 +128,8 @@ def lay_out_club(con: Connection, schema: str, campaign: str) -> None:
     lay_out_roles(con)
     _exec(con, "CREATE TABLE IF NOT EXISTS side_view (side text PRIMARY KEY, day date NOT NULL, "
                "view jsonb NOT NULL)")
+    _exec(con, "CREATE TABLE IF NOT EXISTS public_map (id int PRIMARY KEY CHECK (id = 1), "
+               "map jsonb NOT NULL)")
     _exec(con, "CREATE TABLE IF NOT EXISTS submitted_orders (id bigserial PRIMARY KEY, "
                "side text NOT NULL, form jsonb NOT NULL, "
                "login text NOT NULL DEFAULT session_user, "
@@ -153,7 +156,7 @@ def lay_out_club(con: Connection, schema: str, campaign: str) -> None:
     _exec(con, f"REVOKE ALL ON ALL TABLES IN SCHEMA {schema} FROM PUBLIC")
     _exec(con, f"GRANT ALL ON ALL TABLES IN SCHEMA {schema} TO {UMPIRE}")
     _exec(con, f"GRANT ALL ON ALL SEQUENCES IN SCHEMA {schema} TO {UMPIRE}")
-    _exec(con, f"GRANT SELECT ON side_view TO {PLAYER}, {OBSERVER}")
+    _exec(con, f"GRANT SELECT ON side_view, public_map TO {PLAYER}, {OBSERVER}")
     _exec(con, f"GRANT SELECT, INSERT (side, form) ON submitted_orders TO {PLAYER}")
     _exec(con, f"GRANT USAGE ON SEQUENCE submitted_orders_id_seq TO {PLAYER}")
 
@@ -162,9 +165,9 @@ def club_tables_exist(db: sqlite3.Connection) -> bool:
     """Whether the campaign's schema has its members' tables (a campaign pushed before them
     has not, until a member is let in)."""
     row = db.execute("SELECT count(*) FROM information_schema.tables WHERE table_schema = "
-                     "current_schema() AND table_name IN ('side_view', "
+                     "current_schema() AND table_name IN ('public_map', 'side_view', "
                      "'submitted_orders')").fetchone()
-    return row is not None and int(row[0]) == 2
+    return row is not None and int(row[0]) == len(CLUB_TABLES)
 
 
 def add_member(con: Connection, schema: str, campaign: str, login: str, role: str,
@@ -205,13 +208,22 @@ def refresh_side_views(db: sqlite3.Connection, ground: Callable[[], Ground]) -> 
     so a player reads them exactly when the action is committed)."""
     state = read_state(db)
     name = read_campaign(db)[0]
-    adjusted = ground().adjusted(state.settings)
+    base = ground()
+    if db.execute("SELECT 1 FROM public_map").fetchone() is None:  # the road map, once
+        db.execute("INSERT INTO public_map (id, map) VALUES (1, ?::jsonb)",
+                   (msgspec.json.encode(base.scenario.map).decode(),))
+    adjusted = base.adjusted(state.settings)
     for side in Side:
         view = fog.side_view(adjusted, state, side, name)
         db.execute("INSERT INTO side_view (side, day, view) VALUES (?, ?, ?::jsonb) "
                    "ON CONFLICT (side) DO UPDATE SET day = excluded.day, view = excluded.view",
                    (side.value, date.fromisoformat(view.day.isoformat()),
                     json.dumps(view_json(view), ensure_ascii=False)))
+
+
+def map_from_json(text: str | bytes) -> MapData:
+    """The public road map as ``public_map`` keeps it."""
+    return msgspec.json.decode(text, type=MapData)
 
 
 def view_from_json(text: str | bytes) -> SideView:

@@ -51,6 +51,7 @@ from campaign1813.campaign.store.club import (
     club_tables_exist,
     lay_out_club,
     lay_out_roles,
+    map_from_json,
     refresh_side_views,
     view_from_json,
 )
@@ -75,6 +76,7 @@ from campaign1813.campaign.store.scenario import read_scenario, stored_key
 from campaign1813.campaign.store.schema import SQLModel
 from campaign1813.campaign.store.version import SCHEMA_VERSION, TABLES
 from campaign1813.campaign.store.work import FileReader, FileWork
+from campaign1813.maps.types import MapData
 
 if TYPE_CHECKING:
     from campaign1813.campaign.scenario.types import Scenario
@@ -844,6 +846,19 @@ class PlayerSeat:
             raise CampaignServerError(self.address, "the campaign has no view of the "
                                                     f"{side.value} yet")
         return found
+
+    def public_map(self) -> MapData:
+        """The campaign's road map (public: every member may draw it)."""
+        try:
+            row = self._con.execute("SELECT map::text FROM public_map").fetchone()
+            self._con.rollback()
+        except psycopg.Error as exc:
+            self._con.rollback()
+            raise _refused(self.address, exc) from None
+        if row is None:
+            raise CampaignServerError(self.address, "the campaign has no road map for its "
+                                                    "members yet")
+        return map_from_json(row[0])
 
     def submit(self, form: dict[str, Any]) -> int:
         """Submit a filled order form of the member's side; its number among the submitted."""
