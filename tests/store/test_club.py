@@ -322,3 +322,27 @@ def test_two_umpires_and_two_players_racing_lose_nothing_acknowledged(club):
         assert {(r[1], r[3]) for r in theirs} == {(side, logins[side])}
     assert len(rows) == 2 * RACE_ACTIONS
     assert {Side(s): view_from_json(v) for s, v in kept.items()} == views
+
+
+def test_views_are_written_once_someone_may_read_them(tmp_path, pg_database):
+    """A campaign of umpires alone writes no side's view with its actions (nothing to pay for);
+    letting a player in writes them as the campaign stands, and from then on every action."""
+    make(tmp_path, {"1 Corps": "Aston"}, {"I Corps": "Fenwick"}, fog=True).doc.close()
+    address = campaign_address(pg_database)
+    push_campaign(tmp_path / "c.c1813", address)
+
+    def french_orders() -> str:
+        with psycopg.connect(ServerAddress(address).conninfo,
+                             options=f"-c search_path={ServerAddress(address).schema}") as con:
+            (view,) = con.execute("SELECT view FROM side_view WHERE side = 'French'").fetchone()
+        return [row for row in view["table"] if row[0] == "1 Corps"][0][4]
+
+    assert french_orders() == "no orders"  # as pushed
+    with open_store(address) as doc:
+        services.issue_order(doc, "1 Corps", "Move", "Brook")
+    assert french_orders() == "no orders"  # no one to read it
+    add_member(address, f"fr_{secrets.token_hex(3)}", "French", password="pw")
+    assert french_orders() == "1 Corps – Move Brook"
+    with open_store(address) as doc:
+        services.issue_order(doc, "1 Corps", "Hold", "Aston")
+    assert french_orders() == "1 Corps – Hold Aston"

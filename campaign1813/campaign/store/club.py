@@ -19,8 +19,9 @@ a function that reads the registry's row of the session's login (players are gra
 the registry itself).
 
 ``side_view`` holds each side's ``SideView`` as JSON (``day.sideview.view_json``), written by
-the umpire's actions: every committed unit of work refreshes both rows in its own transaction
-(``refresh_side_views``), so a player never reads a view older or newer than the campaign.
+the umpire's actions: once a player or an observer is let in, every committed unit of work
+refreshes both rows in its own transaction (``refresh_side_views``), so a player never reads a
+view older or newer than the campaign (a campaign of umpires alone writes none).
 """
 
 from __future__ import annotations
@@ -44,8 +45,8 @@ from campaign1813.campaign.store.codec import read_campaign, read_state
 from campaign1813.maps.types import MapData
 
 __all__ = ["CLUB_TABLES", "GROUPS", "MEMBER_ROLES", "ClubRefused", "SubmittedForm", "add_member",
-           "check_login", "club_tables_exist", "lay_out_club", "lay_out_roles", "map_from_json",
-           "refresh_side_views", "view_from_json"]
+           "check_login", "club_tables_exist", "has_readers", "lay_out_club", "lay_out_roles",
+           "map_from_json", "refresh_side_views", "view_from_json"]
 
 REGISTRY = "c1813"
 UMPIRE, PLAYER, OBSERVER = "c1813_umpire", "c1813_player", "c1813_observer"
@@ -117,8 +118,10 @@ def lay_out_roles(con: Connection) -> None:
     for group in GROUPS:
         _exec(con, f"GRANT USAGE ON SCHEMA {REGISTRY} TO {group}")
         _exec(con, f"GRANT EXECUTE ON FUNCTION {REGISTRY}.member_role(text) TO {group}")
-    # an umpire's unit of work holds its campaign's row, and counts its commit there
+    # an umpire's unit of work holds its campaign's row, and counts its commit there; it asks
+    # whether the campaign has players to write the sides' views for
     _exec(con, f"GRANT SELECT, UPDATE ON {REGISTRY}.campaigns TO {UMPIRE}")
+    _exec(con, f"GRANT SELECT ON {REGISTRY}.members TO {UMPIRE}")
 
 
 def lay_out_club(con: Connection, schema: str, campaign: str) -> None:
@@ -168,6 +171,14 @@ def club_tables_exist(db: sqlite3.Connection) -> bool:
                      "current_schema() AND table_name IN ('public_map', 'side_view', "
                      "'submitted_orders')").fetchone()
     return row is not None and int(row[0]) == len(CLUB_TABLES)
+
+
+def has_readers(db: sqlite3.Connection, campaign: str) -> bool:
+    """Whether anyone but an umpire is let into the campaign (someone to read the sides'
+    views): a campaign of umpires alone pays nothing for them."""
+    row = db.execute(f"SELECT EXISTS (SELECT 1 FROM {REGISTRY}.members WHERE campaign = ? AND "
+                     "role <> 'umpire')", (campaign,)).fetchone()
+    return row is not None and bool(row[0])
 
 
 def add_member(con: Connection, schema: str, campaign: str, login: str, role: str,

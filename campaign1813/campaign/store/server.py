@@ -49,6 +49,7 @@ from campaign1813.campaign.store.audit import audit
 from campaign1813.campaign.store.club import (
     SubmittedForm,
     club_tables_exist,
+    has_readers,
     lay_out_club,
     lay_out_roles,
     map_from_json,
@@ -406,9 +407,11 @@ class ServerCampaign(CampaignStore):
         try:
             yield self._db.as_sqlite(), discard
             if not discarded:
-                if self._club or club_tables_exist(self._db.as_sqlite()):
-                    self._club = True  # the sides' views, as this action leaves the campaign
-                    refresh_side_views(self._db.as_sqlite(), self.ground)
+                db = self._db.as_sqlite()
+                self._club = self._club or club_tables_exist(db)
+                if self._club and has_readers(db, self.address.campaign):
+                    # the sides' views, as this action leaves the campaign, for its players
+                    refresh_side_views(db, self.ground)
                 self._db.execute(f"UPDATE {REGISTRY}.campaigns SET writes = writes + 1 "
                                  "WHERE name = ?", (self.address.campaign,))
                 # heard by every listener when (and only if) the commit is made
@@ -758,13 +761,16 @@ def add_member(address: str | ServerAddress, login: str, role: str,
             if there is None:
                 raise CampaignServerError(address, f"the server has no campaign "
                                                    f"{address.campaign!r}")
-            return club_add_member(con, address.schema, address.campaign, login, role,
+            made = club_add_member(con, address.schema, address.campaign, login, role,
                                    password)
     except DBAPIError as exc:
         raise _refused(address, exc) from None
     finally:
         con.close()
         engine.dispose()
+    with open_server_campaign(address) as store, store.writing():
+        pass  # the sides' views written now, for the member just let in
+    return made
 
 
 def _submitted(rows: Iterable[Any]) -> list[SubmittedForm]:
