@@ -26,6 +26,7 @@ view older or newer than the campaign (a campaign of umpires alone writes none).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import sqlite3
@@ -130,7 +131,7 @@ def lay_out_club(con: Connection, schema: str, campaign: str) -> None:
     campaign's schema first on its search path."""
     lay_out_roles(con)
     _exec(con, "CREATE TABLE IF NOT EXISTS side_view (side text PRIMARY KEY, day date NOT NULL, "
-               "view jsonb NOT NULL)")
+               "view jsonb NOT NULL, digest text NOT NULL)")
     _exec(con, "CREATE TABLE IF NOT EXISTS public_map (id int PRIMARY KEY CHECK (id = 1), "
                "map jsonb NOT NULL)")
     _exec(con, "CREATE TABLE IF NOT EXISTS submitted_orders (id bigserial PRIMARY KEY, "
@@ -224,12 +225,17 @@ def refresh_side_views(db: sqlite3.Connection, ground: Callable[[], Ground]) -> 
         db.execute("INSERT INTO public_map (id, map) VALUES (1, ?::jsonb)",
                    (msgspec.json.encode(base.scenario.map).decode(),))
     adjusted = base.adjusted(state.settings)
+    kept = dict(db.execute("SELECT side, digest FROM side_view").fetchall())
     for side in Side:
         view = fog.side_view(adjusted, state, side, name)
-        db.execute("INSERT INTO side_view (side, day, view) VALUES (?, ?, ?::jsonb) "
-                   "ON CONFLICT (side) DO UPDATE SET day = excluded.day, view = excluded.view",
-                   (side.value, date.fromisoformat(view.day.isoformat()),
-                    json.dumps(view_json(view), ensure_ascii=False)))
+        text = json.dumps(view_json(view), ensure_ascii=False)
+        digest = hashlib.sha256(text.encode()).hexdigest()
+        if kept.get(side.value) == digest:
+            continue  # the side sees nothing new (an order of the other side's, say)
+        db.execute("INSERT INTO side_view (side, day, view, digest) VALUES (?, ?, ?::jsonb, ?) "
+                   "ON CONFLICT (side) DO UPDATE SET day = excluded.day, view = excluded.view, "
+                   "digest = excluded.digest",
+                   (side.value, date.fromisoformat(view.day.isoformat()), text, digest))
 
 
 def map_from_json(text: str | bytes) -> MapData:
