@@ -11,7 +11,6 @@ line call these and nothing else to change a campaign.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, is_dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -239,14 +238,18 @@ def import_orders(store: CampaignStore, text: str | bytes, *,
     """Take a side's returned order form: checked for its campaign, side, day, the state it
     was written against and its signature; each order taken or refused with its reason.
     ``dry_run``: only say what would change (the campaign is left as it was)."""
+    return _take_form(store, packet.parse_form(text), dry_run)
+
+
+def _take_form(store: CampaignStore, form: Mapping[str, Any], dry_run: bool) -> ImportResult:
     try:
-        return _import_orders(store, text, dry_run)
+        return _import_orders(store, form, dry_run)
     except _NotTaken as preview:
         return preview.result
 
 
-def _import_orders(store: CampaignStore, text: str | bytes, dry_run: bool) -> ImportResult:
-    form = packet.parse_form(text)
+def _import_orders(store: CampaignStore, form: Mapping[str, Any],
+                   dry_run: bool) -> ImportResult:
     side = packet.form_side(form)
     ground = store.ground()
     with store.unit_of_work() as work:
@@ -281,6 +284,7 @@ def import_submitted(store: CampaignStore, side: str, form: Mapping[str, Any], *
     it is then signed with the side's key and taken with every check of a returned form
     (campaign, day, the state it was written against, taken once), each order taken or refused
     with its reason."""
+    form = packet.checked_form(form)
     said = str(form.get("side", ""))
     if said.casefold() != side.casefold():
         raise packet.FormRefused(f"the order form says it is the {said:.20}', and was submitted "
@@ -288,7 +292,7 @@ def import_submitted(store: CampaignStore, side: str, form: Mapping[str, Any], *
     with store.read() as reader:
         key = reader.side_key(packet.form_side(form).value)
     signed = packet.sign({k: v for k, v in form.items() if k != "signature"}, key)
-    return import_orders(store, json.dumps(signed, ensure_ascii=False), dry_run=dry_run)
+    return _take_form(store, signed, dry_run)
 
 
 def undo(store: CampaignStore, expected: LogStep | None = None) -> Changes:

@@ -202,8 +202,9 @@ def test_the_command_line_lets_members_in(club, capsys):
 
 def test_a_submitted_form_is_taken_as_a_returned_one_and_a_wrong_one_refused(club, capsys):
     """Record 0025's checks on the submitted forms: the French form is taken (its order
-    issued); a form claiming the French side sent by the Allied login is refused (the database
-    let him write only the Allied' rows); each is marked with what became of it."""
+    issued), the same again changes nothing, something that is no order form is refused; the
+    Allied login cannot send a French form, and his form of the wrong day is refused; each is
+    marked with what became of it."""
     address, logins = club
     with PlayerSeat(as_login(address, logins["French"])) as seat:
         form = packet.order_form(seat.view())
@@ -212,6 +213,7 @@ def test_a_submitted_form_is_taken_as_a_returned_one_and_a_wrong_one_refused(clu
                 line["verb"], line["objective"] = "Move", "Brook"
         seat.submit(form)
         seat.submit(form)  # the same form twice: taken once
+        seat.submit({"side": "French", "orders": "advance!"})  # not an order form at all
     with PlayerSeat(as_login(address, logins["Allied"])) as seat:
         with pytest.raises(CampaignServerError, match="this login is the Allied's"):
             seat.submit(form)
@@ -227,7 +229,9 @@ def test_a_submitted_form_is_taken_as_a_returned_one_and_a_wrong_one_refused(clu
         assert queries.state_json(doc)["orders"]["1 Corps|active"]["objective"] == "Brook"
     with PlayerSeat(as_login(address, logins["French"])) as seat:
         outcomes = [s.taken for s in seat.submitted()]
-    assert outcomes == ["taken: Order form of the French: 1 taken, 0 refused", "taken already"]
+    assert outcomes[:2] == ["taken: Order form of the French: 1 taken, 0 refused",
+                            "taken already"]
+    assert outcomes[2].startswith("refused: the order form is not one of ours")
     with PlayerSeat(as_login(address, logins["Allied"])) as seat:
         (refused,) = [s.taken for s in seat.submitted()]
     assert refused.startswith("refused: the order form is for 1 May 1813")
