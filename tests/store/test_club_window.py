@@ -10,13 +10,15 @@ import secrets
 import keyring
 import pytest
 from keyring.backend import KeyringBackend
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtWidgets import QApplication
 
 from campaign1813.campaign import services
 from campaign1813.campaign.cli import main
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.opening import open_store
 from campaign1813.campaign.store.server import PlayerSeat, add_member, push_campaign
+from campaign1813.ui.app import play_as_player
 from campaign1813.ui.club import (
     KEYRING_SERVICE,
     OpenClubDialog,
@@ -141,3 +143,24 @@ def test_a_players_window_submits_his_orders_and_follows_the_umpire(club, qtbot,
     qtbot.waitUntil(lambda: "taken: Order form of the French: 1 taken, 0 refused" in
                     window.sent.item(0).text(), timeout=1000)
     window.close()
+
+
+def test_the_program_opens_a_players_window_as_player(club, qtbot):
+    """``campaign1813-gui --as-player URL``: the player's window, his side's, and nothing of
+    the umpire's main window."""
+    address, login = club
+    app = QApplication.instance()
+    seen = []
+
+    def look() -> None:
+        seen.extend(w for w in app.topLevelWidgets() if w.isVisible())
+        for w in seen:
+            w.close()
+        app.quit()
+
+    QTimer.singleShot(200, look)
+    assert play_as_player(app, ["campaign1813-gui", "--as-player",
+                                as_login(address, login)]) == 0
+    (window,) = [w for w in seen if isinstance(w, PlayerWindow)]
+    assert window.side is Side.FRENCH and not any(isinstance(w, MainWindow) for w in seen)
+    assert play_as_player(app, ["campaign1813-gui", "--as-player"]) == 2
