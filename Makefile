@@ -50,11 +50,12 @@ test: lint
 # the fuzzers at length (make test runs each with a bounded number of examples), the races
 # of every pair of a battle's actions five times each (make test races each pair once), and
 # all ten recorded days of the 10x campaign's End Day (make test plays the first two), and four
-# clients racing 200 orders each on one server campaign (make test races 25 each)
+# clients racing 200 orders each on one server campaign, and two umpires and two players
+# racing 200 each on one (make test races 25 each)
 fuzz: $(TEST_STAMP)
 	QT_QPA_PLATFORM=offscreen FUZZ_EXAMPLES=1000 END_DAY_RECORD_DAYS=10 RACE_ACTIONS=200 \
 		$(BIN)/python -m pytest tests/fuzz tests/store/test_battle_races.py \
-		tests/day/test_end_day_record.py tests/store/test_server.py
+		tests/day/test_end_day_record.py tests/store/test_server.py tests/store/test_club.py
 
 bench: $(TEST_STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/run.py

@@ -3,9 +3,12 @@
 The shipped 1813 campaign is made as a file and pushed to a throwaway server (``tools/pg_server``,
 on a socket in a temporary folder, with durable commits off as in the tests); then the same
 actions run on both: an order given and undone (each one logged transaction), and End Day with
-every French corps ordered, undone and redone, several times. The figures are medians of wall
-time (the server's work is in another process, so CPU time alone would flatter it), and their
-ratio, server to file. Where no server can start, it says why and measures nothing.
+every French corps ordered, undone and redone, several times; then End Day again with the fog
+of war on (the day's reports made), and on the server once more with a player let in (each
+side's view then written in the same transaction as the action, for its players). The figures
+are medians of wall time (the server's work is in another process, so CPU time alone would
+flatter it), and their ratio, server to file. Where no server can start, it says why and
+measures nothing.
 """
 
 from __future__ import annotations
@@ -20,7 +23,11 @@ from pathlib import Path
 from campaign1813.campaign import services
 from campaign1813.campaign.store.document import create_campaign, open_campaign
 from campaign1813.campaign.store.protocol import CampaignStore
-from campaign1813.campaign.store.server import open_server_campaign, push_campaign
+from campaign1813.campaign.store.server import (
+    add_member,
+    open_server_campaign,
+    push_campaign,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tools/, beside the package
 from tools import pg_server  # noqa: E402
@@ -56,6 +63,16 @@ def _measure(store: CampaignStore) -> tuple[float, float]:
     return _median(order, ORDERS) / 2, _median(end_day, DAYS) / 2
 
 
+def _fog_day(store: CampaignStore) -> float:
+    """The median of End Day (with its undo) with the fog of war on."""
+
+    def end_day() -> None:
+        services.end_day(store)
+        services.undo(store)
+
+    return _median(end_day, DAYS) / 2
+
+
 def main() -> None:
     """Measure and print the two stores' figures and their ratios."""
     try:
@@ -71,14 +88,25 @@ def main() -> None:
             push_campaign(path, address)
             with open_campaign(path) as doc:
                 file_order, file_day = _measure(doc)
+                services.change_setting(doc, "fog", "on")
+                file_fog = _fog_day(doc)
             with open_server_campaign(address) as store:
                 pg_order, pg_day = _measure(store)
+                services.change_setting(store, "fog", "on")
+                pg_fog = _fog_day(store)
+            add_member(address, "bench_french", "French", password="bench")
+            with open_server_campaign(address) as store:
+                pg_seen = _fog_day(store)  # and each side's view written for its players
     finally:
         server.stop()
     print(f"an order (one logged action): file {file_order * 1000:.1f} ms, "
           f"server {pg_order * 1000:.1f} ms, ratio {pg_order / file_order:.2f}")
     print(f"End Day (1813 campaign):      file {file_day * 1000:.1f} ms, "
           f"server {pg_day * 1000:.1f} ms, ratio {pg_day / file_day:.2f}")
+    print(f"End Day, fog of war on:       file {file_fog * 1000:.1f} ms, "
+          f"server {pg_fog * 1000:.1f} ms, ratio {pg_fog / file_fog:.2f}")
+    print(f"  the same with a player let in (the sides' views written): server "
+          f"{pg_seen * 1000:.1f} ms, ratio {pg_seen / file_fog:.2f}")
 
 
 if __name__ == "__main__":

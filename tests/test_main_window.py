@@ -31,7 +31,8 @@ def menu_titles(window):
 def test_menus(window):
     assert menu_titles(window) == ["&File", "&Edit", "&Campaign", "&View", "&Battle", "&Help"]
     file_items = [a.text() for a in window.menus.file_menu.actions() if a.text()]
-    assert file_items == ["&New Campaign…", "&Open…", "Open &Recent", "Save &As…", "&Back Up…",
+    assert file_items == ["&New Campaign…", "&Open…", "Open &Recent", "Open &Club Campaign…",
+                          "Save &As…", "&Back Up…",
                           "Restore From Bac&kup…", "&Print Orders of Battle…",
                           "E&xport Orders of Battle…", "&Turn Packets…", "&Quit"]
 

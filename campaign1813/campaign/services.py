@@ -11,7 +11,7 @@ line call these and nothing else to change a campaign.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, is_dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -254,14 +254,18 @@ def import_orders(store: CampaignStore, text: str | bytes, *,
     """Take a side's returned order form: checked for its campaign, side, day, the state it
     was written against and its signature; each order taken or refused with its reason.
     ``dry_run``: only say what would change (the campaign is left as it was)."""
+    return _take_form(store, packet.parse_form(text), dry_run)
+
+
+def _take_form(store: CampaignStore, form: Mapping[str, Any], dry_run: bool) -> ImportResult:
     try:
-        return _import_orders(store, text, dry_run)
+        return _import_orders(store, form, dry_run)
     except _NotTaken as preview:
         return preview.result
 
 
-def _import_orders(store: CampaignStore, text: str | bytes, dry_run: bool) -> ImportResult:
-    form = packet.parse_form(text)
+def _import_orders(store: CampaignStore, form: Mapping[str, Any],
+                   dry_run: bool) -> ImportResult:
     side = packet.form_side(form)
     ground = store.ground()
     with store.unit_of_work() as work:
@@ -287,6 +291,24 @@ def _import_orders(store: CampaignStore, text: str | bytes, dry_run: bool) -> Im
         if dry_run:
             raise _NotTaken(ImportResult(changes, tuple(diff), True))
         return ImportResult(changes, tuple(diff))
+
+
+def import_submitted(store: CampaignStore, side: str, form: Mapping[str, Any], *,
+                     dry_run: bool = False) -> ImportResult:
+    """Take an order form a side's player submitted to a club's server, where the database let
+    his login write only his own side's rows (``side``): the form must say it is that side's;
+    it is then signed with the side's key and taken with every check of a returned form
+    (campaign, day, the state it was written against, taken once), each order taken or refused
+    with its reason."""
+    form = packet.checked_form(form)
+    said = str(form.get("side", ""))
+    if said.casefold() != side.casefold():
+        raise packet.FormRefused(f"the order form says it is the {said:.20}', and was submitted "
+                                 f"by the {side}' player: wrong side")
+    with store.read() as reader:
+        key = reader.side_key(packet.form_side(form).value)
+    signed = packet.sign({k: v for k, v in form.items() if k != "signature"}, key)
+    return _take_form(store, signed, dry_run)
 
 
 def undo(store: CampaignStore, expected: LogStep | None = None) -> Changes:

@@ -24,6 +24,7 @@ from PySide6.QtGui import QFileOpenEvent, QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from campaign1813 import __version__
+from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.store.document import SUFFIX
 from campaign1813.data import data_root
 from campaign1813.ui.main_window import APP_TITLE, MainWindow
@@ -180,6 +181,30 @@ def _install_excepthook(app: QApplication) -> None:
     sys.excepthook = hook
 
 
+AS_PLAYER = "--as-player"
+
+
+def play_as_player(app: QApplication, argv: list[str]) -> int:
+    """``campaign1813-gui --as-player URL``: a side's player's window on a club's server
+    campaign (his side's view and an order pad), as his own login."""
+    from campaign1813.campaign.store.server import PlayerSeat
+    from campaign1813.ui.club import PlayerWindow, stored_password, with_password
+
+    at = argv.index(AS_PLAYER)
+    if at + 1 >= len(argv):
+        print(f"{AS_PLAYER} takes a club campaign's address", file=sys.stderr)
+        return 2
+    address = argv[at + 1]
+    try:
+        seat = PlayerSeat(with_password(address, stored_password(address) or ""))
+        window = PlayerWindow(seat)
+    except CampaignError as exc:
+        QMessageBox.critical(None, APP_TITLE, f"Cannot open the club's campaign: {exc}")
+        return 1
+    window.show()
+    return app.exec()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Start the desktop application."""
     argv = list(sys.argv if argv is None else argv)
@@ -191,6 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     app.setApplicationVersion(__version__)
     app.setWindowIcon(QIcon(str(data_root() / "icons" / "campaign1813.svg")))
     _install_excepthook(app)
+    if AS_PLAYER in argv[1:]:
+        return play_as_player(app, argv)
     window = MainWindow(QSettings(), defer_map=True)
     if sys.platform == "darwin":
         # only macOS hands a file over by event; an application-wide filter costs a Python

@@ -23,6 +23,7 @@ from campaign1813.campaign.export.diary import campaign_report
 from campaign1813.campaign.export.document import Document
 from campaign1813.campaign.export.formats import document_bytes
 from campaign1813.campaign.export.output import write_new
+from campaign1813.campaign.store.document import CampaignDocument
 from campaign1813.ui.open_campaign import OpenCampaign
 from campaign1813.ui.paper import QtPaper
 from campaign1813.ui.print_oob import default_paper, preview_dialog
@@ -157,4 +158,5 @@ def report_document(campaign: OpenCampaign, battle: int) -> Document:
 
 def campaign_folder(campaign: OpenCampaign) -> Path:
     """Where a save dialog starts: the open campaign's folder, else the home folder."""
-    return campaign.document.path.parent if campaign.document is not None else Path.home()
+    doc = campaign.document
+    return doc.path.parent if isinstance(doc, CampaignDocument) else Path.home()

@@ -36,6 +36,7 @@ from campaign1813.campaign.store.document import (
     restore_campaign,
     save_campaign_as,
 )
+from campaign1813.campaign.store.protocol import CampaignStore
 from campaign1813.ui import APP_TITLE
 from campaign1813.ui.day_windows import ReportPane
 from campaign1813.ui.map.view import CampaignView
@@ -56,6 +57,7 @@ if TYPE_CHECKING:
     from campaign1813.campaign.day.actions import IssueOrder
     from campaign1813.ui.battle import BattleWindow
     from campaign1813.ui.battle_dialogs import BattleDialog
+    from campaign1813.ui.club import ClubWatch
     from campaign1813.ui.diary_window import DiaryWindow
     from campaign1813.ui.report_window import ReportWindow
     from campaign1813.ui.reports_dialog import ReportsDialog
@@ -144,11 +146,26 @@ class MainWindow(QMainWindow):
         self._watch.setInterval(WATCH_MS)
         self._watch.timeout.connect(self._on_watch)
         self._watch.start()
+        # a server campaign is not polled: its notifications wake the window (ui/club.py)
+        self.club_address = ""
+        self._club_watch: ClubWatch | None = None
 
     @property
-    def document(self) -> CampaignDocument | None:
-        """The open campaign file, if any."""
+    def document(self) -> CampaignStore | None:
+        """The open campaign (a file, or a club's on a server), if any."""
         return self.campaign.document
+
+    @property
+    def file(self) -> CampaignDocument | None:
+        """The open campaign's file, if it is a file (None for a server campaign)."""
+        doc = self.campaign.document
+        return doc if isinstance(doc, CampaignDocument) else None
+
+    def _not_for_server(self, what: str) -> bool:
+        if self.document is not None:
+            self.report_error(f"{what} is for a campaign file; a server campaign is copied "
+                              "with 'campaign1813 pull URL FILE'")
+        return False
 
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -173,7 +190,7 @@ class MainWindow(QMainWindow):
         """Create a new campaign file from the 1813 scenario and open it. An existing file is
         replaced only if ``replace`` says so, or (for None) the umpire says so when asked."""
         path = _campaign_path(path)
-        if self.document is not None and path.exists() and path.samefile(self.document.path):
+        if self.file is not None and path.exists() and path.samefile(self.file.path):
             self.report_error(f"Cannot create campaign: {path} is the campaign open now; "
                               "choose another name")
             return False
@@ -190,15 +207,15 @@ class MainWindow(QMainWindow):
     def save_as(self, path: str | Path, *, replace: bool | None = None) -> bool:
         """Copy the open campaign to a new file and continue in the copy (an existing file is
         replaced as for a new campaign)."""
-        if self.document is None:
-            return False
+        if self.file is None:
+            return self._not_for_server("Save As")
         path = _campaign_path(path)
-        if path.exists() and path.samefile(self.document.path):
+        if path.exists() and path.samefile(self.file.path):
             return True
         if not self._may_replace(path, replace):
             return False
         try:
-            doc = save_campaign_as(self.document, path, overwrite=path.exists())
+            doc = save_campaign_as(self.file, path, overwrite=path.exists())
         except (CampaignError, OSError) as exc:
             self.report_error(f"Cannot save campaign: {exc}")
             return False
@@ -207,13 +224,13 @@ class MainWindow(QMainWindow):
 
     def back_up(self, path: str | Path, *, replace: bool | None = None) -> bool:
         """Write a whole, consistent copy of the open campaign and go on working in this one."""
-        if self.document is None:
-            return False
+        if self.file is None:
+            return self._not_for_server("Back Up")
         path = _campaign_path(path)
         if not self._may_replace(path, replace):
             return False
         try:
-            backup_campaign(self.document, path, overwrite=path.exists())
+            backup_campaign(self.file, path, overwrite=path.exists())
         except (CampaignError, OSError) as exc:
             self.report_error(f"Cannot back up the campaign: {exc}")
             return False
@@ -224,9 +241,9 @@ class MainWindow(QMainWindow):
         """Put a backup in the place of the open campaign (``campaign1813 restore``): the
         campaign as it is now is kept beside it as ``NAME.before-restore``, journal and all,
         and the backup is opened. ``confirm`` None asks the umpire first."""
-        doc = self.document
+        doc = self.file
         if doc is None:
-            return False
+            return self._not_for_server("Restore From Backup")
         backup, path = Path(backup), doc.path
         if confirm is None:
             answer = QMessageBox.question(
@@ -271,8 +288,8 @@ class MainWindow(QMainWindow):
     def check_for_changes(self) -> bool:
         """Read the file again if another window or program has written it since; returns
         whether it had."""
-        doc = self.document
-        if doc is None:
+        doc = self.file
+        if doc is None:  # a server campaign is heard of by its notifications, never polled
             return False
         if doc.replaced():
             self._open_again(doc)
@@ -309,9 +326,76 @@ class MainWindow(QMainWindow):
         self.report_error(f"The campaign file {path} was replaced on disk by another program; "
                           "it has been opened again and is shown as it is now.")
 
+    def open_club_dialog(self) -> bool:
+        """File ▸ Open Club Campaign…: ask for the address and password, then open it."""
+        from campaign1813.ui.club import OpenClubDialog
+
+        dialog = OpenClubDialog(self, str(self._settings.value("club/last", "")))
+        if dialog.exec() != OpenClubDialog.DialogCode.Accepted:
+            return False
+        address, password, remember = dialog.values()
+        return self.open_club(address, password, remember=remember)
+
+    def open_club(self, address: str, password: str = "", *, remember: bool = False) -> bool:
+        """Open a club's campaign on a server (the password typed, else the one the keyring
+        keeps, else libpq's own ~/.pgpass); the password is kept in the system's keyring only
+        if ``remember``. On refusal report why and keep the current campaign."""
+        from campaign1813.campaign.store.server import open_server_campaign
+        from campaign1813.ui.club import (
+            ClubWatch,
+            keep_password,
+            stored_password,
+            with_password,
+            without_password,
+        )
+
+        try:
+            given = password or stored_password(address) or ""
+            doc = open_server_campaign(with_password(address, given))
+            if remember and password:
+                keep_password(address, password)
+            watch = ClubWatch(doc.listen(), self)
+        except CampaignError as exc:
+            self.report_error(f"Cannot open the club's campaign: {exc}")
+            return False
+        self._settings.setValue("club/last", without_password(address))
+        self._set_store(doc)
+        self._club_watch = watch
+        watch.changed.connect(self._on_club_changed)
+        self.club_address = str(doc.address)
+        self.statusBar().showMessage(f"Opened {doc.address} — every change is kept on the "
+                                     "server as it is made")
+        return True
+
+    def _on_club_changed(self) -> None:
+        """Another umpire or a player committed to the open server campaign: read it again."""
+        try:
+            self.campaign.reload()
+        except CampaignError as exc:
+            self.report_error(f"The campaign was changed elsewhere and cannot be read: {exc}")
+            return
+        self.statusBar().showMessage(
+            "The campaign was changed in another window or program; it is shown as it is now")
+
+    def _stop_club_watch(self) -> None:
+        if self._club_watch is not None:
+            self._club_watch.close()
+            self._club_watch = None
+            self.club_address = ""
+
+    def _set_store(self, doc: CampaignStore) -> None:
+        """Show a campaign that is not a file (a club's on a server)."""
+        if self.document is not None and self.document is not doc:
+            self.document.close()
+        self._stop_club_watch()
+        self.report_pane.clear()
+        self.campaign.open(doc)
+        self.document_changed.emit()
+
     def _set_document(self, doc: CampaignDocument) -> None:
         if self.document is not None and self.document is not doc:
             self.document.close()
+        self._stop_club_watch()
         self.report_pane.clear()
         self.menus.remember_recent(doc.path)
         self._settings.setValue("files/last", str(doc.path))
@@ -618,8 +702,8 @@ class MainWindow(QMainWindow):
 
     def start_folder(self) -> str:
         """Where a file dialog starts: the open campaign's folder, else the home folder."""
-        if self.document is not None:
-            return str(self.document.path.parent)
+        if self.file is not None:
+            return str(self.file.path.parent)
         return str(Path.home())
 
     def show_settings(self) -> SettingsDialog | None:
@@ -645,8 +729,9 @@ class MainWindow(QMainWindow):
             return ""
         s = doc.summary()
         stored = doc.settings().get("campaign", {})
+        where = str(self.file.path) if self.file else self.club_address
         lines = [f"<b>{escape(s.name)}</b>", f"Today: {format_date(s.current_date)}",
-                 f"Began: {format_date(s.start_date)}", f"File: {escape(str(doc.path))}"]
+                 f"Began: {format_date(s.start_date)}", f"File: {escape(where)}"]
         lines += [f"{k.replace('_', ' ')}: {escape(str(v))}" for k, v in stored.items()
                   if k not in ("name", "start_date")]
         lines.append("<br><b>Settings</b> (Campaign ▸ Settings… changes them)")
@@ -663,6 +748,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
         self._watch.stop()  # a closed window no longer looks at its file
+        self._stop_club_watch()
         self._settings.setValue("window/geometry", self.saveGeometry())
         self._settings.setValue("window/state", self.saveState())
         doc = self.document

@@ -34,7 +34,7 @@ from campaign1813.ui import APP_TITLE
 from campaign1813.ui.open_campaign import OpenCampaign, Update
 
 if TYPE_CHECKING:
-    from campaign1813.campaign.store.document import CampaignDocument
+    from campaign1813.campaign.store.protocol import CampaignStore
 
 MAX_RECENT = 8
 FILE_FILTER = f"1813 campaigns (*{SUFFIX})"
@@ -53,13 +53,14 @@ class Window(Protocol):
     objectives_dock: QDockWidget
 
     @property
-    def document(self) -> CampaignDocument | None: ...
+    def document(self) -> CampaignStore | None: ...
     def menuBar(self) -> QMenuBar: ...  # noqa: N802 (Qt's names)
     def statusBar(self) -> QStatusBar: ...  # noqa: N802
     def close(self) -> bool: ...
     def report_error(self, message: str) -> None: ...
     def start_folder(self) -> str: ...
     def open_file(self, path: str | Path) -> bool: ...
+    def open_club_dialog(self) -> bool: ...
     def new_campaign(self, path: str | Path, *, replace: bool | None = None) -> bool: ...
     def save_as(self, path: str | Path, *, replace: bool | None = None) -> bool: ...
     def back_up(self, path: str | Path, *, replace: bool | None = None) -> bool: ...
@@ -107,6 +108,8 @@ class Menus(QObject):
         self.open_action = self._action(self.file_menu, "&Open…", self._on_open,
                                         QKeySequence.StandardKey.Open)
         self.recent_menu = self.file_menu.addMenu("Open &Recent")
+        self.open_club_action = self._action(self.file_menu, "Open &Club Campaign…",
+                                             self._on_open_club)
         self.file_menu.addSeparator()
         self.save_as_action = self._action(self.file_menu, "Save &As…", self._on_save_as,
                                            QKeySequence.StandardKey.SaveAs)
@@ -216,6 +219,9 @@ class Menus(QObject):
         chosen = self._save_dialog("New Campaign")
         if chosen:
             self._window.new_campaign(chosen[0], replace=True if chosen[1] else None)
+
+    def _on_open_club(self) -> None:
+        self._window.open_club_dialog()
 
     def _on_open(self) -> None:
         path, _ = QFileDialog.getOpenFileName(_widget(self._window), "Open Campaign",

@@ -20,7 +20,7 @@ from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.day.state import DayState
 from campaign1813.campaign.queries import BattleView, CampaignStatus, CommandView
 from campaign1813.campaign.scenario.types import Scenario
-from campaign1813.campaign.store.document import CampaignDocument
+from campaign1813.campaign.store.protocol import CampaignStore
 
 
 class Update(msgspec.Struct, frozen=True):
@@ -48,7 +48,7 @@ class OpenCampaign(QObject):
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
-        self.document: CampaignDocument | None = None
+        self.document: CampaignStore | None = None
         self.scenario: Scenario | None = None
         self.status: CampaignStatus | None = None
         self._state: DayState | None = None  # while an update is told: the state it was read from
@@ -58,8 +58,8 @@ class OpenCampaign(QObject):
         """The battles still to be fought, as last read (none with no campaign open)."""
         return () if self.status is None else self.status.battles_due
 
-    def open(self, doc: CampaignDocument | None) -> None:
-        """Show another campaign file (None for none): the one full read."""
+    def open(self, doc: CampaignStore | None) -> None:
+        """Show another campaign, a file or a server's (None for none): the one full read."""
         self.document = doc
         self.scenario = doc.scenario() if doc is not None else None
         self.status = queries.campaign_status(doc) if doc is not None else None

@@ -28,20 +28,20 @@ from typing import TYPE_CHECKING
 
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.errors import CampaignError
-from campaign1813.campaign.store.document import CampaignDocument
+from campaign1813.campaign.store.protocol import CampaignStore
 from campaign1813.ui.open_campaign import OpenCampaign
 
 if TYPE_CHECKING:
     from campaign1813.campaign.day.actions import IssueOrder
 
-Service = Callable[[CampaignDocument], Changes]
+Service = Callable[[CampaignStore], Changes]
 
 
 def day_service(name: str, *args: object, **kwargs: object) -> Service:
     """The campaign service ``name`` (``end_day``, ``perform``, ``undo``…) called on the open
     file with these arguments, as an :class:`Operation` runs it."""
 
-    def call(doc: CampaignDocument) -> Changes:
+    def call(doc: CampaignStore) -> Changes:
         from campaign1813.campaign import services  # the day's rules: with the first action
 
         service: Callable[..., Changes] = getattr(services, name)

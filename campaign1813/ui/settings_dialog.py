@@ -39,6 +39,7 @@ from campaign1813.campaign import queries, services
 from campaign1813.campaign.day.settings import BY_NAME, parse_setting, shown
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.queries import SettingView
+from campaign1813.campaign.store.document import CampaignDocument
 from campaign1813.ui.open_campaign import OpenCampaign
 from campaign1813.ui.operation import Operation, Service
 
@@ -267,8 +268,8 @@ class SettingsDialog(QDialog):
 
         layout = QVBoxLayout(self)
         if self.read_only:
-            note = QLabel(f"{doc.path.name} is read-only: its settings can be viewed but not "
-                          "changed.")
+            name = doc.path.name if isinstance(doc, CampaignDocument) else "The campaign"
+            note = QLabel(f"{name} is read-only: its settings can be viewed but not changed.")
         else:
             note = QLabel("A change counts from today. Each setting changed is one action, "
                           "taken back by Edit ▸ Undo.")

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QFileDialog, QWidget
 
 from campaign1813.campaign.export.output import write_new
 from campaign1813.campaign.queries import battle_setup_view
-from campaign1813.campaign.store.document import CampaignDocument
+from campaign1813.campaign.store.protocol import CampaignStore
 from campaign1813.ui.paper.setup_sheet import setup_sheet_pdf
 from campaign1813.ui.paper.table_diagram import table_svg
 
@@ -22,7 +22,7 @@ _PDF_FILTER = "Setup sheet (*.pdf)"
 _SVG_FILTER = "Table diagram (*.svg)"
 
 
-def save_setup_sheet(parent: QWidget, doc: CampaignDocument, battle: int,
+def save_setup_sheet(parent: QWidget, doc: CampaignStore, battle: int,
                      folder: str) -> Path | None:
     """Battle ▸ Setup Sheet…: ask where, then write the battle's sheet as PDF (the paper the
     locale uses) or its table as SVG; the file written, or None if the umpire cancelled."""

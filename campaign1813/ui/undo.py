@@ -18,8 +18,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from campaign1813.campaign import queries
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.errors import CampaignError
-from campaign1813.campaign.store.document import CampaignDocument
-from campaign1813.campaign.store.protocol import LogStep
+from campaign1813.campaign.store.protocol import CampaignStore, LogStep
 from campaign1813.ui.open_campaign import OpenCampaign
 from campaign1813.ui.operation import Operation, Service, day_service
 
@@ -74,7 +73,7 @@ class UndoHistory(QObject):
 
     @staticmethod
     def _step(what: str, shown: LogStep | None) -> Service:
-        def step(doc: CampaignDocument) -> Changes:
+        def step(doc: CampaignStore) -> Changes:
             if shown is None:
                 raise CampaignError(f"there is nothing to {what}")
             return day_service(what, expected=shown)(doc)

@@ -22,6 +22,7 @@ from campaign1813.campaign.cli import main
 from campaign1813.campaign.day.actions import IssueOrder
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.store import server
+from campaign1813.campaign.store.club import CLUB_TABLES
 from campaign1813.campaign.store.document import CampaignBusy, open_campaign
 from campaign1813.campaign.store.opening import open_store
 from campaign1813.campaign.store.protocol import LogEntry
@@ -33,7 +34,7 @@ from campaign1813.campaign.store.server import (
     open_server_campaign,
     push_campaign,
 )
-from campaign1813.campaign.store.version import REVISIONS, SCHEMA_VERSION
+from campaign1813.campaign.store.version import REVISIONS, SCHEMA_VERSION, TABLES
 from tests.store.stores import campaign_address, read_raw, write_raw
 from tools import pg_server
 
@@ -317,15 +318,22 @@ def test_a_machine_without_postgresql_is_told_so(monkeypatch):
 def test_a_server_campaign_has_exactly_the_layout_the_tables_declare(pg_database,
                                                                      fresh_campaign):
     """The file's alembic revisions, run on PostgreSQL in the campaign's schema, make the very
-    tables ``store/schema.py`` declares (alembic's comparison finds no difference)."""
+    tables ``store/schema.py`` declares (alembic's comparison finds no difference), beside
+    the server's own tables for the club's members."""
     address = ServerAddress(campaign_address(pg_database))
     push_campaign(fresh_campaign(), address)
     engine = create_engine("postgresql+psycopg://", creator=lambda: psycopg.connect(
         address.conninfo, options=f"-c search_path={address.schema}"))
     try:
         with engine.connect() as con:
-            context = MigrationContext.configure(con)
+            context = MigrationContext.configure(con, opts={
+                "include_object": lambda _o, name, kind, *_: kind != "table" or
+                name not in CLUB_TABLES})
             assert compare_metadata(context, SQLModel.metadata) == []
+            tables = {r[0] for r in con.exec_driver_sql(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = "
+                "current_schema()")}
+            assert tables == TABLES | {"alembic_version", *CLUB_TABLES}
             assert context.get_current_revision() == REVISIONS[SCHEMA_VERSION]
     finally:
         engine.dispose()
@@ -333,9 +341,10 @@ def test_a_server_campaign_has_exactly_the_layout_the_tables_declare(pg_database
 
 def test_a_server_campaign_of_an_older_schema_is_upgraded_when_opened(pg_database,
                                                                       fresh_campaign):
-    """A campaign left at schema version 5 (its log entries without ids) is brought to the
-    newest by the file's own revisions when it is opened: each entry gets its id, and the
-    layout is the declared one. A campaign of a newer version is refused."""
+    """A campaign left at schema version 5 (its log entries without ids, no reports nor keys) is
+    brought to the newest by the file's own revisions when it is opened: each entry gets its id,
+    each side its key, and the layout is the declared one. A campaign of a newer version is
+    refused."""
     target = campaign_address(pg_database)
     push_campaign(fresh_campaign(), target)
     with open_store(target) as doc:
@@ -350,6 +359,9 @@ def test_a_server_campaign_of_an_older_schema_is_upgraded_when_opened(pg_databas
         step = queries.undo_step(doc)
         assert step.label == "Order: 5 Corps – Hold Magdeburg" and len(step.entry) == 32
         services.undo(doc, step)
+        with doc.read() as reader:  # revision 0007 issued each side a key on the server too
+            keys = {side: reader.side_key(side) for side in ("French", "Allied")}
+    assert len(keys["French"]) == 32 and keys["French"] != keys["Allied"]
     assert read_raw(target, "SELECT schema_version FROM document") == [(SCHEMA_VERSION,)]
     write_raw(target, "UPDATE document SET schema_version = 99")
     with pytest.raises(CampaignServerError, match="newer version of campaign1813 .schema 99"):

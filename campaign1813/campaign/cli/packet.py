@@ -18,10 +18,11 @@ from campaign1813.campaign import queries, services
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.export import packet
 from campaign1813.campaign.export.output import write_new
+from campaign1813.campaign.export.packet import FormRefused
 from campaign1813.campaign.export.paper import installed
 from campaign1813.campaign.export.turn_packet import packet_json_bytes, write_packet
 from campaign1813.campaign.scenario.types import Side
-from campaign1813.campaign.store.document import open_campaign
+from campaign1813.campaign.store.opening import is_address, open_store
 
 
 def _side(text: str) -> Side:
@@ -55,7 +56,10 @@ def register(sub: Any, argv: list[str] | None = None) -> None:
 
     p = sub.add_parser("import-orders", help="take a side's signed order form")
     p.add_argument("file")
-    p.add_argument("form", metavar="ORDERS.json")
+    p.add_argument("form", metavar="ORDERS.json", nargs="?",
+                   help="the returned form (left out with --submitted)")
+    p.add_argument("--submitted", action="store_true",
+                   help="take the forms the players submitted to a club's server campaign")
     p.add_argument("--dry-run", action="store_true",
                    help="only show what would change; take nothing")
     p.set_defaults(func=_import)
@@ -81,7 +85,7 @@ def packet_files(file: str, side: Side, out: Path, paper_size: str = "a4",
                  force: bool = False) -> list[Path]:
     """Write a side's packet into ``out``; the files written."""
     installed()  # before the file is opened: without a painter there is nothing to do
-    with open_campaign(file) as doc:
+    with open_store(file) as doc:
         return write_packet(doc, side, out, paper_size, force)
 
 
@@ -94,7 +98,7 @@ def _packet(args: argparse.Namespace) -> int:
 
 def _side_key(args: argparse.Namespace) -> int:
     side = _side(args.side)
-    with open_campaign(args.file) as doc, doc.read() as reader:
+    with open_store(args.file) as doc, doc.read() as reader:
         key = reader.side_key(side.value)
     write_new(Path(args.out), key.hex().encode() + b"\n", force=False)
     print(f"wrote {args.out}: the {side.value}' key; give it to their player alone")
@@ -114,24 +118,70 @@ def _sign(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
+    if args.submitted:
+        if args.form is not None or not is_address(args.file):
+            raise CampaignError("--submitted takes a server campaign's address and no form: "
+                                "the players' forms are on the server")
+        return _import_submitted(args)
+    if args.form is None:
+        raise CampaignError("import-orders: name the returned order form (ORDERS.json)")
     data = Path(args.form).read_bytes()
-    with open_campaign(args.file) as doc:
+    with open_store(args.file) as doc:
         result = services.import_orders(doc, data, dry_run=args.dry_run)
     if result.changes is None:
         print(f"{args.form}: this order form was taken already; nothing changed")
         return 0
-    print(("Would take: " if result.dry_run else "") + result.changes.label)
+    _show(result)
+    return 0
+
+
+def _show(result: services.ImportResult, indent: str = "") -> None:
+    assert result.changes is not None
+    print(indent + ("Would take: " if result.dry_run else "") + result.changes.label)
     for line in result.diff:
-        print(f"  {line}")
+        print(f"{indent}  {line}")
     for line in result.changes.lines:
         if line.startswith("Refused: "):
-            print(f"  {line}")
+            print(f"{indent}  {line}")
+
+
+def _import_submitted(args: argparse.Namespace) -> int:
+    """Take every form the players submitted and the umpire has not yet taken, oldest first;
+    each marked with what became of it (taken, or refused and why), unless a dry run."""
+    from campaign1813.campaign.store.server import (
+        mark_submitted,
+        open_server_campaign,
+        submitted_forms,
+    )
+
+    with open_server_campaign(args.file) as doc:
+        waiting = submitted_forms(doc)
+        if not waiting:
+            print("no submitted order forms are waiting")
+        for sent in waiting:
+            print(f"form {sent.id}, the {sent.side}' (from {sent.login}):")
+            try:
+                result = services.import_submitted(doc, sent.side, sent.form,
+                                                   dry_run=args.dry_run)
+            except FormRefused as exc:
+                print(f"  refused: {exc}")
+                if not args.dry_run:
+                    mark_submitted(doc, sent.id, f"refused: {exc}")
+                continue
+            if result.changes is None:
+                print("  this order form was taken already; nothing changed")
+                outcome = "taken already"
+            else:
+                _show(result, "  ")
+                outcome = f"taken: {result.changes.label}"
+            if not args.dry_run:
+                mark_submitted(doc, sent.id, outcome)
     return 0
 
 
 def _reports(args: argparse.Namespace) -> int:
     side = _side(args.side) if args.side else None
-    with open_campaign(args.file) as doc:
+    with open_store(args.file) as doc:
         shown = [r for r in queries.enemy_reports(doc) if side is None or r.side == side.value]
     for r in shown:
         state = "released" if r.released else "held back"
@@ -142,14 +192,14 @@ def _reports(args: argparse.Namespace) -> int:
 
 
 def _release(args: argparse.Namespace) -> int:
-    with open_campaign(args.file) as doc:
+    with open_store(args.file) as doc:
         changes = services.release_reports(doc, args.numbers)
     print("\n".join(changes.lines))
     return 0
 
 
 def _hold(args: argparse.Namespace) -> int:
-    with open_campaign(args.file) as doc:
+    with open_store(args.file) as doc:
         changes = services.hold_report(doc, args.number)
     print("\n".join(changes.lines))
     return 0

@@ -1,4 +1,5 @@
-"""CLI subcommands of club campaigns on a PostgreSQL server: ``server init``, ``push``, ``pull``.
+"""CLI subcommands of club campaigns on a PostgreSQL server: ``server init``, ``server
+add-player``/``add-umpire``/``add-observer``, ``push``, ``pull``.
 
 A server campaign is named by its address, ``postgresql://user@host:port/club?campaign=NAME``
 (libpq's ``host=`` and ``port=`` in the query name a socket folder); every other command takes
@@ -8,14 +9,18 @@ such an address where it takes a file.
 from __future__ import annotations
 
 import argparse
+import getpass
+import sys
 from typing import Any
 
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.errors import CampaignError
+from campaign1813.campaign.store.club import ClubRefused
 from campaign1813.campaign.store.document import SUFFIX
 from campaign1813.campaign.store.server import (
     REGISTRY,
     ServerAddress,
+    add_member,
     init_server,
     open_server_campaign,
     pull_campaign,
@@ -36,6 +41,16 @@ def register(sub: Any, argv: list[str] | None = None) -> None:
     q = which.add_parser("init", help="make the database ready for campaigns (again harmless)")
     q.add_argument("url", help="postgresql://user@host:port/DATABASE")
     q.set_defaults(func=_init)
+    for action, what in (("add-player", "a side's player"), ("add-umpire", "a co-umpire"),
+                         ("add-observer", "an observer")):
+        q = which.add_parser(action, help=f"let a login into one campaign as {what} (made if "
+                                          "new)")
+        q.add_argument("url", help="postgresql://admin@host:port/DATABASE?campaign=NAME")
+        if action == "add-player":
+            q.add_argument("--side", required=True, help="french or allied")
+        q.add_argument("--login", required=True, help="the member's login on the server")
+        q.add_argument("--password", help="his password (asked for if a new login and left out)")
+        q.set_defaults(func=_add_member, role=action.removeprefix("add-"))
 
     p = sub.add_parser("push", help="copy a campaign file whole to a server as a campaign")
     p.add_argument("file", help="the campaign file (suffix .c1813)")
@@ -71,4 +86,27 @@ def _pull(args: argparse.Namespace) -> int:
         raise CampaignError(f"{args.file}: a campaign file's name must end in {SUFFIX}")
     out = pull_campaign(args.url, args.file, overwrite=args.overwrite)
     print(f"pulled {ServerAddress(args.url)} to {out}")
+    return 0
+
+
+def _add_member(args: argparse.Namespace) -> int:
+    role = args.role
+    if role == "player":
+        side = args.side.strip().casefold()
+        if side not in ("french", "allied"):
+            raise CampaignError(f"--side {args.side!r}: give french or allied")
+        role = side.capitalize()
+    password = args.password
+    try:
+        made = add_member(args.url, args.login, role, password)
+    except ClubRefused as exc:
+        if password is not None or "needs a password" not in str(exc) or \
+                not sys.stdin.isatty():
+            raise
+        made = add_member(args.url, args.login, role, getpass.getpass(f"{args.login}'s "
+                                                                      "password: "))
+    shown = {"umpire": "a co-umpire", "observer": "an observer"}.get(role,
+                                                                   f"the {role}' player")
+    print(f"{args.login}: {'made, and ' if made else ''}let in as {shown} of "
+          f"{ServerAddress(args.url)}")
     return 0

@@ -127,8 +127,17 @@ def parse_form(text: str | bytes) -> dict[str, Any]:
     """An order form's JSON, checked against its layout; refused with the reason."""
     try:
         data = json.loads(text)
+    except ValueError as exc:
+        raise FormRefused(f"the order form is not one of ours: {exc}") from None
+    return checked_form(data)
+
+
+def checked_form(data: Any) -> dict[str, Any]:
+    """An order form's values (as JSON gives them) checked against its layout; refused with
+    the reason."""
+    try:
         msgspec.convert(data, OrderForm)
-    except (ValueError, msgspec.ValidationError) as exc:
+    except msgspec.ValidationError as exc:
         raise FormRefused(f"the order form is not one of ours: {exc}") from None
     if not isinstance(data, dict) or data.get("format") != FORM_FORMAT:
         raise FormRefused(f"the order form is not one of ours: its format is not {FORM_FORMAT}")

@@ -41,9 +41,22 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import NullPool
 
 from campaign1813.campaign.day.ground import Ground
+from campaign1813.campaign.day.sideview import SideView
 from campaign1813.campaign.errors import CampaignError
+from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.address import is_address
 from campaign1813.campaign.store.audit import audit
+from campaign1813.campaign.store.club import (
+    SubmittedForm,
+    club_tables_exist,
+    has_readers,
+    lay_out_club,
+    lay_out_roles,
+    map_from_json,
+    refresh_side_views,
+    view_from_json,
+)
+from campaign1813.campaign.store.club import add_member as club_add_member
 from campaign1813.campaign.store.codec import read_campaign
 from campaign1813.campaign.store.document import (
     SUFFIX,
@@ -64,13 +77,15 @@ from campaign1813.campaign.store.scenario import read_scenario, stored_key
 from campaign1813.campaign.store.schema import SQLModel
 from campaign1813.campaign.store.version import SCHEMA_VERSION, TABLES
 from campaign1813.campaign.store.work import FileReader, FileWork
+from campaign1813.maps.types import MapData
 
 if TYPE_CHECKING:
     from campaign1813.campaign.scenario.types import Scenario
 
 __all__ = ["BUSY_SECONDS", "CHANNEL", "REGISTRY", "CampaignServerError", "ChangeListener",
-           "ServerAddress", "ServerCampaign", "ServerConnection", "init_server",
-           "open_server_campaign", "pull_campaign", "push_campaign"]
+           "PlayerSeat", "ServerAddress", "ServerCampaign", "ServerConnection", "add_member",
+           "init_server", "mark_submitted", "open_server_campaign", "pull_campaign",
+           "push_campaign", "submitted_forms"]
 
 BUSY_SECONDS = 5.0  # as long as a file waits for another writer
 REGISTRY = "c1813"  # the schema of the campaigns' registry
@@ -293,6 +308,7 @@ def init_server(address: str | ServerAddress) -> ServerAddress:
                 f"CREATE TABLE IF NOT EXISTS {REGISTRY}.campaigns (name text PRIMARY KEY, "
                 "schema_name text NOT NULL UNIQUE, writes bigint NOT NULL DEFAULT 0, "
                 "made timestamptz NOT NULL DEFAULT now())")
+            lay_out_roles(con)
     except DBAPIError as exc:
         raise _refused(address, exc) from None
     finally:
@@ -349,6 +365,7 @@ class ServerCampaign(CampaignStore):
         self._db = ServerConnection(con)
         self._own_writes = 0
         self._token = secrets.token_hex(8)  # this store's commits, in its notifications
+        self._club = False  # whether the campaign has its members' tables (seen once)
         self._scenario: tuple[str, Scenario] | None = None
         self._ground: tuple[str, Ground] | None = None
 
@@ -390,6 +407,11 @@ class ServerCampaign(CampaignStore):
         try:
             yield self._db.as_sqlite(), discard
             if not discarded:
+                db = self._db.as_sqlite()
+                self._club = self._club or club_tables_exist(db)
+                if self._club and has_readers(db, self.address.campaign):
+                    # the sides' views, as this action leaves the campaign, for its players
+                    refresh_side_views(db, self.ground)
                 self._db.execute(f"UPDATE {REGISTRY}.campaigns SET writes = writes + 1 "
                                  "WHERE name = ?", (self.address.campaign,))
                 # heard by every listener when (and only if) the commit is made
@@ -572,6 +594,7 @@ def _upgrade(store: ServerCampaign, version: int) -> None:
         if _schema_version(store, db) < SCHEMA_VERSION:  # another program may have done it
             _lay_out(store.connection)
             read_scenario(db, writable=True)
+            lay_out_club(store.connection, store.address.schema, store.address.campaign)
 
 
 # -- moving a campaign whole between a file and a server ------------------------------------
@@ -602,6 +625,7 @@ def push_campaign(path: str | Path, address: str | ServerAddress, *,
     address = address if isinstance(address, ServerAddress) else ServerAddress(address)
     with open_campaign(path) as doc, doc.reading() as src:
         tables = {t: _sqlite_rows(src, t) for t in _COPIED}
+        ground = doc.ground()
     init_server(address)
     engine, con = _connect(address, address.schema)
     try:
@@ -625,6 +649,8 @@ def push_campaign(path: str | Path, address: str | ServerAddress, *,
                 con.exec_driver_sql(f"DELETE FROM {table}")
                 _insert_server(con, table, names, rows)
             _restart_counters(db)
+            lay_out_club(con, address.schema, address.campaign)
+            refresh_side_views(db.as_sqlite(), lambda: ground)
             if there is None:
                 db.execute(f"INSERT INTO {REGISTRY}.campaigns (name, schema_name) VALUES (?, ?)",
                            (address.campaign, address.schema))
@@ -716,3 +742,173 @@ def pull_campaign(address: str | ServerAddress, path: str | Path, *,
     finally:
         tmp.unlink(missing_ok=True)
     return path
+
+
+# -- a club's members: who is let in, and the orders the players submit --------------------
+
+
+def add_member(address: str | ServerAddress, login: str, role: str,
+               password: str | None = None) -> bool:
+    """Let a login into a server campaign as its umpire, a side's player (French, Allied) or an
+    observer, making the login if it is new; True if it was made. The roles and row-level
+    security of ``store.club`` then hold him to what he may read and write."""
+    address = address if isinstance(address, ServerAddress) else ServerAddress(address)
+    engine, con = _connect(address, address.schema)
+    try:
+        with con.begin():
+            there = con.exec_driver_sql(f"SELECT 1 FROM {REGISTRY}.campaigns WHERE name = %s",
+                                        (address.campaign,)).first()
+            if there is None:
+                raise CampaignServerError(address, f"the server has no campaign "
+                                                   f"{address.campaign!r}")
+            made = club_add_member(con, address.schema, address.campaign, login, role,
+                                   password)
+    except DBAPIError as exc:
+        raise _refused(address, exc) from None
+    finally:
+        con.close()
+        engine.dispose()
+    with open_server_campaign(address) as store, store.writing():
+        pass  # the sides' views written now, for the member just let in
+    return made
+
+
+def _submitted(rows: Iterable[Any]) -> list[SubmittedForm]:
+    return [SubmittedForm(int(r[0]), str(r[1]), r[2] if isinstance(r[2], dict) else
+                          json.loads(r[2]), str(r[3]), str(r[4])) for r in rows]
+
+
+def submitted_forms(store: ServerCampaign, *, waiting: bool = True) -> list[SubmittedForm]:
+    """The order forms the players have submitted to a campaign, oldest first (only those not
+    yet taken or refused, if ``waiting``); none where no member was ever let in."""
+    with store.reading() as db:
+        if not club_tables_exist(db):
+            return []
+        where = "WHERE taken = ''" if waiting else ""
+        rows = db.execute(f"SELECT id, side, form::text, login, taken FROM submitted_orders "
+                          f"{where} ORDER BY id").fetchall()
+    return _submitted(rows)
+
+
+def mark_submitted(store: ServerCampaign, number: int, outcome: str) -> None:
+    """Say what became of a submitted form (taken, or refused and why); its player reads it."""
+    with store.writing() as (db, _discard):
+        db.execute("UPDATE submitted_orders SET taken = ? WHERE id = ?",
+                   (outcome or "taken", number))
+
+
+class PlayerSeat:
+    """A member's own seat at a server campaign, as his login: his side's view, the orders he
+    submits and what became of them. Everything is read and written as he is, so the server's
+    privileges and row-level security (``store.club``) are all that let him in."""
+
+    def __init__(self, address: str | ServerAddress) -> None:
+        self.address = address if isinstance(address, ServerAddress) else ServerAddress(address)
+        self._token = secrets.token_hex(8)
+        try:
+            self._con = psycopg.connect(self.address.conninfo, connect_timeout=10,
+                                        options=f"-c search_path={self.address.schema},"
+                                                f"{REGISTRY}")
+            row = self._con.execute(f"SELECT {REGISTRY}.member_role(%s)",
+                                    (self.address.campaign,)).fetchone()
+            self._con.rollback()
+        except psycopg.Error as exc:
+            self._close_quietly()
+            raise _refused(self.address, exc) from None
+        if row is None or row[0] is None:
+            self._close_quietly()
+            raise CampaignServerError(self.address, "this login is not a member of the "
+                                                    "campaign (the umpire lets members in)")
+        self.role = str(row[0])
+
+    def _close_quietly(self) -> None:
+        con = getattr(self, "_con", None)
+        if con is not None:
+            con.close()
+
+    @property
+    def side(self) -> Side | None:
+        """The member's side, or None for an umpire or an observer."""
+        return next((s for s in Side if s.value == self.role), None)
+
+    def views(self) -> dict[Side, SideView]:
+        """The sides' views this member may read (his own side's; both for an observer)."""
+        try:
+            rows = self._con.execute("SELECT side, view::text FROM side_view ORDER BY side"
+                                     ).fetchall()
+            self._con.rollback()
+        except psycopg.Error as exc:
+            self._con.rollback()
+            raise _refused(self.address, exc) from None
+        return {Side(r[0]): view_from_json(r[1]) for r in rows}
+
+    def view(self) -> SideView:
+        """The member's own side's view."""
+        side = self.side
+        if side is None:
+            raise CampaignServerError(self.address, f"the {self.role} has no side of his own")
+        found = self.views().get(side)
+        if found is None:
+            raise CampaignServerError(self.address, "the campaign has no view of the "
+                                                    f"{side.value} yet")
+        return found
+
+    def public_map(self) -> MapData:
+        """The campaign's road map (public: every member may draw it)."""
+        try:
+            row = self._con.execute("SELECT map::text FROM public_map").fetchone()
+            self._con.rollback()
+        except psycopg.Error as exc:
+            self._con.rollback()
+            raise _refused(self.address, exc) from None
+        if row is None:
+            raise CampaignServerError(self.address, "the campaign has no road map for its "
+                                                    "members yet")
+        return map_from_json(row[0])
+
+    def submit(self, form: dict[str, Any]) -> int:
+        """Submit a filled order form of the member's side; its number among the submitted."""
+        side = self.side
+        if side is None or str(form.get("side", "")) != side.value:
+            raise CampaignServerError(self.address, f"the order form is the "
+                                                    f"{form.get('side', '?')!s:.20}', and this "
+                                                    f"login is the {self.role}'s")
+        try:
+            row = self._con.execute("INSERT INTO submitted_orders (side, form) VALUES (%s, "
+                                    "%s::jsonb) RETURNING id",
+                                    (side.value, json.dumps(form, ensure_ascii=False))
+                                    ).fetchone()
+            self._con.execute("SELECT pg_notify(%s, %s)",
+                              (CHANNEL, f"{self.address.campaign} {self._token}"))
+            self._con.commit()
+        except psycopg.Error as exc:
+            self._con.rollback()
+            raise _refused(self.address, exc) from None
+        assert row is not None
+        return int(row[0])
+
+    def submitted(self) -> list[SubmittedForm]:
+        """The forms this member's side submitted, oldest first, with what became of each."""
+        try:
+            rows = self._con.execute("SELECT id, side, form::text, login, taken FROM "
+                                     "submitted_orders ORDER BY id").fetchall()
+            self._con.rollback()
+        except psycopg.Error as exc:
+            self._con.rollback()
+            raise _refused(self.address, exc) from None
+        return _submitted(rows)
+
+    def listen(self) -> ChangeListener:
+        """A listener told of every commit to the campaign (the umpire's actions, the forms
+        submitted) made by others."""
+        return ChangeListener(self.address, self._token)
+
+    def close(self) -> None:
+        """Leave the seat."""
+        self._con.close()
+
+    def __enter__(self) -> PlayerSeat:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,352 @@
+"""A club's members let in only where they belong, by PostgreSQL itself (record 0026): a side's
+player, with plain SQL as his own login, reads his side's view and nothing of the master tables
+nor the enemy's view, and submits orders for his side only; an observer reads both sides'
+views and writes nothing; a co-umpire runs the campaign. The campaign: the line of towns of
+``tests/day/test_scenarios.py`` with fog on and reports released by the umpire; 1 Corps and
+I Corps meet at 1200 on 2 May, 10 miles apart."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import multiprocessing
+import os
+import secrets
+
+import psycopg
+import pytest
+from psycopg import errors
+
+from campaign1813.campaign import queries, services
+from campaign1813.campaign.cli import main
+from campaign1813.campaign.export import packet
+from campaign1813.campaign.scenario.types import Side
+from campaign1813.campaign.store import server
+from campaign1813.campaign.store.club import ClubRefused, view_from_json
+from campaign1813.campaign.store.opening import open_store
+from campaign1813.campaign.store.server import (
+    CampaignServerError,
+    PlayerSeat,
+    ServerAddress,
+    add_member,
+    push_campaign,
+)
+from tests.day.test_scenarios import make
+from tests.store.stores import campaign_address
+
+
+def as_login(address: str, login: str) -> str:
+    """The same address, as another login (the throwaway server trusts its socket)."""
+    assert address.startswith("postgresql://postgres@")
+    return address.replace("postgresql://postgres@", f"postgresql://{login}@", 1)
+
+
+def sql_as(address: str, login: str) -> psycopg.Connection:
+    """A plain psql-like connection as a member's login, in the campaign's schema."""
+    a = ServerAddress(as_login(address, login))
+    return psycopg.connect(a.conninfo, autocommit=True, options=f"-c search_path={a.schema}")
+
+
+@pytest.fixture
+def club(tmp_path, pg_database):
+    """The campaign on the server after End Day on 1 and 2 May (two held reports), with a
+    French and an Allied player, an observer and a co-umpire let in."""
+    u = make(tmp_path, {"1 Corps": "Aston"}, {"I Corps": "Fenwick"}, fog=True,
+             release="umpire")
+    u.order("1 Corps", "Halt", "Fenwick")
+    u.order("I Corps", "Halt", "Aston")
+    u.end_day()
+    u.end_day()
+    u.doc.close()
+    address = campaign_address(pg_database)
+    push_campaign(tmp_path / "c.c1813", address)
+    tag = secrets.token_hex(3)
+    logins = {"French": f"fr_{tag}", "Allied": f"al_{tag}", "observer": f"ob_{tag}",
+              "umpire": f"um_{tag}"}
+    for role, login in logins.items():
+        assert add_member(address, login, role, password="pw")
+    return address, logins
+
+
+MASTER = ("day_command", "day_order", "day_report", "side_key", "event_log", "campaign",
+          "document", "scenario_file", "order_import")
+
+
+def test_a_player_can_read_no_master_table_with_plain_sql(club):
+    """Record 0026: the master tables are not granted to a side's player at all: each SELECT
+    is refused by PostgreSQL (permission denied, SQLSTATE 42501)."""
+    address, logins = club
+    with sql_as(address, logins["French"]) as con:
+        for table in MASTER:
+            with pytest.raises(errors.InsufficientPrivilege, match="permission denied"):
+                con.execute(f"SELECT * FROM {table}")
+        with pytest.raises(errors.InsufficientPrivilege, match="permission denied"):
+            con.execute("SELECT * FROM c1813.members")
+        with pytest.raises(errors.InsufficientPrivilege, match="permission denied"):
+            con.execute("UPDATE side_view SET view = '{}'::jsonb")
+
+
+def test_a_player_reads_his_own_sides_view_only_and_the_reports_released_to_it(club):
+    """His side's row of ``side_view`` alone; the held report of I Corps is not in it until the
+    umpire releases it, and the Allied view's rows never reach him."""
+    address, logins = club
+    with sql_as(address, logins["French"]) as con:
+        rows = con.execute("SELECT side, view FROM side_view").fetchall()
+        assert [r[0] for r in rows] == ["French"]
+        assert "I Corps" not in json.dumps(rows[0][1]["map_items"])
+        assert con.execute("SELECT count(*) FROM side_view WHERE side = 'Allied'"
+                           ).fetchone() == (0,)
+    with open_store(address) as doc:
+        french = next(r.id for r in queries.enemy_reports(doc) if r.side == "French")
+        services.release_reports(doc, [french])
+    with PlayerSeat(as_login(address, logins["French"])) as seat:
+        assert seat.role == "French" and list(seat.views()) == [Side.FRENCH]
+        labels = [i.label for i in seat.view().map_items if not i.own]
+        assert labels == ["I Corps (seen 2 May)"]
+    with PlayerSeat(as_login(address, logins["Allied"])) as seat:
+        assert [i.label for i in seat.view().map_items if not i.own] == []  # still held
+
+
+def test_a_player_writes_his_own_sides_orders_only(club):
+    """INSERT of the other side's orders is refused by row-level security; his own is taken;
+    he reads back his own side's submitted forms only, and cannot change one."""
+    address, logins = club
+    with sql_as(address, logins["French"]) as con:
+        with pytest.raises(errors.InsufficientPrivilege, match="row-level security"):
+            con.execute("INSERT INTO submitted_orders (side, form) VALUES ('Allied', '{}')")
+        with pytest.raises(errors.InsufficientPrivilege, match="permission denied"):
+            con.execute("INSERT INTO submitted_orders (side, form, login) VALUES "
+                        f"('French', '{{}}', '{logins['Allied']}')")
+        con.execute("INSERT INTO submitted_orders (side, form) VALUES ('French', '{}')")
+        with pytest.raises(errors.InsufficientPrivilege, match="permission denied"):
+            con.execute("UPDATE submitted_orders SET taken = 'taken'")
+        with pytest.raises(errors.InsufficientPrivilege, match="permission denied"):
+            con.execute("DELETE FROM submitted_orders")
+    with sql_as(address, logins["Allied"]) as con:
+        con.execute("INSERT INTO submitted_orders (side, form) VALUES ('Allied', '{}')")
+        assert con.execute("SELECT side, login FROM submitted_orders").fetchall() == [
+            ("Allied", logins["Allied"])]
+    with sql_as(address, logins["French"]) as con:
+        assert con.execute("SELECT side, login FROM submitted_orders").fetchall() == [
+            ("French", logins["French"])]
+
+
+def test_an_observer_reads_both_views_and_writes_nothing(club):
+    address, logins = club
+    with sql_as(address, logins["observer"]) as con:
+        assert [r[0] for r in con.execute("SELECT side FROM side_view ORDER BY side")] == [
+            "Allied", "French"]
+        with pytest.raises(errors.InsufficientPrivilege, match="permission denied"):
+            con.execute("INSERT INTO submitted_orders (side, form) VALUES ('French', '{}')")
+        with pytest.raises(errors.InsufficientPrivilege, match="permission denied"):
+            con.execute("SELECT * FROM day_report")
+
+
+def test_a_login_of_another_campaign_is_let_into_none_of_this_one(club, pg_database, tmp_path):
+    """A player of one campaign has no USAGE on another's schema: refused before any table."""
+    address, logins = club
+    (tmp_path / "b").mkdir()
+    make(tmp_path / "b", {"1 Corps": "Aston"}, {"I Corps": "Fenwick"}, fog=True).doc.close()
+    other = campaign_address(pg_database)
+    push_campaign(tmp_path / "b" / "c.c1813", other)
+    with sql_as(other, logins["French"]) as con:
+        with pytest.raises(errors.InsufficientPrivilege, match="permission denied for schema"):
+            con.execute(f"SELECT * FROM {ServerAddress(other).schema}.side_view")
+    with pytest.raises(CampaignServerError, match="not a member of the campaign"):
+        PlayerSeat(as_login(other, logins["French"]))
+
+
+def test_a_co_umpire_runs_the_campaign_and_the_views_follow_each_action(club):
+    """The umpire's group has every table: his order is one action like the owner's, and the
+    French view in the same transaction shows it."""
+    address, logins = club
+    with open_store(as_login(address, logins["umpire"])) as doc:
+        services.issue_order(doc, "1 Corps", "Move", "Brook")
+    with PlayerSeat(as_login(address, logins["French"])) as seat:
+        (row,) = [r for r in seat.view().table[1:] if r[0] == "1 Corps"]
+        assert row[4] == "1 Corps – Move Brook"
+
+
+def test_members_are_refused_with_the_reason(club):
+    address, logins = club
+    with pytest.raises(ClubRefused, match="not what a member can be"):
+        add_member(address, "someone", "general", password="pw")
+    with pytest.raises(ClubRefused, match="is not a login's name"):
+        add_member(address, "Robert'; DROP", "French", password="pw")
+    with pytest.raises(ClubRefused, match="is the French of the campaign"):
+        add_member(address, logins["French"], "Allied")
+    with pytest.raises(ClubRefused, match="a superuser passes every check"):
+        add_member(address, "postgres", "French")
+    with pytest.raises(ClubRefused, match="a new login needs a password"):
+        add_member(address, f"new_{secrets.token_hex(3)}", "French")
+    assert not add_member(address, logins["French"], "French")  # again harmless
+
+
+def test_the_command_line_lets_members_in(club, capsys):
+    address, _ = club
+    login = f"cli_{secrets.token_hex(3)}"
+    assert main(["server", "add-player", address, "--side", "allied", "--login", login,
+                 "--password", "pw"]) == 0
+    assert f"{login}: made, and let in as the Allied' player" in capsys.readouterr().out
+    with PlayerSeat(as_login(address, login)) as seat:
+        assert seat.side is Side.ALLIED
+    observer = f"cli_{secrets.token_hex(3)}"
+    assert main(["server", "add-observer", address, "--login", observer,
+                 "--password", "pw"]) == 0
+    umpire = f"cli_{secrets.token_hex(3)}"
+    assert main(["server", "add-umpire", address, "--login", umpire, "--password", "pw"]) == 0
+    with PlayerSeat(as_login(address, observer)) as seat:
+        assert seat.side is None and set(seat.views()) == set(Side)
+
+
+def test_a_submitted_form_is_taken_as_a_returned_one_and_a_wrong_one_refused(club, capsys):
+    """Record 0025's checks on the submitted forms: the French form is taken (its order
+    issued), the same again changes nothing, something that is no order form is refused; the
+    Allied login cannot send a French form, and his form of the wrong day is refused; each is
+    marked with what became of it."""
+    address, logins = club
+    with PlayerSeat(as_login(address, logins["French"])) as seat:
+        form = packet.order_form(seat.view())
+        for line in form["orders"]:
+            if line["command"] == "1 Corps":
+                line["verb"], line["objective"] = "Move", "Brook"
+        seat.submit(form)
+        seat.submit(form)  # the same form twice: taken once
+        seat.submit({"side": "French", "orders": "advance!"})  # not an order form at all
+    with PlayerSeat(as_login(address, logins["Allied"])) as seat:
+        with pytest.raises(CampaignServerError, match="this login is the Allied's"):
+            seat.submit(form)
+        stale = packet.order_form(seat.view())
+        stale["day"] = "1813-05-01"
+        seat.submit(stale)
+    assert main(["import-orders", address, "--submitted"]) == 0
+    out = capsys.readouterr().out
+    assert "1 Corps: 1 Corps – Halt Fenwick → 1 Corps – Move Brook" in out
+    assert "taken already; nothing changed" in out
+    assert "wrong day" in out
+    with open_store(address) as doc:
+        assert queries.state_json(doc)["orders"]["1 Corps|active"]["objective"] == "Brook"
+    with PlayerSeat(as_login(address, logins["French"])) as seat:
+        outcomes = [s.taken for s in seat.submitted()]
+    assert outcomes[:2] == ["taken: Order form of the French: 1 taken, 0 refused",
+                            "taken already"]
+    assert outcomes[2].startswith("refused: the order form is not one of ours")
+    with PlayerSeat(as_login(address, logins["Allied"])) as seat:
+        (refused,) = [s.taken for s in seat.submitted()]
+    assert refused.startswith("refused: the order form is for 1 May 1813")
+    assert main(["import-orders", address, "--submitted"]) == 0
+    assert "no submitted order forms are waiting" in capsys.readouterr().out
+
+
+# -- four clients: two umpires' command lines and two players submitting ---------------------
+
+RACE_ACTIONS = int(os.environ.get("RACE_ACTIONS", "25"))  # each client's; `make fuzz`: 200
+UMPIRES = {"1 Corps": ("Brook", "Aston"), "I Corps": ("Elford", "Fenwick")}
+
+
+def _umpire(address: str, command: str, start, results) -> None:
+    """One umpire's command line: RACE_ACTIONS orders, each acknowledged or told busy."""
+    towns = UMPIRES[command]
+    outcomes = []
+    server.BUSY_SECONDS = 0.001  # this process's own: a race's loser is told at once
+    start.wait()
+    for i in range(RACE_ACTIONS):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(["order", address, command, "Move", towns[i % 2]])
+        said = (out.getvalue() + err.getvalue()).strip()
+        outcomes.append(("acknowledged" if code == 0 else "told", said))
+    results.put((command, outcomes))
+
+
+def _player(address: str, side: str, start, results) -> None:
+    """One player's seat: RACE_ACTIONS order forms submitted, each acknowledged by its row's
+    number, while the umpires' actions rewrite his side's view."""
+    outcomes = []
+    with PlayerSeat(address) as seat:
+        start.wait()
+        for i in range(RACE_ACTIONS):
+            form = packet.order_form(seat.view(), number=f"{side}-{i}")
+            outcomes.append(("acknowledged", str(seat.submit(form))))
+    results.put((side, outcomes))
+
+
+def test_two_umpires_and_two_players_racing_lose_nothing_acknowledged(club):
+    """Record 0026: every order an umpire's command line acknowledged is in the log once, in
+    its own order; every race's loser was told the campaign is busy (and nothing of his order
+    kept); every form a player's seat acknowledged is on the server, his side's, with the
+    number he gave it; the campaign is the serial order of the log's actions; and each side's
+    view is the one its final state makes."""
+    address, logins = club
+    ctx = multiprocessing.get_context("fork")
+    start, results = ctx.Barrier(4), ctx.Queue()
+    workers = [ctx.Process(target=_umpire, args=(address, "1 Corps", start, results)),
+               ctx.Process(target=_umpire, args=(as_login(address, logins["umpire"]),
+                                                 "I Corps", start, results))]
+    workers += [ctx.Process(target=_player, args=(as_login(address, logins[side]), side,
+                                                  start, results))
+                for side in ("French", "Allied")]
+    for w in workers:
+        w.start()
+    told = dict(results.get(timeout=300) for _ in workers)
+    for w in workers:
+        w.join(30)
+        assert w.exitcode == 0
+    for command in UMPIRES:
+        refused = [m for what, m in told[command] if what == "told"]
+        assert all("the campaign is busy in another window or program" in m for m in refused)
+        assert len(refused) + len([w for w, _ in told[command] if w == "acknowledged"]) == \
+            RACE_ACTIONS
+    with open_store(address) as doc:
+        with doc.read() as reader:
+            labels = [a.label for a in reader.log()][4:]  # after the fixture's four actions
+        final = queries.state_json(doc)
+        views = {side: queries.side_view(doc, side) for side in Side}
+    for command in UMPIRES:
+        mine = [m for what, m in told[command] if what == "acknowledged"]
+        assert len(mine) == len([x for x in labels if x.startswith(f"Order: {command} ")])
+        assert all(f"Order: {command} – Move" in m for m in mine)
+    serial = {}
+    for label in labels:
+        command, rest = label.removeprefix("Order: ").split(" – ")
+        serial[command] = rest.split(" ", 1)[1]
+    for command, town in serial.items():
+        assert final["orders"][f"{command}|active"]["objective"] == town
+    with psycopg.connect(ServerAddress(address).conninfo,
+                         options=f"-c search_path={ServerAddress(address).schema}") as con:
+        rows = con.execute("SELECT id, side, form->>'number', login FROM submitted_orders "
+                           "ORDER BY id").fetchall()
+        kept = dict(con.execute("SELECT side, view::text FROM side_view").fetchall())
+    for side in ("French", "Allied"):
+        mine = [int(n) for what, n in told[side] if what == "acknowledged"]
+        assert len(mine) == RACE_ACTIONS
+        theirs = [r for r in rows if r[0] in mine]
+        assert [r[2] for r in theirs] == [f"{side}-{i}" for i in range(RACE_ACTIONS)]
+        assert {(r[1], r[3]) for r in theirs} == {(side, logins[side])}
+    assert len(rows) == 2 * RACE_ACTIONS
+    assert {Side(s): view_from_json(v) for s, v in kept.items()} == views
+
+
+def test_views_are_written_once_someone_may_read_them(tmp_path, pg_database):
+    """A campaign of umpires alone writes no side's view with its actions (nothing to pay for);
+    letting a player in writes them as the campaign stands, and from then on every action."""
+    make(tmp_path, {"1 Corps": "Aston"}, {"I Corps": "Fenwick"}, fog=True).doc.close()
+    address = campaign_address(pg_database)
+    push_campaign(tmp_path / "c.c1813", address)
+
+    def french_orders() -> str:
+        with psycopg.connect(ServerAddress(address).conninfo,
+                             options=f"-c search_path={ServerAddress(address).schema}") as con:
+            (view,) = con.execute("SELECT view FROM side_view WHERE side = 'French'").fetchone()
+        return [row for row in view["table"] if row[0] == "1 Corps"][0][4]
+
+    assert french_orders() == "no orders"  # as pushed
+    with open_store(address) as doc:
+        services.issue_order(doc, "1 Corps", "Move", "Brook")
+    assert french_orders() == "no orders"  # no one to read it
+    add_member(address, f"fr_{secrets.token_hex(3)}", "French", password="pw")
+    assert french_orders() == "1 Corps – Move Brook"
+    with open_store(address) as doc:
+        services.issue_order(doc, "1 Corps", "Hold", "Aston")
+    assert french_orders() == "1 Corps – Hold Aston"

@@ -1,0 +1,103 @@
+"""Pictures of a club's server campaign (record 0026): ``docs/screens/club-*.png``.
+
+A throwaway PostgreSQL server (``tools.pg_server``) holds the 1813 campaign with fog on; I
+Prussian Corps marches on Magdeburg and meets 5 Corps at Burg, and a French player is let in.
+Written into the folder given (default ``docs/screens``): ``club-open.png`` (File ▸ Open Club
+Campaign…, the address typed, the password hidden, the keyring box not ticked) and
+``club-player.png`` (the French player's window: his side's view and the order pad, one order
+filled and one form sent and taken by the umpire). Run on a virtual X screen (Xvfb).
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from PySide6.QtWidgets import QApplication, QWidget
+
+from campaign1813.campaign import queries, services
+from campaign1813.campaign.cli import main as cli
+from campaign1813.campaign.store.document import create_campaign
+from campaign1813.campaign.store.server import (
+    PlayerSeat,
+    add_member,
+    open_server_campaign,
+    push_campaign,
+)
+from campaign1813.ui.club import OpenClubDialog, PlayerWindow
+from tools import pg_server
+
+SIZE = (1500, 1000)
+
+
+def _settle(app: QApplication) -> None:
+    for _ in range(4):
+        for _ in range(10):
+            app.processEvents()
+        time.sleep(0.05)
+
+
+def _save(app: QApplication, widget: QWidget, path: Path) -> None:
+    _settle(app)
+    widget.grab().save(str(path))
+    print(f"wrote {path}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the pictures into the folder given (default ``docs/screens``)."""
+    argv = sys.argv[1:] if argv is None else argv
+    out = Path(argv[0] if argv else "docs/screens")
+    out.mkdir(parents=True, exist_ok=True)
+    app = QApplication.instance() or QApplication([])
+    assert isinstance(app, QApplication)
+    server = pg_server.start()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "1813.c1813"
+            create_campaign(path).close()
+            address = server.url + "&campaign=spring-1813"
+            push_campaign(path, address)
+            add_member(address, "marmont", "French", password="pw")
+            with open_server_campaign(address) as doc:
+                services.change_setting(doc, "fog", "on")
+                services.issue_order(doc, "I Prussian Corps", "Move", "Magdeburg")
+                services.issue_order(doc, "5 Corps", "Recce", "Burg")
+                for day in range(5):
+                    if day == 2:
+                        services.issue_order(doc, "II Prussian Corps", "Move", "Magdeburg")
+                    services.end_day(doc)
+                    for battle in [b.id for b in queries.campaign_status(doc).battles_due]:
+                        services.record_result(doc, battle, "draw")
+                        services.end_day(doc)
+            dialog = OpenClubDialog(None, "postgresql://umpire@club.example:5432/club?"
+                                          "campaign=spring-1813")
+            dialog.password.setText("a password")
+            dialog.show()
+            _save(app, dialog, out / "club-open.png")
+            dialog.close()
+            player = address.replace("postgresql://postgres@", "postgresql://marmont@", 1)
+            seat = PlayerSeat(player)
+            window = PlayerWindow(seat)
+            window.resize(*SIZE)
+            window.show()
+            window.map_view.finish_building()
+            window.set_order("6 Corps", "Move", "Leipzig")
+            window.submit()
+            cli(["import-orders", address, "--submitted"])
+            for _ in range(20):  # the notification wakes the window
+                _settle(app)
+                if "taken" in window.sent.item(0).text():
+                    break
+            window.set_order("5 Corps", "Hold", "Burg")
+            window.tabs.setCurrentIndex(1)
+            _save(app, window, out / "club-player.png")
+            window.close()
+    finally:
+        server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
