@@ -27,6 +27,7 @@ from campaign1813.campaign.day.state import (
     Kind,
     Status,
     hq_name,
+    initial_state,
     status_reason,
 )
 from campaign1813.campaign.errors import CampaignError
@@ -37,6 +38,8 @@ from campaign1813.campaign.store.protocol import (
     REPORT_MARK,
     CampaignStore,
     LogStep,
+    Snapshot,
+    Verdict,
     fight_step_label,
     open_fight_label,
 )
@@ -745,3 +748,48 @@ def enemy_reports(doc: CampaignStore) -> tuple[Report, ...]:
     with doc.read() as reader:
         state = reader.state()
     return tuple(sorted(state.reports.values(), key=lambda r: r.id))
+
+
+# -- the campaign day by day (record 0030) ---------------------------------------------------
+
+
+def snapshots(doc: CampaignStore) -> list[Snapshot]:
+    """The days whose dawn the campaign keeps, oldest first, with each one's hash and size."""
+    with doc.read() as reader:
+        return reader.snapshots()
+
+
+def campaign_days(doc: CampaignStore) -> tuple[date, ...]:
+    """The days the history can show: the first, each day whose dawn is kept, and today."""
+    with doc.read() as reader:
+        summary = reader.summary()
+        kept = [s.day for s in reader.snapshots()]
+    days = {summary.start_date, summary.current_date, *kept}
+    return tuple(sorted(d for d in days if d <= summary.current_date))
+
+
+def state_on(doc: CampaignStore, day: date) -> DayState:
+    """The campaign's state on a day: today's as it stands, the first day's at its start,
+    any other at its dawn as its snapshot keeps it (refused if none is kept)."""
+    with doc.read() as reader:
+        summary = reader.summary()
+        if day == summary.current_date:
+            return reader.state()
+        if day == summary.start_date:
+            return initial_state(doc.scenario(), day)
+        return reader.snapshot(day)
+
+
+def status_on(doc: CampaignStore, day: date) -> CampaignStatus:
+    """The campaign at a glance as it stood on a day (``state_on``)."""
+    state = state_on(doc, day)
+    return status_of(state, doc.ground().adjusted(state.settings), doc.summary().name)
+
+
+def verify(doc: CampaignStore) -> Verdict:
+    """Rebuild every day from the campaign's first state and its log in force, and compare
+    each kept snapshot and today's state with what the log rebuilds."""
+    scenario = doc.scenario()
+    with doc.read() as reader:
+        first = initial_state(scenario, reader.summary().start_date)
+        return reader.rebuild(first)

@@ -99,6 +99,28 @@ class LogStep(msgspec.Struct, frozen=True):
     label: str
 
 
+class Snapshot(msgspec.Struct, frozen=True):
+    """One kept dawn: its day, the sha256 of its canonical JSON and its size in the store."""
+
+    day: date
+    sha256: str
+    size: int
+
+
+class Verdict(msgspec.Struct, frozen=True):
+    """What the rebuild found: each day checked (its hash equal), the days closed with no
+    snapshot kept (before the file kept them), and what does not match, in words."""
+
+    checked: tuple[date, ...]
+    missing: tuple[date, ...]
+    faults: tuple[str, ...]
+
+    @property
+    def sound(self) -> bool:
+        """Whether every kept snapshot and today's state are what the log rebuilds."""
+        return not self.faults
+
+
 class Fight(NamedTuple):
     """A battle on the table: its setup and the steps taken since, in order."""
 
@@ -143,6 +165,20 @@ class CampaignReader(Protocol):
 
     def fights(self) -> dict[int, int]:
         """The battles on the table and the number of steps each has taken."""
+        ...
+
+    def snapshots(self) -> list[Snapshot]:
+        """The days whose dawn is kept, oldest first, with each one's hash and size."""
+        ...
+
+    def snapshot(self, day: date) -> DayState:
+        """The state at dawn of a day, as its snapshot keeps it (refused if none is kept, or
+        if it is not the state its hash names)."""
+        ...
+
+    def rebuild(self, first: DayState) -> Verdict:
+        """Rebuild every day from ``first`` (the campaign's first state) and the log in force,
+        and compare each kept snapshot and today's state with it."""
         ...
 
 

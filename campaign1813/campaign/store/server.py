@@ -621,6 +621,8 @@ def push_campaign(path: str | Path, address: str | ServerAddress, *,
             con.exec_driver_sql(f"CREATE SCHEMA {address.schema}")
             _lay_out(con)
             for table, (names, rows) in tables.items():
+                # the file's rows are the campaign: none a migration made (a side's key) stays
+                con.exec_driver_sql(f"DELETE FROM {table}")
                 _insert_server(con, table, names, rows)
             _restart_counters(db)
             if there is None:

@@ -5,6 +5,8 @@ Revision ID: 0007
 Revises: 0006
 """
 
+import secrets
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -48,7 +50,9 @@ def upgrade() -> None:
         sa.Column("side", sa.String, primary_key=True),
         sa.Column("key", sa.String, nullable=False),
     )
-    # each side's key: 256 random bits, issued once, never logged nor undone
-    op.execute("INSERT INTO side_key (side, key) VALUES "
-               "('French', lower(hex(randomblob(32)))), ('Allied', lower(hex(randomblob(32))))")
+    # each side's key: 256 random bits, issued once, never logged nor undone (made here, not by
+    # the database, whose random functions differ between SQLite and PostgreSQL)
+    op.get_bind().execute(sa.text("INSERT INTO side_key (side, key) VALUES (:side, :key)"),
+                          [{"side": side, "key": secrets.token_hex(32)}
+                           for side in ("French", "Allied")])
     op.execute("UPDATE document SET schema_version = 7")
