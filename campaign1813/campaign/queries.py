@@ -786,6 +786,29 @@ def status_on(doc: CampaignStore, day: date) -> CampaignStatus:
     return status_of(state, doc.ground().adjusted(state.settings), doc.summary().name)
 
 
+def side_view_on(doc: CampaignStore, side: Side, day: date) -> SideView:
+    """What one side knew on a day: its view built from that day's state (``state_on``) and
+    the reports released to it by then, never more."""
+    state = state_on(doc, day)
+    return fog.side_view(doc.ground().adjusted(state.settings), state, side, doc.summary().name)
+
+
+def reports_by_day(doc: CampaignStore) -> dict[date, tuple[str, ...]]:
+    """The diary's lines of each day (the umpire's actions taken on it and its report)."""
+    out: dict[date, list[str]] = {}
+    for entry in diary(doc):
+        out.setdefault(entry.day, []).append(entry.text)
+    return {day: tuple(lines) for day, lines in out.items()}
+
+
+def battles_by_day(doc: CampaignStore) -> dict[date, tuple[BattleView, ...]]:
+    """Every battle (with its result, if it has one) under the day it was fought."""
+    out: dict[date, list[BattleView]] = {}
+    for b in sorted(day_state(doc).battles.values(), key=lambda b: b.id):
+        out.setdefault(b.date, []).append(battle_view(b))
+    return {day: tuple(views) for day, views in out.items()}
+
+
 def verify(doc: CampaignStore) -> Verdict:
     """Rebuild every day from the campaign's first state and its log in force, and compare
     each kept snapshot and today's state with what the log rebuilds."""

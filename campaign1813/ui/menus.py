@@ -70,6 +70,7 @@ class Window(Protocol):
     def redo(self) -> object: ...
     def end_day(self) -> object: ...
     def show_diary(self) -> None: ...
+    def show_history(self) -> object: ...
     def show_reports(self) -> object: ...
     def write_turn_packets(self, folder: str | Path) -> object: ...
     def view_as(self, side: Side | None) -> object: ...
@@ -134,6 +135,8 @@ class Menus(QObject):
         self.end_day_action = self._action(self.campaign_menu, "&End Day", window.end_day,
                                            QKeySequence("Ctrl+E"))
         self.diary_action = self._action(self.campaign_menu, "&Diary…", window.show_diary)
+        self.history_action = self._action(self.campaign_menu, "&History", window.show_history,
+                                           QKeySequence("Ctrl+H"))
         self.campaign_menu.addSeparator()
         for dock in (window.orders_dock, window.report_dock, window.objectives_dock):
             self.campaign_menu.addAction(dock.toggleViewAction())
@@ -188,6 +191,7 @@ class Menus(QObject):
         has_doc = self.campaign.document is not None
         for action in (self.save_as_action, self.backup_action, self.details_action,
                        self.settings_action, self.end_day_action, self.diary_action,
+                       self.history_action,
                        self.print_oob_action, self.export_oob_action, self.packets_action,
                        self.reports_action, *self.view_actions.values()):
             action.setEnabled(has_doc)

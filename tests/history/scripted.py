@@ -1,6 +1,7 @@
 """A scripted campaign of many days in one theatre: every corps of the theatre without orders
 is ordered each day to march on or hold a town of the enemy's (chosen by a seeded generator),
-battles are decided by the same generator, the beaten and the cut-off do as the rules ask.
+battles are decided by the same generator, the beaten and the cut-off do as the rules ask;
+the fog of war is on.
 For the history's tests: the campaign day by day, its snapshots and its replay."""
 
 from __future__ import annotations
@@ -17,8 +18,11 @@ from campaign1813.maps.types import Theatre
 
 
 def play(doc: CampaignStore, theatre: Theatre, days: int, seed: int = 1813) -> None:
-    """Play ``days`` days of the campaign in one theatre (every End Day that closes a day)."""
+    """Play ``days`` days of the campaign in one theatre (every End Day that closes a day),
+    with the fog of war on: each side learns of the enemy by the reports End Day makes."""
     rng = random.Random(seed)
+    if not queries.day_state(doc).settings.get("fog"):
+        services.change_setting(doc, "fog", "on")
     scenario = doc.scenario()
     armies = [a for a in scenario.armies if a.theatre is theatre]
     towns = {side: sorted({a.hq for a in armies if a.side is not side}
