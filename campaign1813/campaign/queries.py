@@ -769,14 +769,17 @@ def campaign_days(doc: CampaignStore) -> tuple[date, ...]:
 
 
 def state_on(doc: CampaignStore, day: date) -> DayState:
-    """The campaign's state on a day: today's as it stands, the first day's at its start,
-    any other at its dawn as its snapshot keeps it (refused if none is kept)."""
+    """The campaign's state on a day: today's as it stands; any other day's at its dawn as
+    its snapshot keeps it (refused if none is kept); the first day's, which no snapshot keeps,
+    rebuilt from the log as it stood when its march began (where every command stood at
+    dawn, with the settings and reports the umpire gave that day: a fog of war set on the
+    first day hides the enemy on it too)."""
     with doc.read() as reader:
         summary = reader.summary()
         if day == summary.current_date:
             return reader.state()
         if day == summary.start_date:
-            return initial_state(doc.scenario(), day)
+            return reader.first_day(initial_state(doc.scenario(), day))
         return reader.snapshot(day)
 
 

@@ -201,12 +201,10 @@ class HistoryPanel(QWidget):
         if self.side is not None:
             found = self._statuses.get((day, self.side))
             if not isinstance(found, list):
-                view = queries.side_view_on(self.doc, self.side, day)
-                found = [spec for spec, _faded in marker_specs(view)]
+                found = side_markers(self.doc, self.side, day)
                 self._statuses[(day, self.side)] = found
             return found
-        return [marker_spec(c, *self._flags.get(c.name, (c.name, SIDE_COLOUR[c.side].name())))
-                for c in self.status_on(day).commands if c.status is not Status.SURRENDERED]
+        return umpire_markers(self.status_on(day), self._flags)
 
     def battles_of(self, day: date) -> tuple[BattleView, ...]:
         """The battles fought on a day, with their results (those a side fought, as a side)."""
@@ -217,9 +215,7 @@ class HistoryPanel(QWidget):
         return tuple(b for b in battles if own & {*b.french, *b.allied})
 
     def _battle_specs(self, day: date) -> list[BattleSpec]:
-        return [BattleSpec(b.id, b.place, format_date(b.date).rsplit(" ", 1)[0],
-                           f"{b.title}: {b.result or 'no result yet'}")
-                for b in self.battles_of(day)]
+        return battle_specs(self.battles_of(day))
 
     def _fill_table(self, day: date) -> None:
         self.table.clear()
@@ -317,6 +313,32 @@ class HistoryPanel(QWidget):
                 break
             towns.append(self.scene.town_point(town))
         return towns
+
+
+def umpire_markers(status: CampaignStatus,
+                   flags: dict[str, tuple[str, str]]) -> list[MarkerSpec]:
+    """The flags of every command on the map as the umpire saw them on a day."""
+    return [marker_spec(c, *flags.get(c.name, (c.name, SIDE_COLOUR[c.side].name())))
+            for c in status.commands if c.status is not Status.SURRENDERED]
+
+
+def side_markers(doc: CampaignStore, side: Side, day: date) -> list[MarkerSpec]:
+    """The flags a side was shown on a day: its own, and the enemy as reported to it then."""
+    return [spec for spec, _faded in marker_specs(queries.side_view_on(doc, side, day))]
+
+
+def day_markers(doc: CampaignStore, day: date, side: Side | None) -> list[MarkerSpec]:
+    """The flags of a day, as the umpire (None) or a side saw them (the History's, and the
+    exported history's pictures)."""
+    if side is not None:
+        return side_markers(doc, side, day)
+    return umpire_markers(queries.status_on(doc, day), flag_names(doc.scenario()))
+
+
+def battle_specs(battles: tuple[BattleView, ...]) -> list[BattleSpec]:
+    """The battles of a day on the map, each titled with its result."""
+    return [BattleSpec(b.id, b.place, format_date(b.date).rsplit(" ", 1)[0],
+                       f"{b.title}: {b.result or 'no result yet'}") for b in battles]
 
 
 def along(path: list[QPointF], fraction: float) -> QPointF:

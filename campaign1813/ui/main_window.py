@@ -602,6 +602,24 @@ class MainWindow(QMainWindow):
                                      f"{folder}", 5000)
         return written
 
+    def export_history(self, folder: str | Path, side: Side | None = None) -> list[Path]:
+        """File ▸ Export History…: the history of the theatre the map shows (the umpire's, or a
+        side's) written into ``folder``: a map a day, index.html and a PDF."""
+        if self.document is None:
+            return []
+        from campaign1813.campaign.export.history import write_history  # rare: when asked
+        from campaign1813.ui.history_pictures import QtHistoryPainter
+
+        try:
+            written = write_history(self.document, Path(folder), self.campaign_view.theatre(),
+                                    side, QtHistoryPainter(), force=True)
+        except (CampaignError, OSError) as exc:
+            self.report_error(str(exc))
+            return []
+        self.statusBar().showMessage(f"Wrote the history to {folder}: {len(written)} files",
+                                     5000)
+        return written
+
     def show_reports(self) -> ReportsDialog | None:
         """Campaign ▸ Reports of the Enemy…: hold back, edit, add and release reports."""
         if self.document is None:

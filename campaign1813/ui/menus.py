@@ -73,6 +73,7 @@ class Window(Protocol):
     def show_history(self) -> object: ...
     def show_reports(self) -> object: ...
     def write_turn_packets(self, folder: str | Path) -> object: ...
+    def export_history(self, folder: str | Path) -> object: ...
     def view_as(self, side: Side | None) -> object: ...
     def show_settings(self) -> object: ...
     def record_result(self, battle: int, winner: str) -> object: ...
@@ -123,6 +124,8 @@ class Menus(QObject):
                                               lambda: self._orders_of_battle("on_export"))
         self.packets_action = self._action(self.file_menu, "&Turn Packets…",
                                            self._on_turn_packets)
+        self.history_export_action = self._action(self.file_menu, "Export &History…",
+                                                  self._on_export_history)
         self.file_menu.addSeparator()
         self._action(self.file_menu, "&Quit", window.close, QKeySequence.StandardKey.Quit)
 
@@ -179,6 +182,13 @@ class Menus(QObject):
         menu.addAction(action)
         return action
 
+    def _on_export_history(self) -> None:
+        """Ask for a folder, and write the history of the theatre the map shows into it."""
+        folder = QFileDialog.getExistingDirectory(_widget(self._window), "Export History",
+                                                  self._window.start_folder())
+        if folder:
+            self._window.export_history(folder)
+
     def _on_turn_packets(self) -> None:
         """Ask for a folder, and write both sides' turn packets into it."""
         folder = QFileDialog.getExistingDirectory(_widget(self._window), "Turn Packets",
@@ -193,6 +203,7 @@ class Menus(QObject):
                        self.settings_action, self.end_day_action, self.diary_action,
                        self.history_action,
                        self.print_oob_action, self.export_oob_action, self.packets_action,
+                       self.history_export_action,
                        self.reports_action, *self.view_actions.values()):
             action.setEnabled(has_doc)
         self.rebuild_recent_menu()

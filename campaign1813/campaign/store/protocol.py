@@ -176,6 +176,11 @@ class CampaignReader(Protocol):
         if it is not the state its hash names)."""
         ...
 
+    def first_day(self, first: DayState) -> DayState:
+        """The campaign's first day as it stood when its march began: ``first`` (the first
+        state) with the umpire's actions of that day that came before the march."""
+        ...
+
     def rebuild(self, first: DayState) -> Verdict:
         """Rebuild every day from ``first`` (the campaign's first state) and the log in force,
         and compare each kept snapshot and today's state with it."""

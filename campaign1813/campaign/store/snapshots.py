@@ -29,7 +29,7 @@ from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.store.codec import DamagedState, Json, iso_date, read_json
 from campaign1813.campaign.store.protocol import Snapshot, Verdict
 
-__all__ = ["SECTION", "canonical", "check", "digest", "kept", "logged",
+__all__ = ["SECTION", "canonical", "check", "digest", "first_day", "kept", "logged",
            "read", "stored", "write"]
 
 SECTION = "snapshots"  # the section of a logged change that keeps a day's hash
@@ -221,6 +221,18 @@ def check(first: Json, changes: Iterable[LoggedChange], snapshots: dict[date, st
         faults.append(f"today's state does not match the log "
                       f"({_first_difference(today, state)})")
     return Verdict(tuple(checked), tuple(missing), tuple(faults))
+
+
+def first_day(first: Json, changes: Iterable[LoggedChange]) -> Json:
+    """The first day as it stood when its march began: the first state with the umpire's
+    actions of that day applied (orders, settings, the reports he gave), up to the first action
+    that marched or closed the day. Its commands stand where they stood at dawn."""
+    state: Json = json.loads(json.dumps(first))
+    for change in changes:
+        if change.after.get("marched") or "date" in change.after:
+            break
+        _apply(state, change.after)
+    return state
 
 
 def _first_difference(held: Any, rebuilt: Any, path: str = "") -> str:

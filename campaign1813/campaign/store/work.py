@@ -88,6 +88,11 @@ class FileReader(CampaignReader):
         return state_from_json(snapshots.read(self._con, day),
                                f"the snapshot of {day.isoformat()}")
 
+    def first_day(self, first: DayState) -> DayState:
+        return state_from_json(snapshots.first_day(state_to_json(first),
+                                                   snapshots.logged(self._con)),
+                               "the first day")
+
     def rebuild(self, first: DayState) -> Verdict:
         return snapshots.check(state_to_json(first), snapshots.logged(self._con),
                                {s.day: s.sha256 for s in snapshots.kept(self._con)},
