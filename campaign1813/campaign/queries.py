@@ -37,6 +37,7 @@ from campaign1813.campaign.store.protocol import (
     OPEN_FIGHT,
     REPORT_MARK,
     CampaignStore,
+    DayMark,
     LogStep,
     Snapshot,
     Verdict,
@@ -810,6 +811,12 @@ def battles_by_day(doc: CampaignStore) -> dict[date, tuple[BattleView, ...]]:
     for b in sorted(day_state(doc).battles.values(), key=lambda b: b.id):
         out.setdefault(b.date, []).append(battle_view(b))
     return {day: tuple(views) for day, views in out.items()}
+
+
+def day_marks(doc: CampaignStore) -> dict[date, DayMark]:
+    """The umpire's bookmark and note of each day that has one."""
+    with doc.read() as reader:
+        return reader.day_marks()
 
 
 def verify(doc: CampaignStore) -> Verdict:

@@ -12,6 +12,7 @@ battles flash with their result. As a side, the same days show only what that si
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 
 from PySide6.QtCore import QPointF, Qt, QTimer, Signal
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPlainTextEdit,
     QPushButton,
     QSlider,
@@ -32,14 +34,16 @@ from PySide6.QtWidgets import (
 
 from campaign1813.campaign import queries
 from campaign1813.campaign.calendar import format_date
+from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.day.state import Status
 from campaign1813.campaign.queries import BattleView, CampaignStatus
 from campaign1813.campaign.scenario.types import Side
-from campaign1813.campaign.store.protocol import CampaignStore
+from campaign1813.campaign.store.protocol import CampaignStore, DayMark
 from campaign1813.ui.map.palette import SIDE_COLOUR
 from campaign1813.ui.map.scene import MapScene
 from campaign1813.ui.map.specs import BattleSpec, MarkerSpec
 from campaign1813.ui.map.view import WINDOW_UNIT, MapView, flag_names, marker_spec, state_text
+from campaign1813.ui.operation import Service, day_service
 from campaign1813.ui.side_window import marker_specs
 
 PAST_COLOUR = "#6b4f1d"  # the banner of the past: sepia, never the colours of a side
@@ -53,15 +57,17 @@ class HistoryPanel(QWidget):
 
     day_shown = Signal(object)  # the date shown
 
-    def __init__(self, doc: CampaignStore, parent: QWidget | None = None):
+    def __init__(self, doc: CampaignStore,
+                 run: Callable[[Service], Changes | None] | None = None,
+                 parent: QWidget | None = None):
+        """``run`` runs the umpire's bookmark and note as an action of the window (logged and
+        undone as any); without it the panel only shows them."""
         super().__init__(parent)
         self.doc = doc
-        self.days = queries.campaign_days(doc)
-        self.today = self.days[-1]
+        self._run = run
         self.side: Side | None = None
         self._statuses: dict[tuple[date, Side | None], CampaignStatus | list[MarkerSpec]] = {}
-        self._reports = queries.reports_by_day(doc)
-        self._battles = queries.battles_by_day(doc)
+        self._read()
         self._flags = flag_names(doc.scenario())
         self.banner = QLabel()
         self.banner.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -73,12 +79,22 @@ class HistoryPanel(QWidget):
         self.slider.setTickPosition(QSlider.TickPosition.TicksBelow)
         self.slider.valueChanged.connect(self._on_slider)
         self.day_label = QLabel()
+        self.bookmark = QPushButton("☆ Bookmark")
+        self.bookmark.setCheckable(True)
+        self.note = QLineEdit()
+        self.note.setPlaceholderText("the umpire's note on this day")
+        self.keep_note = QPushButton("Keep")
+        self.keep_note.clicked.connect(self._on_keep)
+        self.bookmark.clicked.connect(self._on_keep)
+        self.note.returnPressed.connect(self._on_keep)
+        for widget in (self.bookmark, self.note, self.keep_note):
+            widget.setEnabled(run is not None)
         self.buttons: dict[str, QPushButton] = {}
         bar = QHBoxLayout()
-        for name, text, slot in (("first", "⏮ First", self.first), ("back", "◀ Back", self.back),
+        for name, text, slot in (("first", "|◀ First", self.first), ("back", "◀ Back", self.back),
                                  ("play", "▶ Play", self.toggle_play),
                                  ("forward", "Forward ▶", self.forward),
-                                 ("last", "Last ⏭", self.last)):
+                                 ("last", "Last ▶|", self.last)):
             button = QPushButton(text)
             button.clicked.connect(slot)
             bar.addWidget(button)
@@ -107,6 +123,11 @@ class HistoryPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.banner)
         layout.addLayout(bar)
+        marks = QHBoxLayout()
+        marks.addWidget(self.bookmark)
+        marks.addWidget(self.note, 1)
+        marks.addWidget(self.keep_note)
+        layout.addLayout(marks)
         layout.addWidget(split, 1)
         for key, step in ((Qt.Key.Key_Left, self.back), (Qt.Key.Key_Right, self.forward)):
             shortcut = QShortcut(QKeySequence(key), self)
@@ -120,6 +141,36 @@ class HistoryPanel(QWidget):
         self.slider.setValue(len(self.days) - 1)
         self.show_day(self.today)
         self.map_view.fit(self.scene.theatre_rect(None))
+
+    def _read(self) -> None:
+        """Read what every day shares: the days, the diary's lines, the battles, the marks."""
+        self.days = queries.campaign_days(self.doc)
+        self.today = self.days[-1]
+        self._reports = queries.reports_by_day(self.doc)
+        self._battles = queries.battles_by_day(self.doc)
+        self.marks: dict[date, DayMark] = queries.day_marks(self.doc)
+
+    def refresh(self) -> None:
+        """The campaign changed (an action, undo, another day): read it again, keeping the day
+        shown if the campaign still has it."""
+        self._statuses.clear()
+        self._read()
+        self.slider.blockSignals(True)
+        self.slider.setRange(0, len(self.days) - 1)
+        self.slider.blockSignals(False)
+        self.show_day(self.day if self.day in self.days else self.today)
+
+    def mark(self, bookmark: bool, note: str) -> Changes | None:
+        """Put the umpire's bookmark and note on the day shown (logged, undone as any action)."""
+        if self._run is None:
+            return None
+        changes = self._run(day_service("mark_day", self.day, bookmark, note))
+        self.marks = queries.day_marks(self.doc)
+        self.show_day(self.day)
+        return changes
+
+    def _on_keep(self) -> None:
+        self.mark(self.bookmark.isChecked(), self.note.text())
 
     # ----- choosing a day --------------------------------------------------------------------
     def show_day(self, day: date) -> None:
@@ -137,7 +188,12 @@ class HistoryPanel(QWidget):
         when = "today, as it stands" if day == self.today else "at dawn"
         self.banner.setText(f"THE PAST — {format_date(day)}, {when} — {whose}; read-only "
                             f"(the campaign stands at {format_date(self.today)})")
-        self.day_label.setText(f"day {index + 1} of {len(self.days)}")
+        mark = self.marks.get(day)
+        self.day_label.setText(("★ " if mark and mark.bookmark else "")
+                               + f"day {index + 1} of {len(self.days)}")
+        self.bookmark.setChecked(bool(mark and mark.bookmark))
+        self.bookmark.setText("★ Bookmarked" if mark and mark.bookmark else "☆ Bookmark")
+        self.note.setText(mark.note if mark else "")
         self.scene.set_markers(self.markers_on(day))
         self.scene.set_battles(self._battle_specs(day))
         self._fill_table(day)
@@ -151,6 +207,11 @@ class HistoryPanel(QWidget):
     def view_as(self, side: Side | None) -> None:
         """Show the days as the umpire knew them (None), or as one side knew them."""
         self.side = side
+        text = next(t for t, s in VIEWS.items() if s is side)
+        if self.viewer.currentText() != text:
+            self.viewer.blockSignals(True)
+            self.viewer.setCurrentText(text)
+            self.viewer.blockSignals(False)
         self.show_day(self.day)
 
     def first(self) -> None:
@@ -240,6 +301,9 @@ class HistoryPanel(QWidget):
             lines = list(self._reports.get(day, ()))
         for b in self.battles_of(day):
             lines.append(f"{b.title}: {b.result or 'no result yet'}")
+        mark = self.marks.get(day)
+        if mark and mark.note and self.side is None:  # the umpire's own note, never a side's
+            lines.insert(0, f"The umpire's note: {mark.note}")
         self.report.setPlainText("\n".join(lines) or "Nothing was done on this day.")
 
     # ----- play ------------------------------------------------------------------------------
@@ -260,7 +324,7 @@ class HistoryPanel(QWidget):
         if self.day == self.days[-1]:
             self.show_day(self.days[0])
         self._hour = 0
-        self.buttons["play"].setText("⏸ Stop")
+        self.buttons["play"].setText("■ Stop")
         self._timer.start()
 
     def stop(self) -> None:

@@ -536,7 +536,8 @@ class MainWindow(QMainWindow):
         from campaign1813.ui.history_panel import HistoryPanel  # with the first history
 
         self.leave_history()
-        panel = HistoryPanel(self.document)
+        panel = HistoryPanel(self.document, self._run)
+        self.campaign.changed.connect(panel.refresh)
         dock = self._dock("History", panel, Qt.DockWidgetArea.RightDockWidgetArea)
         dock.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dock.destroyed.connect(lambda _o=None, d=dock: self._forget_history(d))

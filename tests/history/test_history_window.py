@@ -154,3 +154,21 @@ def test_as_a_side_the_history_shows_only_what_that_side_knew_that_day(window):
     seen = {m.spec.label.split(" (seen ")[1].rstrip(")") for m in panel.scene.markers.values()
             if m.spec.side is Side.ALLIED}
     assert all(int(day.split()[0]) <= 20 for day in seen)
+
+
+def test_a_bookmark_and_note_kept_in_the_history_are_undone_from_the_edit_menu(window):
+    """The History's bookmark and note on a day go through the window's actions: shown on
+    the day, and taken back by Edit ▸ Undo like any action."""
+    w, _path = window
+    panel = w.show_history()
+    assert panel is not None
+    panel.show_day(THIRD)
+    panel.note.setText("Davout holds Hamburg")
+    panel.bookmark.setChecked(True)
+    panel.keep_note.click()
+    assert panel.day_label.text().startswith("★ day 3 of 31")
+    assert panel.report.toPlainText().startswith("The umpire's note: Davout holds Hamburg")
+    assert queries.day_marks(w.document)[THIRD].note == "Davout holds Hamburg"
+    w.undo()
+    assert queries.day_marks(w.document) == {}
+    assert panel.day == THIRD and not panel.bookmark.isChecked() and panel.note.text() == ""

@@ -18,7 +18,7 @@ from campaign1813.campaign.day.ground import OrderRefused
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.store.codec import state_to_json
 from campaign1813.campaign.store.opening import open_store
-from campaign1813.campaign.store.protocol import LogStep
+from campaign1813.campaign.store.protocol import DayMark, LogStep
 from campaign1813.campaign.store.server import pull_campaign, push_campaign
 from campaign1813.campaign.store.snapshots import canonical
 from tests.day.test_scenarios import battle_setup
@@ -233,3 +233,27 @@ def test_a_snapshot_changed_behind_the_store_is_named_by_verify(war):
     assert verdict.checked == (date(1813, 5, 2),)
     [fault] = verdict.faults
     assert fault.startswith("the snapshot of 3 May 1813 does not match the log: ")
+
+
+def test_a_days_bookmark_and_note_are_logged_undone_and_redone(war):
+    """The umpire's bookmark and note on a day of the history (record 0030) are an action of
+    the log: undo takes them back, redo puts them again; a day the campaign has not had is
+    refused with the campaign unchanged."""
+    with open_store(war) as doc:
+        services.end_day(doc)
+        services.mark_day(doc, date(1813, 5, 1), True, "  the Prussians cross the Elbe ")
+        assert queries.day_marks(doc) == {
+            date(1813, 5, 1): DayMark(date(1813, 5, 1), True, "the Prussians cross the Elbe")}
+        assert queries.diary(doc)[-1].text == ("The umpire's bookmark on 1 May 1813: the "
+                                               "Prussians cross the Elbe")
+        services.undo(doc)
+        assert queries.day_marks(doc) == {}
+        services.redo(doc)
+        assert set(queries.day_marks(doc)) == {date(1813, 5, 1)}
+        services.mark_day(doc, date(1813, 5, 1), False, "")
+        assert queries.day_marks(doc) == {}
+        before = queries.state_json(doc), len(queries.diary(doc))
+        with pytest.raises(OrderRefused, match="3 May 1813 is not a day of this campaign, "
+                                               "which ran from 1 May 1813 to 2 May 1813"):
+            services.mark_day(doc, date(1813, 5, 3), True)
+        assert (queries.state_json(doc), len(queries.diary(doc))) == before

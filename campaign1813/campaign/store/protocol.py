@@ -39,6 +39,7 @@ FIGHT_STEP = "FightStep"
 FINISH_FIGHT = "FinishFight"
 ABANDON_FIGHT = "AbandonFight"
 AUTO_RESOLVE = "AutoResolve"
+MARK_DAY = "MarkDay"  # the umpire's bookmark and note on a day of the history (record 0030)
 # The line that opens a battle's full report among the lines of the action that gave its result
 # (finished at the table or auto-resolved): the diary keeps the lines before it, the battle the
 # report after it.
@@ -105,6 +106,14 @@ class Snapshot(msgspec.Struct, frozen=True):
     day: date
     sha256: str
     size: int
+
+
+class DayMark(msgspec.Struct, frozen=True):
+    """The umpire's bookmark and note on a day of the campaign's history."""
+
+    day: date
+    bookmark: bool
+    note: str
 
 
 class Verdict(msgspec.Struct, frozen=True):
@@ -174,6 +183,10 @@ class CampaignReader(Protocol):
     def snapshot(self, day: date) -> DayState:
         """The state at dawn of a day, as its snapshot keeps it (refused if none is kept, or
         if it is not the state its hash names)."""
+        ...
+
+    def day_marks(self) -> dict[date, DayMark]:
+        """The umpire's bookmark and note of each day that has one (logged, so undone too)."""
         ...
 
     def first_day(self, first: DayState) -> DayState:

@@ -27,9 +27,9 @@ import msgspec
 
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.store.codec import DamagedState, Json, iso_date, read_json
-from campaign1813.campaign.store.protocol import Snapshot, Verdict
+from campaign1813.campaign.store.protocol import MARK_DAY, DayMark, Snapshot, Verdict
 
-__all__ = ["SECTION", "canonical", "check", "digest", "first_day", "kept", "logged",
+__all__ = ["SECTION", "canonical", "check", "day_marks", "digest", "first_day", "kept", "logged",
            "read", "stored", "write"]
 
 SECTION = "snapshots"  # the section of a logged change that keeps a day's hash
@@ -221,6 +221,27 @@ def check(first: Json, changes: Iterable[LoggedChange], snapshots: dict[date, st
         faults.append(f"today's state does not match the log "
                       f"({_first_difference(today, state)})")
     return Verdict(tuple(checked), tuple(missing), tuple(faults))
+
+
+def day_marks(con: sqlite3.Connection) -> dict[date, DayMark]:
+    """The umpire's bookmark and note of each day, as the actions in force left them (the
+    latest for a day stands; a day left with neither has none)."""
+    out: dict[date, DayMark] = {}
+    rows = con.execute("SELECT seq, payload_json FROM event_log WHERE NOT undone AND kind = ? "
+                       "ORDER BY seq", (MARK_DAY,)).fetchall()
+    for seq, payload in rows:
+        try:
+            data = json.loads(payload)
+            mark = DayMark(date.fromisoformat(data["day"]), bool(data["bookmark"]),
+                           str(data["note"]))
+        except (TypeError, ValueError, KeyError, RecursionError):
+            raise DamagedState(f"the log's entry {seq} (a day's bookmark) is damaged: its day, "
+                               "bookmark or note cannot be read") from None
+        if mark.bookmark or mark.note:
+            out[mark.day] = mark
+        else:
+            out.pop(mark.day, None)
+    return out
 
 
 def first_day(first: Json, changes: Iterable[LoggedChange]) -> Json:

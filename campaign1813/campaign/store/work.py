@@ -31,6 +31,7 @@ from campaign1813.campaign.store.codec import (
 from campaign1813.campaign.store.protocol import (
     CampaignReader,
     CampaignSummary,
+    DayMark,
     Fight,
     LogEntry,
     LoggedAction,
@@ -87,6 +88,9 @@ class FileReader(CampaignReader):
     def snapshot(self, day: date) -> DayState:
         return state_from_json(snapshots.read(self._con, day),
                                f"the snapshot of {day.isoformat()}")
+
+    def day_marks(self) -> dict[date, DayMark]:
+        return snapshots.day_marks(self._con)
 
     def first_day(self, first: DayState) -> DayState:
         return state_from_json(snapshots.first_day(state_to_json(first),
