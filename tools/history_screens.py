@@ -50,6 +50,7 @@ def main() -> int:
         assert panel is not None and window.history_dock is not None
         window.resizeDocks([window.history_dock], [1150], Qt.Orientation.Horizontal)
         panel.show_day(date(1813, 5, 4))
+        panel.mark(True, "5 Corps halted at Genthin by the Prussians")
         _settle(app)
         panel.map_view.fit(panel.scene.theatre_rect(Theatre.NORTHERN_GERMANY))
         _settle(app)

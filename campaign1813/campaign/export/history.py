@@ -69,12 +69,16 @@ def history_days(doc: CampaignStore, theatre: Theatre | None,
     people = "French" if side is Side.FRENCH else "Allies"
     whose = "" if side is None else f", as the {people} knew it"
     diary = queries.reports_by_day(doc) if side is None else {}
+    marks = queries.day_marks(doc) if side is None else {}  # the umpire's own, never a side's
     battles = queries.battles_by_day(doc)
     towns = {t.name: t.theatre for t in doc.scenario().map.towns}
     out = []
     for day in days:
         if side is None:
             report = diary.get(day, ())
+            mark = marks.get(day)
+            if mark is not None and mark.note:
+                report = (f"The umpire's note: {mark.note}", *report)
             fought = battles.get(day, ())
         else:
             view = queries.side_view_on(doc, side, day)
