@@ -701,6 +701,8 @@ def pull_campaign(address: str | ServerAddress, path: str | Path, *,
         try:
             con.execute("BEGIN IMMEDIATE")
             for table, (names, rows) in tables.items():
+                # the server's rows are the campaign: none a migration made (a side's key) stays
+                con.execute(f"DELETE FROM {table}")
                 if rows:
                     quoted = ", ".join(f'"{n}"' for n in names)
                     marks = ", ".join("?" for _ in names)
