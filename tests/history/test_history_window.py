@@ -106,7 +106,8 @@ def test_leaving_the_history_returns_to_today_with_the_file_unchanged(window, qt
 
 def test_play_moves_each_flag_along_its_road_between_two_dawns(window):
     """Half-way through a day's play a command that marched is drawn between where it stood at
-    dawn and where it stood at the next dawn, on the polyline through the towns of its route."""
+    dawn and where it stood at the next dawn, on the polyline through the towns of its route;
+    a day's battles flash, titled with their results."""
     w, _path = window
     panel = w.show_history()
     assert panel is not None
@@ -121,6 +122,16 @@ def test_play_moves_each_flag_along_its_road_between_two_dawns(window):
         b = panel.scene.place_point(*end[key])
         at = panel.scene.markers[key].pos()
         assert at not in (a, b)
+    fought = next(d for d in panel.days[:-1] if panel.battles_of(d))
+    panel.show_day(fought)
+    panel.play()
+    panel._frame()  # the first hour: the day's battles hidden, then shown, in turn
+    assert panel.scene.battles and not any(b.isVisible() for b in panel.scene.battles.values())
+    panel._frame()
+    assert all(b.isVisible() for b in panel.scene.battles.values())
+    assert {b.spec.title for b in panel.scene.battles.values()} == {
+        f"{b.title}: {b.result}" for b in panel.battles_of(fought)}
+    panel.stop()
     assert along([QPointF(0, 0), QPointF(3, 0), QPointF(3, 4)], 0.5) == QPointF(3, 0.5)
     assert along([QPointF(0, 0), QPointF(10, 0)], 0.25) == QPointF(2.5, 0)
 

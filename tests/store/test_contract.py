@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from campaign1813.campaign import queries, services
+from campaign1813.campaign.cli import main as cli_main
 from campaign1813.campaign.day.ground import OrderRefused
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.store.codec import state_to_json
@@ -233,6 +234,7 @@ def test_a_snapshot_changed_behind_the_store_is_named_by_verify(war):
     assert verdict.checked == (date(1813, 5, 2),)
     [fault] = verdict.faults
     assert fault.startswith("the snapshot of 3 May 1813 does not match the log: ")
+    assert cli_main(["verify", war]) == 1
 
 
 def test_a_days_bookmark_and_note_are_logged_undone_and_redone(war):
