@@ -1,11 +1,12 @@
 """Take the History's pictures in ``docs/screens/``: the History dock on a past day (as the
-umpire, and as the French), and the exported history's index.html as Qt's text browser shows
-it. Run under a display:
+umpire, and as the French), the exported history's index.html as Qt's text browser shows it, a
+day's picture and a page of its PDF (rendered by pdftoppm). Run under a display:
 ``xvfb-run -a -s "-screen 0 1920x1080x24" python tools/history_screens.py``."""
 
 from __future__ import annotations
 
 import shutil
+import subprocess
 import sys
 import tempfile
 from datetime import date
@@ -69,6 +70,8 @@ def main() -> int:
         _settle(app)
         browser.grab().save(str(OUT / "history-export-index.png"))
         shutil.copyfile(out / "day-1813-05-04.png", OUT / "history-export-day.png")
+        subprocess.run(["pdftoppm", "-r", "60", "-png", "-singlefile", "-f", "4", "-l", "4",
+                        str(out / "history.pdf"), str(OUT / "history-pdf-page-4")], check=True)
         window.close()
     print(f"wrote the History's pictures in {OUT}")
     return 0
