@@ -14,7 +14,8 @@ from campaign1813.campaign import queries, services
 from campaign1813.campaign.cli import main
 from campaign1813.campaign.store.codec import state_to_json
 from campaign1813.campaign.store.document import open_campaign
-from campaign1813.campaign.store.snapshots import canonical
+from campaign1813.campaign.store.protocol import Verdict
+from campaign1813.campaign.store.snapshots import LoggedChange, canonical, check, digest
 from campaign1813.maps.types import Theatre
 
 THEATRES = (Theatre.NORTHERN_GERMANY, Theatre.EASTERN_SPAIN)
@@ -99,3 +100,42 @@ def test_each_snapshot_is_the_state_at_that_dawn(fresh_campaign):
     assert zlib.decompress(blob) == canonical(third)
     assert sha == hashlib.sha256(canonical(third)).hexdigest() == kept[date(1813, 5, 3)].sha256
     assert kept[date(1813, 5, 3)].size == len(blob) < len(canonical(third)) // 5
+
+
+def _state(day: str, where: str) -> dict:
+    return {"date": day, "marched": False, "next_battle": 1, "settings": {},
+            "commands": {"5 Corps": {"position": [where]}}}
+
+
+def test_the_rebuild_follows_each_entry_and_lists_days_closed_before_snapshots_were_kept():
+    """By hand: an order, then End Day moving 5 Corps from Magdeburg to Burg with no snapshot
+    logged (a day closed before schema 8: listed as missing, not a fault), then End Day to
+    Genthin with its snapshot: checked. An entry whose before side is not what the log left is
+    named, and so is a today that is not the end of the log."""
+    first = _state("1813-05-01", "Magdeburg")
+    second = _state("1813-05-02", "Burg")
+    third = _state("1813-05-03", "Genthin")
+    changes = [
+        LoggedChange(1, "End day: 1 May 1813",
+                     {"date": "1813-05-01", "commands": {"5 Corps": {"position": ["Magdeburg"]}}},
+                     {"date": "1813-05-02", "commands": {"5 Corps": {"position": ["Burg"]}}}),
+        LoggedChange(2, "End day: 2 May 1813",
+                     {"date": "1813-05-02", "commands": {"5 Corps": {"position": ["Burg"]}},
+                      "snapshots": {"1813-05-03": None}},
+                     {"date": "1813-05-03", "commands": {"5 Corps": {"position": ["Genthin"]}},
+                      "snapshots": {"1813-05-03": {"sha256": digest(third)}}}),
+    ]
+    kept = {date(1813, 5, 3): digest(third)}
+    verdict = check(first, changes, kept, {date(1813, 5, 3): third}, third)
+    assert verdict == Verdict((date(1813, 5, 3),), (date(1813, 5, 2),), ())
+    assert digest(second) != digest(third)
+    bent = [changes[0], LoggedChange(2, "End day: 2 May 1813",
+                                     {**changes[1].before,
+                                      "commands": {"5 Corps": {"position": ["Stendal"]}}},
+                                     changes[1].after)]
+    faults = check(first, bent, kept, {date(1813, 5, 3): third}, second).faults
+    assert faults == (
+        "the log's entry 2 (End day: 2 May 1813) does not follow the one before it: commands "
+        "5 Corps is not what it found",
+        "today's state does not match the log (commands 5 Corps position: kept [\"Burg\"], "
+        "rebuilt [\"Genthin\"])")

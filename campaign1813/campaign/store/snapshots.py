@@ -29,8 +29,8 @@ from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.store.codec import DamagedState, Json, iso_date, read_json
 from campaign1813.campaign.store.protocol import MARK_DAY, DayMark, Snapshot, Verdict
 
-__all__ = ["SECTION", "canonical", "check", "day_marks", "digest", "first_day", "kept", "logged",
-           "read", "stored", "write"]
+__all__ = ["SECTION", "LoggedChange", "canonical", "check", "day_marks", "digest", "first_day",
+           "kept", "logged", "read", "stored", "write"]
 
 SECTION = "snapshots"  # the section of a logged change that keeps a day's hash
 _STATE_KEYS = ("date", "marched", "next_battle", "settings")
