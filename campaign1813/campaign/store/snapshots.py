@@ -56,9 +56,10 @@ def digest(values: Json) -> str:
     return hashlib.sha256(canonical(values)).hexdigest()
 
 
-def write(con: sqlite3.Connection, entries: Json) -> None:
+def write(con: sqlite3.Connection, entries: Json, state: Json | None = None) -> None:
     """Write a change's ``snapshots`` section after the rest of it: None deletes a day's
-    snapshot; a hash keeps the state the store now holds, refused if it is not that hash."""
+    snapshot; a hash keeps the state the store now holds (``state``, when the caller has just
+    written it whole from those values; else read back), refused if it is not that hash."""
     for day, value in entries.items():
         iso_date(day, f"the snapshot of {day!r:.30}")
         con.execute("DELETE FROM day_snapshot WHERE day = ?", (day,))
@@ -66,13 +67,13 @@ def write(con: sqlite3.Connection, entries: Json) -> None:
             continue
         if not isinstance(value, dict) or not isinstance(value.get("sha256"), str):
             raise DamagedState(f"the snapshot of {day} is logged without its hash")
-        data = canonical(read_json(con))
+        data = canonical(read_json(con) if state is None else state)
         found = hashlib.sha256(data).hexdigest()
         if found != value["sha256"]:
             raise DamagedState(f"the snapshot of {_day(day)} does not match the state the log "
                                f"leaves: logged {value['sha256'][:12]}…, found {found[:12]}…")
         con.execute("INSERT INTO day_snapshot (day, sha256, state) VALUES (?, ?, ?)",
-                    (day, found, zlib.compress(data, 9)))
+                    (day, found, zlib.compress(data)))
 
 
 def kept(con: sqlite3.Connection) -> list[Snapshot]:

@@ -174,6 +174,7 @@ class FileWork(FileReader, UnitOfWork):
         self._open()
         old: Json = {}
         new: Json = {}
+        dawn: Json | None = None
         if self._put is not None:
             assert self._before is not None
             after = state_to_json(self._put)
@@ -183,10 +184,11 @@ class FileWork(FileReader, UnitOfWork):
                 day = self._put.date.isoformat()
                 old[snapshots.SECTION] = {day: None}
                 new[snapshots.SECTION] = {day: {"sha256": snapshots.digest(after)}}
+                dawn = after
         old.update(self._old)
         new.update(self._new)
         self._done = True
-        return log.record(self._con, entry, old, new, report)
+        return log.record(self._con, entry, old, new, report, dawn)
 
     def undo(self, expected: LogStep | None = None) -> Changes:
         self._open()
