@@ -1,8 +1,10 @@
 """Run every benchmark in this folder and print its figures: ``make bench``.
 
 Each ``bench_*.py`` module has a ``main()`` that measures and prints (``bench_fog.py``: End Day
-with the fog of war on beside off, and the time to build a side's turn packet). Speed targets
-are checked here, by a person reading the figures, never by timed assertions in the tests.
+with the fog of war on beside off, and the time to build a side's turn packet;
+``bench_replay.py``: switching the History to another day, a 30-day history's export, the
+snapshots' size a day). Speed targets are checked here, by a person reading the figures,
+never by timed assertions in the tests.
 """
 
 from __future__ import annotations

@@ -34,7 +34,8 @@ def test_menus(window):
     assert file_items == ["&New Campaign…", "&Open…", "Open &Recent", "Open &Club Campaign…",
                           "Save &As…", "&Back Up…",
                           "Restore From Bac&kup…", "&Print Orders of Battle…",
-                          "E&xport Orders of Battle…", "&Turn Packets…", "&Quit"]
+                          "E&xport Orders of Battle…", "&Turn Packets…", "Export &History…",
+                          "&Quit"]
 
 
 def test_title_without_and_with_a_campaign(window, tmp_path, qtbot):

@@ -27,6 +27,7 @@ from campaign1813.campaign.day.state import (
     Kind,
     Status,
     hq_name,
+    initial_state,
     status_reason,
 )
 from campaign1813.campaign.errors import CampaignError
@@ -36,7 +37,10 @@ from campaign1813.campaign.store.protocol import (
     OPEN_FIGHT,
     REPORT_MARK,
     CampaignStore,
+    DayMark,
     LogStep,
+    Snapshot,
+    Verdict,
     fight_step_label,
     open_fight_label,
 )
@@ -763,3 +767,80 @@ def enemy_reports(doc: CampaignStore) -> tuple[Report, ...]:
     with doc.read() as reader:
         state = reader.state()
     return tuple(sorted(state.reports.values(), key=lambda r: r.id))
+
+
+# -- the campaign day by day (record 0030) ---------------------------------------------------
+
+
+def snapshots(doc: CampaignStore) -> list[Snapshot]:
+    """The days whose dawn the campaign keeps, oldest first, with each one's hash and size."""
+    with doc.read() as reader:
+        return reader.snapshots()
+
+
+def campaign_days(doc: CampaignStore) -> tuple[date, ...]:
+    """The days the history can show: the first, each day whose dawn is kept, and today."""
+    with doc.read() as reader:
+        summary = reader.summary()
+        kept = [s.day for s in reader.snapshots()]
+    days = {summary.start_date, summary.current_date, *kept}
+    return tuple(sorted(d for d in days if d <= summary.current_date))
+
+
+def state_on(doc: CampaignStore, day: date) -> DayState:
+    """The campaign's state on a day: today's as it stands; any other day's at its dawn as
+    its snapshot keeps it (refused if none is kept); the first day's, which no snapshot keeps,
+    rebuilt from the log as it stood when its march began (where every command stood at
+    dawn, with the settings and reports the umpire gave that day: a fog of war set on the
+    first day hides the enemy on it too)."""
+    with doc.read() as reader:
+        summary = reader.summary()
+        if day == summary.current_date:
+            return reader.state()
+        if day == summary.start_date:
+            return reader.first_day(initial_state(doc.scenario(), day))
+        return reader.snapshot(day)
+
+
+def status_on(doc: CampaignStore, day: date) -> CampaignStatus:
+    """The campaign at a glance as it stood on a day (``state_on``)."""
+    state = state_on(doc, day)
+    return status_of(state, doc.ground().adjusted(state.settings), doc.summary().name)
+
+
+def side_view_on(doc: CampaignStore, side: Side, day: date) -> SideView:
+    """What one side knew on a day: its view built from that day's state (``state_on``) and
+    the reports released to it by then, never more."""
+    state = state_on(doc, day)
+    return fog.side_view(doc.ground().adjusted(state.settings), state, side, doc.summary().name)
+
+
+def reports_by_day(doc: CampaignStore) -> dict[date, tuple[str, ...]]:
+    """The diary's lines of each day (the umpire's actions taken on it and its report)."""
+    out: dict[date, list[str]] = {}
+    for entry in diary(doc):
+        out.setdefault(entry.day, []).append(entry.text)
+    return {day: tuple(lines) for day, lines in out.items()}
+
+
+def battles_by_day(doc: CampaignStore) -> dict[date, tuple[BattleView, ...]]:
+    """Every battle (with its result, if it has one) under the day it was fought."""
+    out: dict[date, list[BattleView]] = {}
+    for b in sorted(day_state(doc).battles.values(), key=lambda b: b.id):
+        out.setdefault(b.date, []).append(battle_view(b))
+    return {day: tuple(views) for day, views in out.items()}
+
+
+def day_marks(doc: CampaignStore) -> dict[date, DayMark]:
+    """The umpire's bookmark and note of each day that has one."""
+    with doc.read() as reader:
+        return reader.day_marks()
+
+
+def verify(doc: CampaignStore) -> Verdict:
+    """Rebuild every day from the campaign's first state and its log in force, and compare
+    each kept snapshot and today's state with what the log rebuilds."""
+    scenario = doc.scenario()
+    with doc.read() as reader:
+        first = initial_state(scenario, reader.summary().start_date)
+        return reader.rebuild(first)

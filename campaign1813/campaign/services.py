@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, is_dataclass, replace
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
 
+from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day import fog
 from campaign1813.campaign.day.actions import (
     Action,
@@ -49,6 +51,7 @@ from campaign1813.campaign.store.protocol import (
     AUTO_RESOLVE,
     FIGHT_STEP,
     FINISH_FIGHT,
+    MARK_DAY,
     OPEN_FIGHT,
     REPORT_MARK,
     CampaignReader,
@@ -81,6 +84,7 @@ __all__ = [
     "record_result", "redo", "split_battle", "undo", "open_battle", "battle_action",
     "finish_battle", "abandon_battle", "release_reports", "hold_report", "edit_report",
     "add_report", "import_orders", "ImportResult", "supply_order", "choose_attrition",
+    "mark_day",
 ]
 
 
@@ -309,6 +313,37 @@ def import_submitted(store: CampaignStore, side: str, form: Mapping[str, Any], *
         key = reader.side_key(packet.form_side(form).value)
     signed = packet.sign({k: v for k, v in form.items() if k != "signature"}, key)
     return _take_form(store, signed, dry_run)
+
+
+NOTE_LENGTH = 2000
+
+
+def mark_day(store: CampaignStore, day: date, bookmark: bool, note: str = "") -> Changes:
+    """Put the umpire's bookmark and note on a day of the campaign's history (neither: take
+    them off); logged like any action, so undo takes it back. Refused for a day the campaign
+    has not had, and for a note too long or holding control characters."""
+    note = note.strip()
+    if len(note) > NOTE_LENGTH:
+        raise OrderRefused(f"a day's note is {len(note)} characters long; at most {NOTE_LENGTH}")
+    if any(not c.isprintable() and c != "\n" for c in note):
+        raise OrderRefused("a day's note may hold line breaks but no other control characters")
+    with store.unit_of_work() as work:
+        summary = work.summary()
+        if not summary.start_date <= day <= summary.current_date:
+            raise OrderRefused(f"{format_date(day)} is not a day of this campaign, which ran "
+                               f"from {format_date(summary.start_date)} to "
+                               f"{format_date(summary.current_date)}")
+        when = format_date(day)
+        lines: tuple[str, ...] = ()
+        if bookmark or note:
+            label = f"{'Bookmark' if bookmark else 'Note'}: {when}"
+            lines = (f"The umpire's {'bookmark' if bookmark else 'note'} on {when}"
+                     + (f": {note}" if note else "."),)
+        else:
+            label = f"Bookmark and note taken off {when}"
+        return work.record(LogEntry(MARK_DAY, label, summary.current_date, lines,
+                                    {"day": day.isoformat(), "bookmark": bookmark,
+                                     "note": note}))
 
 
 def undo(store: CampaignStore, expected: LogStep | None = None) -> Changes:

@@ -15,8 +15,14 @@ from campaign1813.campaign.cli import main as cli_main
 from campaign1813.campaign.export.paper import Paper, install
 
 if TYPE_CHECKING:
+    from datetime import date
+
     from campaign1813.campaign.export.document import Document
+    from campaign1813.campaign.export.history import HistoryDay, HistoryPainter
     from campaign1813.campaign.export.setup_sheet import SetupSheet, SheetPaper
+    from campaign1813.campaign.scenario.types import Side
+    from campaign1813.campaign.store.protocol import CampaignStore
+    from campaign1813.maps.types import Theatre
 
 
 class LazyQtPaper:
@@ -24,6 +30,7 @@ class LazyQtPaper:
 
     def __init__(self) -> None:
         self._paper: Paper | None = None
+        self._history_painter: HistoryPainter | None = None
 
     def _qt(self) -> Paper:
         if self._paper is None:
@@ -44,6 +51,24 @@ class LazyQtPaper:
     def table_svg(self, sheet: SetupSheet) -> bytes:
         """A battle's table as SVG, drawn by Qt."""
         return cast("SheetPaper", self._qt()).table_svg(sheet)
+
+    # -- the campaign's history (export history) --
+    def history_map(self, doc: CampaignStore, day: date, theatre: Theatre | None,
+                    side: Side | None, title: str) -> tuple[bytes, bytes]:
+        """A day's map as PNG and SVG, drawn from the History's scene."""
+        return self._history().history_map(doc, day, theatre, side, title)
+
+    def history_pdf(self, title: str, pages: Sequence[tuple[HistoryDay, bytes]],
+                    paper_size: str) -> bytes:
+        """The history as PDF, a page a day."""
+        return self._history().history_pdf(title, pages, paper_size)
+
+    def _history(self) -> HistoryPainter:
+        if self._history_painter is None:
+            from campaign1813.ui.history_pictures import QtHistoryPainter  # with the first map
+
+            self._history_painter = QtHistoryPainter()
+        return self._history_painter
 
 
 def main(argv: Sequence[str] | None = None) -> int:

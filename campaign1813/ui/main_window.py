@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from campaign1813.ui.battle_dialogs import BattleDialog
     from campaign1813.ui.club import ClubWatch
     from campaign1813.ui.diary_window import DiaryWindow
+    from campaign1813.ui.history_panel import HistoryPanel
     from campaign1813.ui.report_window import ReportWindow
     from campaign1813.ui.reports_dialog import ReportsDialog
     from campaign1813.ui.settings_dialog import SettingsDialog
@@ -94,6 +95,7 @@ class MainWindow(QMainWindow):
         self.battle_windows: dict[int, BattleWindow] = {}  # the battles open at the table
         self.side_windows: dict[Side, SideWindow] = {}  # View ▸ As the French / the Allies
         self.reports_dialog: ReportsDialog | None = None
+        self.history_dock: QDockWidget | None = None  # Campaign ▸ History, while it is open
         self.campaign_view = CampaignView(self.campaign, self, settings=self._settings,
                                           defer_map=defer_map)
         self.campaign_view.battle_wanted.connect(self._on_battle_wanted)
@@ -610,6 +612,37 @@ class MainWindow(QMainWindow):
         window.raise_()
         return window
 
+    def show_history(self) -> HistoryPanel | None:
+        """Campaign ▸ History: the campaign day by day in a dock of its own, read-only, under
+        the banner of the past; the window's own map and table keep today."""
+        if self.document is None:
+            return None
+        from campaign1813.ui.history_panel import HistoryPanel  # with the first history
+
+        self.leave_history()
+        panel = HistoryPanel(self.document, self._run)
+        self.campaign.changed.connect(panel.refresh)
+        dock = self._dock("History", panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        dock.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dock.destroyed.connect(lambda _o=None, d=dock: self._forget_history(d))
+        self.history_dock = dock
+        dock.show()
+        dock.raise_()
+        panel.setFocus()
+        return panel
+
+    def leave_history(self) -> None:
+        """Close the history: the window shows today, as it always did."""
+        dock, self.history_dock = self.history_dock, None
+        if dock is not None:
+            dock.widget().close()
+            self.removeDockWidget(dock)
+            dock.deleteLater()
+
+    def _forget_history(self, dock: QDockWidget) -> None:
+        if self.history_dock is dock:
+            self.history_dock = None
+
     def view_as(self, side: Side | None) -> SideWindow | None:
         """View ▸ As the French / As the Allies: the side's own window, built from its view
         alone; As the umpire (None): the umpire's own map, every side's window closed."""
@@ -654,6 +687,24 @@ class MainWindow(QMainWindow):
                                      f"{folder}", 5000)
         return written
 
+    def export_history(self, folder: str | Path, side: Side | None = None) -> list[Path]:
+        """File ▸ Export History…: the history of the theatre the map shows (the umpire's, or a
+        side's) written into ``folder``: a map a day, index.html and a PDF."""
+        if self.document is None:
+            return []
+        from campaign1813.campaign.export.history import write_history  # rare: when asked
+        from campaign1813.ui.history_pictures import QtHistoryPainter
+
+        try:
+            written = write_history(self.document, Path(folder), self.campaign_view.theatre(),
+                                    side, QtHistoryPainter(), force=True)
+        except (CampaignError, OSError) as exc:
+            self.report_error(str(exc))
+            return []
+        self.statusBar().showMessage(f"Wrote the history to {folder}: {len(written)} files",
+                                     5000)
+        return written
+
     def show_reports(self) -> ReportsDialog | None:
         """Campaign ▸ Reports of the Enemy…: hold back, edit, add and release reports."""
         if self.document is None:
@@ -689,6 +740,7 @@ class MainWindow(QMainWindow):
         if self.reports_dialog is not None:
             self.reports_dialog.close()
             self.reports_dialog = None
+        self.leave_history()  # another campaign (or none): no history of the last one stays
         if self.side_windows:  # another campaign: no side's window of the last one stays
             self.view_as(None)
             self.menus.view_actions[None].setChecked(True)

@@ -71,8 +71,10 @@ class Window(Protocol):
     def redo(self) -> object: ...
     def end_day(self) -> object: ...
     def show_diary(self) -> None: ...
+    def show_history(self) -> object: ...
     def show_reports(self) -> object: ...
     def write_turn_packets(self, folder: str | Path) -> object: ...
+    def export_history(self, folder: str | Path) -> object: ...
     def view_as(self, side: Side | None) -> object: ...
     def show_settings(self) -> object: ...
     def record_result(self, battle: int, winner: str) -> object: ...
@@ -125,6 +127,8 @@ class Menus(QObject):
                                               lambda: self._orders_of_battle("on_export"))
         self.packets_action = self._action(self.file_menu, "&Turn Packets…",
                                            self._on_turn_packets)
+        self.history_export_action = self._action(self.file_menu, "Export &History…",
+                                                  self._on_export_history)
         self.file_menu.addSeparator()
         self._action(self.file_menu, "&Quit", window.close, QKeySequence.StandardKey.Quit)
 
@@ -137,6 +141,8 @@ class Menus(QObject):
         self.end_day_action = self._action(self.campaign_menu, "&End Day", window.end_day,
                                            QKeySequence("Ctrl+E"))
         self.diary_action = self._action(self.campaign_menu, "&Diary…", window.show_diary)
+        self.history_action = self._action(self.campaign_menu, "&History", window.show_history,
+                                           QKeySequence("Ctrl+H"))
         self.campaign_menu.addSeparator()
         for dock in (window.orders_dock, window.report_dock, window.objectives_dock):
             self.campaign_menu.addAction(dock.toggleViewAction())
@@ -179,6 +185,13 @@ class Menus(QObject):
         menu.addAction(action)
         return action
 
+    def _on_export_history(self) -> None:
+        """Ask for a folder, and write the history of the theatre the map shows into it."""
+        folder = QFileDialog.getExistingDirectory(_widget(self._window), "Export History",
+                                                  self._window.start_folder())
+        if folder:
+            self._window.export_history(folder)
+
     def _on_turn_packets(self) -> None:
         """Ask for a folder, and write both sides' turn packets into it."""
         folder = QFileDialog.getExistingDirectory(_widget(self._window), "Turn Packets",
@@ -191,7 +204,9 @@ class Menus(QObject):
         has_doc = self.campaign.document is not None
         for action in (self.save_as_action, self.backup_action, self.details_action,
                        self.settings_action, self.end_day_action, self.diary_action,
+                       self.history_action,
                        self.print_oob_action, self.export_oob_action, self.packets_action,
+                       self.history_export_action,
                        self.reports_action, *self.view_actions.values()):
             action.setEnabled(has_doc)
         self.rebuild_recent_menu()

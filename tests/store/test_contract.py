@@ -5,17 +5,23 @@ between them (push, play on the server, pull) equal to the same play on the file
 
 from __future__ import annotations
 
+import hashlib
 import json
+import zlib
+from datetime import date
 from pathlib import Path
 
 import pytest
 
 from campaign1813.campaign import queries, services
+from campaign1813.campaign.cli import main as cli_main
 from campaign1813.campaign.day.ground import OrderRefused
 from campaign1813.campaign.errors import CampaignError
+from campaign1813.campaign.store.codec import state_to_json
 from campaign1813.campaign.store.opening import open_store
-from campaign1813.campaign.store.protocol import LogStep
+from campaign1813.campaign.store.protocol import DayMark, LogStep
 from campaign1813.campaign.store.server import pull_campaign, push_campaign
+from campaign1813.campaign.store.snapshots import canonical
 from tests.day.test_scenarios import battle_setup
 from tests.store.stores import campaign_address, write_raw
 
@@ -193,3 +199,63 @@ def test_push_play_pull_gives_the_file_of_the_same_play(fresh_campaign, tmp_path
 
     assert seen(str(pulled)) == seen(str(on_file)) == seen(address)
     assert Path(pulled).read_bytes()[:16] == b"SQLite format 3\x00"
+
+
+def test_end_day_keeps_the_next_dawn_with_its_hash_and_undo_and_redo_take_it_back(war):
+    """The campaign day by day (record 0030): closing 1 May keeps the state at dawn of 2 May,
+    compressed, with the sha256 of its canonical JSON; undo removes it, redo keeps it again."""
+    with open_store(war) as doc:
+        services.issue_order(doc, "1 Corps", "Move", "Leipzig")
+        services.end_day(doc)
+        dawn = queries.state_json(doc)
+        [kept] = queries.snapshots(doc)
+        assert kept.day == date(1813, 5, 2)
+        assert kept.sha256 == hashlib.sha256(canonical(dawn)).hexdigest()
+        assert state_to_json(queries.state_on(doc, date(1813, 5, 2))) == dawn
+        services.undo(doc)
+        assert queries.snapshots(doc) == []
+        services.redo(doc)
+        assert queries.snapshots(doc) == [kept]
+        verdict = queries.verify(doc)
+        assert verdict.checked == (date(1813, 5, 2),) and verdict.sound
+
+
+def test_a_snapshot_changed_behind_the_store_is_named_by_verify(war):
+    """``verify`` rebuilds each day from the log: a snapshot's stored state changed by another
+    program is named with its day, on either store."""
+    with open_store(war) as doc:
+        services.issue_order(doc, "1 Corps", "Move", "Leipzig")
+        services.end_day(doc)
+        services.end_day(doc)
+    other = zlib.compress(canonical({"date": "1813-05-03", "commands": {}}))
+    write_raw(war, "UPDATE day_snapshot SET state = ? WHERE day = ?", (other, "1813-05-03"))
+    with open_store(war) as doc:
+        verdict = queries.verify(doc)
+    assert verdict.checked == (date(1813, 5, 2),)
+    [fault] = verdict.faults
+    assert fault.startswith("the snapshot of 3 May 1813 does not match the log: ")
+    assert cli_main(["verify", war]) == 1
+
+
+def test_a_days_bookmark_and_note_are_logged_undone_and_redone(war):
+    """The umpire's bookmark and note on a day of the history (record 0030) are an action of
+    the log: undo takes them back, redo puts them again; a day the campaign has not had is
+    refused with the campaign unchanged."""
+    with open_store(war) as doc:
+        services.end_day(doc)
+        services.mark_day(doc, date(1813, 5, 1), True, "  the Prussians cross the Elbe ")
+        assert queries.day_marks(doc) == {
+            date(1813, 5, 1): DayMark(date(1813, 5, 1), True, "the Prussians cross the Elbe")}
+        assert queries.diary(doc)[-1].text == ("The umpire's bookmark on 1 May 1813: the "
+                                               "Prussians cross the Elbe")
+        services.undo(doc)
+        assert queries.day_marks(doc) == {}
+        services.redo(doc)
+        assert set(queries.day_marks(doc)) == {date(1813, 5, 1)}
+        services.mark_day(doc, date(1813, 5, 1), False, "")
+        assert queries.day_marks(doc) == {}
+        before = queries.state_json(doc), len(queries.diary(doc))
+        with pytest.raises(OrderRefused, match="3 May 1813 is not a day of this campaign, "
+                                               "which ran from 1 May 1813 to 2 May 1813"):
+            services.mark_day(doc, date(1813, 5, 3), True)
+        assert (queries.state_json(doc), len(queries.diary(doc))) == before

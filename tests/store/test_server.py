@@ -349,7 +349,7 @@ def test_a_server_campaign_of_an_older_schema_is_upgraded_when_opened(pg_databas
     push_campaign(fresh_campaign(), target)
     with open_store(target) as doc:
         services.issue_order(doc, "5 Corps", "Hold", "Magdeburg")
-    for sql in ("ALTER TABLE day_info DROP COLUMN supply_json",
+    for sql in ("DROP TABLE day_snapshot", "ALTER TABLE day_info DROP COLUMN supply_json",
                 "DROP TABLE day_report", "DROP TABLE order_import", "DROP TABLE side_key",
                 "DROP INDEX event_log_entry", "ALTER TABLE event_log DROP COLUMN entry",
                 "UPDATE document SET schema_version = 5",

@@ -25,6 +25,7 @@ from campaign1813.errors import CampaignError
 COMMANDS: dict[str, tuple[str, str]] = {
     "new": ("document", "create a new campaign file from the 1813 scenario"),
     "info": ("document", "check a campaign file and print its name and dates"),
+    "verify": ("document", "rebuild every day from the log and compare each day's snapshot"),
     "backup": ("document", "copy a campaign, whole and consistent, even while it is open"),
     "restore": ("document", "put a backup in the place of a campaign, safely after a crash"),
     "status": ("day", "where every command stands, its orders and state"),

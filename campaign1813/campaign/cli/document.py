@@ -1,4 +1,5 @@
-"""CLI subcommands about campaign files: ``new``, ``info``, ``backup``, ``restore``.
+"""CLI subcommands about campaign files: ``new``, ``info``, ``verify``, ``backup``,
+``restore``.
 
 Each takes a server campaign's address where it takes a campaign file: ``new`` makes the
 campaign on the server, ``backup`` of an address writes a whole campaign file (a pull), and
@@ -8,11 +9,13 @@ The server's store is imported only then."""
 from __future__ import annotations
 
 import argparse
+import sys
 import tempfile
 from datetime import date
 from pathlib import Path
 from typing import Any
 
+from campaign1813.campaign import queries
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.store.document import (
@@ -42,6 +45,14 @@ def register(sub: Any, argv: list[str] | None = None) -> None:
     p = sub.add_parser("info", help="check a campaign file and print its name and dates")
     p.add_argument("file")
     p.set_defaults(func=_info)
+
+    p = sub.add_parser(
+        "verify", help="rebuild every day from the log and compare each day's snapshot",
+        description="Rebuild the campaign day by day from its first state and the log in force, "
+                    "and compare the state kept at dawn of each day (and today's) with it; a "
+                    "snapshot that does not match is named with its day (exit status 1).")
+    p.add_argument("file", help="the campaign file (or a server campaign's address)")
+    p.set_defaults(func=_verify)
 
     p = sub.add_parser(
         "backup", help="copy a campaign, whole and consistent, even while it is open",
@@ -79,6 +90,23 @@ def _info(args: argparse.Namespace) -> int:
     with open_store(args.file) as doc:
         s = doc.summary()
     print(f"{s.name}\nstarted {format_date(s.start_date)}\ntoday   {format_date(s.current_date)}")
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    with open_store(args.file) as doc:
+        verdict = queries.verify(doc)
+    for fault in verdict.faults:
+        print(fault, file=sys.stderr)
+    if verdict.missing:
+        print(f"{len(verdict.missing)} day(s) closed before this file kept snapshots: "
+              f"{', '.join(format_date(d) for d in verdict.missing)}")
+    if not verdict.sound:
+        return 1
+    days = len(verdict.checked)
+    print(f"{days} day{'s' if days != 1 else ''} rebuilt from the log, every one as kept"
+          + (f" ({format_date(verdict.checked[0])} to {format_date(verdict.checked[-1])})"
+             if days else "") + "; today's state as the log leaves it")
     return 0
 
 

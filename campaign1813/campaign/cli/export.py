@@ -25,6 +25,7 @@ from campaign1813.campaign.store.opening import open_store
 EXPORTS: list[str] = [
     "campaign1813.campaign.cli.export",
     "campaign1813.campaign.cli.export_setup",
+    "campaign1813.campaign.cli.export_history",
 ]
 
 

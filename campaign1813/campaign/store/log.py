@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.day.ground import OrderRefused
 from campaign1813.campaign.errors import CampaignError
+from campaign1813.campaign.store import snapshots
 from campaign1813.campaign.store.codec import SECTIONS as STATE_SECTIONS
 from campaign1813.campaign.store.codec import (
     DamagedState,
@@ -36,10 +37,12 @@ __all__ = ["LogStep", "LoggedAction", "actions_in_force", "record", "redo", "red
 
 
 def record(con: sqlite3.Connection, entry: LogEntry, old: Json, new: Json,
-           report: DayReport | None = None) -> Changes:
+           report: DayReport | None = None, state: Json | None = None) -> Changes:
     """Write a change (the after side of a difference) and log it with its before side and
-    its entry, for undo."""
+    its entry, for undo; ``state``, the whole state it leaves, keeps a snapshot the change
+    names without reading it back."""
     write_changes(con, new)
+    snapshots.write(con, new.get(snapshots.SECTION, {}), state)
     con.execute("DELETE FROM event_log WHERE undone")
     # the entry's own id: random, so no program writing to this log can ever give it again
     con.execute(
@@ -79,9 +82,10 @@ def redo(con: sqlite3.Connection, expected: LogStep | None = None,
     return _step(con, expected, False, check)
 
 
-# What a log entry may change: the day's own values, its sections, the battles on the table.
+# What a log entry may change: the day's own values, its sections, the battles on the table,
+# the snapshot of the dawn it made.
 SECTIONS = frozenset({"date", "marched", "next_battle", "settings", "supply", *STATE_SECTIONS,
-                      "fights", "fight_steps"})
+                      "fights", "fight_steps", snapshots.SECTION})
 
 
 def _step(con: sqlite3.Connection, expected: LogStep | None, back: bool,
@@ -107,6 +111,7 @@ def _step(con: sqlite3.Connection, expected: LogStep | None, back: bool,
     old, new = (after, before) if back else (before, after)
     try:
         write_changes(con, new)
+        snapshots.write(con, new.get(snapshots.SECTION, {}))
         # The state it leaves is read back and checked before anything is committed: a value
         # no campaign can hold is refused here, and the whole step with it.
         (check or read_state)(con)

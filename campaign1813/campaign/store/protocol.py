@@ -39,6 +39,7 @@ FIGHT_STEP = "FightStep"
 FINISH_FIGHT = "FinishFight"
 ABANDON_FIGHT = "AbandonFight"
 AUTO_RESOLVE = "AutoResolve"
+MARK_DAY = "MarkDay"  # the umpire's bookmark and note on a day of the history (record 0030)
 # The line that opens a battle's full report among the lines of the action that gave its result
 # (finished at the table or auto-resolved): the diary keeps the lines before it, the battle the
 # report after it.
@@ -99,6 +100,36 @@ class LogStep(msgspec.Struct, frozen=True):
     label: str
 
 
+class Snapshot(msgspec.Struct, frozen=True):
+    """One kept dawn: its day, the sha256 of its canonical JSON and its size in the store."""
+
+    day: date
+    sha256: str
+    size: int
+
+
+class DayMark(msgspec.Struct, frozen=True):
+    """The umpire's bookmark and note on a day of the campaign's history."""
+
+    day: date
+    bookmark: bool
+    note: str
+
+
+class Verdict(msgspec.Struct, frozen=True):
+    """What the rebuild found: each day checked (its hash equal), the days closed with no
+    snapshot kept (before the file kept them), and what does not match, in words."""
+
+    checked: tuple[date, ...]
+    missing: tuple[date, ...]
+    faults: tuple[str, ...]
+
+    @property
+    def sound(self) -> bool:
+        """Whether every kept snapshot and today's state are what the log rebuilds."""
+        return not self.faults
+
+
 class Fight(NamedTuple):
     """A battle on the table: its setup and the steps taken since, in order."""
 
@@ -143,6 +174,29 @@ class CampaignReader(Protocol):
 
     def fights(self) -> dict[int, int]:
         """The battles on the table and the number of steps each has taken."""
+        ...
+
+    def snapshots(self) -> list[Snapshot]:
+        """The days whose dawn is kept, oldest first, with each one's hash and size."""
+        ...
+
+    def snapshot(self, day: date) -> DayState:
+        """The state at dawn of a day, as its snapshot keeps it (refused if none is kept, or
+        if it is not the state its hash names)."""
+        ...
+
+    def day_marks(self) -> dict[date, DayMark]:
+        """The umpire's bookmark and note of each day that has one (logged, so undone too)."""
+        ...
+
+    def first_day(self, first: DayState) -> DayState:
+        """The campaign's first day as it stood when its march began: ``first`` (the first
+        state) with the umpire's actions of that day that came before the march."""
+        ...
+
+    def rebuild(self, first: DayState) -> Verdict:
+        """Rebuild every day from ``first`` (the campaign's first state) and the log in force,
+        and compare each kept snapshot and today's state with it."""
         ...
 
 

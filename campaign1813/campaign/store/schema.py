@@ -20,7 +20,7 @@ from campaign1813.campaign.store.version import APPLICATION, SCHEMA_VERSION
 # SQLModel too: its metadata holds these tables, for the migrations and the comparison with them
 __all__ = ["BattleRow", "CampaignInfo", "CommandRow", "DayRow", "DocumentInfo", "EventRow",
            "FightRow", "FightStepRow", "OrderImportRow", "OrderRow", "ReportRow", "SQLModel",
-           "ScenarioFile", "ScenarioForm", "SideKeyRow", "TownControlRow"]
+           "ScenarioFile", "ScenarioForm", "SideKeyRow", "SnapshotRow", "TownControlRow"]
 
 
 class DocumentInfo(SQLModel, table=True):
@@ -210,6 +210,17 @@ class EventRow(SQLModel, table=True):
     before_json: str
     after_json: str
     undone: bool = False
+
+
+class SnapshotRow(SQLModel, table=True):
+    """The state at dawn of one day, kept when the day before it closed: its canonical JSON
+    compressed with zlib, and the sha256 of that JSON (``store.snapshots``)."""
+
+    __tablename__ = "day_snapshot"
+
+    day: date = Field(primary_key=True)
+    sha256: str
+    state: bytes
 
 
 class FightRow(SQLModel, table=True):

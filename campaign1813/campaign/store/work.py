@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from campaign1813.campaign.store import fights, log
+from campaign1813.campaign.store import fights, log, snapshots
 from campaign1813.campaign.store.codec import (
     DamagedState,
     Json,
@@ -30,11 +31,14 @@ from campaign1813.campaign.store.codec import (
 from campaign1813.campaign.store.protocol import (
     CampaignReader,
     CampaignSummary,
+    DayMark,
     Fight,
     LogEntry,
     LoggedAction,
     LogStep,
+    Snapshot,
     UnitOfWork,
+    Verdict,
 )
 
 if TYPE_CHECKING:
@@ -77,6 +81,26 @@ class FileReader(CampaignReader):
 
     def side_key(self, side: str) -> bytes:
         return side_key(self._con, side)
+
+    def snapshots(self) -> list[Snapshot]:
+        return snapshots.kept(self._con)
+
+    def snapshot(self, day: date) -> DayState:
+        return state_from_json(snapshots.read(self._con, day),
+                               f"the snapshot of {day.isoformat()}")
+
+    def day_marks(self) -> dict[date, DayMark]:
+        return snapshots.day_marks(self._con)
+
+    def first_day(self, first: DayState) -> DayState:
+        return state_from_json(snapshots.first_day(state_to_json(first),
+                                                   snapshots.logged(self._con)),
+                               "the first day")
+
+    def rebuild(self, first: DayState) -> Verdict:
+        return snapshots.check(state_to_json(first), snapshots.logged(self._con),
+                               {s.day: s.sha256 for s in snapshots.kept(self._con)},
+                               snapshots.stored(self._con), read_json(self._con))
 
 
 class UnrecordedChange(RuntimeError):
@@ -150,13 +174,21 @@ class FileWork(FileReader, UnitOfWork):
         self._open()
         old: Json = {}
         new: Json = {}
+        dawn: Json | None = None
         if self._put is not None:
             assert self._before is not None
-            old, new = state_diff(self._before, state_to_json(self._put))
+            after = state_to_json(self._put)
+            old, new = state_diff(self._before, after)
+            if self._put.date > date.fromisoformat(self._before["date"]):
+                # the action closed a day: the dawn of the next is kept, the log keeps its hash
+                day = self._put.date.isoformat()
+                old[snapshots.SECTION] = {day: None}
+                new[snapshots.SECTION] = {day: {"sha256": snapshots.digest(after)}}
+                dawn = after
         old.update(self._old)
         new.update(self._new)
         self._done = True
-        return log.record(self._con, entry, old, new, report)
+        return log.record(self._con, entry, old, new, report, dawn)
 
     def undo(self, expected: LogStep | None = None) -> Changes:
         self._open()
