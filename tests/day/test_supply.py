@@ -16,8 +16,9 @@ from importlib import resources
 
 import pytest
 
+from campaign1813.campaign.day.aftermath import apply_result
 from campaign1813.campaign.day.ground import Ground, OrderRefused, Position
-from campaign1813.campaign.day.state import DayState, Order, Verb, initial_state
+from campaign1813.campaign.day.state import Battle, DayState, Order, Status, Verb, initial_state
 from campaign1813.campaign.day.supply import (
     SupplyOrder,
     SupplyRulesError,
@@ -336,3 +337,23 @@ def load_rules_text(version: str) -> bytes:
     """A shipped supply rule file's bytes."""
     return resources.files("campaign1813.data").joinpath("supply", f"{version}.toml") \
         .read_bytes()
+
+
+def test_hunger_casualties_outlast_a_battle_that_carries_none_forward(ground):
+    """Reading (docs/supply.md, record 0029): attrition is no battle's, so the casualties it
+    made stay on the brigade after a battle even with carry_casualties_forward off, while the
+    battle's own are spent: 5 Corps' 17 Brigade lost 1,600 men out of supply (2 casualties)
+    and brings them to the battle of Magdeburg; after it, 17 Brigade still has 2 and nothing
+    else is carried."""
+    state, supply = _fresh(ground, "2016")
+    state.supply = supply
+    supply.men_lost["5 Corps"] = {17: 1600}
+    state.update("5 Corps", casualties=(("17", 2), ("18", 1)))  # 18's from a forced march
+    state.battles[1] = Battle(1, START, "Magdeburg", ("5 Corps",), ("I Prussian Corps",))
+    for name in ("5 Corps", "I Prussian Corps"):
+        state.update(name, status=Status.IN_BATTLE, battle=1, status_date=START)
+    state.update("I Prussian Corps", position=Position("Burg", "Magdeburg", 5.0))
+    assert not ground.settings.carry_casualties_forward
+    apply_result(ground, state, 1, "French", None)
+    assert state.commands["5 Corps"].casualties == (("17", 2),)
+    assert state.commands["I Prussian Corps"].casualties == ()

@@ -104,7 +104,7 @@ class Assumption(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class SupplyRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """One version of the supply rule, as read from its data file."""
 
-    version: str
+    version: Literal["2016", "2020"]
     title: str
     stocks: Stocks
     use: Use

@@ -8,9 +8,13 @@ Kept apart from the rule's procedures (``day/supply.py``) so that the day's stat
 # a campaign is opened
 
 from datetime import date
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
+
+# a stock of days' supplies, and men lost: never negative, and no army holds thousands of days
+Days = Annotated[int, msgspec.Meta(ge=0, le=10_000)]
+Men = Annotated[int, msgspec.Meta(ge=0, le=10_000_000)]
 
 
 class Depot(msgspec.Struct, frozen=True):
@@ -18,7 +22,7 @@ class Depot(msgspec.Struct, frozen=True):
 
     town: str
     army: str
-    days: int
+    days: Days
     main: bool = False
     garrison: int | None = None  # the brigade's number
     garrison_corps: str | None = None
@@ -30,7 +34,7 @@ class Column(msgspec.Struct, frozen=True):
 
     town: str
     army: str
-    days: int
+    days: Days
 
 
 class SupplyOrder(msgspec.Struct, frozen=True):
@@ -76,13 +80,13 @@ class SupplyState(msgspec.Struct):
     """Every army group's supplies: the days each corps carries, the depots, the columns on the
     way, the day's supply orders, and the men each brigade lost out of supply."""
 
-    version: str
-    corps: dict[str, int]
+    version: Literal["2016", "2020"]
+    corps: dict[str, Days]
     depots: dict[str, Depot]
     columns: dict[str, Column] = msgspec.field(default_factory=dict)  # by "army|town"
     orders: list[SupplyOrder] = msgspec.field(default_factory=list)
-    men_lost: dict[str, dict[int, int]] = msgspec.field(default_factory=dict)
+    men_lost: dict[str, dict[int, Men]] = msgspec.field(default_factory=dict)
     # corps out of supply whose 400 men still wait for the umpire's brigade
-    pending: dict[str, int] = msgspec.field(default_factory=dict)
+    pending: dict[str, Men] = msgspec.field(default_factory=dict)
     # what the last day's supply changed, entry by entry (the log keeps every day's)
     ledger: tuple[LedgerEntry, ...] = ()

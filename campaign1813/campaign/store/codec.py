@@ -213,7 +213,12 @@ def _settings(data: Any, where: str) -> dict[str, Any]:
 
 def _supply(data: Any, where: str) -> SupplyState | None:
     """The supply rule's state, or None while supply is not kept."""
-    return None if data is None else _entity(SupplyState, data, f"{where}: supply")
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise DamagedState(f"{where}: the supply is damaged: {data!r:.80} is not a table")
+    supply: SupplyState = _entity(SupplyState, data, f"{where}: supply")
+    return supply
 
 
 def state_diff(before: Json, after: Json) -> tuple[Json, Json]:
