@@ -50,6 +50,7 @@ from campaign1813.ui.map.items import (
     NoteItem,
     OrderArrow,
     PreviewPath,
+    SupplyLayer,
 )
 from campaign1813.ui.map.palette import SEA
 from campaign1813.ui.map.specs import BattleSpec, MarkerSpec, group_spec
@@ -258,6 +259,8 @@ class MapScene(QGraphicsScene):
         self.orders: dict[str, OrderArrow] = {}
         self.control = ControlLayer(self)
         self.addItem(self.control)
+        self.supply = SupplyLayer(self)  # depots and columns, when supply is kept
+        self.addItem(self.supply)
         self.preview_items: list[QGraphicsItem] = []
         self.note: NoteItem | None = None
         self._steps = self._build_steps()

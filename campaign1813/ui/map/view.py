@@ -46,7 +46,7 @@ from campaign1813.campaign.queries import CampaignStatus, CommandView
 from campaign1813.campaign.scenario.types import Scenario, Side
 from campaign1813.maps.types import Theatre
 from campaign1813.ui.map.palette import NATION_COLOUR, OFF_MAP, SIDE_COLOUR
-from campaign1813.ui.map.specs import BattleSpec, MarkerSpec
+from campaign1813.ui.map.specs import BattleSpec, MarkerSpec, SupplySpec, supply_badge
 from campaign1813.ui.open_campaign import OpenCampaign, Update
 
 if TYPE_CHECKING:  # the map's scene and items are loaded with the first map (see defer_map)
@@ -107,6 +107,10 @@ def marker_spec(c: CommandView, label: str, colour: str, cinc: str = "") -> Mark
     if total:
         badges.append(f"−{total}")
     tooltip = f"{c.name}: {c.where}\n{state_tooltip(c)}\n{c.orders_text}"
+    if c.supply_days is not None and c.kind is Kind.CORPS:
+        badges.append(supply_badge(c.supply_days))
+        tooltip += (f"\nSupplies: {c.supply_days} day{'' if c.supply_days == 1 else 's'}"
+                    + (" — out of supply" if c.supply_days == 0 else ""))
     return MarkerSpec(c.name, c.position.a, c.position.b, c.position.miles, label, c.side,
                       colour, c.kind is Kind.HQ, tuple(badges), tooltip, c.army, cinc)
 
@@ -856,6 +860,7 @@ class CampaignView(QWidget):
                 scene.set_battles(_battles(status))
             if update.changes.towns or update.changes.date_changed or update.battles:
                 scene.control.set_state(*_control(status))
+            scene.supply.set_marks(supply_specs(status, theatre))
             self.map_view.labels_later(hold=True)
         if update.heading and status is not None:
             self.heading.setText(status.heading)
@@ -886,6 +891,7 @@ class CampaignView(QWidget):
         self._show_commands(self.commands_shown(), whole=True)
         scene.set_battles(_battles(status))
         scene.control.set_state(*_control(status))
+        scene.supply.set_marks(supply_specs(status, self.theatre()))
         scene.select_marker(self.selected_command())
         self.map_view.labels_later()
 
@@ -919,6 +925,13 @@ def _battles(status: CampaignStatus) -> list[BattleSpec]:
     """The battles still to be fought, for the map."""
     return [BattleSpec(b.id, b.place, format_date(b.date).rsplit(" ", 1)[0], b.title)
             for b in status.battles_due]
+
+
+def supply_specs(status: CampaignStatus, theatre: Theatre | None) -> list[SupplySpec]:
+    """The depots and columns of the army groups of the theatre shown (all on the whole map)."""
+    armies = {c.army for c in status.commands_in(theatre)}
+    return [SupplySpec(m.town, m.side, m.days, m.column, m.main, m.army)
+            for m in status.supply if m.army in armies]
 
 
 def _control(status: CampaignStatus) -> tuple[dict[str, Side], dict[str, Side]]:
