@@ -78,6 +78,7 @@ class CommandView(msgspec.Struct, frozen=True):
     retreats: tuple[str, ...] = ()
     route: tuple[str, ...] = ()  # the towns its order still marches through, the last its goal
     supply_days: int | None = None  # the days of supplies it carries (None: supply is off)
+    owed_men: int = 0  # men lost out of supply whose brigade the umpire must still choose
 
     @property
     def orders_text(self) -> str:
@@ -249,7 +250,8 @@ def command_views(state: DayState, ground: Ground,
             status_reason(state, c.name), order.text() if order else None,
             pending.text() if pending else None, c.marched, c.halted, c.casualties, retreats,
             order.route if order else (),
-            state.supply.corps.get(c.name) if state.supply is not None else None))
+            state.supply.corps.get(c.name) if state.supply is not None else None,
+            state.supply.pending.get(c.name, 0) if state.supply is not None else 0))
     return tuple(out)
 
 
@@ -436,6 +438,14 @@ def campaign_settings(doc: CampaignStore) -> tuple[SettingView, ...]:
     now = ground.adjusted(state.settings).settings
     return tuple(SettingView(s.name, shown(getattr(now, s.name)), s.meaning,
                              s.name in state.settings) for s in SETTINGS)
+
+
+def depots_in_reach(doc: CampaignStore, corps: str) -> list[str]:
+    """The depots a corps stands near enough to draw from, nearest first (read in one
+    transaction); what the map's menu offers it."""
+    with doc.read() as reader:
+        state = reader.state()
+    return supply.depots_in_reach(doc.ground().adjusted(state.settings), state, corps)
 
 
 def supply_lines(doc: CampaignStore) -> list[str]:

@@ -48,6 +48,7 @@ from campaign1813.maps.types import Theatre
 from campaign1813.ui.map.palette import NATION_COLOUR, OFF_MAP, SIDE_COLOUR
 from campaign1813.ui.map.specs import BattleSpec, MarkerSpec, SupplySpec, supply_badge
 from campaign1813.ui.open_campaign import OpenCampaign, Update
+from campaign1813.ui.supply_orders import SupplyRequest, supply_kept
 
 if TYPE_CHECKING:  # the map's scene and items are loaded with the first map (see defer_map)
     from campaign1813.ui.map.scene import MapScene
@@ -609,6 +610,7 @@ class CampaignView(QWidget):
     shown = Signal()  # a file opened or another theatre chosen: everything shown again
     order_wanted = Signal(str, str, str)  # command, verb, town: an order given on the map
     battle_wanted = Signal(int)  # a battle to fight at the table, from its marker or town menu
+    supply_wanted = Signal(object)  # a SupplyRequest chosen on the map
 
     def __init__(self, campaign: OpenCampaign, parent: QWidget | None = None,
                  settings: QSettings | None = None, preview: Preview | None = None,
@@ -723,7 +725,45 @@ class CampaignView(QWidget):
         for spec in battles:
             fight = menu.addAction(f"Fight Battle {spec.id} at the Table…")
             fight.setData(spec.id)
+        self._supply_menu(menu, command, town)
         return menu
+
+    def supply_requests(self, command: str | None, town: str) -> list[tuple[str, SupplyRequest]]:
+        """The supply orders the map offers at a town (none while supply is off): for the
+        corps selected, to draw from each depot within its reach, to make a depot here and
+        to name the brigade that loses its men out of supply; from a depot here, to send
+        supplies on."""
+        status, doc = self.campaign.status, self.campaign.document
+        if not supply_kept(status) or status is None or doc is None:
+            return []
+        offers: list[tuple[str, SupplyRequest]] = []
+        corps = None
+        if command is not None:
+            found = [c for c in status.commands if c.name == command and c.supply_days is not None]
+            corps = found[0] if found else None
+        if corps is not None:
+            for depot in queries.depots_in_reach(doc, corps.name):
+                offers.append((f"Resupply {corps.name} from {depot}",
+                               SupplyRequest("resupply", corps=corps.name, origin=depot)))
+            offers.append((f"Make a depot here with {corps.name}…",
+                           SupplyRequest("depot", corps=corps.name, town=town, ready=False)))
+            if corps.owed_men:
+                offers.append((f"Choose the brigade of {corps.name} that loses "
+                               f"{corps.owed_men} men…",
+                               SupplyRequest("attrition", corps=corps.name)))
+        for mark in status.supply:
+            if mark.town == town:
+                offers.append((f"Send supplies from {town} to…",
+                               SupplyRequest("move", origin=town, ready=False)))
+                break
+        return offers
+
+    def _supply_menu(self, menu: QMenu, command: str | None, town: str) -> None:
+        offers = self.supply_requests(command, town)
+        if offers:
+            menu.addSeparator()
+        for text, request in offers:
+            menu.addAction(text).setData(request)
 
     def _on_town_menu(self, town: str, at: QPoint) -> None:
         command = self.selected_command()
@@ -732,6 +772,10 @@ class CampaignView(QWidget):
             self.preview_route(command, ORDER_VERBS[0], town)
         chosen = menu.exec(at)
         verb = chosen.data() if chosen is not None else None
+        if isinstance(verb, SupplyRequest):
+            self.clear_preview()
+            self.supply_wanted.emit(verb)
+            return
         if isinstance(verb, int):  # a battle at the town, to fight at the table
             self.clear_preview()
             self.battle_wanted.emit(verb)
