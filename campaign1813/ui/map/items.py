@@ -560,7 +560,7 @@ class SupplyLayer(QGraphicsItem):
         self._rect = scene.ground_rect
         self.marks: tuple[SupplySpec, ...] = ()
         self.font = QFont("DejaVu Sans", 1)
-        self.font.setPointSizeF(6.5 * scene.unit)
+        self.font.setPointSizeF(7.0 * scene.unit)
         self.font.setBold(True)
         self.setZValue(Z_SUPPLY)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
@@ -582,7 +582,7 @@ class SupplyLayer(QGraphicsItem):
         wagon below and right of it (both at once where an army has both there)."""
         u, px = self._scene.unit, 1.0 / lod
         at = self._scene.town_point(mark.town)
-        w, h = 15 * u * px, 13 * u * px
+        w, h = 17 * u * px, 15 * u * px
         x = at.x() + (4 * u * px if mark.column else -4 * u * px - w)
         return QRectF(x, at.y() + 4 * u * px, w, h)
 
