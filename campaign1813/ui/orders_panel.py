@@ -296,7 +296,7 @@ class OrdersPanel(QWidget):
         self.supply.put(request)
         if not request.ready:
             self.message.setStyleSheet(NOTE_STYLE)
-            self.message.setText("Finish the supply order on the pad, then Give Supply Order.")
+            self.message.setText("Finish the supply order on the pad, then Give Supply.")
             return None
         return self.supply.give(request)
 

@@ -19,9 +19,8 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFormLayout,
+    QGridLayout,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
     QListWidget,
     QPushButton,
@@ -38,10 +37,8 @@ from campaign1813.ui.open_campaign import OpenCampaign, Update
 from campaign1813.ui.operation import Operation, Service, day_service
 
 KINDS = ("resupply", "move", "depot")
-KIND_WORDS = {"resupply": "Resupply a corps from a depot",
-              "move": "Move supplies between towns",
-              "depot": "Establish a depot"}
-NO_BRIGADE = "the corps (2020)"
+KIND_WORDS = {"resupply": "Resupply", "move": "Move days", "depot": "Make a depot"}
+NO_BRIGADE = "the corps"
 
 
 @dataclass(frozen=True)
@@ -79,7 +76,7 @@ def brigades_of(scenario: Scenario | None, corps: str) -> list[int]:
 
 class SupplyOrders(QGroupBox):
     """The pad's supply orders: what kind, which corps, from and to which town, how many days
-    and (2016) which brigade; Give Supply Order runs it."""
+    and (2016) which brigade; Give Supply runs it."""
 
     given = Signal(str)  # what the order did, in the campaign's words
     refused = Signal(str)  # the campaign's reason for refusing it
@@ -100,20 +97,28 @@ class SupplyOrders(QGroupBox):
         self.days.setRange(1, 20)
         self.days.setValue(4)
         self.brigade = QComboBox()
-        self.give_button = QPushButton("Give &Supply Order")
-        form = QFormLayout()
-        form.addRow("Supply:", self.kind)
-        form.addRow("Corps:", self.corps)
-        form.addRow("From:", self.origin)
-        row = QHBoxLayout()
-        row.addWidget(self.town, 1)
-        row.addWidget(QLabel("Days:"))
-        row.addWidget(self.days)
-        form.addRow("To / at:", row)
-        form.addRow("With:", self.brigade)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.give_button)
+        self.give_button = QPushButton("Give\n&Supply")
+        self.give_button.setToolTip("Give the supply order")
+        # two rows, so that the pad grows little and the map keeps its room; the lists'
+        # longest names do not widen the pad either
+        for box in (self.kind, self.corps, self.origin, self.town, self.brigade):
+            box.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            box.setMinimumContentsLength(7)
+        grid = QGridLayout(self)
+        grid.setContentsMargins(6, 4, 6, 4)
+        grid.setVerticalSpacing(3)
+        for column, (label, widget) in enumerate((("Supply:", self.kind), ("Corps:", self.corps),
+                                                  ("With:", self.brigade))):
+            grid.addWidget(QLabel(label), 0, 2 * column)
+            grid.addWidget(widget, 0, 2 * column + 1)
+        for column, (label, widget) in enumerate((("From:", self.origin), ("To / at:", self.town),
+                                                  ("Days:", self.days))):
+            grid.addWidget(QLabel(label), 1, 2 * column)
+            grid.addWidget(widget, 1, 2 * column + 1)
+        grid.addWidget(self.give_button, 0, 6, 2, 1)
+        for column in (1, 3, 5):
+            grid.setColumnStretch(column, 1)
         self.kind.currentIndexChanged.connect(self._on_kind)
         self.corps.currentTextChanged.connect(self._on_corps)
         self.give_button.clicked.connect(self._on_give)

@@ -61,3 +61,31 @@ def test_an_army_groups_flag_shows_the_least_days_of_its_corps():
     assert group_spec(members).badges == ("1 resting", "2 days")
     members.append(_spec("13", ("out of supply",)))
     assert group_spec(members).badges == ("1 resting", "1 out of supply")
+
+
+def test_no_towns_name_is_put_over_a_depot_or_a_column(window):
+    """The scene's rule (record 0024): nothing is covered by a name — a depot's store and a
+    column's wagon are kept clear like a flag, at a theatre's scale and a close look's."""
+    from PySide6.QtCore import QRectF
+
+    from campaign1813.ui.supply_orders import SupplyRequest
+
+    _switch(window, "2016")
+    window.orders_panel.supply_here(SupplyRequest("move", origin="Hamburg", town="Harburg",
+                                                  days=4))
+    window.end_day()
+    scene = window.campaign_view.map_scene
+    scene.build()
+    assert {(m.town, m.column) for m in scene.supply.marks} >= {("Hamburg", False),
+                                                                ("Harburg", True)}
+    for scale in (3.5, 12.0):
+        scene.place_labels(scale)
+        signs = [scene.supply.sign_rect(m, scale) for m in scene.supply.marks]
+        signs = [QRectF(r.x() * scale, r.y() * scale, r.width() * scale, r.height() * scale)
+                 for r in signs]
+        for name, item in scene.town_names.items():
+            if not item.isVisible():
+                continue
+            at = item.pos()
+            rect = item.text_rect().translated(at.x() * scale, at.y() * scale)
+            assert not any(rect.intersects(s) for s in signs), (scale, name)
