@@ -124,3 +124,44 @@ def test_the_umpire_may_decline_the_attrition_dialog(window):
     before = owed(window.campaign.status)
     assert ask_attrition(window.campaign, window, lambda dialog: None) is False
     assert owed(window.campaign.status) == before
+
+
+def test_right_clicking_a_corps_flag_offers_its_supply_orders(window, qtbot):
+    """Supply 2016: a right-click on 4 Corps' flag (at Hamburg, the main depot's town) selects
+    it and offers to draw from Hamburg; chosen, the order is given as the CinC's."""
+    from PySide6.QtCore import QPoint, Qt, QTimer
+    from PySide6.QtGui import QContextMenuEvent
+    from PySide6.QtWidgets import QApplication
+
+    view = window.campaign_view
+    view.theatres.setCurrentText("Northern Germany")
+    window.show()
+    qtbot.waitExposed(window)
+    _switch(window, "2016")
+    mv = view.map_view
+    mv.finish_building()
+    marker = view.map_scene.markers["4 Corps"]
+    flag = marker.flag_rect().center()
+    at = mv.mapFromScene(marker.pos()) + QPoint(round(flag.x()), round(flag.y()))
+    shown = []
+
+    def choose_resupply():
+        menu = QApplication.activePopupWidget()
+        if menu is None:
+            return
+        shown.append([a.text() for a in menu.actions() if isinstance(a.data(), SupplyRequest)])
+        wanted = [a for a in menu.actions() if a.text() == "Resupply 4 Corps from Hamburg"]
+        if not wanted:  # not offered: the menu is closed and the test fails below
+            menu.close()
+            return
+        menu.setActiveAction(wanted[0])
+        qtbot.keyClick(menu, Qt.Key.Key_Return)
+
+    QTimer.singleShot(0, choose_resupply)
+    with qtbot.waitSignal(view.supply_wanted, timeout=3000):
+        QApplication.sendEvent(mv.viewport(), QContextMenuEvent(
+            QContextMenuEvent.Reason.Mouse, at, mv.mapToGlobal(at)))
+    assert view.selected_command() == "4 Corps"
+    assert shown == [["Resupply 4 Corps from Hamburg", "Make a depot here with 4 Corps…",
+                      "Send supplies from Hamburg to…"]]
+    assert _orders(window) == ["resupply 4 Corps from Hamburg"]

@@ -507,7 +507,15 @@ class MapView(QGraphicsView):
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 (Qt override)
         if self.map_scene is None:
             return
-        town = self.map_scene.town_at(self.mapToScene(event.pos()), self.scale_now())
+        at = self.mapToScene(event.pos())
+        town = self.map_scene.town_at(at, self.scale_now())
+        # on a command's flag: that command selected, and the menu of the town it stands in
+        name = self.map_scene.marker_at(at, self.viewportTransform())
+        marker = self.map_scene.markers.get(name) if name is not None else None
+        if marker is not None:
+            self.command_clicked.emit(name)
+            if marker.spec.b is None:
+                town = marker.spec.a
         if town is not None:
             self.town_menu_wanted.emit(town, event.globalPos())
 
