@@ -108,14 +108,13 @@ class SupplyOrders(QGroupBox):
         grid = QGridLayout(self)
         grid.setContentsMargins(6, 4, 6, 4)
         grid.setVerticalSpacing(3)
-        for column, (label, widget) in enumerate((("Supply:", self.kind), ("Corps:", self.corps),
-                                                  ("With:", self.brigade))):
-            grid.addWidget(QLabel(label), 0, 2 * column)
-            grid.addWidget(widget, 0, 2 * column + 1)
-        for column, (label, widget) in enumerate((("From:", self.origin), ("To / at:", self.town),
-                                                  ("Days:", self.days))):
-            grid.addWidget(QLabel(label), 1, 2 * column)
-            grid.addWidget(widget, 1, 2 * column + 1)
+        rows: tuple[tuple[tuple[str, QWidget], ...], ...] = (
+            (("Supply:", self.kind), ("Corps:", self.corps), ("With:", self.brigade)),
+            (("From:", self.origin), ("To / at:", self.town), ("Days:", self.days)))
+        for row, cells in enumerate(rows):
+            for column, (label, widget) in enumerate(cells):
+                grid.addWidget(QLabel(label), row, 2 * column)
+                grid.addWidget(widget, row, 2 * column + 1)
         grid.addWidget(self.give_button, 0, 6, 2, 1)
         for column in (1, 3, 5):
             grid.setColumnStretch(column, 1)

@@ -638,8 +638,8 @@ class MapScene(QGraphicsScene):
                 grid.add(box.translated(px(battle.pos())))
                 fixed.append((box.translated(px(battle.pos())), None))
         for mark in self.supply.marks:  # a depot's store or a column's wagon: no name over it
-            town = self.towns.get(mark.town)
-            if town is not None and self.shows_town(town, scale):
+            sign_town = self.towns.get(mark.town)
+            if sign_town is not None and self.shows_town(sign_town, scale):
                 box = self.supply.sign_rect(mark, scale)
                 sign = QRectF(box.x() * scale, box.y() * scale, box.width() * scale,
                               box.height() * scale)
