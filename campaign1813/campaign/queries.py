@@ -81,6 +81,8 @@ class CommandView(msgspec.Struct, frozen=True):
     casualties: tuple[tuple[str, int], ...]
     retreats: tuple[str, ...] = ()
     route: tuple[str, ...] = ()  # the towns its order still marches through, the last its goal
+    supply_days: int | None = None  # the days of supplies it carries (None: supply is off)
+    owed_men: int = 0  # men lost out of supply whose brigade the umpire must still choose
 
     @property
     def orders_text(self) -> str:
@@ -162,6 +164,18 @@ class BattleView(msgspec.Struct, frozen=True):
         return self.result is None
 
 
+class SupplyMark(msgspec.Struct, frozen=True):
+    """A depot, or a column waiting on the road, as the map marks it: town, army group, side,
+    days of supplies, and whether it is the army's main depot."""
+
+    town: str
+    army: str
+    side: Side
+    days: int
+    column: bool = False
+    main: bool = False
+
+
 class CampaignStatus(msgspec.Struct, frozen=True):
     """The campaign at a glance on its current day."""
 
@@ -172,6 +186,7 @@ class CampaignStatus(msgspec.Struct, frozen=True):
     battles: tuple[BattleView, ...]
     control: dict[str, Side] = msgspec.field(default_factory=dict)
     objectives: tuple[ObjectiveState, ...] = ()
+    supply: tuple[SupplyMark, ...] = ()  # depots and columns (none when supply is off)
 
     def command(self, name: str) -> CommandView:
         """A command by its exact name."""
@@ -238,8 +253,25 @@ def command_views(state: DayState, ground: Ground,
             describe(c.position, ground), c.status, c.status_date, c.battle,
             status_reason(state, c.name), order.text() if order else None,
             pending.text() if pending else None, c.marched, c.halted, c.casualties, retreats,
-            order.route if order else ()))
+            order.route if order else (),
+            state.supply.corps.get(c.name) if state.supply is not None else None,
+            state.supply.pending.get(c.name, 0) if state.supply is not None else 0))
     return tuple(out)
+
+
+def supply_marks(state: DayState, ground: Ground) -> tuple[SupplyMark, ...]:
+    """Every army's depots (main first) and columns on the road, for the map."""
+    found = state.supply
+    if found is None:
+        return ()
+    sides = {a.name: a.side for a in ground.scenario.armies}
+    depots = sorted(found.depots.values(), key=lambda d: (d.army, not d.main, d.town))
+    marks = [SupplyMark(d.town, d.army, sides[d.army], d.days, False, d.main) for d in depots
+             if d.army in sides]
+    marks += [SupplyMark(c.town, c.army, sides[c.army], c.days, True)
+              for c in sorted(found.columns.values(), key=lambda c: (c.army, c.town))
+              if c.army in sides]
+    return tuple(marks)
 
 
 def status_of(state: DayState, ground: Ground, name: str) -> CampaignStatus:
@@ -247,7 +279,8 @@ def status_of(state: DayState, ground: Ground, name: str) -> CampaignStatus:
     return CampaignStatus(
         name, state.date, state.marched, command_views(state, ground),
         tuple(battle_view(b) for b in sorted(state.battles.values(), key=lambda b: b.id)),
-        dict(sorted(state.control.items())), objective_states(ground.scenario, state))
+        dict(sorted(state.control.items())), objective_states(ground.scenario, state),
+        supply_marks(state, ground))
 
 
 def campaign_status(doc: CampaignStore) -> CampaignStatus:
@@ -409,6 +442,14 @@ def campaign_settings(doc: CampaignStore) -> tuple[SettingView, ...]:
     now = ground.adjusted(state.settings).settings
     return tuple(SettingView(s.name, shown(getattr(now, s.name)), s.meaning,
                              s.name in state.settings) for s in SETTINGS)
+
+
+def depots_in_reach(doc: CampaignStore, corps: str) -> list[str]:
+    """The depots a corps stands near enough to draw from, nearest first (read in one
+    transaction); what the map's menu offers it."""
+    with doc.read() as reader:
+        state = reader.state()
+    return supply.depots_in_reach(doc.ground().adjusted(state.settings), state, corps)
 
 
 def supply_lines(doc: CampaignStore) -> list[str]:

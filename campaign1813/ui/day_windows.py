@@ -3,12 +3,33 @@
 
 from __future__ import annotations
 
+from html import escape
+
+from PySide6.QtGui import QTextCharFormat
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.store.protocol import REPORT_MARK
 
 KEPT_WITH_THE_BATTLE = "The battle's full report is kept with it: Campaign ▸ Diary links to it."
+
+# the supply lines that say why a corps or an army went short, marked so they stand out:
+# in red where men or stock were lost, in amber where an order was not carried out
+ALARM = ("out of supply", "lost its depot", "days of supplies on the road")
+SHORT = ("not resupplied", "its last day of supplies eaten", "No depot made at",
+         "could not go")
+ALARM_COLOUR, SHORT_COLOUR = "#b00020", "#8a5a00"
+
+
+def supply_mark(line: str) -> str | None:
+    """The colour a day's report line is marked in: a supply line saying why a corps or an
+    army went short (red for men or stock lost, amber for an order not carried out), else
+    None."""
+    if any(word in line for word in ALARM):
+        return ALARM_COLOUR
+    if any(word in line for word in SHORT):
+        return SHORT_COLOUR
+    return None
 
 
 class ReportPane(QPlainTextEdit):
@@ -30,7 +51,16 @@ class ReportPane(QPlainTextEdit):
             lines = [*lines[:lines.index(REPORT_MARK)], KEPT_WITH_THE_BATTLE]
         self.appendPlainText(f"— {changes.label} —" if lines else changes.label)
         for line in lines:
-            self.appendPlainText(f"  {line}")
+            colour = supply_mark(line)
+            if colour is None:
+                self.appendPlainText(f"  {line}")
+            else:
+                self.appendHtml(f'&nbsp;&nbsp;<b style="color:{colour}">{escape(line)}</b>')
+                # the next plain line starts without the mark
+                cursor = self.textCursor()
+                cursor.movePosition(cursor.MoveOperation.End)
+                cursor.setCharFormat(QTextCharFormat())
+                self.setTextCursor(cursor)
         if note:
             self.appendPlainText(f"  {note}")
         self.verticalScrollBar().setValue(self.verticalScrollBar().maximum())

@@ -45,6 +45,7 @@ from campaign1813.ui.objectives_panel import ObjectivesPanel
 from campaign1813.ui.open_campaign import OpenCampaign, Update
 from campaign1813.ui.operation import Operation, Service, day_service
 from campaign1813.ui.orders_panel import OrdersPanel
+from campaign1813.ui.supply_orders import AttritionDialog, ask_attrition, owed
 from campaign1813.ui.undo import UndoHistory
 
 # What only a menu command opens is loaded when it is first asked for, not before the window is
@@ -85,6 +86,8 @@ class MainWindow(QMainWindow):
         self._settings = settings
         self.campaign = OpenCampaign(self)
         self.campaign.refused.connect(self._on_refused)
+        # how the umpire is asked for an attrition brigade (the dialog's exec, unless replaced)
+        self.ask_brigade: Callable[[AttritionDialog], int | None] | None = None
         self._message_box: QMessageBox | None = None
         self.settings_dialog: SettingsDialog | None = None
         self.battle_dialog: BattleDialog | None = None
@@ -516,7 +519,15 @@ class MainWindow(QMainWindow):
 
     def end_day(self) -> Changes | None:
         """March the day, or close it once its battles have results; the report is shown."""
-        return Operation(self.campaign, day_service("end_day")).success(self._on_day_ended).run()
+        return (Operation(self.campaign, day_service("end_day")).success(self._on_day_ended)
+                .failure(self._on_end_day_refused).run())
+
+    def _on_end_day_refused(self, exc: CampaignError) -> None:
+        """End Day refused: told as any refusal; when corps' men lost out of supply wait for
+        their brigade, the umpire is asked for it (then presses End Day again)."""
+        self.report_error(str(exc))
+        if owed(self.campaign.status):
+            ask_attrition(self.campaign, self, self.ask_brigade)
 
     def _on_day_ended(self, _changes: Changes) -> None:
         self.report_dock.show()

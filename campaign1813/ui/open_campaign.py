@@ -79,7 +79,7 @@ class OpenCampaign(QObject):
         if doc is None or old is None:
             raise RuntimeError("no campaign is open")
         whole = (changes.battles or changes.towns or changes.date_changed
-                 or changes.marched_changed or changes.report is not None)
+                 or changes.marched_changed or changes.report is not None or changes.supply)
         state = None
         if whole or changes.commands:  # the state read once, every view built from it
             state, name = queries.day_read(doc)

@@ -49,6 +49,7 @@ from campaign1813.maps.names import fold, folded
 from campaign1813.ui.map.view import CampaignView
 from campaign1813.ui.open_campaign import OpenCampaign, Update
 from campaign1813.ui.operation import Operation, day_service, issue_order
+from campaign1813.ui.supply_orders import SupplyOrders, SupplyRequest, ask_attrition
 
 if TYPE_CHECKING:
     from campaign1813.campaign.day.actions import IssueOrder
@@ -242,6 +243,9 @@ class OrdersPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addLayout(buttons)
+        # the CinC's supply orders, shown while the campaign keeps supply
+        self.supply = SupplyOrders(campaign)
+        layout.addWidget(self.supply)
         layout.addWidget(self.message, 1)
 
         self.give_button.clicked.connect(self._on_give)
@@ -253,6 +257,9 @@ class OrdersPanel(QWidget):
         self.forced.toggled.connect(self._on_entry)
         view.shown.connect(self._on_shown)
         view.order_wanted.connect(self._on_order_wanted)
+        view.supply_wanted.connect(self.supply_here)
+        self.supply.given.connect(self.show_done)
+        self.supply.refused.connect(self._on_supply_refused)
         campaign.changed.connect(self._on_changed)
         view.table.itemDoubleClicked.connect(self._on_double_clicked)
         view.table.currentItemChanged.connect(self._on_table_selection)
@@ -279,6 +286,23 @@ class OrdersPanel(QWidget):
         self.verb.setCurrentText(verb)
         self.objective.setEditText(town)
         return self.give(issue_order(command, verb, town))
+
+    def supply_here(self, request: SupplyRequest) -> Changes | None:
+        """A supply order chosen on the map: given at once when complete, else put on the pad
+        for the umpire to finish; an attrition choice asks for the brigade."""
+        if request.kind == "attrition":
+            ask_attrition(self.campaign, self, only=request.corps)
+            return None
+        self.supply.put(request)
+        if not request.ready:
+            self.message.setStyleSheet(NOTE_STYLE)
+            self.message.setText("Finish the supply order on the pad, then Give Supply.")
+            return None
+        return self.supply.give(request)
+
+    def _on_supply_refused(self, reason: str) -> None:
+        self.show_refusal(reason)
+        self.refused.emit(reason)
 
     def cancel(self, command: str) -> Changes | None:
         """Withdraw a command's orders."""

@@ -5,6 +5,7 @@ French have not been told, and shows each one once a released report tells it.""
 import re
 from datetime import date
 
+import msgspec
 import pypdf
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,8 +14,9 @@ from hypothesis import strategies as st
 from campaign1813.campaign import queries, services
 from campaign1813.campaign.cli.packet import packet_files
 from campaign1813.campaign.day.actions import EndDay, IssueOrder, RecordResult, ReleaseReports
-from campaign1813.campaign.day.fog import side_view
+from campaign1813.campaign.day.fog import side_inputs, side_view
 from campaign1813.campaign.day.ground import Ground, OrderRefused
+from campaign1813.campaign.day.sideview import ForeignInput, build
 from campaign1813.campaign.day.state import initial_state
 from campaign1813.campaign.export.paper import install
 from campaign1813.campaign.scenario.types import Side
@@ -164,3 +166,40 @@ def test_random_orders_and_days_never_leak(days, release, messengers):
         secrets = {c.secret for c in canaries(state)}
         for secret in told(state) & secrets:
             assert any(secret in text for text in outputs.values())
+
+
+def test_with_supply_kept_no_enemy_depot_or_stock_reaches_the_french():
+    """Supply 2016 kept (issue 29; record 0025): the French are shown their own main depot and
+    each corps' days, and nothing of the Allies' supply — neither their depot at East, a
+    column of theirs on the road, nor any Allied stock — since no report tells of it yet."""
+    from campaign1813.campaign.day.supply import load_rules, start_supply
+    from campaign1813.campaign.day.supply_state import Column, Depot
+
+    scen = canary_scenario(supply="2016")
+    ground = Ground(scen)
+    state = initial_state(scen, date(1813, 5, 1))
+    state.supply = start_supply(load_rules("2016"), scen, state.date)
+    # distinctive Allied stocks, figures no French holding has: a depot, a column, a corps
+    state.supply.depots["East"] = Depot("East", "Canary Host", 977, main=True)
+    state.supply.depots["T11"] = Depot("T11", "Canary Host", 613)
+    state.supply.columns["Canary Host|T9"] = Column("T9", "Canary Host", 311)
+    state.supply.corps["Quokka Canary Corps"] = 457
+    french = french_outputs(side_view(ground, state, Side.FRENCH, "c"))
+    assert leaks(state, french) == []
+    for where, text in french.items():
+        for secret in ("977", "613", "311", "457", "Canary Host", "depot at East",
+                       "at T11", "at T9"):
+            assert secret not in text, (where, secret)
+    # the French see their own: the main depot at their HQ's town (6 days) and 4 days a corps
+    report = french["day's report"]
+    assert "Supplies: Main depot at West (Armée): 6 days." in report
+    assert "Supplies: 1 Corps 4 days." in report and "Supplies: 2 Corps 4 days." in report
+    # and the Allies, theirs: the check is not blind
+    allied = french_outputs(side_view(ground, state, Side.ALLIED, "c"))
+    assert "Supplies: Main depot at East (Canary Host): 977 days." in allied["day's report"]
+    assert "Supplies: Column waiting at T9 (Canary Host): 311 days." in allied["day's report"]
+    # and the one gate's inputs refuse the other side's supplies outright
+    french_in = side_inputs(ground, state, Side.FRENCH, "c")
+    allied_in = side_inputs(ground, state, Side.ALLIED, "c")
+    with pytest.raises(ForeignInput, match="the supplies of the Canary Host at East"):
+        build(msgspec.structs.replace(french_in, supply=allied_in.supply))

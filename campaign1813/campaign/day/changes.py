@@ -27,6 +27,7 @@ class Changes(msgspec.Struct, frozen=True):
     # battle's report), not the diary's, so the day's report leaves them to the battle window
     battle_step: bool = False
     reports: frozenset[int] = frozenset()  # the reports of the enemy made, changed or undone
+    supply: bool = False  # a stock, depot, column or supply order changed (or supply switched)
 
     @property
     def anything(self) -> bool:

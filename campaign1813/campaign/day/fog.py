@@ -12,7 +12,14 @@ from __future__ import annotations
 from campaign1813.campaign.day.ground import Ground, describe
 from campaign1813.campaign.day.intelligence import strength
 from campaign1813.campaign.day.reports import Band, How, Report
-from campaign1813.campaign.day.sideview import OwnCommand, SideInputs, SideView, Sighting, build
+from campaign1813.campaign.day.sideview import (
+    OwnCommand,
+    OwnSupply,
+    SideInputs,
+    SideView,
+    Sighting,
+    build,
+)
 from campaign1813.campaign.day.state import DayState, Kind, status_reason
 from campaign1813.campaign.scenario.types import Side
 
@@ -54,7 +61,8 @@ def side_inputs(ground: Ground, state: DayState, side: Side, campaign: str) -> S
                               ground.nearest_town(c.position),
                               status_reason(state, c.name) or c.status.value, words,
                               strength(ground, c), c.position.a, c.position.b,
-                              c.position.miles))
+                              c.position.miles,
+                              state.supply.corps.get(c.name) if state.supply else None))
     reports = released_to(state, side) if ground.settings.fog else \
         _everything(ground, state, side)
     scenario = ground.scenario
@@ -63,7 +71,21 @@ def side_inputs(ground: Ground, state: DayState, side: Side, campaign: str) -> S
         tuple(a for a in scenario.armies if a.side is side),
         tuple(o for o in scenario.objectives if o.side is side),
         tuple(sighting(r, side) for r in reports),
-        tuple((t.name, t.lat, t.lon) for t in scenario.map.towns))
+        tuple((t.name, t.lat, t.lon) for t in scenario.map.towns),
+        own_supply(ground, state, side))
+
+
+def own_supply(ground: Ground, state: DayState, side: Side) -> tuple[OwnSupply, ...]:
+    """A side's own depots and columns (the enemy's supply is in no report yet, so never)."""
+    if state.supply is None:
+        return ()
+    mine = {a.name for a in ground.scenario.armies if a.side is side}
+    depots = sorted((d for d in state.supply.depots.values() if d.army in mine),
+                    key=lambda d: (d.army, not d.main, d.town))
+    columns = sorted((c for c in state.supply.columns.values() if c.army in mine),
+                     key=lambda c: (c.army, c.town))
+    return (tuple(OwnSupply(d.town, d.army, side, d.days, False, d.main) for d in depots)
+            + tuple(OwnSupply(c.town, c.army, side, c.days, True) for c in columns))
 
 
 def side_view(ground: Ground, state: DayState, side: Side, campaign: str) -> SideView:

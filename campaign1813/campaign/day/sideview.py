@@ -41,6 +41,25 @@ class OwnCommand(msgspec.Struct, frozen=True):
     a: str = ""
     b: str | None = None
     miles: float = 0.0
+    supply_days: int | None = None  # the days of supplies it carries, while supply is kept
+
+
+class OwnSupply(msgspec.Struct, frozen=True):
+    """A depot of one of the side's own army groups, or a column of theirs on the road."""
+
+    town: str
+    army: str
+    side: Side
+    days: int
+    column: bool = False
+    main: bool = False
+
+    def text(self) -> str:
+        """``Main depot at Hamburg (Second French Army): 6 days``."""
+        what = ("Column waiting" if self.column else
+                "Main depot" if self.main else "Depot")
+        return f"{what} at {self.town} ({self.army}): {self.days} day" + \
+            ("" if self.days == 1 else "s")
 
 
 class Sighting(msgspec.Struct, frozen=True):
@@ -72,6 +91,7 @@ class SideInputs(msgspec.Struct, frozen=True):
     objectives: tuple[Objective, ...]
     sightings: tuple[Sighting, ...]
     towns: tuple[tuple[str, float, float], ...]  # the public map: name, latitude, longitude
+    supply: tuple[OwnSupply, ...] = ()  # its own depots and columns (the enemy's never)
 
 
 class MapItem(msgspec.Struct, frozen=True):
@@ -104,6 +124,7 @@ class SideView(msgspec.Struct, frozen=True):
     objectives: tuple[str, ...]
     day_report: tuple[str, ...]
     towns: tuple[tuple[str, float, float], ...]
+    supply: tuple[str, ...] = ()  # its own depots, columns and corps' days, in words
 
 
 TABLE_HEADING = ("Command", "Army group", "Where", "Status", "Orders", "Men")
@@ -136,8 +157,20 @@ def build(inputs: SideInputs) -> SideView:
                   *(f"Report: {s.text}." for s in today))
     objectives = tuple(f"{o.theatre.value}: {o.description}" for o in inputs.objectives)
     banner = f"As the {people(side)}: {inputs.campaign}, {format_date(day)}"
+    supply = _supply_lines(inputs)
     return SideView(inputs.campaign, side, day, banner, tuple(items), table, own_oob,
-                    enemy_oob, tuple(diary), objectives, day_report, inputs.towns)
+                    enemy_oob, tuple(diary), objectives, (*day_report, *supply), inputs.towns,
+                    supply)
+
+
+def _supply_lines(inputs: SideInputs) -> tuple[str, ...]:
+    """The side's own supplies: each corps' days (out of supply when none), then its depots
+    and columns."""
+    corps = [(c.name, c.supply_days) for c in inputs.own if c.supply_days is not None]
+    lines = [f"Supplies: {name} " + ("out of supply" if days == 0 else
+                                     f"{days} day{'' if days == 1 else 's'}")
+             + "." for name, days in corps]
+    return tuple(lines) + tuple(f"Supplies: {s.text()}." for s in inputs.supply)
 
 
 def people(side: Side) -> str:
@@ -162,6 +195,10 @@ def _check(inputs: SideInputs) -> None:
     for o in inputs.objectives:
         if o.side is not side:
             raise ForeignInput(f"an objective of the {o.side.value} is not the {side.value}'")
+    for d in inputs.supply:
+        if d.side is not side:
+            raise ForeignInput(f"the supplies of the {d.army} at {d.town} are not the "
+                               f"{side.value}'")
     for s in inputs.sightings:
         if s.side is not side:
             raise ForeignInput(f"a report to the {s.side.value} is not the {side.value}'")

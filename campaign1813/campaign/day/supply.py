@@ -813,6 +813,23 @@ def build_order(ground: Ground, state: DayState, kind: str, *, army: str | None 
                        days=days, brigade=brigade)
 
 
+def depots_in_reach(ground: Ground, state: DayState, corps: str) -> list[str]:
+    """The towns of the depots of a corps' army it stands near enough to draw from (by the
+    rule's road miles), nearest first; none while supply is not kept."""
+    if state.supply is None or corps not in ground.corps:
+        return []
+    rules, supply = _rules_of(state)
+    army = ground.corps[corps].army
+    at = state.commands[corps].position
+    found = []
+    for depot in supply.depots.values():
+        if depot.army == army:
+            miles = ground.distance(at, Position(depot.town), rules.draw.within_miles + EPS)
+            if miles <= rules.draw.within_miles + EPS:
+                found.append((miles, depot.town))
+    return [town for _, town in sorted(found)]
+
+
 def _army_named(ground: Ground, name: str) -> str:
     wanted = " ".join(name.split()).casefold()
     for army in ground.scenario.armies:

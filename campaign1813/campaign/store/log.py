@@ -204,6 +204,7 @@ def _changes(label: str, lines: tuple[str, ...], old: Json, new: Json,
         frozenset(int(k.split("|")[0]) for side in (old, new)
                   for section in ("fights", "fight_steps") for k in side.get(section, {})),
         reports=frozenset(int(k) for side in (old, new) for k in side.get("reports", {})),
+        supply="supply" in old or "supply" in new,
     )
 
 

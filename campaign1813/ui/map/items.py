@@ -32,19 +32,22 @@ from PySide6.QtWidgets import (
 
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.ui.map.palette import SIDE_COLOUR
-from campaign1813.ui.map.specs import BattleSpec, MarkerSpec
+from campaign1813.ui.map.specs import BattleSpec, MarkerSpec, SupplySpec, supply_days
 from campaign1813.ui.map.style import (
     INK,
     NOTE_WIDTH,
     OBJECTIVE,
+    OUT_OF_SUPPLY,
     PREVIEW,
     REFUSED,
+    SUPPLY_INK,
     Z_BATTLES,
     Z_GROUND,
     Z_MARKERS,
     Z_NOTE,
     Z_ORDERS,
     Z_PREVIEW,
+    Z_SUPPLY,
     Z_TOWNS,
     draw_haloed_text,
     lod_of,
@@ -271,6 +274,7 @@ class NamesLayer(QGraphicsItem):
 BADGE_COLOUR = {
     "resting": QColor("#6d6d6d"), "retreating": QColor("#d0701a"),
     "in battle": QColor("#8c1010"), "cut off": QColor("#111111"),
+    "out of supply": OUT_OF_SUPPLY,
 }
 CASUALTY_COLOUR = QColor("#5a3a8a")
 
@@ -281,6 +285,8 @@ def badge_colour(badge: str) -> QColor:
     count, _, state = badge.partition(" ")
     if count.isdigit() and state in BADGE_COLOUR:
         return BADGE_COLOUR[state]
+    if supply_days((badge,)):
+        return SUPPLY_INK
     return BADGE_COLOUR.get(badge, CASUALTY_COLOUR)
 
 
@@ -542,6 +548,89 @@ class ControlLayer(QGraphicsItem):
                 painter.setPen(QPen(SIDE_COLOUR[holder], 2.2 * u * px))
                 painter.setBrush(QBrush(QColor(255, 255, 255, 200)))
                 painter.drawEllipse(at, r * px, r * px)
+
+
+class SupplyLayer(QGraphicsItem):
+    """Depots and columns of supplies: a small store (a house with a roof, doubled for the main
+    depot) or a wagon beside the town, in its side's colour, with its days inside."""
+
+    def __init__(self, scene: TownsShown):
+        super().__init__()
+        self._scene = scene
+        self._rect = scene.ground_rect
+        self.marks: tuple[SupplySpec, ...] = ()
+        self.font = QFont("DejaVu Sans", 1)
+        self.font.setPointSizeF(7.0 * scene.unit)
+        self.font.setBold(True)
+        self.setZValue(Z_SUPPLY)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 (Qt override)
+        """The whole ground."""
+        return self._rect
+
+    def set_marks(self, marks: Sequence[SupplySpec]) -> None:
+        """Show these depots and columns (none when supply is off); repaint only if changed."""
+        marks = tuple(marks)
+        if marks != self.marks:
+            self.marks = marks
+            self.update()
+
+    def sign_rect(self, mark: SupplySpec, lod: float) -> QRectF:
+        """The sign's box in scene units: a store below and left of the town, a column's
+        wagon below and right of it (both at once where an army has both there)."""
+        u, px = self._scene.unit, 1.0 / lod
+        at = self._scene.town_point(mark.town)
+        w, h = 17 * u * px, 15 * u * px
+        x = at.x() + (4 * u * px if mark.column else -4 * u * px - w)
+        return QRectF(x, at.y() + 4 * u * px, w, h)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        """Each depot's store and each column's wagon at the towns the scale shows."""
+        lod = lod_of(painter)
+        px = 1.0 / lod
+        u = self._scene.unit
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        exposed = option.exposedRect.adjusted(-40 * px, -40 * px, 40 * px, 40 * px)
+        for mark in self.marks:
+            town = self._scene.towns.get(mark.town)
+            if town is None or not self._scene.shows_town(town, lod):
+                continue
+            box = self.sign_rect(mark, lod)
+            if not exposed.intersects(box):
+                continue
+            side = SIDE_COLOUR[mark.side]
+            painter.setPen(QPen(side, (1.6 if mark.main else 1.0) * u * px))
+            painter.setBrush(QBrush(QColor("#fffdf5")))
+            if mark.column:
+                body = box.adjusted(0, 0, 0, -3 * u * px)
+                painter.drawRoundedRect(body, 2 * u * px, 2 * u * px)
+                painter.setBrush(QBrush(side))
+                for x in (body.left() + 3.5 * u * px, body.right() - 3.5 * u * px):
+                    painter.drawEllipse(QPointF(x, box.bottom() - 1.5 * u * px),
+                                        1.8 * u * px, 1.8 * u * px)
+                text_box = body
+            else:
+                roof = 4 * u * px
+                painter.drawPolygon(QPolygonF([
+                    QPointF(box.left(), box.top() + roof), QPointF(box.center().x(), box.top()),
+                    QPointF(box.right(), box.top() + roof), QPointF(box.right(), box.bottom()),
+                    QPointF(box.left(), box.bottom())]))
+                if mark.main:
+                    painter.drawLine(QPointF(box.left(), box.top() + roof),
+                                     QPointF(box.right(), box.top() + roof))
+                text_box = box.adjusted(0, roof, 0, 0)
+            painter.setPen(OUT_OF_SUPPLY if mark.days == 0 else SUPPLY_INK)
+            painter.save()
+            painter.translate(text_box.center())
+            painter.scale(px, px)
+            painter.setFont(self.font)
+            half = QRectF(-text_box.width() / (2 * px), -text_box.height() / (2 * px),
+                          text_box.width() / px, text_box.height() / px)
+            painter.drawText(half, Qt.AlignmentFlag.AlignCenter, str(mark.days))
+            painter.restore()
 
 
 class OrderArrow(QGraphicsItem):

@@ -50,6 +50,7 @@ from campaign1813.ui.map.items import (
     NoteItem,
     OrderArrow,
     PreviewPath,
+    SupplyLayer,
 )
 from campaign1813.ui.map.palette import SEA
 from campaign1813.ui.map.specs import BattleSpec, MarkerSpec, group_spec
@@ -93,7 +94,8 @@ TownSign = tuple[QPointF, TownKind, bool, float, bool]
 # What the names were last placed for: the scale, the frame (its rectangle, as Qt gives it),
 # every flag and the battles.
 PlacedKey = tuple[float, object,
-                  tuple[tuple[Place, int, str, tuple[str, ...]], ...], tuple[int, ...]]
+                  tuple[tuple[Place, int, str, tuple[str, ...]], ...], tuple[int, ...],
+                  tuple[tuple[str, bool], ...]]
 # A stack of flags: the foot of the stack in pixels, and its flags (the HQ nearest the foot).
 Stack = tuple[QPointF, list[CommandMarker]]
 Corner = tuple[int, int]
@@ -258,6 +260,8 @@ class MapScene(QGraphicsScene):
         self.orders: dict[str, OrderArrow] = {}
         self.control = ControlLayer(self)
         self.addItem(self.control)
+        self.supply = SupplyLayer(self)  # depots and columns, when supply is kept
+        self.addItem(self.supply)
         self.preview_items: list[QGraphicsItem] = []
         self.note: NoteItem | None = None
         self._steps = self._build_steps()
@@ -567,7 +571,8 @@ class MapScene(QGraphicsScene):
     def _labels_key(self, scale: float, frame: QRectF | None) -> PlacedKey:
         return (round(scale, 4), None if frame is None else frame.getRect(),
                 tuple((m.spec.place, m.slot, m.spec.label, m.spec.badges) for m in
-                      self.markers.values()), tuple(self.battles))
+                      self.markers.values()), tuple(self.battles),
+                tuple((m.town, m.column) for m in self.supply.marks))
 
     def labels_placing(self, scale: float, frame: QRectF | None = None,
                        ratio: float | None = None) -> Iterator[None]:
@@ -632,6 +637,14 @@ class MapScene(QGraphicsScene):
             for box in (battle.burst.adjusted(4, 4, -4, -4), battle.box):
                 grid.add(box.translated(px(battle.pos())))
                 fixed.append((box.translated(px(battle.pos())), None))
+        for mark in self.supply.marks:  # a depot's store or a column's wagon: no name over it
+            sign_town = self.towns.get(mark.town)
+            if sign_town is not None and self.shows_town(sign_town, scale):
+                box = self.supply.sign_rect(mark, scale)
+                sign = QRectF(box.x() * scale, box.y() * scale, box.width() * scale,
+                              box.height() * scale)
+                grid.add(sign)
+                fixed.append((sign, None))
         # a theatre's name, its lines round one point, is not shown if the frame cuts a line
         cut = {(i.pos().x(), i.pos().y()) for i in self.theatre_names if bound is not None
                and not bound.contains(i.text_rect().translated(px(i.pos())))}

@@ -76,6 +76,9 @@ THEATRE_NAME_AT: dict[Theatre, tuple[float, float]] = {
 # Stacking order of the scene, bottom to top.
 Z_GROUND, Z_ROADS, Z_TOWNS, Z_CONTROL, Z_ORDERS, Z_NAMES = 0, 2, 4, 5, 6, 7
 Z_PREVIEW, Z_BATTLES, Z_MARKERS, Z_NOTE = 8, 9, 10, 12
+Z_SUPPLY = 5.5  # depots and columns: over the towns' control marks, under the names and flags
+SUPPLY_INK = QColor("#2e5e2a")  # a depot's store, a column's wagon and a corps' days
+OUT_OF_SUPPLY = QColor("#c62828")
 
 
 def lod_of(painter: QPainter) -> float:

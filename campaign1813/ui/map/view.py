@@ -46,8 +46,9 @@ from campaign1813.campaign.queries import CampaignStatus, CommandView
 from campaign1813.campaign.scenario.types import Scenario, Side
 from campaign1813.maps.types import Theatre
 from campaign1813.ui.map.palette import NATION_COLOUR, OFF_MAP, SIDE_COLOUR
-from campaign1813.ui.map.specs import BattleSpec, MarkerSpec
+from campaign1813.ui.map.specs import BattleSpec, MarkerSpec, SupplySpec, supply_badge
 from campaign1813.ui.open_campaign import OpenCampaign, Update
+from campaign1813.ui.supply_orders import SupplyRequest, supply_kept
 
 if TYPE_CHECKING:  # the map's scene and items are loaded with the first map (see defer_map)
     from campaign1813.ui.map.scene import MapScene
@@ -107,6 +108,10 @@ def marker_spec(c: CommandView, label: str, colour: str, cinc: str = "") -> Mark
     if total:
         badges.append(f"−{total}")
     tooltip = f"{c.name}: {c.where}\n{state_tooltip(c)}\n{c.orders_text}"
+    if c.supply_days is not None and c.kind is Kind.CORPS:
+        badges.append(supply_badge(c.supply_days))
+        tooltip += (f"\nSupplies: {c.supply_days} day{'' if c.supply_days == 1 else 's'}"
+                    + (" — out of supply" if c.supply_days == 0 else ""))
     return MarkerSpec(c.name, c.position.a, c.position.b, c.position.miles, label, c.side,
                       colour, c.kind is Kind.HQ, tuple(badges), tooltip, c.army, cinc)
 
@@ -502,7 +507,15 @@ class MapView(QGraphicsView):
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 (Qt override)
         if self.map_scene is None:
             return
-        town = self.map_scene.town_at(self.mapToScene(event.pos()), self.scale_now())
+        at = self.mapToScene(event.pos())
+        town = self.map_scene.town_at(at, self.scale_now())
+        # on a command's flag: that command selected, and the menu of the town it stands in
+        name = self.map_scene.marker_at(at, self.viewportTransform())
+        marker = self.map_scene.markers.get(name) if name is not None else None
+        if marker is not None:
+            self.command_clicked.emit(name)
+            if marker.spec.b is None:
+                town = marker.spec.a
         if town is not None:
             self.town_menu_wanted.emit(town, event.globalPos())
 
@@ -605,6 +618,7 @@ class CampaignView(QWidget):
     shown = Signal()  # a file opened or another theatre chosen: everything shown again
     order_wanted = Signal(str, str, str)  # command, verb, town: an order given on the map
     battle_wanted = Signal(int)  # a battle to fight at the table, from its marker or town menu
+    supply_wanted = Signal(object)  # a SupplyRequest chosen on the map
 
     def __init__(self, campaign: OpenCampaign, parent: QWidget | None = None,
                  settings: QSettings | None = None, preview: Preview | None = None,
@@ -719,7 +733,45 @@ class CampaignView(QWidget):
         for spec in battles:
             fight = menu.addAction(f"Fight Battle {spec.id} at the Table…")
             fight.setData(spec.id)
+        self._supply_menu(menu, command, town)
         return menu
+
+    def supply_requests(self, command: str | None, town: str) -> list[tuple[str, SupplyRequest]]:
+        """The supply orders the map offers at a town (none while supply is off): for the
+        corps selected, to draw from each depot within its reach, to make a depot here and
+        to name the brigade that loses its men out of supply; from a depot here, to send
+        supplies on."""
+        status, doc = self.campaign.status, self.campaign.document
+        if not supply_kept(status) or status is None or doc is None:
+            return []
+        offers: list[tuple[str, SupplyRequest]] = []
+        corps = None
+        if command is not None:
+            found = [c for c in status.commands if c.name == command and c.supply_days is not None]
+            corps = found[0] if found else None
+        if corps is not None:
+            for depot in queries.depots_in_reach(doc, corps.name):
+                offers.append((f"Resupply {corps.name} from {depot}",
+                               SupplyRequest("resupply", corps=corps.name, origin=depot)))
+            offers.append((f"Make a depot here with {corps.name}…",
+                           SupplyRequest("depot", corps=corps.name, town=town, ready=False)))
+            if corps.owed_men:
+                offers.append((f"Choose the brigade of {corps.name} that loses "
+                               f"{corps.owed_men} men…",
+                               SupplyRequest("attrition", corps=corps.name)))
+        for mark in status.supply:
+            if mark.town == town:
+                offers.append((f"Send supplies from {town} to…",
+                               SupplyRequest("move", origin=town, ready=False)))
+                break
+        return offers
+
+    def _supply_menu(self, menu: QMenu, command: str | None, town: str) -> None:
+        offers = self.supply_requests(command, town)
+        if offers:
+            menu.addSeparator()
+        for text, request in offers:
+            menu.addAction(text).setData(request)
 
     def _on_town_menu(self, town: str, at: QPoint) -> None:
         command = self.selected_command()
@@ -728,6 +780,10 @@ class CampaignView(QWidget):
             self.preview_route(command, ORDER_VERBS[0], town)
         chosen = menu.exec(at)
         verb = chosen.data() if chosen is not None else None
+        if isinstance(verb, SupplyRequest):
+            self.clear_preview()
+            self.supply_wanted.emit(verb)
+            return
         if isinstance(verb, int):  # a battle at the town, to fight at the table
             self.clear_preview()
             self.battle_wanted.emit(verb)
@@ -856,6 +912,7 @@ class CampaignView(QWidget):
                 scene.set_battles(_battles(status))
             if update.changes.towns or update.changes.date_changed or update.battles:
                 scene.control.set_state(*_control(status))
+            scene.supply.set_marks(supply_specs(status, theatre))
             self.map_view.labels_later(hold=True)
         if update.heading and status is not None:
             self.heading.setText(status.heading)
@@ -886,6 +943,7 @@ class CampaignView(QWidget):
         self._show_commands(self.commands_shown(), whole=True)
         scene.set_battles(_battles(status))
         scene.control.set_state(*_control(status))
+        scene.supply.set_marks(supply_specs(status, self.theatre()))
         scene.select_marker(self.selected_command())
         self.map_view.labels_later()
 
@@ -919,6 +977,13 @@ def _battles(status: CampaignStatus) -> list[BattleSpec]:
     """The battles still to be fought, for the map."""
     return [BattleSpec(b.id, b.place, format_date(b.date).rsplit(" ", 1)[0], b.title)
             for b in status.battles_due]
+
+
+def supply_specs(status: CampaignStatus, theatre: Theatre | None) -> list[SupplySpec]:
+    """The depots and columns of the army groups of the theatre shown (all on the whole map)."""
+    armies = {c.army for c in status.commands_in(theatre)}
+    return [SupplySpec(m.town, m.side, m.days, m.column, m.main, m.army)
+            for m in status.supply if m.army in armies]
 
 
 def _control(status: CampaignStatus) -> tuple[dict[str, Side], dict[str, Side]]:

@@ -1,0 +1,91 @@
+"""Supply on the map: depots with their stock, columns on the road, a corps' days of supplies
+as a badge on its flag, a corps out of supply marked red, the army group's flag showing the
+least days of its corps — and nothing of supply while it is off."""
+
+from campaign1813.campaign import services
+from campaign1813.campaign.scenario.types import Side
+from campaign1813.ui.map.items import OUT_OF_SUPPLY, SUPPLY_INK, badge_colour
+from campaign1813.ui.map.specs import MarkerSpec, group_spec, supply_badge, supply_days
+from campaign1813.ui.operation import Operation
+
+
+def _switch(window, version):
+    return Operation(window.campaign,
+                     lambda doc: services.change_setting(doc, "supply", version)).perform()
+
+
+def _marker(window, name):
+    return window.campaign_view.map_scene.markers[name]
+
+
+def test_supply_off_draws_nothing_of_supply(window):
+    """Supply off (the default): no depot, no column, no days badge on any flag."""
+    scene = window.campaign_view.map_scene
+    assert scene.supply.marks == ()
+    assert all(supply_days(m.spec.badges) is None for m in scene.markers.values())
+
+
+def test_supply_2016_shows_the_main_depot_and_each_corps_four_days(window):
+    """Supply 2016: every corps starts with 4 days, the main depot (at the HQ's
+    town, Hamburg for the Second French Army) with 6; switched off again, all goes."""
+    _switch(window, "2016")
+    scene = window.campaign_view.map_scene
+    hamburg = [m for m in scene.supply.marks if m.town == "Hamburg"]
+    assert [(m.days, m.main, m.column) for m in hamburg] == [(6, True, False)]
+    assert "4 days" in _marker(window, "5 Corps").spec.badges
+    assert "Supplies: 4 days" in _marker(window, "5 Corps").spec.tooltip
+    _switch(window, "off")
+    assert scene.supply.marks == ()
+    assert supply_days(_marker(window, "5 Corps").spec.badges) is None
+
+
+def test_a_corps_with_no_days_left_is_out_of_supply_in_red():
+    """Supply 2016: a corps with nothing left to eat is out of supply: a red badge."""
+    assert supply_badge(0) == "out of supply"
+    assert supply_badge(1) == "1 day" and supply_badge(3) == "3 days"
+    assert badge_colour("out of supply") == OUT_OF_SUPPLY
+    assert badge_colour("2 out of supply") == OUT_OF_SUPPLY
+    assert badge_colour("3 days") == SUPPLY_INK
+
+
+def _spec(name, badges, hq=False):
+    return MarkerSpec(name, "Hamburg", None, 0.0, name, Side.FRENCH, "#000000", hq, badges, "",
+                      "Second French Army", "Davout")
+
+
+def test_an_army_groups_flag_shows_the_least_days_of_its_corps():
+    """At the whole map's scale one flag stands for an army group: it shows the least days of
+    supplies among its corps (the HQ carries none), or how many are out of supply."""
+    members = [_spec("HQ", (), hq=True), _spec("4", ("4 days",)), _spec("5", ("2 days",)),
+               _spec("6", ("resting", "3 days"))]
+    assert group_spec(members).badges == ("1 resting", "2 days")
+    members.append(_spec("13", ("out of supply",)))
+    assert group_spec(members).badges == ("1 resting", "1 out of supply")
+
+
+def test_no_towns_name_is_put_over_a_depot_or_a_column(window):
+    """The scene's rule (record 0024): nothing is covered by a name — a depot's store and a
+    column's wagon are kept clear like a flag, at a theatre's scale and a close look's."""
+    from PySide6.QtCore import QRectF
+
+    from campaign1813.ui.supply_orders import SupplyRequest
+
+    _switch(window, "2016")
+    window.orders_panel.supply_here(SupplyRequest("move", origin="Hamburg", town="Harburg",
+                                                  days=4))
+    window.end_day()
+    scene = window.campaign_view.map_scene
+    scene.build()
+    assert {(m.town, m.column) for m in scene.supply.marks} >= {("Hamburg", False),
+                                                                ("Harburg", True)}
+    for scale in (3.5, 12.0):
+        scene.place_labels(scale)
+        signs = [scene.supply.sign_rect(m, scale) for m in scene.supply.marks]
+        signs = [QRectF(r.x() * scale, r.y() * scale, r.width() * scale, r.height() * scale)
+                 for r in signs]
+        for name, item in scene.town_names.items():
+            if not item.isVisible():
+                continue
+            at = item.pos()
+            rect = item.text_rect().translated(at.x() * scale, at.y() * scale)
+            assert not any(rect.intersects(s) for s in signs), (scale, name)
