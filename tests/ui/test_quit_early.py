@@ -11,8 +11,9 @@ def test_quitting_right_after_the_first_paint_leaves_no_error(qtbot, tmp_path, f
     w = MainWindow(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat), defer_map=True)
     qtbot.addWidget(w)
     assert w.open_file(fresh_campaign())
-    w.show()
+    # connected before the window is shown, so the first paint cannot come first
     w.campaign_view.map_view.first_painted.connect(w.close)
-    qtbot.waitUntil(lambda: not w.isVisible(), timeout=5000)
+    w.show()
+    qtbot.waitUntil(lambda: not w.isVisible(), timeout=10_000)
     qtbot.wait(50)
     assert w.document is None  # let go with the window, before its file was closed
