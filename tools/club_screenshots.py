@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication
 
 from campaign1813.campaign import queries, services
 from campaign1813.campaign.cli import main as cli
@@ -28,21 +27,11 @@ from campaign1813.campaign.store.server import (
 )
 from campaign1813.ui.club import OpenClubDialog, PlayerWindow
 from tools import pg_server
+from tools.pictures import save, settle
 
 SIZE = (1500, 1000)
 
 
-def _settle(app: QApplication) -> None:
-    for _ in range(4):
-        for _ in range(10):
-            app.processEvents()
-        time.sleep(0.05)
-
-
-def _save(app: QApplication, widget: QWidget, path: Path) -> None:
-    _settle(app)
-    widget.grab().save(str(path))
-    print(f"wrote {path}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
                                           "campaign=spring-1813")
             dialog.password.setText("a password")
             dialog.show()
-            _save(app, dialog, out / "club-open.png")
+            save(app, dialog, out / "club-open.png")
             dialog.close()
             player = address.replace("postgresql://postgres@", "postgresql://marmont@", 1)
             seat = PlayerSeat(player)
@@ -87,12 +76,12 @@ def main(argv: list[str] | None = None) -> int:
             window.submit()
             cli(["import-orders", address, "--submitted"])
             for _ in range(20):  # the notification wakes the window
-                _settle(app)
+                settle(app)
                 if "taken" in window.sent.item(0).text():
                     break
             window.set_order("5 Corps", "Hold", "Burg")
             window.tabs.setCurrentIndex(1)
-            _save(app, window, out / "club-player.png")
+            save(app, window, out / "club-player.png")
             window.close()
     finally:
         server.stop()

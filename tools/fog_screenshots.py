@@ -13,30 +13,19 @@ from __future__ import annotations
 
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication
 
 from campaign1813.campaign import queries, services
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.ui.main_window import MainWindow
+from tools.pictures import save
 
 SIZE = (1400, 1000)
 
 
-def _settle(app: QApplication) -> None:
-    for _ in range(4):
-        for _ in range(10):
-            app.processEvents()
-        time.sleep(0.05)
-
-
-def _save(app: QApplication, widget: QWidget, path: Path) -> None:
-    _settle(app)
-    widget.grab().save(str(path))
-    print(f"wrote {path}")
 
 
 def _days(window: MainWindow, count: int) -> None:
@@ -75,26 +64,26 @@ def main(argv: list[str] | None = None) -> int:
         assert french is not None
         french.resize(*SIZE)
         french.map_view.finish_building()
-        _save(app, french, out / "fog-french-contact.png")
+        save(app, french, out / "fog-french-contact.png")
         services.issue_order(doc, "I Prussian Corps", "Move", "Brandenburg")
         services.issue_order(doc, "5 Corps", "Hold", "Burg")
         _days(window, 2)
         window.view_as(Side.FRENCH)
-        _save(app, french, out / "fog-french-old.png")
+        save(app, french, out / "fog-french-old.png")
         allied = window.view_as(Side.ALLIED)
         assert allied is not None
         allied.resize(*SIZE)
         allied.map_view.finish_building()
-        _save(app, allied, out / "fog-allied.png")
+        save(app, allied, out / "fog-allied.png")
         window.view_as(None)
-        _save(app, window, out / "fog-umpire.png")
+        save(app, window, out / "fog-umpire.png")
         held = [r.id for r in queries.enemy_reports(doc) if r.released and r.side == "French"]
         if held:
             services.hold_report(doc, held[-1])
         dialog = window.show_reports()
         assert dialog is not None
         dialog.resize(1300, 520)
-        _save(app, dialog, out / "fog-reports.png")
+        save(app, dialog, out / "fog-reports.png")
         for r in queries.enemy_reports(doc)[-6:]:
             print(r.id, r.side, r.text(), r.released)
         window.close()

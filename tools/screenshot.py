@@ -13,33 +13,21 @@ from __future__ import annotations
 
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from PySide6.QtCore import QPoint, QSettings, QTimer
-from PySide6.QtWidgets import QApplication, QMenu, QWidget
+from PySide6.QtWidgets import QApplication, QMenu
 
 from campaign1813.campaign import queries
 from campaign1813.campaign.services import IssueOrder
 from campaign1813.ui.main_window import MainWindow
+from tools.pictures import save, settle
 
 SIZE = (1600, 1000)
 ORDERS = (("I Prussian Corps", "Attack", "Magdeburg"), ("II Prussian Corps", "Move", "Brandenburg"),
           ("13 Polish Corps", "Move", "Helmstedt"), ("6 Corps", "Move", "Brunswick"))
 
 
-def _settle(app: QApplication) -> None:
-    """Let the window paint what it was given (and the map finish its layers)."""
-    for _ in range(3):
-        for _ in range(10):
-            app.processEvents()
-        time.sleep(0.05)
-
-
-def _save(app: QApplication, widget: QWidget, path: Path) -> None:
-    _settle(app)
-    widget.grab().save(str(path))
-    print(f"wrote {path}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -69,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         window.end_day()
         window.report_dock.raise_()
         view.select_command("5 Corps")
-        _save(app, window, out / "main-window.png")
+        save(app, window, out / "main-window.png")
 
         # a zoom on Magdeburg: the town, its roads and river, the two commands beside it
         mv, scene = view.map_view, view.map_scene
@@ -78,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         mv.scale(12, 12)
         mv.centerOn(scene.town_point("Magdeburg"))
         mv.place_labels()
-        _save(app, window, out / "map-magdeburg.png")
+        save(app, window, out / "map-magdeburg.png")
 
         # the route preview: 6 Corps chosen, Magdeburg's menu open on the map
         view.fit_theatre()
@@ -90,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
             shown = QApplication.activePopupWidget()
             if isinstance(shown, QMenu):
                 menu.append(shown)
-                _settle(app)
+                settle(app)
                 picture = window.grab()
                 # the menu is a window of its own: paint it over the window where it stands
                 from PySide6.QtGui import QPainter

@@ -13,32 +13,21 @@ from __future__ import annotations
 
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QTextDocument
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication
 
 from campaign1813.campaign import services
 from campaign1813.ui.main_window import MainWindow
 from campaign1813.ui.operation import Operation
 from campaign1813.ui.supply_orders import SupplyRequest
+from tools.pictures import save
 
 SIZE = (1600, 1000)
 
 
-def _settle(app: QApplication) -> None:
-    for _ in range(4):
-        for _ in range(10):
-            app.processEvents()
-        time.sleep(0.05)
-
-
-def _save(app: QApplication, widget: QWidget, path: Path) -> None:
-    _settle(app)
-    widget.grab().save(str(path))
-    print(f"wrote {path}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -69,10 +58,10 @@ def main(argv: list[str] | None = None) -> int:
         pad.supply_here(SupplyRequest("resupply", corps="4 Corps", origin="Hamburg"))
         window.end_day()
         window.campaign_view.fit_theatre()
-        _save(app, window, out / "supply-map.png")
+        save(app, window, out / "supply-map.png")
         window.orders_panel.order_here("6 Corps", "Move", "Brunswick")
         pad.supply_here(SupplyRequest("resupply", corps="6 Corps", origin="Magdeburg"))
-        _save(app, window.orders_dock, out / "supply-pad.png")
+        save(app, window.orders_dock, out / "supply-pad.png")
         window.end_day()  # 5 May: 5 Corps and others out of supply, 400 men each
         window.report_dock.show()
         window.report_dock.raise_()
@@ -84,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
         cursor = pane.textCursor()
         cursor.clearSelection()
         pane.setTextCursor(cursor)
-        _save(app, window.report_dock, out / "supply-report.png")
+        save(app, window.report_dock, out / "supply-report.png")
         window.close()
         if window.document is not None:
             window.document.close()
