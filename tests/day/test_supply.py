@@ -17,9 +17,11 @@ from importlib import resources
 import pytest
 
 from campaign1813.campaign.day.aftermath import apply_result
+from campaign1813.campaign.day.fight_setup import battle_setup
 from campaign1813.campaign.day.ground import Ground, OrderRefused, Position
 from campaign1813.campaign.day.state import Battle, DayState, Order, Status, Verb, initial_state
 from campaign1813.campaign.day.supply import (
+    Depot,
     SupplyOrder,
     SupplyRulesError,
     SupplyState,
@@ -357,3 +359,23 @@ def test_hunger_casualties_outlast_a_battle_that_carries_none_forward(ground):
     apply_result(ground, state, 1, "French", None)
     assert state.commands["5 Corps"].casualties == (("17", 2),)
     assert state.commands["I Prussian Corps"].casualties == ()
+
+
+def test_a_depots_garrison_does_not_fight_with_its_corps(ground):
+    """2016 rule: the brigade that made a depot stays as its garrison, so 5 Corps comes to the
+    battle of Magdeburg with 18, 19 and 20 Brigades, not 17 (left at Burg); and the umpire may
+    not put hunger's losses on a brigade that is not with the corps."""
+    state, supply = _fresh(ground, "2016")
+    rules = load_rules("2016")
+    state.supply = supply
+    supply.depots["Burg"] = Depot("Burg", FRENCH, 0, False, 17, "5 Corps", START)
+    state.battles[1] = Battle(1, START, "Magdeburg", ("5 Corps",), ("I Prussian Corps",))
+    state.update("I Prussian Corps", position=Position("Burg", "Magdeburg", 5.0))
+    setup = battle_setup(ground, state, 1)
+    infantry = sorted(b.number for b in setup.brigades
+                      if b.corps == "5 Corps" and b.number is not None and "Infantry" in b.name)
+    assert infantry == [18, 19, 20]
+    supply.pending["5 Corps"] = 400
+    with pytest.raises(OrderRefused, match="17 Brigade is a depot's garrison, not with 5 Corps"):
+        apply_attrition(rules, ground, state, supply, "5 Corps", 17)
+    assert supply.pending == {"5 Corps": 400}

@@ -177,7 +177,8 @@ class _Builder:
         self.commanders.append(CommanderSetup(corps.name, corps.commander.name,
                                               corps.commander.grade, Role.CORPS, side,
                                               corps.nationality))
-        brigades = _brigades(corps, self._casualties(command, corps))
+        left = self.state.supply.garrisons(corps.name) if self.state.supply else frozenset()
+        brigades = _brigades(corps, self._casualties(command, corps), left)
         self.brigades.extend(brigades)
         arrival = self._arrival(command)
         self.corps.append(CorpsSetup(corps.name, side, corps.army, corps.name,
@@ -298,8 +299,10 @@ def casualty_keys(corps: Corps) -> dict[str, str]:
     return names
 
 
-def _brigades(corps: Corps, losses: dict[str, int]) -> tuple[BrigadeSetup, ...]:
-    """A corps' brigades in march order: the cavalry, infantry brigades 1-4, the battery."""
+def _brigades(corps: Corps, losses: dict[str, int],
+              left: frozenset[int] = frozenset()) -> tuple[BrigadeSetup, ...]:
+    """A corps' brigades in march order: the cavalry, infantry brigades 1-4, the battery; an
+    infantry brigade ``left`` behind (a depot's garrison) is not with it."""
     nation = corps.nationality
     cav, art = corps.cavalry, corps.artillery
     cavalry, battery = _keys(corps)
@@ -307,6 +310,8 @@ def _brigades(corps: Corps, losses: dict[str, int]) -> tuple[BrigadeSetup, ...]:
                         cav.klass, cavalry=CavalryWeight(cav.type.value), lancers=cav.lancers,
                         nation=nation, number=cav.number, casualties=losses.get(cavalry, 0))]
     for b in corps.infantry:
+        if b.number in left:
+            continue
         key = f"{corps.name}/{b.number}"
         out.append(BrigadeSetup(key, corps.name, f"{b.number} Infantry Brigade", Arm.INFANTRY,
                                 b.klass, b.firepower, b.skirmish, nation=nation,

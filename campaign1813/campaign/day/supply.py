@@ -634,6 +634,9 @@ def apply_attrition(rules: SupplyRules, ground: Ground, state: DayState, supply:
     found = ground.corps[corps]
     if brigade not in {b.number for b in found.infantry} | {found.cavalry.number}:
         raise OrderRefused(f"{brigade} Brigade is not a brigade of {corps}")
+    if brigade in supply.garrisons(corps):
+        raise OrderRefused(f"{brigade} Brigade is a depot's garrison, not with {corps}: choose "
+                           "a brigade that marched with the corps")
     del supply.pending[corps]
     lost = supply.men_lost.setdefault(corps, {})
     before = lost.get(brigade, 0)
@@ -746,8 +749,7 @@ def by_lot(ground: Ground, state: DayState, corps: str) -> int:
     """The brigade the lot picks for a corps' attrition: the same for the same corps and day,
     so a day run again picks the same (a brigade left as a garrison is not with the corps)."""
     supply = state.supply
-    garrisons = {d.garrison for d in (supply.depots.values() if supply else ())
-                 if d.garrison_corps == corps}
+    garrisons = supply.garrisons(corps) if supply else frozenset()
     found = ground.corps[corps]
     numbers = [b.number for b in found.infantry if b.number not in garrisons]
     digest = hashlib.sha256(f"{state.date.isoformat()}|{corps}".encode()).digest()

@@ -90,3 +90,9 @@ class SupplyState(msgspec.Struct):
     pending: dict[str, Men] = msgspec.field(default_factory=dict)
     # what the last day's supply changed, entry by entry (the log keeps every day's)
     ledger: tuple[LedgerEntry, ...] = ()
+
+    def garrisons(self, corps: str) -> frozenset[int]:
+        """The brigades of a corps left as its army's depots' garrisons (the 2016 rule): they
+        stay in their towns, and do not march or fight with the corps."""
+        return frozenset(d.garrison for d in self.depots.values()
+                         if d.garrison_corps == corps and d.garrison is not None)
