@@ -53,7 +53,8 @@ def end_day() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for size, scenario in (("1x", small), ("10x", large)):
             for rule in ("off", "2016"):
-                ruled = replace(scenario, settings=replace(scenario.settings, supply=rule))
+                ruled = replace(scenario, settings=replace(scenario.settings, supply=rule,
+                                                            supply_attrition="seeded"))
                 folder = Path(tmp) / f"{size}-{rule}"
                 folder.mkdir()
                 medians[size, rule] = statistics.median(bench.play(ruled, folder))
