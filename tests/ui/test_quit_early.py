@@ -14,6 +14,9 @@ def test_quitting_right_after_the_first_paint_leaves_no_error(qtbot, tmp_path, f
     # connected before the window is shown, so the first paint cannot come first
     w.campaign_view.map_view.first_painted.connect(w.close)
     w.show()
+    view = w.campaign_view.map_view
+    if not view.painted:  # paint it now, as the window system's first expose would
+        view.viewport().repaint()
     qtbot.waitUntil(lambda: not w.isVisible(), timeout=10_000)
     qtbot.wait(50)
     assert w.document is None  # let go with the window, before its file was closed
