@@ -44,6 +44,7 @@ from campaign1813.campaign.store.protocol import (
     fight_step_label,
     open_fight_label,
 )
+from campaign1813.campaign.store.snapshots import dawns_before
 from campaign1813.maps.types import Theatre
 
 # Two kinds of read import what they need where they start. The day's rules (``day.movement``,
@@ -799,8 +800,10 @@ def side_view(doc: CampaignStore, side: Side) -> SideView:
     ground = doc.ground()
     with doc.read() as reader:
         state = reader.state()
-        name = reader.summary().name
-    return fog.side_view(ground.adjusted(state.settings), state, side, name)
+        summary = reader.summary()
+        dawns = dawns_before(reader, doc.scenario(), summary.start_date, state.date)
+    return fog.side_view(ground.adjusted(state.settings), state, side, summary.name, dawns)
+
 
 
 def enemy_reports(doc: CampaignStore) -> tuple[Report, ...]:
@@ -853,7 +856,11 @@ def side_view_on(doc: CampaignStore, side: Side, day: date) -> SideView:
     """What one side knew on a day: its view built from that day's state (``state_on``) and
     the reports released to it by then, never more."""
     state = state_on(doc, day)
-    return fog.side_view(doc.ground().adjusted(state.settings), state, side, doc.summary().name)
+    with doc.read() as reader:
+        summary = reader.summary()
+        dawns = dawns_before(reader, doc.scenario(), summary.start_date, day)
+    return fog.side_view(doc.ground().adjusted(state.settings), state, side, summary.name,
+                         dawns)
 
 
 def reports_by_day(doc: CampaignStore) -> dict[date, tuple[str, ...]]:

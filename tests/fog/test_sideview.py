@@ -120,3 +120,33 @@ def test_the_projection_takes_no_master_state_by_construction():
     params = inspect.signature(build).parameters
     assert list(params) == ["inputs"] and params["inputs"].annotation in (SideInputs,
                                                                           "SideInputs")
+
+
+def test_a_sides_diary_holds_its_own_commands_days_and_nothing_of_the_enemys(tmp_path):
+    """The side's diary is made from its own records too: each day its commands' marches
+    (from the dawns the campaign keeps), beside the reports that reached its CinC; the enemy's
+    marches are in it only as reports. 1 Corps halts towards Fenwick from Aston, 15 miles on
+    1 May (5 miles from Brook on the road to Carden), into contact on 2 May."""
+    u = _contact(tmp_path)
+    u.end_day()
+    view = queries.side_view(u.doc, Side.FRENCH)
+    assert view.diary == ("1 May 1813:",
+                          "  1 Corps marched from Aston to 5 miles from Brook on the road to "
+                          "Carden.")
+    u.end_day()
+    u.end_day()
+    diary = queries.side_view(u.doc, Side.FRENCH).diary
+    assert "2 May 1813:" in diary
+    assert not any("I Corps marched" in line for line in diary)
+    allied = queries.side_view(u.doc, Side.ALLIED).diary
+    assert any(line.startswith("  I Corps marched from Fenwick") for line in allied)
+    assert not any("1 Corps marched" in line for line in allied)
+
+
+def test_a_sides_diary_refuses_another_sides_day():
+    """The side's own records hold only its own commands' days (ForeignInput otherwise)."""
+    inputs = SideInputs("test", Side.FRENCH, date(1813, 5, 2), (), (), (), (), (),
+                        journal=(sideview.OwnMove(date(1813, 5, 1), Side.ALLIED, "I Corps",
+                                                  "I Corps marched from Fenwick to Eyrie"),))
+    with pytest.raises(ForeignInput, match="I Corps is not a French command"):
+        build(inputs)

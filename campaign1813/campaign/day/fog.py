@@ -9,18 +9,21 @@ is a sighting, exactly, as the umpire's own word.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from campaign1813.campaign.day.ground import Ground, describe
 from campaign1813.campaign.day.intelligence import strength
 from campaign1813.campaign.day.reports import Band, How, Report
 from campaign1813.campaign.day.sideview import (
     OwnCommand,
+    OwnMove,
     OwnSupply,
     SideInputs,
     SideView,
     Sighting,
     build,
 )
-from campaign1813.campaign.day.state import DayState, Kind, status_reason
+from campaign1813.campaign.day.state import DayState, Kind, Status, status_reason
 from campaign1813.campaign.scenario.types import Side
 
 
@@ -46,8 +49,30 @@ def _everything(ground: Ground, state: DayState, side: Side) -> list[Report]:
             for c in state.ordered() if c.side is not side and c.on_map]
 
 
-def side_inputs(ground: Ground, state: DayState, side: Side, campaign: str) -> SideInputs:
-    """What one side may know today, out of the umpire's state."""
+def journal(ground: Ground, dawns: Sequence[DayState], side: Side) -> tuple[OwnMove, ...]:
+    """A side's own commands' days, from the states of consecutive dawns (the campaign's kept
+    snapshots, oldest first, and today): where each of its commands went between one dawn and
+    the next, and the state it came to. Nothing of any other side's command is read."""
+    moves: list[OwnMove] = []
+    for before, after in zip(dawns, dawns[1:], strict=False):
+        for c in after.ordered():
+            was = before.commands.get(c.name)
+            if c.side is not side or was is None:
+                continue
+            if was.position.rounded() != c.position.rounded():
+                moves.append(OwnMove(before.date, side, c.name,
+                                     f"{c.name} marched from {describe(was.position, ground)} "
+                                     f"to {describe(c.position, ground)}"))
+            if c.status is not was.status and c.status is not Status.READY:
+                moves.append(OwnMove(before.date, side, c.name, status_reason(after, c.name)
+                                     or f"{c.name} is {c.status.value}"))
+    return tuple(moves)
+
+
+def side_inputs(ground: Ground, state: DayState, side: Side, campaign: str,
+                dawns: Sequence[DayState] = ()) -> SideInputs:
+    """What one side may know today, out of the umpire's state (and, for its diary, the states
+    of the dawns before today, oldest first)."""
     own = []
     for c in state.ordered():
         if c.side is not side:
@@ -72,7 +97,7 @@ def side_inputs(ground: Ground, state: DayState, side: Side, campaign: str) -> S
         tuple(o for o in scenario.objectives if o.side is side),
         tuple(sighting(r, side) for r in reports),
         tuple((t.name, t.lat, t.lon) for t in scenario.map.towns),
-        own_supply(ground, state, side))
+        own_supply(ground, state, side), journal(ground, (*dawns, state), side))
 
 
 def own_supply(ground: Ground, state: DayState, side: Side) -> tuple[OwnSupply, ...]:
@@ -88,6 +113,8 @@ def own_supply(ground: Ground, state: DayState, side: Side) -> tuple[OwnSupply, 
             + tuple(OwnSupply(c.town, c.army, side, c.days, True) for c in columns))
 
 
-def side_view(ground: Ground, state: DayState, side: Side, campaign: str) -> SideView:
-    """One side's view of the campaign today."""
-    return build(side_inputs(ground, state, side, campaign))
+def side_view(ground: Ground, state: DayState, side: Side, campaign: str,
+              dawns: Sequence[DayState] = ()) -> SideView:
+    """One side's view of the campaign today (its diary built from ``dawns``, the states of
+    the dawns before today that the campaign keeps, oldest first)."""
+    return build(side_inputs(ground, state, side, campaign, dawns))

@@ -44,6 +44,16 @@ class OwnCommand(msgspec.Struct, frozen=True):
     supply_days: int | None = None  # the days of supplies it carries, while supply is kept
 
 
+class OwnMove(msgspec.Struct, frozen=True):
+    """A day of one of the side's own commands, as its own records show it: where it went,
+    or the state it came to (resting, retreating …), between two dawns."""
+
+    day: date
+    side: Side
+    name: str
+    text: str
+
+
 class OwnSupply(msgspec.Struct, frozen=True):
     """A depot of one of the side's own army groups, or a column of theirs on the road."""
 
@@ -92,6 +102,7 @@ class SideInputs(msgspec.Struct, frozen=True):
     sightings: tuple[Sighting, ...]
     towns: tuple[tuple[str, float, float], ...]  # the public map: name, latitude, longitude
     supply: tuple[OwnSupply, ...] = ()  # its own depots and columns (the enemy's never)
+    journal: tuple[OwnMove, ...] = ()  # its own commands' days, from the dawns kept
 
 
 class MapItem(msgspec.Struct, frozen=True):
@@ -148,8 +159,10 @@ def build(inputs: SideInputs) -> SideView:
                       f", known {format_date(s.known_day)})" for s in latest) or (
         "No report of the enemy has reached the CinC.",)
     diary: list[str] = []
-    for known in sorted({s.known_day for s in inputs.sightings}):
+    for known in sorted({s.known_day for s in inputs.sightings}
+                        | {m.day for m in inputs.journal}):
         diary.append(f"{format_date(known)}:")
+        diary += [f"  {m.text}." for m in inputs.journal if m.day == known]
         diary += [f"  {s.text}." for s in inputs.sightings if s.known_day == known]
     today = [s for s in inputs.sightings if s.known_day >= day - timedelta(days=1)]
     day_report = (f"The {people(side)} on {format_date(day)}.",
@@ -195,6 +208,10 @@ def _check(inputs: SideInputs) -> None:
     for o in inputs.objectives:
         if o.side is not side:
             raise ForeignInput(f"an objective of the {o.side.value} is not the {side.value}'")
+    for m in inputs.journal:
+        if m.side is not side:
+            raise ForeignInput(f"{m.name} is not a {side.value} command: a side's diary holds "
+                               "only its own commands' days")
     for d in inputs.supply:
         if d.side is not side:
             raise ForeignInput(f"the supplies of the {d.army} at {d.town} are not the "

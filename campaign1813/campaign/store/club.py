@@ -43,6 +43,8 @@ from campaign1813.campaign.day.sideview import SideView, view_json
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.codec import read_campaign, read_state
+from campaign1813.campaign.store.snapshots import dawns_before
+from campaign1813.campaign.store.work import FileReader
 from campaign1813.maps.types import MapData
 
 __all__ = ["CLUB_TABLES", "GROUPS", "MEMBER_ROLES", "ClubRefused", "SubmittedForm", "add_member",
@@ -219,15 +221,16 @@ def refresh_side_views(db: sqlite3.Connection, ground: Callable[[], Ground]) -> 
     """Write both sides' views of the campaign as it now stands (in the action's transaction,
     so a player reads them exactly when the action is committed)."""
     state = read_state(db)
-    name = read_campaign(db)[0]
+    name, first, _today = read_campaign(db)
     base = ground()
+    dawns = dawns_before(FileReader(db), base.scenario, first, state.date)
     if db.execute("SELECT 1 FROM public_map").fetchone() is None:  # the road map, once
         db.execute("INSERT INTO public_map (id, map) VALUES (1, ?::jsonb)",
                    (msgspec.json.encode(base.scenario.map).decode(),))
     adjusted = base.adjusted(state.settings)
     kept = dict(db.execute("SELECT side, digest FROM side_view").fetchall())
     for side in Side:
-        view = fog.side_view(adjusted, state, side, name)
+        view = fog.side_view(adjusted, state, side, name, dawns)
         text = json.dumps(view_json(view), ensure_ascii=False)
         digest = hashlib.sha256(text.encode()).hexdigest()
         if kept.get(side.value) == digest:
