@@ -658,7 +658,7 @@ class MainWindow(QMainWindow):
         """View ▸ As the French / As the Allies: the side's own window, built from its view
         alone; As the umpire (None): the umpire's own map, every side's window closed."""
         if side is None or self.document is None:
-            for open_window in self.side_windows.values():
+            for open_window in list(self.side_windows.values()):
                 open_window.close()
             self.side_windows.clear()
             self.raise_()
@@ -670,6 +670,7 @@ class MainWindow(QMainWindow):
         if found is None:
             window = SideWindow(view, self.document.scenario().map, self)
             window.setWindowFlag(Qt.WindowType.Window)
+            window.closed.connect(lambda _side, w=window: self._side_closed(w))
             self.side_windows[side] = window
         else:
             window = found
@@ -677,6 +678,14 @@ class MainWindow(QMainWindow):
         window.show()
         window.raise_()
         return window
+
+    def _side_closed(self, window: SideWindow) -> None:
+        """A side's window closed by hand: it is let go, and with none left the View menu says
+        the umpire's own view again."""
+        if self.side_windows.get(window.side) is window:
+            del self.side_windows[window.side]
+        if not self.side_windows:
+            self.menus.view_actions[None].setChecked(True)
 
     def write_turn_packets(self, folder: str | Path) -> list[Path]:
         """File ▸ Turn Packets…: both sides' packets (situation report and order form, PDF and

@@ -10,7 +10,8 @@ the day it was seen.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
@@ -51,6 +52,8 @@ def marker_specs(view: SideView) -> list[tuple[MarkerSpec, bool]]:
 class SideWindow(QMainWindow):
     """The campaign as one side knows it."""
 
+    closed = Signal(object)  # the side, once the window is closed (by hand or by the umpire)
+
     def __init__(self, view: SideView, map_data: MapData, parent: QWidget | None = None):
         super().__init__(parent)
         self.side = view.side
@@ -88,6 +91,11 @@ class SideWindow(QMainWindow):
         self.setCentralWidget(body)
         self.resize(1280, 960)
         self.show_view(view)
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
+        super().closeEvent(event)
+        if event.isAccepted():
+            self.closed.emit(self.side)
 
     def show_view(self, view: SideView) -> None:
         """Show what the side knows now."""

@@ -122,3 +122,16 @@ def test_a_sides_window_refuses_the_other_sides_view(qtbot, tmp_path):
     with pytest.raises(ForeignInput, match="the French' window cannot show the Allies' view"):
         french.show_view(queries.side_view(w.document, Side.ALLIED))
     assert french.banner.text().startswith("AS THE FRENCH")
+
+
+def test_a_sides_window_closed_by_hand_gives_the_view_menu_back_to_the_umpire(qtbot, tmp_path):
+    """Closing the French window by hand lets it go, and the View menu says As the Umpire."""
+    w = _window(qtbot, tmp_path)
+    w.menus.view_actions[Side.FRENCH].trigger()
+    french = w.side_windows[Side.FRENCH]
+    assert w.menus.view_actions[Side.FRENCH].isChecked()
+    french.close()
+    assert w.side_windows == {}
+    assert w.menus.view_actions[None].isChecked()
+    w.menus.view_actions[Side.ALLIED].trigger()  # and it opens again as asked
+    assert w.side_windows[Side.ALLIED].isVisible()
