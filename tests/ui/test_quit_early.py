@@ -1,6 +1,7 @@
 """Closing the window at once after it is first shown."""
 
 from PySide6.QtCore import QSettings
+from pytestqt.exceptions import TimeoutError as WaitedTooLong
 
 from campaign1813.ui.main_window import MainWindow
 
@@ -13,10 +14,16 @@ def test_quitting_right_after_the_first_paint_leaves_no_error(qtbot, tmp_path, f
     assert w.open_file(fresh_campaign())
     # connected before the window is shown, so the first paint cannot come first
     w.campaign_view.map_view.first_painted.connect(w.close)
+    w.resize(1400, 900)  # room for the map whatever screen the test platform gives
     w.show()
     view = w.campaign_view.map_view
     if not view.painted:  # paint it now, as the window system's first expose would
         view.viewport().repaint()
-    qtbot.waitUntil(lambda: not w.isVisible(), timeout=10_000)
+    try:
+        qtbot.waitUntil(lambda: not w.isVisible(), timeout=10_000)
+    except WaitedTooLong as exc:
+        size = view.viewport().size()
+        raise AssertionError(f"the window did not close: map painted {view.painted}, its "
+                             f"viewport {size.width()}x{size.height()}") from exc
     qtbot.wait(50)
     assert w.document is None  # let go with the window, before its file was closed
