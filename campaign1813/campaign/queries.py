@@ -41,10 +41,10 @@ from campaign1813.campaign.store.protocol import (
     LogStep,
     Snapshot,
     Verdict,
+    dawns_before,
     fight_step_label,
     open_fight_label,
 )
-from campaign1813.campaign.store.snapshots import dawns_before
 from campaign1813.maps.types import Theatre
 
 # Two kinds of read import what they need where they start. The day's rules (``day.movement``,
@@ -801,7 +801,8 @@ def side_view(doc: CampaignStore, side: Side) -> SideView:
     with doc.read() as reader:
         state = reader.state()
         summary = reader.summary()
-        dawns = dawns_before(reader, doc.scenario(), summary.start_date, state.date)
+        dawns = dawns_before(reader, initial_state(doc.scenario(), summary.start_date),
+                             state.date)
     return fog.side_view(ground.adjusted(state.settings), state, side, summary.name, dawns)
 
 
@@ -858,7 +859,7 @@ def side_view_on(doc: CampaignStore, side: Side, day: date) -> SideView:
     state = state_on(doc, day)
     with doc.read() as reader:
         summary = reader.summary()
-        dawns = dawns_before(reader, doc.scenario(), summary.start_date, day)
+        dawns = dawns_before(reader, initial_state(doc.scenario(), summary.start_date), day)
     return fog.side_view(doc.ground().adjusted(state.settings), state, side, summary.name,
                          dawns)
 

@@ -286,3 +286,14 @@ class CampaignStore(Protocol):
     def __exit__(self, *exc: object) -> None:
         """Close the store."""
         ...
+
+
+def dawns_before(reader: CampaignReader, first: DayState, before: date) -> list[DayState]:
+    """The states of the dawns a campaign keeps before a day, oldest first, from ``first``
+    (the campaign's first state: its first day is rebuilt from the log as its march began):
+    what a side's diary of its own commands' days is made from."""
+    if before <= first.date:
+        return []
+    dawns = [reader.first_day(first)]
+    dawns += [reader.snapshot(s.day) for s in reader.snapshots() if first.date < s.day < before]
+    return dawns

@@ -26,16 +26,8 @@ from typing import Any
 import msgspec
 
 from campaign1813.campaign.calendar import format_date
-from campaign1813.campaign.day.state import DayState, initial_state
-from campaign1813.campaign.scenario.types import Scenario
 from campaign1813.campaign.store.codec import DamagedState, Json, iso_date, read_json
-from campaign1813.campaign.store.protocol import (
-    MARK_DAY,
-    CampaignReader,
-    DayMark,
-    Snapshot,
-    Verdict,
-)
+from campaign1813.campaign.store.protocol import MARK_DAY, DayMark, Snapshot, Verdict
 
 __all__ = ["SECTION", "LoggedChange", "canonical", "check", "day_marks", "digest", "first_day",
            "kept", "logged", "read", "stored", "write"]
@@ -278,14 +270,3 @@ def _first_difference(held: Any, rebuilt: Any, path: str = "") -> str:
 def _short(value: Any) -> str:
     return f"{json.dumps(value, sort_keys=True):.120}"
 
-
-def dawns_before(reader: CampaignReader, scenario: Scenario, first: date,
-                 before: date) -> list[DayState]:
-    """The states of the dawns a campaign keeps before a day, oldest first (the first day's
-    rebuilt from the log as its march began): what a side's diary of its own commands' days
-    is made from."""
-    if before <= first:
-        return []
-    dawns = [reader.first_day(initial_state(scenario, first))]
-    dawns += [reader.snapshot(s.day) for s in reader.snapshots() if first < s.day < before]
-    return dawns
