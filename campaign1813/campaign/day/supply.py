@@ -13,7 +13,6 @@ short or out of supply gets a line saying why.
 
 import hashlib
 import tomllib
-from collections import deque
 from collections.abc import Iterable, Mapping
 from datetime import date
 from importlib import resources
@@ -201,45 +200,19 @@ def unsafe_towns(ground: Ground, state: DayState, side: Side) -> frozenset[str]:
 
 def secure_road(ground: Ground, state: DayState, side: Side, start: str, end: str) -> bool:
     """Whether a road path joins two towns through no unsafe town (the ends included)."""
-    unsafe = unsafe_towns(ground, state, side)
-    if start in unsafe or end in unsafe:
-        return False
-    seen = {start}
-    queue = deque([start])
-    while queue:
-        town = queue.popleft()
-        if town == end:
-            return True
-        for nxt, _miles in ground.adj.get(town, ()):
-            if nxt not in seen and nxt not in unsafe:
-                seen.add(nxt)
-                queue.append(nxt)
-    return False
+    return _safe_miles(ground, state, side, start, end) < float("inf")
 
 
 def _safe_miles(ground: Ground, state: DayState, side: Side, start: str, end: str) -> float:
     """Road miles between two towns by the shortest path through no unsafe town (``inf`` if
-    there is none)."""
+    there is none): the road map's own search, barred from those towns."""
     unsafe = unsafe_towns(ground, state, side)
     if start in unsafe or end in unsafe:
         return float("inf")
-    best = {start: 0.0}
-    frontier = [(0.0, start)]
-    while frontier:
-        frontier.sort(reverse=True)
-        miles, town = frontier.pop()
-        if town == end:
-            return miles
-        if miles > best.get(town, float("inf")):
-            continue
-        for nxt, length in ground.adj.get(town, ()):
-            if nxt in unsafe:
-                continue
-            far = miles + length
-            if far < best.get(nxt, float("inf")) - EPS:
-                best[nxt] = far
-                frontier.append((far, nxt))
-    return float("inf")
+    if start == end:
+        return 0.0
+    found = ground.road_map.routes(((start, 0.0),), avoiding=unsafe).get(end)
+    return float("inf") if found is None else found[1]
 
 
 # -- checking an order when it is given -------------------------------------------------------
