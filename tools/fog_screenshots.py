@@ -15,13 +15,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
 from campaign1813.campaign import queries, services
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.ui.main_window import MainWindow
-from tools.pictures import save
+from tools.pictures import new_campaign_window, save
 
 SIZE = (1400, 1000)
 
@@ -45,15 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     app = QApplication.instance() or QApplication([])
     assert isinstance(app, QApplication)
     with tempfile.TemporaryDirectory() as tmp:
-        settings = QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat)
-        settings.setValue("view/theatre", "Northern Germany")
-        window = MainWindow(settings)
-        window.resize(*SIZE)
-        window.show()
-        window.new_campaign(Path(tmp) / "1813.c1813")
+        window = new_campaign_window(Path(tmp), SIZE)
         doc = window.document
-        assert doc is not None, "the new campaign did not open"
-        window.campaign_view.map_view.finish_building()
+        assert doc is not None
         services.change_setting(doc, "fog", "on")
         services.issue_order(doc, "I Prussian Corps", "Move", "Magdeburg")
         services.issue_order(doc, "5 Corps", "Recce", "Burg")

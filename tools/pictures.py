@@ -6,7 +6,10 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QWidget
+
+from campaign1813.ui.main_window import MainWindow
 
 
 def settle(app: QApplication, rounds: int = 4) -> None:
@@ -22,3 +25,17 @@ def save(app: QApplication, widget: QWidget, path: Path) -> None:
     settle(app)
     widget.grab().save(str(path))
     print(f"wrote {path}")
+
+
+def new_campaign_window(folder: Path, size: tuple[int, int]) -> MainWindow:
+    """The window on a new 1813 campaign in ``folder`` (its settings there too), shown at
+    ``size`` on Northern Germany with its map built."""
+    settings = QSettings(str(folder / "s.ini"), QSettings.Format.IniFormat)
+    settings.setValue("view/theatre", "Northern Germany")
+    window = MainWindow(settings)
+    window.resize(*size)
+    window.show()
+    window.new_campaign(folder / "1813.c1813")
+    assert window.document is not None, "the new campaign did not open"
+    window.campaign_view.map_view.finish_building()
+    return window

@@ -15,15 +15,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-from PySide6.QtCore import QSettings
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QApplication
 
 from campaign1813.campaign import services
-from campaign1813.ui.main_window import MainWindow
 from campaign1813.ui.operation import Operation
 from campaign1813.ui.supply_orders import SupplyRequest
-from tools.pictures import save
+from tools.pictures import new_campaign_window, save
 
 SIZE = (1600, 1000)
 
@@ -38,14 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     app = QApplication.instance() or QApplication([])
     assert isinstance(app, QApplication)
     with tempfile.TemporaryDirectory() as tmp:
-        settings = QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat)
-        settings.setValue("view/theatre", "Northern Germany")
-        window = MainWindow(settings)
-        window.resize(*SIZE)
-        window.show()
-        window.new_campaign(Path(tmp) / "1813.c1813")
-        assert window.document is not None, "the new campaign did not open"
-        window.campaign_view.map_view.finish_building()
+        window = new_campaign_window(Path(tmp), SIZE)
         Operation(window.campaign,
                   lambda doc: services.change_setting(doc, "supply", "2016")).perform()
         pad = window.orders_panel
