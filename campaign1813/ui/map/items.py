@@ -319,12 +319,19 @@ class CommandMarker(ScreenItem):
     @property
     def row_height(self) -> float:
         """The height of one flag in the stack."""
-        return QFontMetricsF(self.font).height() + 3 * self.unit
+        return self._row_height
 
     def set_spec(self, spec: MarkerSpec) -> None:
         """Show another state of the command (its place is set by the scene)."""
         self.spec = spec
         self.setToolTip(spec.tooltip or spec.label)
+        # the flag's size, measured once for its words (the names' placement asks for its box
+        # at every corner it tries)
+        text, badges = self._widths()
+        pennant = 7 * self.unit if spec.hq else 0.0
+        self._flag_width = 6 * self.unit + pennant + text + sum(b + 2 * self.unit
+                                                                 for b in badges)
+        self._row_height = QFontMetricsF(self.font).height() + 3 * self.unit
         self._relayout()
 
     def set_slot(self, slot: int) -> None:
@@ -348,15 +355,17 @@ class CommandMarker(ScreenItem):
 
     def flag_rect(self) -> QRectF:
         """The flag's box in pixels round the command's point."""
-        text, badges = self._widths()
-        pennant = 7 * self.unit if self.spec.hq else 0.0
-        w = 6 * self.unit + pennant + text + sum(b + 2 * self.unit for b in badges)
-        h = self.row_height
+        return self.flag_rect_at(self.slot, self.corner, self.shift)
+
+    def flag_rect_at(self, slot: int, corner: tuple[int, int], shift: QPointF) -> QRectF:
+        """The flag's box in pixels round the command's point were it in row ``slot`` of a
+        stack at ``corner`` of its foot, ``shift`` pixels from its dot (nothing is moved)."""
+        w, h = self._flag_width, self._row_height
         gap = self.GAP * self.unit
-        sx, sy = self.corner
+        sx, sy = corner
         x = gap if sx > 0 else -gap - w
-        y = -gap - (self.slot + 1) * h if sy < 0 else gap + self.slot * h
-        return QRectF(x + self.shift.x(), y + self.shift.y(), w, h)
+        y = -gap - (slot + 1) * h if sy < 0 else gap + slot * h
+        return QRectF(x + shift.x(), y + shift.y(), w, h)
 
     def set_stack(self, slot: int, shift: QPointF) -> None:
         """Its row in a stack whose foot is ``shift`` pixels from its own dot (a stack shared

@@ -146,20 +146,24 @@ class BucketGrid:
     def __init__(self, cell: float = 64.0):
         self.cell = cell
         self.cells: dict[tuple[int, int], list[tuple[QRectF, object]]] = defaultdict(list)
+        self.version = 0  # counts the changes: a test of a rectangle holds until it moves
 
     def _keys(self, r: QRectF) -> list[tuple[int, int]]:
         c, floor = self.cell, math.floor
-        left, top, right, bottom = r.left(), r.top(), r.right(), r.bottom()
-        rows = range(floor(top / c), floor(bottom / c) + 1)
-        return [(i, j) for i in range(floor(left / c), floor(right / c) + 1) for j in rows]
+        left, top, width, height = r.getRect()
+        rows = range(floor(top / c), floor((top + height) / c) + 1)
+        return [(i, j) for i in range(floor(left / c), floor((left + width) / c) + 1)
+                for j in rows]
 
     def clashes(self, r: QRectF) -> bool:
         """Whether ``r`` overlaps a rectangle taken."""
         cells, intersects = self.cells, r.intersects
         for k in self._keys(r):
-            for o, _ in cells.get(k, ()):
-                if intersects(o):
-                    return True
+            cell = cells.get(k)
+            if cell:
+                for o, _ in cell:
+                    if intersects(o):
+                        return True
         return False
 
     def hits(self, r: QRectF) -> list[object]:
@@ -171,6 +175,16 @@ class BucketGrid:
                 if r.intersects(o):
                     found[id(o)] = owner
         return list(found.values())
+
+    def only(self, r: QRectF, allowed: Callable[[object], bool]) -> bool:
+        """Whether every rectangle ``r`` overlaps has an owner ``allowed`` (looking no further
+        than the first that has not)."""
+        cells, intersects = self.cells, r.intersects
+        for k in self._keys(r):
+            for o, owner in cells.get(k, ()):
+                if not allowed(owner) and intersects(o):
+                    return False
+        return True
 
     def entries(self, r: QRectF) -> list[tuple[QRectF, object]]:
         """The rectangles ``r`` overlaps, with their owners."""
@@ -189,11 +203,13 @@ class BucketGrid:
 
     def add(self, r: QRectF, owner: object = None) -> None:
         """Take ``r`` (for ``owner``, a name that may yet give way)."""
+        self.version += 1
         for k in self._keys(r):
             self.cells[k].append((r, owner))
 
     def remove(self, r: QRectF, owner: object) -> None:
         """Give back ``r``, taken for ``owner`` (a name that gave way)."""
+        self.version += 1
         for k in self._keys(r):
             self.cells[k] = [(o, who) for o, who in self.cells.get(k, ()) if who is not owner]
 
@@ -595,15 +611,30 @@ class MapScene(QGraphicsScene):
         def px(p: QPointF) -> QPointF:
             return QPointF(p.x() * scale, p.y() * scale)
 
-        def free(r: QRectF) -> bool:
-            return (bound is None or bound.contains(r)) and not grid.clashes(r)
+        # a name tries the same spots in pass after pass: each answer is kept while nothing
+        # is taken or given back in the grid
+        answers: dict[tuple[int, tuple[float, float, float, float]], tuple[int, bool]] = {}
 
-        def over_signs(r: QRectF) -> bool:  # covering at most lesser towns' signs
-            return (bound is None or bound.contains(r)) and all(h is SIGN for h in grid.hits(r))
+        def kept_answer(kind: int, test: Callable[[QRectF], bool]) -> Callable[[QRectF], bool]:
+            def fits(r: QRectF) -> bool:
+                key = (kind, r.getRect())
+                seen = answers.get(key)
+                if seen is not None and seen[0] == grid.version:
+                    return seen[1]
+                answer = test(r)
+                answers[key] = (grid.version, answer)
+                return answer
+            return fits
 
-        def over_dots(r: QRectF) -> bool:  # and commands' dots (their flags stay clear)
-            return ((bound is None or bound.contains(r))
-                    and all(h is SIGN or isinstance(h, Taken) for h in grid.hits(r)))
+        def inside(r: QRectF) -> bool:
+            return bound is None or bound.contains(r)
+
+        free = kept_answer(0, lambda r: inside(r) and not grid.clashes(r))
+        # covering at most lesser towns' signs
+        over_signs = kept_answer(1, lambda r: inside(r) and grid.only(r, lambda h: h is SIGN))
+        # and commands' dots (their flags stay clear)
+        over_dots = kept_answer(2, lambda r: inside(r) and grid.only(
+            r, lambda h: h is SIGN or isinstance(h, Taken)))
 
         # the signs shown, in the grid, by town (a name stays nearest its own), and the
         # cities' that no flag may cover (``fixed``, for the flags' trial): the same at one
@@ -692,7 +723,13 @@ class MapScene(QGraphicsScene):
         view = (round(scale, 4), None if frame is None else frame.getRect())
         prior = self._prior if self._prior is not None and self._prior[0] == view else None
         commands = self._commands_around(scale)
-        near_commands = None if prior is None else self._changed(commands, prior[2])
+        # a great city's name is put before the flags stand, and they stand clear of it: it
+        # moves for a dot or battle come or gone near it, or where it had given way to flags
+        near_commands = None
+        if prior is not None:
+            near_commands = self._changed(commands, prior[2])
+            for box in prior[1].values():
+                near_commands.add(box)
 
         def reused(town: Town, dirty: BucketGrid | None) -> bool:
             """The name put where the last placement put it, if it may be; whether it was."""
@@ -834,13 +871,11 @@ class MapScene(QGraphicsScene):
         return dirty
 
     def _commands_around(self, scale: float) -> dict[object, QRectF]:
-        """Each command and battle, with the pixels round its dot any stack of flags there
-        may cover."""
+        """Each command and battle, with the pixels of its dot (or the battle's burst)."""
         out: dict[object, QRectF] = {}
-        reach = 160.0 * self.unit + PUSHES[-1]
         for m in self.markers.values():
             c = m.pos() * scale
-            out[m.spec] = QRectF(c.x() - reach, c.y() - reach, 2 * reach, 2 * reach)
+            out[m.spec] = QRectF(c.x() - 4, c.y() - 4, 8, 8)
         for battle in self.battles.values():
             c = battle.pos() * scale
             out[battle.spec] = battle.boundingRect().translated(c).adjusted(-20, -20, 20, 20)
@@ -956,13 +991,26 @@ class MapScene(QGraphicsScene):
         """What a stack of flags covers, in pixels: its flags, and the leader from its first
         flag's dot when the stack stands out from it (small squares along the line: no name
         is put across it)."""
-        rects = [m.flag_rect().translated(m.pos() * scale) for m in stack]
+        first = stack[0]
+        return MapScene._covers_at(stack, scale, first.pos() * scale + first.shift,
+                                   first.corner)
+
+    @staticmethod
+    def _covers_at(stack: list[CommandMarker], scale: float, foot: QPointF,
+                   corner: Corner) -> tuple[list[QRectF], list[QRectF]]:
+        """What a stack of flags would cover, as :meth:`_covers`, were its foot at ``foot``
+        (pixels) and its flags at ``corner``, the flags themselves not moved (a trial)."""
+        rects = []
+        for slot, m in enumerate(stack):
+            dot = m.pos() * scale
+            rects.append(m.flag_rect_at(slot, corner, foot - dot).translated(dot))
         leader: list[QRectF] = []
         m = stack[0]
-        if m.shift.manhattanLength() > 2:
-            flag = m.flag_rect()
-            end = QPointF(flag.left() if m.corner[0] > 0 else flag.right(),
-                          flag.bottom() if m.corner[1] < 0 else flag.top())
+        shift = foot - m.pos() * scale
+        if shift.manhattanLength() > 2:
+            flag = m.flag_rect_at(0, corner, shift)
+            end = QPointF(flag.left() if corner[0] > 0 else flag.right(),
+                          flag.bottom() if corner[1] < 0 else flag.top())
             length = math.hypot(end.x(), end.y())
             dot = m.pos() * scale
             for k in range(int((length - 7) // 5)):
@@ -999,19 +1047,17 @@ class MapScene(QGraphicsScene):
             for push, corner, (ax, ay) in ((p, c, a) for p in pushes for c in CORNERS
                                            for a in ((1, 1), (1, 0), (0, 1))[:3 if p else 1]):
                 foot = anchor + QPointF(corner[0] * push * ax, corner[1] * push * ay)
-                for slot, m in enumerate(stack):
-                    m.set_stack(slot, foot - m.pos() * scale)
-                    m.set_corner(corner)
-                flags, leader = self._covers(stack, scale)
+                flags, leader = self._covers_at(stack, scale, foot, corner)
                 rects = flags + leader
                 hits = [h for r in flags for h in grid.hits(r)
                         if not (isinstance(h, Taken) and h.place is not None
                                 and stack_of.get(h.place) == i)]
-                crossed = sum(1 for r in leader for h in grid.hits(r) if isinstance(h, NameItem))
                 out = bound is not None and not all(bound.contains(r) for r in flags)
                 if least is None or (out, len(hits)) < least[0]:
                     least = ((out, len(hits)), (corner, foot), rects, hits)
                 if not hits:
+                    crossed = sum(1 for r in leader for h in grid.hits(r)
+                                  if isinstance(h, NameItem))
                     if out:
                         outside = outside or ((corner, foot), rects)
                     elif not crossed:
