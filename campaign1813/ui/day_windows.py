@@ -49,18 +49,24 @@ class ReportPane(QPlainTextEdit):
         lines = [line for line in changes.lines if line != changes.label]
         if REPORT_MARK in lines:
             lines = [*lines[:lines.index(REPORT_MARK)], KEPT_WITH_THE_BATTLE]
-        self.appendPlainText(f"— {changes.label} —" if lines else changes.label)
+        # plain lines go in together (each append lays the text out again)
+        plain = [f"— {changes.label} —" if lines else changes.label]
         for line in lines:
             colour = supply_mark(line)
             if colour is None:
-                self.appendPlainText(f"  {line}")
-            else:
-                self.appendHtml(f'&nbsp;&nbsp;<b style="color:{colour}">{escape(line)}</b>')
-                # the next plain line starts without the mark
-                cursor = self.textCursor()
-                cursor.movePosition(cursor.MoveOperation.End)
-                cursor.setCharFormat(QTextCharFormat())
-                self.setTextCursor(cursor)
+                plain.append(f"  {line}")
+                continue
+            if plain:
+                self.appendPlainText("\n".join(plain))
+                plain = []
+            self.appendHtml(f'&nbsp;&nbsp;<b style="color:{colour}">{escape(line)}</b>')
+            # the next plain line starts without the mark
+            cursor = self.textCursor()
+            cursor.movePosition(cursor.MoveOperation.End)
+            cursor.setCharFormat(QTextCharFormat())
+            self.setTextCursor(cursor)
         if note:
-            self.appendPlainText(f"  {note}")
+            plain.append(f"  {note}")
+        if plain:
+            self.appendPlainText("\n".join(plain))
         self.verticalScrollBar().setValue(self.verticalScrollBar().maximum())

@@ -17,6 +17,7 @@ import math
 from collections import defaultdict
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from functools import partial
+from typing import Any, cast
 
 from PySide6.QtCore import QLineF, QObject, QPointF, QRectF, Qt
 from PySide6.QtGui import (
@@ -150,7 +151,7 @@ class BucketGrid:
 
     def _keys(self, r: QRectF) -> list[tuple[int, int]]:
         c, floor = self.cell, math.floor
-        left, top, width, height = r.getRect()
+        left, top, width, height = cast(tuple[float, float, float, float], r.getRect())
         rows = range(floor(top / c), floor((top + height) / c) + 1)
         return [(i, j) for i in range(floor(left / c), floor((left + width) / c) + 1)
                 for j in rows]
@@ -212,6 +213,106 @@ class BucketGrid:
         self.version += 1
         for k in self._keys(r):
             self.cells[k] = [(o, who) for o, who in self.cells.get(k, ()) if who is not owner]
+
+
+def only_signs(owner: object) -> bool:
+    """Whether a rectangle's owner is a lesser town's sign (a name may cover it at need)."""
+    return owner is SIGN
+
+
+def only_signs_or_dots(owner: object) -> bool:
+    """Whether a rectangle's owner is a lesser town's sign or a command's dot."""
+    return owner is SIGN or isinstance(owner, Taken)
+
+
+class LayeredGrid:
+    """The rectangles of one placement of the names over the town signs, which stay as they
+    are at one scale: what the signs answer for a rectangle (a spot a name tries, the same
+    from one placement to the next) is kept in ``answers``, so a placement after End Day
+    checks each spot only against what it has taken itself (names, dots, flags, battles)."""
+
+    def __init__(self, signs: BucketGrid,
+                 answers: dict[tuple[object, ...], object]):
+        self.signs = signs
+        self.taken = BucketGrid(signs.cell)
+        self.answers = answers
+
+    @property
+    def version(self) -> int:
+        """Counts the changes (the signs never change)."""
+        return self.taken.version
+
+    def _signs_say(self, kind: object, r: QRectF, test: Callable[[QRectF], object]) -> Any:
+        key = (kind, r.getRect())
+        try:
+            return self.answers[key]
+        except KeyError:
+            answer = self.answers[key] = test(r)
+            return answer
+
+    def sign_clashes(self, r: QRectF) -> bool:
+        """Whether ``r`` overlaps a town's sign."""
+        return bool(self._signs_say("clashes", r, self.signs.clashes))
+
+    def signs_only(self, r: QRectF, allowed: Callable[[object], bool]) -> bool:
+        """Whether every town sign ``r`` overlaps has an owner ``allowed``."""
+        return bool(self._signs_say(allowed, r, lambda q: self.signs.only(q, allowed)))
+
+    def clashes(self, r: QRectF) -> bool:
+        """Whether ``r`` overlaps a sign or a rectangle taken."""
+        return self.sign_clashes(r) or self.taken.clashes(r)
+
+    def hits(self, r: QRectF) -> list[object]:
+        """The owners of the signs and rectangles taken ``r`` overlaps."""
+        return [*self._signs_say("hits", r, self.signs.hits), *self.taken.hits(r)]
+
+    def only(self, r: QRectF, allowed: Callable[[object], bool]) -> bool:
+        """Whether every sign and rectangle taken ``r`` overlaps has an owner ``allowed``."""
+        return self.signs_only(r, allowed) and self.taken.only(r, allowed)
+
+    def add(self, r: QRectF, owner: object = None) -> None:
+        """Take ``r`` (for ``owner``)."""
+        self.taken.add(r, owner)
+
+    def remove(self, r: QRectF, owner: object) -> None:
+        """Give back ``r``, taken for ``owner``."""
+        self.taken.remove(r, owner)
+
+
+class SpotTest:
+    """Whether a name may stand at a spot, in one placement: clear of everything (``FREE``),
+    covering at most lesser towns' signs (``OVER_SIGNS``), or those and commands' dots
+    (``OVER_DOTS``), inside ``bound`` if given. What the town signs alone say of a spot is
+    kept for the scale (:meth:`signs_allow`); the whole answer while the grid is unchanged
+    (a name tries the same spots in pass after pass)."""
+
+    FREE, OVER_SIGNS, OVER_DOTS = "free", "over signs", "over dots"
+
+    def __init__(self, kind: str, grid: LayeredGrid, bound: QRectF | None):
+        self.kind, self.grid, self.bound = kind, grid, bound
+        self.allowed = {self.OVER_SIGNS: only_signs,
+                        self.OVER_DOTS: only_signs_or_dots}.get(kind)
+        self._answers: dict[object, tuple[int, bool]] = {}  # by the spot's box
+
+    def signs_allow(self, r: QRectF) -> bool:
+        """What the town signs alone say of ``r`` (the same for every placement at a scale)."""
+        grid = self.grid
+        if self.allowed is None:
+            return not grid.sign_clashes(r)
+        return grid.signs_only(r, self.allowed)
+
+    def __call__(self, r: QRectF) -> bool:
+        key = r.getRect()
+        version = self.grid.version
+        seen = self._answers.get(key)
+        if seen is not None and seen[0] == version:
+            return seen[1]
+        taken = self.grid.taken
+        answer = ((self.bound is None or self.bound.contains(r)) and self.signs_allow(r)
+                  and (not taken.clashes(r) if self.allowed is None
+                       else taken.only(r, self.allowed)))
+        self._answers[key] = (version, answer)
+        return answer
 
 
 # ---- the scene ---------------------------------------------------------------------------------
@@ -285,7 +386,9 @@ class MapScene(QGraphicsScene):
         self._placed: PlacedKey | None = None
         self._flagged: set[str] = set()  # the towns where flags stand, as names are placed
         # the town signs' rectangles at the last placement's scale (see labels_placing)
-        self._signs: tuple[float, BucketGrid, BucketGrid, list[tuple[QRectF, object]]] | None = None
+        self._signs: tuple[float, BucketGrid, BucketGrid, list[tuple[QRectF, object]],
+                           dict[tuple[object, ...], object]
+                           ] | None = None
         # the last placement made whole: its scale and frame, its flags' stacks and battles
         # (see _crowds) and its commands (each round its dot), where each town's name was put
         # (None: not named), and the names put at the first spot looked at (with whether flags
@@ -611,31 +714,6 @@ class MapScene(QGraphicsScene):
         def px(p: QPointF) -> QPointF:
             return QPointF(p.x() * scale, p.y() * scale)
 
-        # a name tries the same spots in pass after pass: each answer is kept while nothing
-        # is taken or given back in the grid
-        answers: dict[tuple[int, tuple[float, float, float, float]], tuple[int, bool]] = {}
-
-        def kept_answer(kind: int, test: Callable[[QRectF], bool]) -> Callable[[QRectF], bool]:
-            def fits(r: QRectF) -> bool:
-                key = (kind, r.getRect())
-                seen = answers.get(key)
-                if seen is not None and seen[0] == grid.version:
-                    return seen[1]
-                answer = test(r)
-                answers[key] = (grid.version, answer)
-                return answer
-            return fits
-
-        def inside(r: QRectF) -> bool:
-            return bound is None or bound.contains(r)
-
-        free = kept_answer(0, lambda r: inside(r) and not grid.clashes(r))
-        # covering at most lesser towns' signs
-        over_signs = kept_answer(1, lambda r: inside(r) and grid.only(r, lambda h: h is SIGN))
-        # and commands' dots (their flags stay clear)
-        over_dots = kept_answer(2, lambda r: inside(r) and grid.only(
-            r, lambda h: h is SIGN or isinstance(h, Taken)))
-
         # the signs shown, in the grid, by town (a name stays nearest its own), and the
         # cities' that no flag may cover (``fixed``, for the flags' trial): the same at one
         # scale, kept from one placement to the next
@@ -652,9 +730,12 @@ class MapScene(QGraphicsScene):
                     signs.add(box, town.name)
                     if great:
                         great_signs.append((box, GREAT_SIGN))
-            self._signs = (round(scale, 4), with_signs, signs, great_signs)
-        _, with_signs, signs, great_signs = self._signs
-        grid = with_signs.copy()
+            self._signs = (round(scale, 4), with_signs, signs, great_signs, {})
+        _, with_signs, signs, great_signs, sign_answers = self._signs
+        grid = LayeredGrid(with_signs, sign_answers)
+        free = SpotTest(SpotTest.FREE, grid, bound)
+        over_signs = SpotTest(SpotTest.OVER_SIGNS, grid, bound)  # over lesser towns' signs
+        over_dots = SpotTest(SpotTest.OVER_DOTS, grid, bound)  # and commands' dots
         fixed = list(great_signs)  # what no flag may cover, for their trial
         # every command's dot: no name covers where one stands (those of the commands of an
         # army group drawn as one are given back once that is decided)
@@ -1113,7 +1194,7 @@ class MapScene(QGraphicsScene):
         return clusters
 
     def _stand_flags(self, anchor: QPointF, stack: list[CommandMarker], scale: float,
-                     grid: BucketGrid, bound: QRectF | None, taken: dict[int, QRectF],
+                     grid: LayeredGrid, bound: QRectF | None, taken: dict[int, QRectF],
                      gave_way: list[NameItem], rename: Callable[[NameItem], bool],
                      other_corners: bool = True, only: Corner | None = None) -> bool:
         """Stand a stack at the first corner of its dot where it covers nothing (up-right,
@@ -1190,7 +1271,7 @@ class MapScene(QGraphicsScene):
         return clear
 
     @staticmethod
-    def _give_way(hits: list[object], grid: BucketGrid, taken: dict[int, QRectF],
+    def _give_way(hits: list[object], grid: LayeredGrid, taken: dict[int, QRectF],
                   gave_way: list[NameItem]) -> None:
         """The names under flags just stood give way: hidden, their room given back."""
         for h in hits:
@@ -1199,8 +1280,8 @@ class MapScene(QGraphicsScene):
                 grid.remove(taken.pop(id(h)), h)
                 gave_way.append(h)
 
-    def _place_town_name(self, town: Town, scale: float, grid: BucketGrid,
-                         free: Callable[[QRectF], bool], wanted: bool,
+    def _place_town_name(self, town: Town, scale: float, grid: LayeredGrid,
+                         free: SpotTest, wanted: bool,
                          taken: dict[int, QRectF],
                          reaches: tuple[float, ...] = (1.0, 1.9, 2.8),
                          signs: BucketGrid | None = None, strict: bool = True,
@@ -1215,15 +1296,40 @@ class MapScene(QGraphicsScene):
         if not wanted:
             item.setVisible(False)
             return
+        for at_first, dx, dy, rect in self._spots(town, scale, grid, free, reaches, signs,
+                                                  strict):
+            if free(rect):
+                grid.add(rect, item)
+                taken[id(item)] = rect
+                item.set_offset(QPointF(dx, dy))
+                item.setVisible(True)
+                if first and at_first:
+                    self._first_spots.add(town.name)
+                return
+        item.setVisible(False)
+
+    def _spots(self, town: Town, scale: float, grid: LayeredGrid, fits: SpotTest,
+               reaches: tuple[float, ...], signs: BucketGrid | None,
+               strict: bool) -> list[tuple[bool, float, float, QRectF]]:
+        """The spots round a town's sign its name tries in turn, nearest first, less those
+        the town signs alone rule out for ``fits`` or where the name would read as a
+        neighbour's (``signs``): whether it is the very first spot, its offset, its box.
+        The signs stay as they are at one scale, so the list is kept for it."""
+        flagged = town.name in self._flagged
+        key = ("spots", town.name, reaches, flagged, fits.kind, signs is not None, strict)
+        found = grid.answers.get(key)
+        if found is not None:
+            return found  # type: ignore[return-value]
+        item = self.town_names[town.name]
         c = QPointF(self._town_points[town.name].x() * scale,
                     self._town_points[town.name].y() * scale)
         w, h = item.size.x(), item.size.y()
         r = town_radius(town.kind, town.fortress, self.unit) + 2.5 * self.unit
-        # right, left, the corners, above, below; where flags stand at the town (up-right
-        # first), its name looks left and below first, so that both find room
-        flagged = town.name in self._flagged
+        out: list[tuple[bool, float, float, QRectF]] = []
         for reach in reaches:
             d = r * reach
+            # right, left, the corners, above, below; where flags stand at the town (up-right
+            # first), its name looks left and below first, so that both find room
             spots = ((d, -h / 2), (-d - w, -h / 2), (d * 0.7, -d * 0.7 - h),
                      (d * 0.7, d * 0.7), (-d * 0.7 - w, -d * 0.7 - h),
                      (-d * 0.7 - w, d * 0.7), (-w / 2, -d - h), (-w / 2, d))
@@ -1232,16 +1338,11 @@ class MapScene(QGraphicsScene):
                          spots[6], spots[2])
             for dx, dy in spots:
                 rect = QRectF(c.x() + dx, c.y() + dy, w, h)
-                if free(rect) and (signs is None or self._nearest_own(rect, town.name, c,
-                                                                      signs, strict)):
-                    grid.add(rect, item)
-                    taken[id(item)] = rect
-                    item.set_offset(QPointF(dx, dy))
-                    item.setVisible(True)
-                    if first and reach == reaches[0] and (dx, dy) == spots[0]:
-                        self._first_spots.add(town.name)
-                    return
-        item.setVisible(False)
+                if fits.signs_allow(rect) and (
+                        signs is None or self._nearest_own(rect, town.name, c, signs, strict)):
+                    out.append((reach == reaches[0] and (dx, dy) == spots[0], dx, dy, rect))
+        grid.answers[key] = out
+        return out
 
     def _nearest_own(self, rect: QRectF, name: str, own: QPointF, signs: BucketGrid,
                      strict: bool = True) -> bool:
@@ -1263,7 +1364,7 @@ class MapScene(QGraphicsScene):
                 return False
         return True
 
-    def _place_river_names(self, scale: float, grid: BucketGrid,
+    def _place_river_names(self, scale: float, grid: LayeredGrid,
                            free: Callable[[QRectF], bool]) -> None:
         for item, reaches in self.river_names:
             item.setVisible(False)
