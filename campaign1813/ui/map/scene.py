@@ -170,11 +170,17 @@ class BucketGrid:
     def hits(self, r: QRectF) -> list[object]:
         """The owners of the rectangles ``r`` overlaps (a name, ``SIGN`` or ``GREAT_SIGN`` for a
         town's sign, a ``Taken`` for a command's dot, ``FLAG`` for a flag, None for a battle)."""
+        cells, intersects = self.cells, r.intersects
+        keys = self._keys(r)
+        if len(keys) == 1:  # within one cell: each rectangle there once
+            return [owner for o, owner in cells.get(keys[0], ()) if intersects(o)]
         found: dict[int, object] = {}
-        for k in self._keys(r):
-            for o, owner in self.cells.get(k, ()):
-                if r.intersects(o):
-                    found[id(o)] = owner
+        for k in keys:
+            cell = cells.get(k)
+            if cell:
+                for o, owner in cell:
+                    if intersects(o):
+                        found[id(o)] = owner
         return list(found.values())
 
     def only(self, r: QRectF, allowed: Callable[[object], bool]) -> bool:
@@ -1081,12 +1087,25 @@ class MapScene(QGraphicsScene):
                    corner: Corner) -> tuple[list[QRectF], list[QRectF]]:
         """What a stack of flags would cover, as :meth:`_covers`, were its foot at ``foot``
         (pixels) and its flags at ``corner``, the flags themselves not moved (a trial)."""
+        return (MapScene._flags_at(stack, scale, foot, corner),
+                MapScene._leader_at(stack[0], scale, foot, corner))
+
+    @staticmethod
+    def _flags_at(stack: list[CommandMarker], scale: float, foot: QPointF,
+                  corner: Corner) -> list[QRectF]:
+        """The flags' boxes of a stack whose foot were at ``foot`` and flags at ``corner``."""
         rects = []
         for slot, m in enumerate(stack):
             dot = m.pos() * scale
             rects.append(m.flag_rect_at(slot, corner, foot - dot).translated(dot))
+        return rects
+
+    @staticmethod
+    def _leader_at(m: CommandMarker, scale: float, foot: QPointF,
+                   corner: Corner) -> list[QRectF]:
+        """The leader (small squares along it) from the first flag's dot ``m`` to a stack
+        whose foot were at ``foot`` and flags at ``corner``: none where it stands at its dot."""
         leader: list[QRectF] = []
-        m = stack[0]
         shift = foot - m.pos() * scale
         if shift.manhattanLength() > 2:
             flag = m.flag_rect_at(0, corner, shift)
@@ -1098,7 +1117,7 @@ class MapScene(QGraphicsScene):
                 t = (7 + 5 * k) / length
                 leader.append(QRectF(dot.x() + end.x() * t - 1.5, dot.y() + end.y() * t - 1.5,
                                      3, 3))
-        return rects, leader
+        return leader
 
     def _trial(self, scale: float, stacks: list[Stack], fixed: list[tuple[QRectF, object]],
                bound: QRectF | None, pushes: tuple[float, ...] = (0.0,)
@@ -1118,47 +1137,47 @@ class MapScene(QGraphicsScene):
         standings: list[Standing] = []
         clashes: list[tuple[int, set[int]]] = []
         for i, (anchor, stack) in enumerate(stacks):
-            chosen: tuple[Standing, list[QRectF]] | None = None
-            outside: tuple[Standing, list[QRectF]] | None = None  # clear, but across the frame
+            chosen: Standing | None = None
+            outside: Standing | None = None  # clear, but across the frame
             # clear but for its leader crossing a name: the one crossing fewest
-            crossing: tuple[int, Standing, list[QRectF]] | None = None
+            crossing: tuple[int, Standing] | None = None
             # where it covers least, inside the frame if it can: (outside, hits), the place
-            least: tuple[tuple[bool, int], Standing, list[QRectF], list[object]] | None = None
+            least: tuple[tuple[bool, int], Standing, list[object]] | None = None
             # pushed out across the corner, along its side or up or down from it
             for push, corner, (ax, ay) in ((p, c, a) for p in pushes for c in CORNERS
                                            for a in ((1, 1), (1, 0), (0, 1))[:3 if p else 1]):
                 foot = anchor + QPointF(corner[0] * push * ax, corner[1] * push * ay)
-                flags, leader = self._covers_at(stack, scale, foot, corner)
-                rects = flags + leader
+                flags = self._flags_at(stack, scale, foot, corner)
                 hits = [h for r in flags for h in grid.hits(r)
                         if not (isinstance(h, Taken) and h.place is not None
                                 and stack_of.get(h.place) == i)]
                 out = bound is not None and not all(bound.contains(r) for r in flags)
                 if least is None or (out, len(hits)) < least[0]:
-                    least = ((out, len(hits)), (corner, foot), rects, hits)
-                if not hits:
-                    crossed = sum(1 for r in leader for h in grid.hits(r)
-                                  if isinstance(h, NameItem))
+                    least = ((out, len(hits)), (corner, foot), hits)
+                if not hits:  # its leader matters only where its flags are clear
+                    crossed = sum(1 for r in self._leader_at(stack[0], scale, foot, corner)
+                                  for h in grid.hits(r) if isinstance(h, NameItem))
                     if out:
-                        outside = outside or ((corner, foot), rects)
+                        outside = outside or (corner, foot)
                     elif not crossed:
-                        chosen = ((corner, foot), rects)
+                        chosen = (corner, foot)
                         break
                     elif crossing is None or crossed < crossing[0]:
-                        crossing = (crossed, (corner, foot), rects)
+                        crossing = (crossed, (corner, foot))
             if chosen is None and crossing is not None:
-                chosen = crossing[1:]
+                chosen = crossing[1]
             if chosen is None and outside is not None:
                 chosen = outside  # clear, but only across the frame: a clash of its own
                 clashes.append((i, set()))
             if chosen is None:
                 assert least is not None
-                chosen = least[1:3]
+                chosen = least[1]
                 near = {h.stack if h.place is None else stack_of.get(h.place, -1)
-                        for h in least[3] if isinstance(h, Taken)}
+                        for h in least[2] if isinstance(h, Taken)}
                 clashes.append((i, {j for j in near if j >= 0 and j != i}))
-            standings.append(chosen[0])
-            for r in chosen[1]:
+            standings.append(chosen)
+            flags, leader = self._covers_at(stack, scale, chosen[1], chosen[0])
+            for r in (*flags, *leader):
                 grid.add(r, Taken(stack=i))
             yield
         return standings, clashes
