@@ -1143,11 +1143,15 @@ class MapScene(QGraphicsScene):
             crossing: tuple[int, Standing] | None = None
             # where it covers least, inside the frame if it can: (outside, hits), the place
             least: tuple[tuple[bool, int], Standing, list[object]] | None = None
+            # each flag's box round the stack's foot, at each corner
+            boxes = {c: [m.flag_rect_at(slot, c, QPointF()) for slot, m in enumerate(stack)]
+                     for c in CORNERS}
+            x0, y0 = anchor.x(), anchor.y()
             # pushed out across the corner, along its side or up or down from it
             for push, corner, (ax, ay) in ((p, c, a) for p in pushes for c in CORNERS
                                            for a in ((1, 1), (1, 0), (0, 1))[:3 if p else 1]):
-                foot = anchor + QPointF(corner[0] * push * ax, corner[1] * push * ay)
-                flags = self._flags_at(stack, scale, foot, corner)
+                foot = QPointF(x0 + corner[0] * push * ax, y0 + corner[1] * push * ay)
+                flags = [box.translated(foot) for box in boxes[corner]]
                 hits = [h for r in flags for h in grid.hits(r)
                         if not (isinstance(h, Taken) and h.place is not None
                                 and stack_of.get(h.place) == i)]
