@@ -930,7 +930,10 @@ class MapScene(QGraphicsScene):
         self._place_river_names(scale, grid, free)
         yield
         for i, town in enumerate(others, start=1):
-            if not reused(town, near_flags):
+            if not wanted(town):  # not named at this scale, wherever the flags stand
+                self.town_names[town.name].setVisible(False)
+                self._first_spots.discard(town.name)
+            elif not reused(town, near_flags):
                 self._place_town_name(town, scale, grid, free, wanted(town), taken, signs=signs,
                                       first=True)
             if i % 20 == 0:
