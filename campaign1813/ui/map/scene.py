@@ -1048,7 +1048,19 @@ class MapScene(QGraphicsScene):
         joins: list[tuple[str, str]] = []
         for _ in range(len(self.markers) + len(self.groups) + 2):
             stacks = self._flag_clusters(scale, self._units(), joins)
-            standings, clashes = yield from self._trial(scale, stacks, fixed, bound)
+            # the army groups this trial may yet gather: once the stacks that clashed name
+            # them all (and are too many to nudge), the rest of the trial changes nothing
+            openable = {m.spec.army for _, stack in stacks for m in stack
+                        if m.spec.army in self.groups and m.spec.army not in self.collapsed}
+
+            def settled(clashes: list[tuple[int, set[int]]],
+                        stacks: list[Stack] = stacks, openable: set[str] = openable) -> bool:
+                return len(clashes) > NUDGED and openable <= {
+                    m.spec.army for i, near in clashes for j in (i, *near)
+                    for m in stacks[j][1]}
+
+            standings, clashes = yield from self._trial(scale, stacks, fixed, bound,
+                                                        settled=settled)
             if 0 < len(clashes) <= NUDGED:  # a step or two out from its dot spares an army
                 # group its gathering (where many stacks clash, gathering is the answer)
                 standings, clashes = yield from self._trial(scale, stacks, fixed, bound, NUDGES)
@@ -1123,13 +1135,16 @@ class MapScene(QGraphicsScene):
         return leader
 
     def _trial(self, scale: float, stacks: list[Stack], fixed: list[tuple[QRectF, object]],
-               bound: QRectF | None, pushes: tuple[float, ...] = (0.0,)
+               bound: QRectF | None, pushes: tuple[float, ...] = (0.0,),
+               settled: Callable[[list[tuple[int, set[int]]]], bool] | None = None
                ) -> Generator[None, None, tuple[list[Standing], list[tuple[int, set[int]]]]]:
         """Stand the stacks in turn, each at the first corner where it covers nothing
         ``fixed`` and no flag stood before (inside ``bound`` if it can), its foot pushed out
         from its dot by each of ``pushes`` pixels in turn: where each stands, and the stacks
         that found nowhere (or nowhere inside ``bound``) with the stacks whose flags or dots
-        they cover. A stack at a time, yielding after each."""
+        they cover. A stack at a time, yielding after each. Once the clashes so far are
+        ``settled`` (what the caller makes of them cannot change), the trial ends there, the
+        stacks after it not stood."""
         grid = BucketGrid(64.0)
         for r, owner in fixed:
             grid.add(r, owner)
@@ -1182,6 +1197,8 @@ class MapScene(QGraphicsScene):
                 near = {h.stack if h.place is None else stack_of.get(h.place, -1)
                         for h in least[2] if isinstance(h, Taken)}
                 clashes.append((i, {j for j in near if j >= 0 and j != i}))
+            if clashes and settled is not None and clashes[-1][0] == i and settled(clashes):
+                return standings, clashes
             standings.append(chosen)
             flags, leader = self._covers_at(stack, scale, chosen[1], chosen[0])
             for r in (*flags, *leader):
