@@ -1,6 +1,7 @@
 """Drawing the road map: pixels where rivers, roads and flags should be, and the map pictures."""
 
 import pytest
+from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QImage
 
 from campaign1813.campaign.scenario.types import Side
@@ -17,6 +18,7 @@ from campaign1813.maps.types import (
     TownKind,
 )
 from campaign1813.ui.map.render import Marker, render_map, theatre_bounds
+from campaign1813.ui.map.scene import MapScene
 from tools import map_pictures
 
 
@@ -165,3 +167,28 @@ def test_the_shipped_map_loads_with_or_without_its_orders_of_battle():
     if scenario is not None:
         towns = {t.name for t in map_data.towns}
         assert {m.town for m in map_pictures.starting_markers(scenario)} <= towns
+
+
+
+def test_the_theatres_names_lie_clear_of_the_towns_on_the_whole_map(qapp):
+    """On the printed whole map each theatre's name is put near its point where it covers no
+    town's sign and no town's name, inside the frame: all six are shown, and clear."""
+    map_data, _, _ = map_pictures.load_shipped()
+    scene = MapScene(map_data, theatre_bounds(map_data, None, 40.0))
+    scene.build()
+    source = scene.ground_rect
+    scale = 2280 / source.width()  # as render_map draws it 2400 pixels wide
+    scene.place_labels(scale, source)
+    frame = QRectF(source.left() * scale, source.top() * scale, source.width() * scale,
+                   source.height() * scale)
+    names = [n.text_rect().translated(n.pos() * scale) for n in scene.names_layer.names
+             if n.isVisible()]
+    signs = [scene.town_point(t.name) * scale for t in map_data.towns]
+    shown = [item for item in scene.theatre_names if item.isVisible()]
+    assert {item.text for item in shown} == {item.text for item in scene.theatre_names}
+    assert len({(item.pos().x(), item.pos().y()) for item in shown}) == len(Theatre)
+    for item in shown:
+        r = item.text_rect().translated(item.pos() * scale)
+        assert frame.contains(r), item.text
+        assert not any(r.intersects(name) for name in names), item.text
+        assert not any(r.contains(sign) for sign in signs), item.text

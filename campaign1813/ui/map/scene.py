@@ -119,6 +119,10 @@ PILE = 4
 # drawn on to this longitude, so that a map of Portugal does not end in a neat line offshore.
 OPEN_SEA_WEST = -30.0
 
+# the steps (across, down) round its point a theatre's name may be moved, nearest first
+THEATRE_NAME_STEPS = sorted(((i, j) for i in range(-5, 6) for j in range(-4, 5)),
+                            key=lambda d: (d[0] ** 2 + (d[1] * 14 / 24) ** 2, d))
+
 # ---- label placement --------------------------------------------------------------------------
 
 
@@ -371,6 +375,8 @@ class MapScene(QGraphicsScene):
         self.town_names: dict[str, NameItem] = {}
         self.river_names: list[tuple[NameItem, list[tuple[QPointF, QPointF]]]] = []
         self.theatre_names: list[NameItem] = []
+        # each theatre's name: the point it is given and its lines (see _place_theatre_names)
+        self.theatre_groups: list[tuple[QPointF, list[NameItem]]] = []
         self.names_layer = NamesLayer(rect, Z_NAMES)
         self.theatre_layer = NamesLayer(rect, Z_GROUND + 1.5)
         self.markers: dict[str, CommandMarker] = {}
@@ -668,6 +674,7 @@ class MapScene(QGraphicsScene):
                                     sum(t.lon for t in members) / len(members))
             lines = _wrap(theatre.value.upper())
             metrics = QFontMetricsF(font)
+            self.theatre_groups.append((centre, []))
             for i, text in enumerate(lines):
                 item = NameItem(text, font, THEATRE_INK, QColor(0, 0, 0, 0), self.unit)
                 w = metrics.horizontalAdvance(text)
@@ -676,9 +683,33 @@ class MapScene(QGraphicsScene):
                 item.setPos(centre)
                 self.theatre_layer.names.append(item)
                 self.theatre_names.append(item)
+                self.theatre_groups[-1][1].append(item)
         self.addItem(self.theatre_layer)
 
-    # ---- names placed without overlap ----
+    def _place_theatre_names(self, scale: float, grid: LayeredGrid,
+                             bound: QRectF | None) -> None:
+        """Each theatre's name near the point it is given, where its lines cover the fewest
+        signs, names and flags, inside ``bound`` (the nearest such spot, in steps round the
+        point): faint as it is, it should not lie across the towns. Put last, it moves
+        nothing else."""
+        u = self.unit
+        step_x, step_y = 24 * u, 14 * u
+        for anchor, items in self.theatre_groups:
+            c = anchor * scale
+            best: tuple[int, QPointF] | None = None
+            for i, j in THEATRE_NAME_STEPS:
+                shift = QPointF(i * step_x, j * step_y)
+                rects = [item.text_rect().translated(c + shift) for item in items]
+                if bound is not None and not all(bound.contains(r) for r in rects):
+                    continue
+                covered = sum(len(grid.hits(r)) for r in rects)
+                if best is None or covered < best[0]:
+                    best = (covered, shift)
+                if covered == 0:
+                    break
+            for item in items:
+                item.setPos(anchor if best is None else anchor + best[1] / scale)
+
     def place_labels(self, scale: float, frame: QRectF | None = None) -> None:
         """Show the names that fit at ``scale`` pixels per mile, none over another, over a town
         sign or over a flag: cities and fortresses first, then towns, then villages.
@@ -763,12 +794,6 @@ class MapScene(QGraphicsScene):
                               box.height() * scale)
                 grid.add(sign)
                 fixed.append((sign, None))
-        # a theatre's name, its lines round one point, is not shown if the frame cuts a line
-        cut = {(i.pos().x(), i.pos().y()) for i in self.theatre_names if bound is not None
-               and not bound.contains(i.text_rect().translated(px(i.pos())))}
-        for item in self.theatre_names:
-            item.setVisible(scale < THEATRE_NAMES_UNTIL
-                            and (item.pos().x(), item.pos().y()) not in cut)
         rank = {TownKind.CITY: 0, TownKind.FORTRESS: 1, TownKind.TOWN: 2, TownKind.VILLAGE: 3}
 
         def wanted(t: Town) -> bool:
@@ -938,6 +963,15 @@ class MapScene(QGraphicsScene):
                                       first=True)
             if i % 20 == 0:
                 yield
+        if scale < THEATRE_NAMES_UNTIL:
+            self._place_theatre_names(scale, grid, bound)
+            yield
+        # a theatre's name, its lines round one point, is not shown if the frame cuts a line
+        cut = {(i.pos().x(), i.pos().y()) for i in self.theatre_names if bound is not None
+               and not bound.contains(i.text_rect().translated(px(i.pos())))}
+        for item in self.theatre_names:
+            item.setVisible(scale < THEATRE_NAMES_UNTIL
+                            and (item.pos().x(), item.pos().y()) not in cut)
         if ratio is not None:
             for name in (*self.names_layer.names, *self.theatre_names):
                 if name.isVisible() and name.prepare(ratio):
