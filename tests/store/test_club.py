@@ -350,3 +350,104 @@ def test_views_are_written_once_someone_may_read_them(tmp_path, pg_database):
     with open_store(address) as doc:
         services.issue_order(doc, "1 Corps", "Hold", "Aston")
     assert french_orders() == "1 Corps – Hold Aston"
+
+
+# -- taking a member out ----------------------------------------------------------------------
+
+
+def test_a_removed_player_can_no_longer_read_his_view_nor_submit(club, tmp_path, capsys):
+    """``server remove-member``: the French player, also a member of another campaign, is
+    taken out of this one; his open plain-SQL connection and a new one are refused his side's
+    view and the submitting of orders by PostgreSQL; his login is kept for the other campaign
+    (the output says so); the Allied player, the observer and the co-umpire are untouched; the
+    campaign's audit of members records it."""
+    address, logins = club
+    (tmp_path / "b").mkdir()
+    make(tmp_path / "b", {"1 Corps": "Aston"}, {"I Corps": "Fenwick"}, fog=True).doc.close()
+    other = campaign_address(ServerAddress(address).conninfo)
+    push_campaign(tmp_path / "b" / "c.c1813", other)
+    add_member(other, logins["French"], "French")
+    schema = ServerAddress(address).schema
+    with sql_as(address, logins["French"]) as before:
+        assert before.execute(f"SELECT count(*) FROM {schema}.side_view").fetchone() == (1,)
+        assert main(["server", "remove-member", address, logins["French"]]) == 0
+        out = capsys.readouterr().out
+        assert out.strip() == (f"{logins['French']}: taken out of {ServerAddress(address)} (was "
+                               f"the French' player); his login kept (a member of "
+                               f"'{ServerAddress(other).campaign}')")
+        with pytest.raises(errors.InsufficientPrivilege, match="permission denied for schema"):
+            before.execute(f"SELECT * FROM {schema}.side_view")
+    with sql_as(address, logins["French"]) as con:
+        for sql in (f"SELECT * FROM {schema}.side_view",
+                    f"INSERT INTO {schema}.submitted_orders (side, form) VALUES ('French', "
+                    "'{}')"):
+            with pytest.raises(errors.InsufficientPrivilege, match="permission denied for schema"):
+                con.execute(sql)
+    with pytest.raises(CampaignServerError, match="not a member of the campaign"):
+        PlayerSeat(as_login(address, logins["French"]))
+    with PlayerSeat(as_login(other, logins["French"])) as seat:
+        assert seat.side is Side.FRENCH  # still the other campaign's player
+    with sql_as(address, logins["Allied"]) as con:
+        assert [r[0] for r in con.execute("SELECT side FROM side_view")] == ["Allied"]
+        con.execute("INSERT INTO submitted_orders (side, form) VALUES ('Allied', '{}')")
+    with sql_as(address, logins["observer"]) as con:
+        assert [r[0] for r in con.execute("SELECT side FROM side_view ORDER BY side")] == [
+            "Allied", "French"]
+    with open_store(as_login(address, logins["umpire"])) as doc:
+        services.issue_order(doc, "1 Corps", "Move", "Brook")
+    assert main(["server", "members", address, "--changes"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:4] == [f"members of {ServerAddress(address).campaign}:",
+                         f"  {logins['umpire']:<24} an umpire",
+                         f"  {logins['Allied']:<24} the Allied' player",
+                         f"  {logins['observer']:<24} an observer"]
+    assert lines[4] == "changes:"
+    assert [line.split("  ", 2)[2] for line in lines[5:]] == [
+        f"{logins['French']}: let in as the French' player (login made) (by postgres)",
+        f"{logins['Allied']}: let in as the Allied' player (login made) (by postgres)",
+        f"{logins['observer']}: let in as an observer (login made) (by postgres)",
+        f"{logins['umpire']}: let in as an umpire (login made) (by postgres)",
+        f"{logins['French']}: taken out (was the French' player); login kept: a member of "
+        f"'{ServerAddress(other).campaign}'"
+        " (by postgres)"]
+
+
+def test_a_member_of_no_other_campaign_has_his_login_dropped(club, capsys):
+    """The Allied player belongs to no other campaign: his login is dropped from the server
+    (the output says so), so he cannot even connect; the French player is untouched."""
+    address, logins = club
+    assert main(["server", "remove-member", address, logins["Allied"]]) == 0
+    assert capsys.readouterr().out.endswith("(was the Allied' player); his login dropped from "
+                                            "the server\n")
+    with pytest.raises(psycopg.OperationalError, match="does not exist"):
+        sql_as(address, logins["Allied"])
+    with PlayerSeat(as_login(address, logins["French"])) as seat:
+        assert seat.side is Side.FRENCH and list(seat.views()) == [Side.FRENCH]
+
+
+def test_taking_a_member_out_is_refused_with_the_reason_and_changes_nothing(club):
+    """No such member; the last umpire of the campaign (let another in first, then he may go);
+    a login that is no umpire of the campaign: each refused naming the login and why, and the
+    members and their audit are as they were."""
+    address, logins = club
+
+    def seen():
+        return server.list_members(address)
+
+    before = seen()
+    with pytest.raises(ClubRefused, match="nobody is no member of the campaign"):
+        server.remove_member(address, "nobody")
+    with pytest.raises(ClubRefused, match=f"{logins['umpire']} is the last umpire of the "
+                                          "campaign"):
+        server.remove_member(address, logins["umpire"])
+    with pytest.raises(ClubRefused, match=f"{logins['Allied']} is not an umpire of the "
+                                          "campaign .*: only its umpires take members out"):
+        server.remove_member(as_login(address, logins["Allied"]), logins["French"])
+    with pytest.raises(ClubRefused, match="not a login's name"):
+        server.remove_member(address, "Robert'; DROP")
+    assert seen() == before
+    second = f"u2_{secrets.token_hex(3)}"
+    add_member(address, second, "umpire", password="pw")
+    gone = server.remove_member(address, logins["umpire"])
+    assert (gone.role, gone.dropped) == ("umpire", True)
+    assert [m.login for m in seen()[0] if m.role == "umpire"] == [second]
