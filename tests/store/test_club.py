@@ -315,7 +315,7 @@ def test_two_umpires_and_two_players_racing_lose_nothing_acknowledged(club):
         assert final["orders"][f"{command}|active"]["objective"] == town
     with psycopg.connect(ServerAddress(address).conninfo,
                          options=f"-c search_path={ServerAddress(address).schema}") as con:
-        rows = con.execute("SELECT id, side, form->>'number', login FROM submitted_orders "
+        rows = con.execute("SELECT id, side, form::jsonb->>'number', login FROM submitted_orders "
                            "ORDER BY id").fetchall()
         kept = dict(con.execute("SELECT side, view::text FROM side_view").fetchall())
     for side in ("French", "Allied"):
@@ -451,3 +451,68 @@ def test_taking_a_member_out_is_refused_with_the_reason_and_changes_nothing(club
     gone = server.remove_member(address, logins["umpire"])
     assert (gone.role, gone.dropped) == ("umpire", True)
     assert [m.login for m in seen()[0] if m.role == "umpire"] == [second]
+
+
+# -- the forms still waiting go with the campaign: pull, import on the file, push --------------
+
+
+def _take_forms(target: str, capsys) -> tuple:
+    """``import-orders TARGET --submitted``, and what the campaign then is: its status, diary
+    and log, and what became of each form."""
+    assert main(["import-orders", target, "--submitted"]) == 0
+    said = capsys.readouterr().out
+    with open_store(target) as doc:
+        with doc.read() as reader:
+            entries = [(a.kind, a.label, a.lines, a.day) for a in reader.log()]
+            forms = [(f.id, f.side, f.login, f.taken) for f in reader.submitted_forms(False)]
+        seen = (queries.status_json(queries.campaign_status(doc)), queries.diary_text(doc),
+                entries)
+    return said, seen, forms
+
+
+def test_pull_keeps_the_waiting_forms_and_the_file_takes_them_as_the_server(club, tmp_path,
+                                                                              capsys):
+    """Record 0032: the French and the Allied players each submit a form (the Allied's of the
+    wrong day); ``pull`` makes a file that keeps both, waiting; ``import-orders FILE
+    --submitted`` on it says and does exactly what the same on the server does (the French
+    order taken, the Allied form refused as of 1 May), leaving status, diary, log and the forms'
+    outcomes equal; ``push`` of a pulled file carries its waiting forms back to the server."""
+    address, logins = club
+    with PlayerSeat(as_login(address, logins["French"])) as seat:
+        form = packet.order_form(seat.view())
+        for line in form["orders"]:
+            if line["command"] == "1 Corps":
+                line["verb"], line["objective"] = "Move", "Brook"
+        seat.submit(form)
+    with PlayerSeat(as_login(address, logins["Allied"])) as seat:
+        stale = packet.order_form(seat.view())
+        stale["day"] = "1813-05-01"
+        seat.submit(stale)
+    pulled = str(tmp_path / "pulled.c1813")
+    assert main(["pull", address, pulled]) == 0
+    kept = tmp_path / "kept.c1813"
+    assert main(["pull", address, str(kept)]) == 0
+    capsys.readouterr()
+    with open_store(pulled) as doc:
+        waiting = services.submitted_forms(doc)
+    assert [(f.side, f.login, f.taken) for f in waiting] == [
+        ("French", logins["French"], ""), ("Allied", logins["Allied"], "")]
+    assert waiting[0].form == json.loads(json.dumps(form))
+    on_file = _take_forms(pulled, capsys)
+    on_server = _take_forms(address, capsys)
+    assert on_file == on_server
+    said, (_status, _diary, entries), forms = on_file
+    assert "1 Corps: 1 Corps – Halt Fenwick → 1 Corps – Move Brook" in said
+    assert "refused: the order form is for 1 May 1813" in said
+    assert entries[-1][1] == "Order form of the French: 1 taken, 0 refused"
+    assert [f[3] for f in forms] == ["taken: Order form of the French: 1 taken, 0 refused",
+                                     forms[1][3]]
+    assert forms[1][3].startswith("refused: the order form is for 1 May 1813")
+    # the copy pulled before the forms were taken goes back with them still waiting
+    back = campaign_address(ServerAddress(address).conninfo)
+    assert main(["push", str(kept), back]) == 0
+    capsys.readouterr()
+    with open_store(back) as doc:
+        assert [(f.id, f.side, f.form) for f in services.submitted_forms(doc)] == [
+            (f.id, f.side, f.form) for f in waiting]
+    assert _take_forms(back, capsys)[0] == on_server[0]

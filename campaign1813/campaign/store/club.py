@@ -18,10 +18,13 @@ umpire reads and marks every submitted form. The policies ask ``c1813.member_rol
 a function that reads the registry's row of the session's login (players are granted nothing of
 the registry itself).
 
-``side_view`` holds each side's ``SideView`` as JSON (``day.sideview.view_json``), written by
-the umpire's actions: once a player or an observer is let in, every committed unit of work
-refreshes both rows in its own transaction (``refresh_side_views``), so a player never reads a
-view older or newer than the campaign (a campaign of umpires alone writes none).
+``submitted_orders`` is a table of the campaign itself (schema 10, record 0032: the file keeps
+it too, and ``push``/``pull`` copy it); here it gets its row-level security and what a player's
+INSERT leaves out. ``side_view`` holds each side's ``SideView`` as JSON
+(``day.sideview.view_json``), written by the umpire's actions: once a player or an observer is
+let in, every committed unit of work refreshes both rows in its own transaction
+(``refresh_side_views``), so a player never reads a view older or newer than the campaign (a
+campaign of umpires alone writes none).
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from campaign1813.campaign.day.state import initial_state
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.codec import read_campaign, read_state
-from campaign1813.campaign.store.protocol import dawns_before
+from campaign1813.campaign.store.protocol import SubmittedForm, dawns_before
 from campaign1813.campaign.store.work import FileReader
 from campaign1813.maps.types import MapData
 
@@ -60,24 +63,14 @@ UMPIRE, PLAYER, OBSERVER = "c1813_umpire", "c1813_player", "c1813_observer"
 GROUPS = (UMPIRE, PLAYER, OBSERVER)
 # what a member is in one campaign, and the group his login joins for it
 MEMBER_ROLES = {"umpire": UMPIRE, "French": PLAYER, "Allied": PLAYER, "observer": OBSERVER}
-# the server's own tables of a campaign, beside the file's (never pushed nor pulled)
-CLUB_TABLES = ("public_map", "side_view", "submitted_orders")
+# the server's own tables of a campaign, beside the file's (never pushed nor pulled); the
+# players' submitted forms are a table of the file's own (``submitted_orders``, schema 10)
+CLUB_TABLES = ("public_map", "side_view")
 _LOGIN = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
 
 class ClubRefused(CampaignError):
     """A member cannot be let in, or a submitted form cannot be taken; the reason is named."""
-
-
-class SubmittedForm(msgspec.Struct, frozen=True):
-    """One order form a player submitted: its row, his side, the form, who sent it, and what
-    became of it (empty until the umpire takes or refuses it)."""
-
-    id: int
-    side: str
-    form: dict[str, Any]
-    login: str
-    taken: str = ""
 
 
 def check_login(name: str) -> str:
@@ -146,10 +139,14 @@ def lay_out_club(con: Connection, schema: str, campaign: str) -> None:
                "view jsonb NOT NULL, digest text NOT NULL)")
     _exec(con, "CREATE TABLE IF NOT EXISTS public_map (id int PRIMARY KEY CHECK (id = 1), "
                "map jsonb NOT NULL)")
-    _exec(con, "CREATE TABLE IF NOT EXISTS submitted_orders (id bigserial PRIMARY KEY, "
-               "side text NOT NULL, form jsonb NOT NULL, "
-               "login text NOT NULL DEFAULT session_user, "
-               "made timestamptz NOT NULL DEFAULT now(), taken text NOT NULL DEFAULT '')")
+    # the file's own table (revision 0010), made here too for a campaign of an older schema
+    # its members are let into before it is opened and upgraded
+    _exec(con, "CREATE TABLE IF NOT EXISTS submitted_orders (id serial PRIMARY KEY, "
+               "side varchar NOT NULL, form varchar NOT NULL, login varchar NOT NULL, "
+               "made varchar NOT NULL, taken varchar NOT NULL DEFAULT '')")
+    # what a player's INSERT leaves out: his login and the server's time
+    _exec(con, "ALTER TABLE submitted_orders ALTER COLUMN login SET DEFAULT session_user, "
+               "ALTER COLUMN made SET DEFAULT now()::text")
     member = _formatted(con, f"{REGISTRY}.member_role(%L)", campaign)
     policies = {
         "side_view": [
@@ -181,8 +178,8 @@ def club_tables_exist(db: sqlite3.Connection) -> bool:
     """Whether the campaign's schema has its members' tables (a campaign pushed before them
     has not, until a member is let in)."""
     row = db.execute("SELECT count(*) FROM information_schema.tables WHERE table_schema = "
-                     "current_schema() AND table_name IN ('public_map', 'side_view', "
-                     "'submitted_orders')").fetchone()
+                     "current_schema() AND table_name IN ('public_map', 'side_view')"
+                     ).fetchone()
     return row is not None and int(row[0]) == len(CLUB_TABLES)
 
 

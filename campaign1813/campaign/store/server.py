@@ -90,8 +90,8 @@ if TYPE_CHECKING:
 
 __all__ = ["BUSY_SECONDS", "CHANNEL", "REGISTRY", "CampaignServerError", "ChangeListener",
            "PlayerSeat", "ServerAddress", "ServerCampaign", "ServerConnection", "add_member",
-           "init_server", "list_members", "mark_submitted", "open_server_campaign",
-           "pull_campaign", "push_campaign", "remove_member", "submitted_forms"]
+           "init_server", "list_members", "open_server_campaign", "pull_campaign",
+           "push_campaign", "remove_member"]
 
 BUSY_SECONDS = 5.0  # as long as a file waits for another writer
 REGISTRY = "c1813"  # the schema of the campaigns' registry
@@ -825,25 +825,6 @@ def list_members(address: str | ServerAddress) -> tuple[list[Member], list[Membe
 def _submitted(rows: Iterable[Any]) -> list[SubmittedForm]:
     return [SubmittedForm(int(r[0]), str(r[1]), r[2] if isinstance(r[2], dict) else
                           json.loads(r[2]), str(r[3]), str(r[4])) for r in rows]
-
-
-def submitted_forms(store: ServerCampaign, *, waiting: bool = True) -> list[SubmittedForm]:
-    """The order forms the players have submitted to a campaign, oldest first (only those not
-    yet taken or refused, if ``waiting``); none where no member was ever let in."""
-    with store.reading() as db:
-        if not club_tables_exist(db):
-            return []
-        where = "WHERE taken = ''" if waiting else ""
-        rows = db.execute(f"SELECT id, side, form::text, login, taken FROM submitted_orders "
-                          f"{where} ORDER BY id").fetchall()
-    return _submitted(rows)
-
-
-def mark_submitted(store: ServerCampaign, number: int, outcome: str) -> None:
-    """Say what became of a submitted form (taken, or refused and why); its player reads it."""
-    with store.writing() as (db, _discard):
-        db.execute("UPDATE submitted_orders SET taken = ? WHERE id = ?",
-                   (outcome or "taken", number))
 
 
 class PlayerSeat:
