@@ -18,12 +18,18 @@ and the exit status is 1 if any failed:
   word for word) and given to the window on its command line: upgraded either way;
 - the desktop: on Linux install.sh into a scratch folder, the menu entry, file type and icons
   there, then uninstall.sh; on macOS the .app's Info.plist;
+- the keyring: the bundled command line's hidden ``--keyring-backend`` diagnostic beside the same
+  from the virtual environment: keyring's backends (found through its package's entry points,
+  which a bundle must carry) all there and loaded, and the backend in use the system's; where
+  the machine has no system keyring (the fail backend in the virtual environment too), it says
+  so and checks the backends are bundled all the same;
 - the start of the window from the bundle beside the same from the virtual environment (the
   time until the window is shown, wall and CPU, runs taken in turn), and the folder's size.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import plistlib
 import shutil
@@ -312,6 +318,35 @@ def timed_start(command: list[str | Path], env: dict[str, str]) -> tuple[float, 
     return shown
 
 
+FAIL_BACKEND = "keyring.backends.fail.Keyring"  # keyring's stand-in where no backend is viable
+KEYRING = ("import sys\nfrom campaign1813.ui.console import KEYRING_DIAGNOSTIC, main\n"
+           "sys.exit(main([KEYRING_DIAGNOSTIC]))")
+
+
+def check_keyring(bundle: Path, env: dict[str, str], scratch: Path) -> str:
+    """keyring's backends are in the bundle and found (its entry points), and the bundle keeps
+    a password where the virtual environment would: the system's keyring, if it has one."""
+    bundled = json.loads(run([program(bundle, NAME), "--keyring-backend"], env).stdout)
+    here = json.loads(run([sys.executable, "-c", KEYRING], env).stdout)
+    if bundled["entry_points"] != here["entry_points"]:
+        raise CheckFailed(f"the bundle's keyring finds the backends {bundled['entry_points']}, "
+                          f"the virtual environment's {here['entry_points']}")
+    if bundled["viable"] != here["viable"]:
+        raise CheckFailed(f"the bundle's keyring can use {bundled['viable']}, the virtual "
+                          f"environment's {here['viable']}")
+    if bundled["in_use"] != here["in_use"]:
+        raise CheckFailed(f"the bundle keeps passwords in {bundled['in_use']}, the virtual "
+                          f"environment in {here['in_use']}")
+    loaded = sorted(m.rsplit(".", 1)[-1] for m, said in bundled["entry_points"].items()
+                    if said == "loaded")
+    if "chainer" not in loaded:
+        raise CheckFailed(f"the bundle's keyring has no chainer backend: {bundled}")
+    if here["in_use"] == FAIL_BACKEND:
+        return (f"no system keyring on this machine ({FAIL_BACKEND} in the virtual environment "
+                f"too); the bundle carries and loads keyring's backends {', '.join(loaded)}")
+    return f"passwords kept in {bundled['in_use']}, as from the virtual environment"
+
+
 def check_start_times(bundle: Path, env: dict[str, str], scratch: Path) -> str:
     """The window from the bundle beside the window from the virtual environment, each opening
     the campaign of its first start, in turn."""
@@ -346,7 +381,7 @@ def checks() -> list[Callable[[Path, dict[str, str], Path], str]]:
         found.append(check_linux_desktop)
     if MACOS:
         found.append(check_macos_app)
-    return [*found, check_start_times, check_size]
+    return [*found, check_keyring, check_start_times, check_size]
 
 
 def main(argv: list[str]) -> int:

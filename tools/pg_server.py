@@ -5,6 +5,12 @@ that folder only, and is stopped and removed at the end. PostgreSQL refuses to r
 a root user (CI) runs it as the ``postgres`` user; anyone else runs it as himself. The tests'
 session fixture (``tests/store/conftest.py``) starts one for the whole run; run directly, this
 module starts one, prints its address and waits for Ctrl-C (``start``/``stop`` for scripts).
+
+Each folder records the process that started it (``owner``: its id and, where the system says,
+when it started, so a reused process id is not mistaken for it). A run killed outright (SIGKILL)
+cannot stop its server; the next ``start`` sweeps such leftovers: a folder of ours whose owner is
+gone has its server stopped at once and is removed. A folder whose owner lives, or that records
+no owner yet, is never touched.
 """
 
 from __future__ import annotations
@@ -21,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 SUPERUSER = "postgres"  # the database's superuser name, and the system user root runs it as
+PREFIX = "c1813-pg-"  # every server's folder, in the system's temporary folder
+OWNER = "owner"  # the file in a folder naming the process that started it
 
 
 class NoServer(RuntimeError):
@@ -78,12 +86,62 @@ class Server:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
+def process_started(pid: int) -> str:
+    """When a process started, as the system counts it (Linux's /proc), or "" where unknown:
+    with its id, it names the process even after the id is given to another."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return ""
+    return stat.rpartition(")")[2].split()[19]  # field 22, counted after the program's name
+
+
+def process_alive(pid: int, started: str) -> bool:
+    """Whether the process that recorded itself as (``pid``, ``started``) still runs."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass  # another user's process: it runs
+    return not started or process_started(pid) in ("", started)
+
+
+def sweep(root: Path | None = None) -> list[Path]:
+    """Stop and remove the servers left by runs killed outright: each folder of ours whose
+    owner process is gone. The folders removed."""
+    swept = []
+    for folder in sorted(Path(root or tempfile.gettempdir()).glob(PREFIX + "*")):
+        try:
+            pid_text, _, started = (folder / OWNER).read_text().partition(" ")
+            pid = int(pid_text)
+        except (OSError, ValueError):
+            continue  # not started by this module, or its owner not written yet
+        if process_alive(pid, started.strip()):
+            continue
+        if os.geteuid() != 0 and folder.stat().st_uid != os.geteuid():
+            continue  # another user's: not ours to stop
+        as_user = SUPERUSER if os.geteuid() == 0 else None
+        try:
+            bin_dir = _bin_dir()
+        except NoServer:
+            bin_dir = None
+        if bin_dir is not None and (folder / "data" / "postmaster.pid").exists():
+            Server(folder, 0, bin_dir, as_user).run(
+                "pg_ctl", "-D", str(folder / "data"), "-m", "immediate", "-w", "stop")
+        shutil.rmtree(folder, ignore_errors=True)
+        swept.append(folder)
+    return swept
+
+
 def start() -> Server:
-    """Make and start a server in a new temporary folder; refused (``NoServer``) with the reason
-    where none can run."""
+    """Make and start a server in a new temporary folder, first sweeping the servers of runs
+    killed outright; refused (``NoServer``) with the reason where none can run."""
     bin_dir = _bin_dir()
+    sweep()
     as_user: str | None = None
-    folder = Path(tempfile.mkdtemp(prefix="c1813-pg-"))
+    folder = Path(tempfile.mkdtemp(prefix=PREFIX))
+    (folder / OWNER).write_text(f"{os.getpid()} {process_started(os.getpid())}".strip())
     if os.geteuid() == 0:
         try:
             owner = pwd.getpwnam(SUPERUSER)

@@ -59,6 +59,7 @@ from campaign1813.campaign.store.protocol import (
     Fight,
     LogEntry,
     LogStep,
+    SubmittedForm,
     UnitOfWork,
     fight_step_label,
     open_fight_label,
@@ -313,6 +314,21 @@ def import_submitted(store: CampaignStore, side: str, form: Mapping[str, Any], *
         key = reader.side_key(packet.form_side(form).value)
     signed = packet.sign({k: v for k, v in form.items() if k != "signature"}, key)
     return _take_form(store, signed, dry_run)
+
+
+def submitted_forms(store: CampaignStore, *, waiting: bool = True) -> list[SubmittedForm]:
+    """The order forms the sides' players submitted to the campaign, oldest first (only those
+    neither taken nor refused yet, if ``waiting``): on a club's server, or kept by a campaign
+    file pulled from one."""
+    with store.read() as reader:
+        return reader.submitted_forms(waiting)
+
+
+def mark_submitted(store: CampaignStore, number: int, outcome: str) -> None:
+    """Say what became of a submitted form (taken, taken already, or refused and why); its
+    player reads it. Not logged: undo does not take it back."""
+    with store.unit_of_work() as work:
+        work.mark_submitted(number, outcome)
 
 
 NOTE_LENGTH = 2000

@@ -7,9 +7,10 @@ PDF is first asked for. Every other command (``status``, ``end-day``) starts as 
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from campaign1813.campaign.cli import main as cli_main
 from campaign1813.campaign.export.paper import Paper, install
@@ -71,8 +72,41 @@ class LazyQtPaper:
         return self._history_painter
 
 
+# A hidden diagnostic of the console program, for the bundle's check: which keyring backend it
+# would keep a password in, and which backends it can find (keyring finds them through its
+# package's entry points, which a bundle must carry).
+KEYRING_DIAGNOSTIC = "--keyring-backend"
+
+
+def keyring_report() -> dict[str, Any]:
+    """The keyring backend in use, the backends keyring's entry points name (each loaded, or
+    why not), and the backends it finds viable here, by their modules' and classes' names."""
+    # only for this diagnostic: no command needs them, and the command line starts without
+    from importlib.metadata import entry_points
+
+    import keyring
+    from keyring.backend import get_all_keyring
+
+    def named(backend: object) -> str:
+        return f"{type(backend).__module__}.{type(backend).__qualname__}"
+
+    found: dict[str, str] = {}
+    for point in sorted(entry_points(group="keyring.backends"), key=lambda p: p.name):
+        try:
+            point.load()
+        except Exception as exc:  # noqa: BLE001 - a backend of another system: why, reported
+            found[point.value] = f"not loaded: {type(exc).__name__}: {exc}"[:200]
+        else:
+            found[point.value] = "loaded"
+    return {"in_use": named(keyring.get_keyring()), "entry_points": found,
+            "viable": sorted(named(b) for b in get_all_keyring())}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with the Qt painter installed for PDF exports."""
+    if list(sys.argv[1:] if argv is None else argv) == [KEYRING_DIAGNOSTIC]:
+        print(json.dumps(keyring_report(), indent=1, sort_keys=True))
+        return 0
     install(LazyQtPaper())
     return cli_main(argv)
 

@@ -315,7 +315,7 @@ def test_two_umpires_and_two_players_racing_lose_nothing_acknowledged(club):
         assert final["orders"][f"{command}|active"]["objective"] == town
     with psycopg.connect(ServerAddress(address).conninfo,
                          options=f"-c search_path={ServerAddress(address).schema}") as con:
-        rows = con.execute("SELECT id, side, form->>'number', login FROM submitted_orders "
+        rows = con.execute("SELECT id, side, form::jsonb->>'number', login FROM submitted_orders "
                            "ORDER BY id").fetchall()
         kept = dict(con.execute("SELECT side, view::text FROM side_view").fetchall())
     for side in ("French", "Allied"):
@@ -350,3 +350,169 @@ def test_views_are_written_once_someone_may_read_them(tmp_path, pg_database):
     with open_store(address) as doc:
         services.issue_order(doc, "1 Corps", "Hold", "Aston")
     assert french_orders() == "1 Corps – Hold Aston"
+
+
+# -- taking a member out ----------------------------------------------------------------------
+
+
+def test_a_removed_player_can_no_longer_read_his_view_nor_submit(club, tmp_path, capsys):
+    """``server remove-member``: the French player, also a member of another campaign, is
+    taken out of this one; his open plain-SQL connection and a new one are refused his side's
+    view and the submitting of orders by PostgreSQL; his login is kept for the other campaign
+    (the output says so); the Allied player, the observer and the co-umpire are untouched; the
+    campaign's audit of members records it."""
+    address, logins = club
+    (tmp_path / "b").mkdir()
+    make(tmp_path / "b", {"1 Corps": "Aston"}, {"I Corps": "Fenwick"}, fog=True).doc.close()
+    other = campaign_address(ServerAddress(address).conninfo)
+    push_campaign(tmp_path / "b" / "c.c1813", other)
+    add_member(other, logins["French"], "French")
+    schema = ServerAddress(address).schema
+    with sql_as(address, logins["French"]) as before:
+        assert before.execute(f"SELECT count(*) FROM {schema}.side_view").fetchone() == (1,)
+        assert main(["server", "remove-member", address, logins["French"]]) == 0
+        out = capsys.readouterr().out
+        assert out.strip() == (f"{logins['French']}: taken out of {ServerAddress(address)} (was "
+                               f"the French' player); his login kept (a member of "
+                               f"'{ServerAddress(other).campaign}')")
+        with pytest.raises(errors.InsufficientPrivilege, match="permission denied for schema"):
+            before.execute(f"SELECT * FROM {schema}.side_view")
+    with sql_as(address, logins["French"]) as con:
+        for sql in (f"SELECT * FROM {schema}.side_view",
+                    f"INSERT INTO {schema}.submitted_orders (side, form) VALUES ('French', "
+                    "'{}')"):
+            with pytest.raises(errors.InsufficientPrivilege, match="permission denied for schema"):
+                con.execute(sql)
+    with pytest.raises(CampaignServerError, match="not a member of the campaign"):
+        PlayerSeat(as_login(address, logins["French"]))
+    with PlayerSeat(as_login(other, logins["French"])) as seat:
+        assert seat.side is Side.FRENCH  # still the other campaign's player
+    with sql_as(address, logins["Allied"]) as con:
+        assert [r[0] for r in con.execute("SELECT side FROM side_view")] == ["Allied"]
+        con.execute("INSERT INTO submitted_orders (side, form) VALUES ('Allied', '{}')")
+    with sql_as(address, logins["observer"]) as con:
+        assert [r[0] for r in con.execute("SELECT side FROM side_view ORDER BY side")] == [
+            "Allied", "French"]
+    with open_store(as_login(address, logins["umpire"])) as doc:
+        services.issue_order(doc, "1 Corps", "Move", "Brook")
+    assert main(["server", "members", address, "--changes"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:4] == [f"members of {ServerAddress(address).campaign}:",
+                         f"  {logins['umpire']:<24} an umpire",
+                         f"  {logins['Allied']:<24} the Allied' player",
+                         f"  {logins['observer']:<24} an observer"]
+    assert lines[4] == "changes:"
+    assert [line.split("  ", 2)[2] for line in lines[5:]] == [
+        f"{logins['French']}: let in as the French' player (login made) (by postgres)",
+        f"{logins['Allied']}: let in as the Allied' player (login made) (by postgres)",
+        f"{logins['observer']}: let in as an observer (login made) (by postgres)",
+        f"{logins['umpire']}: let in as an umpire (login made) (by postgres)",
+        f"{logins['French']}: taken out (was the French' player); login kept: a member of "
+        f"'{ServerAddress(other).campaign}'"
+        " (by postgres)"]
+
+
+def test_a_member_of_no_other_campaign_has_his_login_dropped(club, capsys):
+    """The Allied player belongs to no other campaign: his login is dropped from the server
+    (the output says so), so he cannot even connect; the French player is untouched."""
+    address, logins = club
+    assert main(["server", "remove-member", address, logins["Allied"]]) == 0
+    assert capsys.readouterr().out.endswith("(was the Allied' player); his login dropped from "
+                                            "the server\n")
+    with pytest.raises(psycopg.OperationalError, match="does not exist"):
+        sql_as(address, logins["Allied"])
+    with PlayerSeat(as_login(address, logins["French"])) as seat:
+        assert seat.side is Side.FRENCH and list(seat.views()) == [Side.FRENCH]
+
+
+def test_taking_a_member_out_is_refused_with_the_reason_and_changes_nothing(club):
+    """No such member; the last umpire of the campaign (let another in first, then he may go);
+    a login that is no umpire of the campaign: each refused naming the login and why, and the
+    members and their audit are as they were."""
+    address, logins = club
+
+    def seen():
+        return server.list_members(address)
+
+    before = seen()
+    with pytest.raises(ClubRefused, match="nobody is no member of the campaign"):
+        server.remove_member(address, "nobody")
+    with pytest.raises(ClubRefused, match=f"{logins['umpire']} is the last umpire of the "
+                                          "campaign"):
+        server.remove_member(address, logins["umpire"])
+    with pytest.raises(ClubRefused, match=f"{logins['Allied']} is not an umpire of the "
+                                          "campaign .*: only its umpires take members out"):
+        server.remove_member(as_login(address, logins["Allied"]), logins["French"])
+    with pytest.raises(ClubRefused, match="not a login's name"):
+        server.remove_member(address, "Robert'; DROP")
+    assert seen() == before
+    second = f"u2_{secrets.token_hex(3)}"
+    add_member(address, second, "umpire", password="pw")
+    gone = server.remove_member(address, logins["umpire"])
+    assert (gone.role, gone.dropped) == ("umpire", True)
+    assert [m.login for m in seen()[0] if m.role == "umpire"] == [second]
+
+
+# -- the forms still waiting go with the campaign: pull, import on the file, push --------------
+
+
+def _take_forms(target: str, capsys) -> tuple:
+    """``import-orders TARGET --submitted``, and what the campaign then is: its status, diary
+    and log, and what became of each form."""
+    assert main(["import-orders", target, "--submitted"]) == 0
+    said = capsys.readouterr().out
+    with open_store(target) as doc:
+        with doc.read() as reader:
+            entries = [(a.kind, a.label, a.lines, a.day) for a in reader.log()]
+            forms = [(f.id, f.side, f.login, f.taken) for f in reader.submitted_forms(False)]
+        seen = (queries.status_json(queries.campaign_status(doc)), queries.diary_text(doc),
+                entries)
+    return said, seen, forms
+
+
+def test_pull_keeps_the_waiting_forms_and_the_file_takes_them_as_the_server(club, tmp_path,
+                                                                              capsys):
+    """Record 0032: the French and the Allied players each submit a form (the Allied's of the
+    wrong day); ``pull`` makes a file that keeps both, waiting; ``import-orders FILE
+    --submitted`` on it says and does exactly what the same on the server does (the French
+    order taken, the Allied form refused as of 1 May), leaving status, diary, log and the forms'
+    outcomes equal; ``push`` of a pulled file carries its waiting forms back to the server."""
+    address, logins = club
+    with PlayerSeat(as_login(address, logins["French"])) as seat:
+        form = packet.order_form(seat.view())
+        for line in form["orders"]:
+            if line["command"] == "1 Corps":
+                line["verb"], line["objective"] = "Move", "Brook"
+        seat.submit(form)
+    with PlayerSeat(as_login(address, logins["Allied"])) as seat:
+        stale = packet.order_form(seat.view())
+        stale["day"] = "1813-05-01"
+        seat.submit(stale)
+    pulled = str(tmp_path / "pulled.c1813")
+    assert main(["pull", address, pulled]) == 0
+    kept = tmp_path / "kept.c1813"
+    assert main(["pull", address, str(kept)]) == 0
+    capsys.readouterr()
+    with open_store(pulled) as doc:
+        waiting = services.submitted_forms(doc)
+    assert [(f.side, f.login, f.taken) for f in waiting] == [
+        ("French", logins["French"], ""), ("Allied", logins["Allied"], "")]
+    assert waiting[0].form == json.loads(json.dumps(form))
+    on_file = _take_forms(pulled, capsys)
+    on_server = _take_forms(address, capsys)
+    assert on_file == on_server
+    said, (_status, _diary, entries), forms = on_file
+    assert "1 Corps: 1 Corps – Halt Fenwick → 1 Corps – Move Brook" in said
+    assert "refused: the order form is for 1 May 1813" in said
+    assert entries[-1][1] == "Order form of the French: 1 taken, 0 refused"
+    assert [f[3] for f in forms] == ["taken: Order form of the French: 1 taken, 0 refused",
+                                     forms[1][3]]
+    assert forms[1][3].startswith("refused: the order form is for 1 May 1813")
+    # the copy pulled before the forms were taken goes back with them still waiting
+    back = campaign_address(ServerAddress(address).conninfo)
+    assert main(["push", str(kept), back]) == 0
+    capsys.readouterr()
+    with open_store(back) as doc:
+        assert [(f.id, f.side, f.form) for f in services.submitted_forms(doc)] == [
+            (f.id, f.side, f.form) for f in waiting]
+    assert _take_forms(back, capsys)[0] == on_server[0]

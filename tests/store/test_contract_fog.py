@@ -1,7 +1,8 @@
 """The store's contract for the fog of war, the same tests on both stores (the campaign file and
 the server): the day's reports made at End Day, held, released, edited and undone; each side's
 own key; an order form signed, taken once and refused when replayed; and a campaign with its
-reports, keys and taken forms moved whole between them (push, play on the server, pull).
+reports, keys and taken forms moved whole between them (push, play on the server, pull); and
+the forms the players submitted, kept in the campaign, read and marked alike (record 0032).
 
 The line of towns of ``tests/day/test_scenarios.py``: 1 Corps from Aston and I Corps from
 Fenwick, each halting on the other, meet at 1200 on 2 May, 10 miles apart (1 Corps at Carden,
@@ -15,13 +16,14 @@ from datetime import date
 import pytest
 
 from campaign1813.campaign import queries, services
+from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.export import packet
 from campaign1813.campaign.export.packet import FormRefused
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.opening import open_store
 from campaign1813.campaign.store.server import pull_campaign, push_campaign
 from tests.day.test_scenarios import make
-from tests.store.stores import campaign_address, read_raw
+from tests.store.stores import campaign_address, read_raw, write_raw
 
 
 @pytest.fixture
@@ -151,3 +153,36 @@ def test_push_play_pull_carries_reports_keys_and_taken_forms(tmp_path, request):
         with doc.read() as reader:
             assert {s: reader.side_key(s.value) for s in Side} == keys
         assert doc.summary().current_date == date(1813, 5, 3)
+
+
+def test_submitted_forms_are_read_and_marked_alike_on_both_stores(contact):
+    """Record 0032: three forms kept in the campaign (written behind the store, as a player or
+    a pull leaves them; the third damaged, not JSON) are read oldest first, the damaged one as
+    an empty form the import refuses; marking one is no action of the log (undo would take back
+    the same action as before) and leaves the others waiting; a form the campaign has not is
+    refused naming it, and nothing changes."""
+    rows = [(1, "French", json.dumps({"side": "French", "number": "f-1"}), "marmont"),
+            (2, "Allied", json.dumps({"side": "Allied", "number": "a-1"}), "bluecher"),
+            (3, "Allied", "{not json", "bluecher")]
+    for row in rows:
+        write_raw(contact, "INSERT INTO submitted_orders (id, side, form, login, made) VALUES "
+                           "(?, ?, ?, ?, '2026-12-02 09:00:00+00')", row)
+    with open_store(contact) as doc:
+        forms = services.submitted_forms(doc)
+        assert [(f.id, f.side, f.form, f.login, f.taken) for f in forms] == [
+            (1, "French", {"side": "French", "number": "f-1"}, "marmont", ""),
+            (2, "Allied", {"side": "Allied", "number": "a-1"}, "bluecher", ""),
+            (3, "Allied", {}, "bluecher", "")]
+        with pytest.raises(FormRefused):
+            services.import_submitted(doc, "Allied", forms[2].form)
+        step = queries.undo_step(doc)
+        services.mark_submitted(doc, 2, "refused: the order form is for 1 May 1813")
+        assert [f.id for f in services.submitted_forms(doc)] == [1, 3]
+        assert [(f.id, f.taken) for f in services.submitted_forms(doc, waiting=False)] == [
+            (1, ""), (2, "refused: the order form is for 1 May 1813"), (3, "")]
+        assert queries.undo_step(doc) == step
+        with pytest.raises(CampaignError, match="submitted form 9: the campaign has no such "
+                                                "form"):
+            services.mark_submitted(doc, 9, "taken")
+    assert read_raw(contact, "SELECT id, taken FROM submitted_orders ORDER BY id") == [
+        (1, ""), (2, "refused: the order form is for 1 May 1813"), (3, "")]

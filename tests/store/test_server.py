@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import secrets
 import select
 import signal
 import time
@@ -384,3 +385,42 @@ def test_new_backup_and_restore_take_an_address(pg_database, tmp_path, capsys):
     assert capsys.readouterr().out == "Club 1813\nstarted 3 May 1813\ntoday   3 May 1813\n"
     assert main(["diary", address]) == 0
     assert capsys.readouterr().out == "3 May 1813: Order: 5 Corps – Hold Magdeburg\n"
+
+
+def test_a_server_campaign_of_schema_9_keeps_its_waiting_forms_when_upgraded(pg_database,
+                                                                             fresh_campaign):
+    """Record 0032: a campaign whose players' table was the server's own before schema 10
+    (form as jsonb, a bigserial id, a timestamptz, row-level security on it) is brought to the
+    declared layout when opened: its waiting form is kept and read through the store, the
+    layout is the declared one, and a player let in afterwards submits under the policies made
+    again."""
+    target = campaign_address(pg_database)
+    push_campaign(fresh_campaign(), target)
+    for sql in ("DROP TABLE submitted_orders",
+                "CREATE TABLE submitted_orders (id bigserial PRIMARY KEY, side text NOT NULL, "
+                "form jsonb NOT NULL, login text NOT NULL DEFAULT session_user, made timestamptz "
+                "NOT NULL DEFAULT now(), taken text NOT NULL DEFAULT '')",
+                "ALTER TABLE submitted_orders ENABLE ROW LEVEL SECURITY",
+                "CREATE POLICY reads_own_side ON submitted_orders FOR SELECT USING "
+                "(side = 'French')",
+                "INSERT INTO submitted_orders (side, form, login) VALUES ('French', "
+                "'{\"side\": \"French\", \"number\": \"f-1\"}', 'marmont')",
+                "UPDATE document SET schema_version = 9",
+                "UPDATE alembic_version SET version_num = '0009'"):
+        write_raw(target, sql)
+    with open_store(target) as doc:
+        (form,) = services.submitted_forms(doc)
+    assert (form.id, form.side, form.form, form.login, form.taken) == (
+        1, "French", {"side": "French", "number": "f-1"}, "marmont", "")
+    assert read_raw(target, "SELECT data_type FROM information_schema.columns WHERE "
+                            "table_schema = current_schema() AND table_name = "
+                            "'submitted_orders' ORDER BY ordinal_position") == [
+        ("integer",), ("character varying",), ("character varying",), ("character varying",),
+        ("character varying",), ("character varying",)]
+    login = f"fr_{secrets.token_hex(3)}"
+    server.add_member(target, login, "French", password="pw")
+    with server.PlayerSeat(target.replace("postgresql://postgres@", f"postgresql://{login}@")
+                           ) as seat:
+        number = seat.submit({"side": "French", "number": "f-2"})
+        assert [s.form["number"] for s in seat.submitted()] == ["f-1", "f-2"]
+    assert number == 2

@@ -22,7 +22,7 @@ from campaign1813.campaign.export.packet import FormRefused
 from campaign1813.campaign.export.paper import installed
 from campaign1813.campaign.export.turn_packet import packet_json_bytes, write_packet
 from campaign1813.campaign.scenario.types import Side
-from campaign1813.campaign.store.opening import is_address, open_store
+from campaign1813.campaign.store.opening import open_store
 
 
 def _side(text: str) -> Side:
@@ -59,7 +59,8 @@ def register(sub: Any, argv: list[str] | None = None) -> None:
     p.add_argument("form", metavar="ORDERS.json", nargs="?",
                    help="the returned form (left out with --submitted)")
     p.add_argument("--submitted", action="store_true",
-                   help="take the forms the players submitted to a club's server campaign")
+                   help="take the forms the players submitted to a club's server campaign "
+                        "(or kept by a campaign file pulled from one)")
     p.add_argument("--dry-run", action="store_true",
                    help="only show what would change; take nothing")
     p.set_defaults(func=_import)
@@ -119,9 +120,9 @@ def _sign(args: argparse.Namespace) -> int:
 
 def _import(args: argparse.Namespace) -> int:
     if args.submitted:
-        if args.form is not None or not is_address(args.file):
-            raise CampaignError("--submitted takes a server campaign's address and no form: "
-                                "the players' forms are on the server")
+        if args.form is not None:
+            raise CampaignError("--submitted takes no form: the players' forms are in the "
+                                "campaign (on the server, or in a file pulled from it)")
         return _import_submitted(args)
     if args.form is None:
         raise CampaignError("import-orders: name the returned order form (ORDERS.json)")
@@ -148,14 +149,8 @@ def _show(result: services.ImportResult, indent: str = "") -> None:
 def _import_submitted(args: argparse.Namespace) -> int:
     """Take every form the players submitted and the umpire has not yet taken, oldest first;
     each marked with what became of it (taken, or refused and why), unless a dry run."""
-    from campaign1813.campaign.store.server import (
-        mark_submitted,
-        open_server_campaign,
-        submitted_forms,
-    )
-
-    with open_server_campaign(args.file) as doc:
-        waiting = submitted_forms(doc)
+    with open_store(args.file) as doc:
+        waiting = services.submitted_forms(doc)
         if not waiting:
             print("no submitted order forms are waiting")
         for sent in waiting:
@@ -166,7 +161,7 @@ def _import_submitted(args: argparse.Namespace) -> int:
             except FormRefused as exc:
                 print(f"  refused: {exc}")
                 if not args.dry_run:
-                    mark_submitted(doc, sent.id, f"refused: {exc}")
+                    services.mark_submitted(doc, sent.id, f"refused: {exc}")
                 continue
             if result.changes is None:
                 print("  this order form was taken already; nothing changed")
@@ -175,7 +170,7 @@ def _import_submitted(args: argparse.Namespace) -> int:
                 _show(result, "  ")
                 outcome = f"taken: {result.changes.label}"
             if not args.dry_run:
-                mark_submitted(doc, sent.id, outcome)
+                services.mark_submitted(doc, sent.id, outcome)
     return 0
 
 

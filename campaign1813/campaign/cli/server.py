@@ -1,5 +1,6 @@
 """CLI subcommands of club campaigns on a PostgreSQL server: ``server init``, ``server
-add-player``/``add-umpire``/``add-observer``, ``push``, ``pull``.
+add-player``/``add-umpire``/``add-observer``, ``server remove-member``, ``server members``,
+``push``, ``pull``.
 
 A server campaign is named by its address, ``postgresql://user@host:port/club?campaign=NAME``
 (libpq's ``host=`` and ``port=`` in the query name a socket folder); every other command takes
@@ -22,9 +23,11 @@ from campaign1813.campaign.store.server import (
     ServerAddress,
     add_member,
     init_server,
+    list_members,
     open_server_campaign,
     pull_campaign,
     push_campaign,
+    remove_member,
 )
 
 
@@ -51,6 +54,16 @@ def register(sub: Any, argv: list[str] | None = None) -> None:
         q.add_argument("--login", required=True, help="the member's login on the server")
         q.add_argument("--password", help="his password (asked for if a new login and left out)")
         q.set_defaults(func=_add_member, role=action.removeprefix("add-"))
+    q = which.add_parser("remove-member", help="take a login out of one campaign (his login "
+                                               "dropped if no other campaign has him)")
+    q.add_argument("url", help="postgresql://umpire@host:port/DATABASE?campaign=NAME")
+    q.add_argument("login", help="the member's login on the server")
+    q.set_defaults(func=_remove_member)
+    q = which.add_parser("members", help="who is let into one campaign, and as what")
+    q.add_argument("url", help="postgresql://umpire@host:port/DATABASE?campaign=NAME")
+    q.add_argument("--changes", action="store_true",
+                   help="also the campaign's audit of members let in and taken out")
+    q.set_defaults(func=_members)
 
     p = sub.add_parser("push", help="copy a campaign file whole to a server as a campaign")
     p.add_argument("file", help="the campaign file (suffix .c1813)")
@@ -105,8 +118,37 @@ def _add_member(args: argparse.Namespace) -> int:
             raise
         made = add_member(args.url, args.login, role, getpass.getpass(f"{args.login}'s "
                                                                       "password: "))
-    shown = {"umpire": "a co-umpire", "observer": "an observer"}.get(role,
-                                                                   f"the {role}' player")
+    shown = _shown(role, "a co-umpire")
     print(f"{args.login}: {'made, and ' if made else ''}let in as {shown} of "
           f"{ServerAddress(args.url)}")
+    return 0
+
+
+def _shown(role: str, umpire: str = "an umpire") -> str:
+    return {"umpire": umpire, "observer": "an observer"}.get(role, f"the {role}' player")
+
+
+def _remove_member(args: argparse.Namespace) -> int:
+    gone = remove_member(args.url, args.login)
+    login = "his login dropped from the server" if gone.dropped else \
+        f"his login kept ({gone.kept_because})"
+    print(f"{gone.login}: taken out of {ServerAddress(args.url)} (was {_shown(gone.role)}); "
+          f"{login}")
+    return 0
+
+
+def _members(args: argparse.Namespace) -> int:
+    address = ServerAddress(args.url)
+    found, changes = list_members(address)
+    print(f"members of {address.campaign}:")
+    for m in found:
+        print(f"  {m.login:<24} {_shown(m.role)}")
+    if not found:
+        print("  none let in yet (server add-umpire, add-player, add-observer)")
+    if args.changes:
+        print("changes:")
+        for c in changes:
+            print(f"  {c.made}  {c.login}: {c.change} (by {c.made_by})")
+        if not changes:
+            print("  none recorded")
     return 0

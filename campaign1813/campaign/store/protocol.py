@@ -116,6 +116,17 @@ class DayMark(msgspec.Struct, frozen=True):
     note: str
 
 
+class SubmittedForm(msgspec.Struct, frozen=True):
+    """One order form a player submitted: its row, his side, the form, who sent it, and what
+    became of it (empty until the umpire takes or refuses it)."""
+
+    id: int
+    side: str
+    form: dict[str, Any]
+    login: str
+    taken: str = ""
+
+
 class Verdict(msgspec.Struct, frozen=True):
     """What the rebuild found: each day checked (its hash equal), the days closed with no
     snapshot kept (before the file kept them), and what does not match, in words."""
@@ -176,6 +187,11 @@ class CampaignReader(Protocol):
         """The battles on the table and the number of steps each has taken."""
         ...
 
+    def submitted_forms(self, waiting: bool = True) -> list[SubmittedForm]:
+        """The order forms the sides' players submitted, oldest first (only those neither taken
+        nor refused yet, if ``waiting``)."""
+        ...
+
     def snapshots(self) -> list[Snapshot]:
         """The days whose dawn is kept, oldest first, with each one's hash and size."""
         ...
@@ -229,6 +245,11 @@ class UnitOfWork(CampaignReader, Protocol):
     def record(self, entry: LogEntry, report: DayReport | None = None) -> Changes:
         """Write what the action changed and log it with its entry; say what changed (with the
         day's report, if the action made one)."""
+        ...
+
+    def mark_submitted(self, number: int, outcome: str) -> None:
+        """Say what became of a submitted form (taken, or refused and why), for its player to
+        read; not an action of the log (undo does not take it back). Refused for no such form."""
         ...
 
     def undo(self, expected: LogStep | None = None) -> Changes:

@@ -20,7 +20,8 @@ from campaign1813.campaign.store.version import APPLICATION, SCHEMA_VERSION
 # SQLModel too: its metadata holds these tables, for the migrations and the comparison with them
 __all__ = ["BattleRow", "CampaignInfo", "CommandRow", "DayRow", "DocumentInfo", "EventRow",
            "FightRow", "FightStepRow", "OrderImportRow", "OrderRow", "ReportRow", "SQLModel",
-           "ScenarioFile", "ScenarioForm", "SideKeyRow", "SnapshotRow", "TownControlRow"]
+           "ScenarioFile", "ScenarioForm", "SideKeyRow", "SnapshotRow", "SubmittedRow",
+           "TownControlRow"]
 
 
 class DocumentInfo(SQLModel, table=True):
@@ -210,6 +211,22 @@ class EventRow(SQLModel, table=True):
     before_json: str
     after_json: str
     undone: bool = False
+
+
+class SubmittedRow(SQLModel, table=True):
+    """An order form a side's player submitted to the club's server (JSON text), with his side
+    and login, when it came (the server's time, as text) and what became of it: empty while it
+    waits for the umpire, else taken, taken already, or refused and why. Kept by the file too,
+    so a campaign pulled from the server keeps the forms still waiting."""
+
+    __tablename__ = "submitted_orders"
+
+    id: int | None = Field(default=None, primary_key=True)
+    side: str
+    form: str
+    login: str
+    made: str
+    taken: str = ""
 
 
 class SnapshotRow(SQLModel, table=True):

@@ -47,16 +47,22 @@ from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.address import is_address
 from campaign1813.campaign.store.audit import audit
 from campaign1813.campaign.store.club import (
+    Member,
+    MemberChange,
+    Removal,
     SubmittedForm,
     club_tables_exist,
     has_readers,
     lay_out_club,
     lay_out_roles,
     map_from_json,
+    member_changes,
+    members,
     refresh_side_views,
     view_from_json,
 )
 from campaign1813.campaign.store.club import add_member as club_add_member
+from campaign1813.campaign.store.club import remove_member as club_remove_member
 from campaign1813.campaign.store.codec import read_campaign
 from campaign1813.campaign.store.document import (
     SUFFIX,
@@ -84,8 +90,8 @@ if TYPE_CHECKING:
 
 __all__ = ["BUSY_SECONDS", "CHANNEL", "REGISTRY", "CampaignServerError", "ChangeListener",
            "PlayerSeat", "ServerAddress", "ServerCampaign", "ServerConnection", "add_member",
-           "init_server", "mark_submitted", "open_server_campaign", "pull_campaign",
-           "push_campaign", "submitted_forms"]
+           "init_server", "list_members", "open_server_campaign", "pull_campaign",
+           "push_campaign", "remove_member"]
 
 BUSY_SECONDS = 5.0  # as long as a file waits for another writer
 REGISTRY = "c1813"  # the schema of the campaigns' registry
@@ -773,28 +779,52 @@ def add_member(address: str | ServerAddress, login: str, role: str,
     return made
 
 
+@contextmanager
+def _members_transaction(address: ServerAddress) -> Iterator[Connection]:
+    """One transaction on the campaign's database for a change or a reading of its members,
+    refused if the server has no such campaign."""
+    engine, con = _connect(address, address.schema)
+    try:
+        with con.begin():
+            # (a login that may not read the registry is refused by what he asks, as himself)
+            readable = con.exec_driver_sql(
+                f"SELECT has_table_privilege('{REGISTRY}.campaigns', 'SELECT')").scalar_one()
+            if readable and con.exec_driver_sql(
+                    f"SELECT 1 FROM {REGISTRY}.campaigns WHERE name = %s", (address.campaign,)
+            ).first() is None:
+                raise CampaignServerError(address, f"the server has no campaign "
+                                                   f"{address.campaign!r}")
+            yield con
+    except DBAPIError as exc:
+        raise _refused(address, exc) from None
+    finally:
+        con.close()
+        engine.dispose()
+
+
+def remove_member(address: str | ServerAddress, login: str) -> Removal:
+    """Take a login out of a server campaign (``store.club.remove_member``): from then on the
+    server refuses him its view and its orders; his login is dropped if no other campaign of
+    the server has him."""
+    address = address if isinstance(address, ServerAddress) else ServerAddress(address)
+    with _members_transaction(address) as con:
+        return club_remove_member(con, address.schema, address.campaign, login)
+
+
+def list_members(address: str | ServerAddress) -> tuple[list[Member], list[MemberChange]]:
+    """Who is let into a server campaign and as what, and its audit of members let in and
+    taken out (oldest first)."""
+    address = address if isinstance(address, ServerAddress) else ServerAddress(address)
+    with _members_transaction(address) as con:
+        logged = con.exec_driver_sql(f"SELECT to_regclass('{REGISTRY}.member_log') IS NOT NULL"
+                                     ).scalar_one()  # a server laid out before the audit: none
+        return (members(con, address.campaign),
+                member_changes(con, address.campaign) if logged else [])
+
+
 def _submitted(rows: Iterable[Any]) -> list[SubmittedForm]:
     return [SubmittedForm(int(r[0]), str(r[1]), r[2] if isinstance(r[2], dict) else
                           json.loads(r[2]), str(r[3]), str(r[4])) for r in rows]
-
-
-def submitted_forms(store: ServerCampaign, *, waiting: bool = True) -> list[SubmittedForm]:
-    """The order forms the players have submitted to a campaign, oldest first (only those not
-    yet taken or refused, if ``waiting``); none where no member was ever let in."""
-    with store.reading() as db:
-        if not club_tables_exist(db):
-            return []
-        where = "WHERE taken = ''" if waiting else ""
-        rows = db.execute(f"SELECT id, side, form::text, login, taken FROM submitted_orders "
-                          f"{where} ORDER BY id").fetchall()
-    return _submitted(rows)
-
-
-def mark_submitted(store: ServerCampaign, number: int, outcome: str) -> None:
-    """Say what became of a submitted form (taken, or refused and why); its player reads it."""
-    with store.writing() as (db, _discard):
-        db.execute("UPDATE submitted_orders SET taken = ? WHERE id = ?",
-                   (outcome or "taken", number))
 
 
 class PlayerSeat:

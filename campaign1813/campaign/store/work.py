@@ -11,11 +11,13 @@ the campaign at a glance needs neither.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.store import fights, log, snapshots
 from campaign1813.campaign.store.codec import (
     DamagedState,
@@ -37,6 +39,7 @@ from campaign1813.campaign.store.protocol import (
     LoggedAction,
     LogStep,
     Snapshot,
+    SubmittedForm,
     UnitOfWork,
     Verdict,
 )
@@ -82,6 +85,13 @@ class FileReader(CampaignReader):
     def side_key(self, side: str) -> bytes:
         return side_key(self._con, side)
 
+    def submitted_forms(self, waiting: bool = True) -> list[SubmittedForm]:
+        where = "WHERE taken = ''" if waiting else ""
+        rows = self._con.execute(f"SELECT id, side, form, login, taken FROM submitted_orders "
+                                 f"{where} ORDER BY id").fetchall()
+        return [SubmittedForm(int(r[0]), str(r[1]), _form(r[2]), str(r[3]), str(r[4]))
+                for r in rows]
+
     def snapshots(self) -> list[Snapshot]:
         return snapshots.kept(self._con)
 
@@ -101,6 +111,16 @@ class FileReader(CampaignReader):
         return snapshots.check(state_to_json(first), snapshots.logged(self._con),
                                {s.day: s.sha256 for s in snapshots.kept(self._con)},
                                snapshots.stored(self._con), read_json(self._con))
+
+
+def _form(text: Any) -> dict[str, Any]:
+    """A submitted form's JSON as the table keeps it; anything that is not a JSON object (a
+    damaged row) as an empty form, which the import refuses as no order form."""
+    try:
+        form = json.loads(text) if isinstance(text, str | bytes) else text
+    except ValueError:
+        return {}
+    return form if isinstance(form, dict) else {}
 
 
 class UnrecordedChange(RuntimeError):
@@ -123,6 +143,7 @@ class FileWork(FileReader, UnitOfWork):
         self._old: Json = {}
         self._new: Json = {}
         self._done = False
+        self._marked = False
 
     # -- what the action reads -----------------------------------------------------------------
     def state(self) -> DayState:
@@ -190,6 +211,14 @@ class FileWork(FileReader, UnitOfWork):
         self._done = True
         return log.record(self._con, entry, old, new, report, dawn)
 
+    def mark_submitted(self, number: int, outcome: str) -> None:
+        if self._con.execute("SELECT 1 FROM submitted_orders WHERE id = ?",
+                             (number,)).fetchone() is None:
+            raise CampaignError(f"submitted form {number}: the campaign has no such form")
+        self._con.execute("UPDATE submitted_orders SET taken = ? WHERE id = ?",
+                          (outcome or "taken", number))
+        self._marked = True
+
     def undo(self, expected: LogStep | None = None) -> Changes:
         self._open()
         self._done = True
@@ -202,8 +231,9 @@ class FileWork(FileReader, UnitOfWork):
 
     @property
     def wrote(self) -> bool:
-        """Whether this unit of work logged an action (or undid or redid one)."""
-        return self._done
+        """Whether this unit of work logged an action (or undid or redid one), or marked a
+        submitted form."""
+        return self._done or self._marked
 
     def close(self) -> None:
         """Refuse to end a unit of work whose changes were never logged (the caller's
