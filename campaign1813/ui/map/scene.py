@@ -689,11 +689,12 @@ class MapScene(QGraphicsScene):
     def _place_theatre_names(self, scale: float, grid: LayeredGrid,
                              bound: QRectF | None) -> None:
         """Each theatre's name near the point it is given, where its lines cover the fewest
-        signs, names and flags, inside ``bound`` (the nearest such spot, in steps round the
-        point): faint as it is, it should not lie across the towns. Put last, it moves
-        nothing else."""
+        signs, names, flags and other theatres' names, inside ``bound`` (the nearest such
+        spot, in steps round the point): faint as it is, it should not lie across the towns.
+        Put last, it moves nothing else."""
         u = self.unit
         step_x, step_y = 24 * u, 14 * u
+        pad = 12 * u  # a little air round its letters, so it reads as no town's word
         for anchor, items in self.theatre_groups:
             c = anchor * scale
             best: tuple[int, QPointF] | None = None
@@ -702,13 +703,16 @@ class MapScene(QGraphicsScene):
                 rects = [item.text_rect().translated(c + shift) for item in items]
                 if bound is not None and not all(bound.contains(r) for r in rects):
                     continue
-                covered = sum(len(grid.hits(r)) for r in rects)
+                covered = sum(len(grid.hits(r.adjusted(-pad, -pad / 2, pad, pad / 2)))
+                              for r in rects)
                 if best is None or covered < best[0]:
                     best = (covered, shift)
                 if covered == 0:
                     break
             for item in items:
                 item.setPos(anchor if best is None else anchor + best[1] / scale)
+                # the next theatre's name keeps clear of this one's
+                grid.add(item.text_rect().translated(item.pos() * scale))
 
     def place_labels(self, scale: float, frame: QRectF | None = None) -> None:
         """Show the names that fit at ``scale`` pixels per mile, none over another, over a town
