@@ -132,6 +132,7 @@ FAR_REACHES = (1.0, 1.9, 2.8, 3.7, 4.6)
 # the owners of a lesser town's sign, a city's or fortress' sign, and a command's dot in the
 # placer's grid
 SIGN, GREAT_SIGN, FLAG = "town sign", "great town sign", "flag"
+THEATRE = "theatre's name"  # a theatre's name put, in the grid
 
 
 class Taken:
@@ -377,6 +378,9 @@ class MapScene(QGraphicsScene):
         self.theatre_names: list[NameItem] = []
         # each theatre's name: the point it is given and its lines (see _place_theatre_names)
         self.theatre_groups: list[tuple[QPointF, list[NameItem]]] = []
+        # where each was put, and how much it covered there, in the last placement's view
+        self._theatre_spots: tuple[object, dict[tuple[float, float], tuple[int, QPointF]]] = (
+            None, {})
         self.names_layer = NamesLayer(rect, Z_NAMES)
         self.theatre_layer = NamesLayer(rect, Z_GROUND + 1.5)
         self.markers: dict[str, CommandMarker] = {}
@@ -686,33 +690,50 @@ class MapScene(QGraphicsScene):
                 self.theatre_groups[-1][1].append(item)
         self.addItem(self.theatre_layer)
 
-    def _place_theatre_names(self, scale: float, grid: LayeredGrid,
-                             bound: QRectF | None) -> None:
+    def _place_theatre_names(self, scale: float, grid: LayeredGrid, bound: QRectF | None,
+                             view: object) -> Iterator[None]:
         """Each theatre's name near the point it is given, where its lines cover the fewest
-        signs, names, flags and other theatres' names, inside ``bound`` (the nearest such
+        town signs, names, battles and other theatres' names, inside ``bound`` (the nearest such
         spot, in steps round the point): faint as it is, it should not lie across the towns.
-        Put last, it moves nothing else."""
+        Put last, it moves nothing else. In the same ``view`` (scale and frame) it stays where
+        it was put: after End Day the names and flags are drawn over it as they come, and
+        the ground's words do not shift under the umpire's eye. A theatre at a time,
+        yielding between."""
         u = self.unit
         step_x, step_y = 24 * u, 14 * u
         pad = 12 * u  # a little air round its letters, so it reads as no town's word
+        if self._theatre_spots[0] != view:
+            self._theatre_spots = (view, {})
+        kept = self._theatre_spots[1]
+
+        def covering(c: QPointF, shift: QPointF, items: list[NameItem]) -> int | None:
+            rects = [item.text_rect().translated(c + shift) for item in items]
+            if bound is not None and not all(bound.contains(r) for r in rects):
+                return None
+            # what it would lie across: signs, names, battles (a flag stands over it)
+            return sum(1 for r in rects for h in grid.hits(r.adjusted(-pad, -pad / 2, pad,
+                                                                      pad / 2))
+                       if not (h is FLAG or isinstance(h, Taken)))
+
         for anchor, items in self.theatre_groups:
             c = anchor * scale
-            best: tuple[int, QPointF] | None = None
-            for i, j in THEATRE_NAME_STEPS:
-                shift = QPointF(i * step_x, j * step_y)
-                rects = [item.text_rect().translated(c + shift) for item in items]
-                if bound is not None and not all(bound.contains(r) for r in rects):
-                    continue
-                covered = sum(len(grid.hits(r.adjusted(-pad, -pad / 2, pad, pad / 2)))
-                              for r in rects)
-                if best is None or covered < best[0]:
-                    best = (covered, shift)
-                if covered == 0:
-                    break
+            key = (anchor.x(), anchor.y())
+            best: tuple[int, QPointF] | None = kept.get(key)
+            if best is None:
+                for i, j in THEATRE_NAME_STEPS:
+                    shift = QPointF(i * step_x, j * step_y)
+                    covered = covering(c, shift, items)
+                    if covered is not None and (best is None or covered < best[0]):
+                        best = (covered, shift)
+                    if covered == 0:
+                        break
+                if best is not None:
+                    kept[key] = best
             for item in items:
                 item.setPos(anchor if best is None else anchor + best[1] / scale)
                 # the next theatre's name keeps clear of this one's
-                grid.add(item.text_rect().translated(item.pos() * scale))
+                grid.add(item.text_rect().translated(item.pos() * scale), THEATRE)
+            yield
 
     def place_labels(self, scale: float, frame: QRectF | None = None) -> None:
         """Show the names that fit at ``scale`` pixels per mile, none over another, over a town
@@ -968,8 +989,7 @@ class MapScene(QGraphicsScene):
             if i % 20 == 0:
                 yield
         if scale < THEATRE_NAMES_UNTIL:
-            self._place_theatre_names(scale, grid, bound)
-            yield
+            yield from self._place_theatre_names(scale, grid, bound, view)
         # a theatre's name, its lines round one point, is not shown if the frame cuts a line
         cut = {(i.pos().x(), i.pos().y()) for i in self.theatre_names if bound is not None
                and not bound.contains(i.text_rect().translated(px(i.pos())))}
