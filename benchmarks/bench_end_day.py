@@ -202,6 +202,7 @@ def window_end_day(days: int = 5) -> None:
     from PySide6.QtWidgets import QApplication
 
     from campaign1813.campaign.store.document import create_campaign, open_campaign
+    from campaign1813.ui.app import keep_for_good
     from campaign1813.ui.main_window import MainWindow
     from campaign1813.ui.operation import Operation
 
@@ -224,6 +225,7 @@ def window_end_day(days: int = 5) -> None:
         view.finish_building()
         view.viewport().repaint()
         app.processEvents()
+        keep_for_good()  # as the application does once its map is complete (ui/app.py)
         pairs = []
         for _ in range(days):
             orders = _orders_for(domain, rng)
