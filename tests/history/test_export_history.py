@@ -94,6 +94,11 @@ def test_the_history_folder_names_only_what_it_holds_and_works_offline(four_days
     assert "3 May 1813 — Northern Germany" in text and "The day's report" in text
     for name in page.links:
         assert ElementTree.parse(out / name).getroot().tag.endswith("svg")
+    # the towns' names are words in the SVG (a reader finds them), not outlines of letters
+    root = ElementTree.parse(out / page.links[0]).getroot()
+    words = {"".join(t.itertext()).strip() for t in root.iter() if t.tag.endswith("text")}
+    assert {"Magdeburg", "Berlin", "Leipzig", "Elbe"} <= words
+    assert (out / page.links[0]).stat().st_size < 3_000_000
     assert (out / page.images[0]).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     reader = PdfReader(out / "history.pdf")
     assert len(reader.pages) == 5

@@ -192,21 +192,24 @@ HALO_DIRECTIONS = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1),
 
 
 def draw_haloed_text(p: QPainter, text: str, font: QFont, ink: QColor, halo: QColor,
-                     halo_width: float) -> None:
+                     halo_width: float, *, own_picture: bool = True) -> None:
     """``text`` with its top-left at the painter's origin, in ink over a pale halo, drawn as
-    text (Qt's glyph cache: a tenth of the time of filling its outlines) onto a picture of
-    its own — the halo is the letters drawn round them, then made as see-through as ``halo``
-    says. For the screen; a printed page draws outlines (:func:`text_path`)."""
+    text (Qt's glyph cache: a tenth of the time of filling its outlines) — the halo is the
+    letters drawn round them. On a picture of its own (the screen's), the halo is then made
+    as see-through as ``halo`` says; elsewhere (``own_picture`` False: an SVG file, whose
+    words stay words a reader can find) each of its strokes is drawn in ``halo`` as it is. A
+    printed page draws outlines (:func:`text_path`)."""
     base = QFontMetricsF(font).ascent()
     p.setFont(font)
     if halo.alpha():
         solid = QColor(halo)
-        solid.setAlpha(255)
+        if own_picture:
+            solid.setAlpha(255)
         p.setPen(solid)
         r = halo_width / 2
         for dx, dy in HALO_DIRECTIONS:
             p.drawText(QPointF(dx * r, base + dy * r), text)
-        if halo.alpha() < 255:
+        if own_picture and halo.alpha() < 255:
             p.setCompositionMode(QPainter.CompositionMode.CompositionMode_DestinationIn)
             # the whole picture (wherever the painter's origin was moved): only the halo is
             # on it yet
