@@ -13,6 +13,7 @@ the two engines to the same winner and the same end of every brigade, battle by 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from campaign1813.campaign.battle.ruleset1813.auto_plan import (
@@ -70,7 +71,7 @@ from campaign1813.campaign.battle.ruleset1813.table_store import store_for
 from campaign1813.campaign.battle.setup import ALLIED, FRENCH
 from campaign1813.campaign.battle.terms import Arm, CorpsOrder, Formation, Grade, Rating
 
-__all__ = ["EstimateEngine"]
+__all__ = ["EstimateEngine", "shuffle"]
 
 # Formations as whole numbers (their place in the enum), so a table's key is one number.
 _FORMS = tuple(Formation)
@@ -93,13 +94,36 @@ _FACT_SETS = (NO_FACTS, GARRISON, STATIONARY)
 # One combat row, flat: attacker's casualties, state, new rout; the defender's the same; then
 # whether the attacker and the defender pursue.
 _CombatRow = tuple[int, int, bool, int, int, bool, bool, bool]
-# A flat table: its equally likely faces, and its rows by face.
-_Flat = tuple[tuple[int, ...], tuple[_CombatRow, ...], bool]
-# A morale test, flat: faces (empty when automatic), the state after and the new rout by face.
-_Morale = tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...]]
-# A skirmish, flat: faces, and by (attacker's face * 8 + defender's face) the results.
+# Every table below is kept by draw: a roll is ``int(random() * n)`` (the place of one of the
+# dice's n equally likely faces, as ``roll`` draws it), and the table holds the result of the
+# face at each place, so a roll is one index.
+# A combat: n, each draw's row, and whether the attacker rolls.
+_Flat = tuple[int, tuple[_CombatRow, ...], bool]
+# A morale test: n (0 when automatic: no roll), and each draw's state after and new rout.
+_Morale = tuple[int, tuple[tuple[int, bool], ...]]
+# A skirmish: n, and by (attacker's draw * n + defender's draw) the results.
 _SkirmishRow = tuple[int, int, bool, bool, int, int, bool, bool]
-_Skirmish = tuple[tuple[int, ...], dict[int, _SkirmishRow]]
+_Skirmish = tuple[int, tuple[_SkirmishRow, ...]]
+# Rule 7: n, and each draw's hits.
+_Fire = tuple[int, tuple[int, ...]]
+
+
+def shuffle(getrandbits: Callable[[int], int], x: list[int]) -> None:
+    """Shuffle ``x`` in place exactly as ``random.Random.shuffle`` does, drawing the same bits.
+
+    CPython's shuffle is plain Python: for each place from the last down to the second it
+    draws a place at or before it by rejection from ``getrandbits``, taking as many bits as
+    the count of places has. This is that loop without its calls per place; a test holds it
+    to ``random.shuffle`` over many seeds and lengths.
+    """
+    i = len(x) - 1
+    while i > 0:
+        k = (i + 1).bit_length()
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+        i -= 1
 
 
 def _flat_hit(h: SideHit) -> tuple[int, int, bool]:
@@ -189,14 +213,17 @@ class EstimateEngine:
         self.re_formed = plan.re_formed
         self.rout_reacts = [reaction_action(ruleset, s) == "rout" for s in range(4)]
         self.sent_back = [pursuers_sent_back_state(ruleset, s) for s in range(4)]
-        self.pips: dict[Grade, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        # Each grade's pips by draw, and each corps commander's.
+        self.pips: dict[Grade, tuple[int, tuple[int, ...]]] = {}
         for g in Grade:
             dice, by_face = pips_table(ruleset, g)
-            self.pips[g] = (dice.faces, by_face)
+            self.pips[g] = (len(dice.faces), tuple(by_face[f] for f in dice.faces))
+        self.c_pips = [self.pips[g] for g in self.c_grade]
         # The tables met so far, each under one key.
         self.morale_tables: dict[int, _Morale] = {}
-        self.fire_tables: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
-        self.combat_tables: dict[tuple[int, ...], _Flat] = {}
+        self.u_mkey = [u << 15 for u in range(self.n)]      # a brigade's part of that key
+        self.fire_tables: dict[int, _Fire] = {}
+        self.combat_tables: dict[int, _Flat] = {}
         self.skirmish_tables: dict[int, _Skirmish] = {}
         self.charge_tests: dict[int, TestTable | None] = {}
         self.chargeable: dict[int, bool] = {}
@@ -217,6 +244,20 @@ class EstimateEngine:
         self.charged: set[int] = set()
         self.dirty = True
         self.winner: str | None = None
+        # What every battle starts from, and reads of the plan, made once.
+        self.broken_states = [s for s in range(len(self.broken)) if self.broken[s]]
+        self.fewest = min(self.c_breaks_at)
+        # each corps' brigades are numbered one after another
+        self.spans = [(units[0], units[-1] + 1) for units in self.c_units]
+        self.all_chips = list(range(len(self.chips)))
+        # the bag holds every chip while every corps stands and there is no CinC's chip
+        self.plain_bag = _CINC_CHIP not in self.chip_kind
+        self.start_gaps = [[START_GAP] * self.nc for _ in range(self.nc)]
+        self.present = self.start_present[:]
+        self.withdrawn = [False] * self.nc
+        self.target = [-1] * self.nc
+        self.retarget()             # turn 1's targets: the same in every battle
+        self.start_target = self.target[:]
 
     # -- one battle
 
@@ -232,27 +273,22 @@ class EstimateEngine:
         self.form = self.start_forms[:]
         self.present = present = self.start_present[:]
         self.withdrawn = withdrawn = [False] * nc
-        self.target = [-1] * nc
-        self.gaps = [[START_GAP] * nc for _ in range(nc)]
+        self.target = self.start_target[:]
+        self.gaps = [row[:] for row in self.start_gaps]
         self.charged.clear()
         self.winner = None
         re_formed, arrival = self.re_formed, self.c_arrival
         chips, kinds, chip_corps = self.chips, self.chip_kind, self.chip_corps
         c_units, breaks_at, broken = self.c_units, self.c_breaks_at, self.broken
-        shuffle, corps_move = rng.shuffle, self.corps_move
+        getrandbits, corps_move = rng.getrandbits, self.corps_move
         by_breaks = self.plan.judged_by_breaks
-        broken_states = [s for s in range(len(broken)) if broken[s]]
-        fewest = min(breaks_at)
-        # each corps' brigades are numbered one after another
-        spans = [(units[0], units[-1] + 1) for units in c_units]
+        broken_states, fewest, spans = self.broken_states, self.fewest, self.spans
+        all_chips, plain_bag = self.all_chips, self.plain_bag
         all_corps = range(nc)
-        turns = self.plan.setup.turns
-        for turn in range(1, turns + 1):
+        for turn in range(1, self.plan.setup.turns + 1):
             self.turn = turn
             self.dirty = True
-            if turn == 1:
-                self.retarget()
-            elif False in present:
+            if turn > 1 and False in present:
                 # Targets change only when a corps arrives (or withdraws: army_break).
                 arrived = False
                 for c in all_corps:
@@ -261,16 +297,19 @@ class EstimateEngine:
                 if arrived:
                     self.retarget()
             # Every chip drawn once, in a seeded order.
-            bag = []
-            for k in range(len(chips)):
-                kind = kinds[k]
-                if kind == _CORPS_CHIP:
-                    c = chip_corps[k]
-                    if present[c] and not withdrawn[c]:
+            if plain_bag and False not in present and True not in withdrawn:
+                bag = all_chips[:]
+            else:
+                bag = []
+                for k in all_chips:
+                    kind = kinds[k]
+                    if kind == _CORPS_CHIP:
+                        c = chip_corps[k]
+                        if present[c] and not withdrawn[c]:
+                            bag.append(k)
+                    elif kind != _CINC_CHIP or self.cinc_in_bag(chips[k]):
                         bag.append(k)
-                elif kind != _CINC_CHIP or self.cinc_in_bag(chips[k]):
-                    bag.append(k)
-            shuffle(bag)
+            shuffle(getrandbits, bag)
             self.poor_pending = False
             moved: set[int] = set()
             self.moved = moved
@@ -398,8 +437,8 @@ class EstimateEngine:
         if self.poor_pending and grade is Grade.POOR:
             self.poor_pending = False
             return -1
-        faces, by_face = self.pips[grade]
-        return by_face[faces[int(self.random() * len(faces))]]
+        n, by_draw = self.pips[grade]
+        return by_draw[int(self.random() * n)]
 
     def corps_move(self, c: int) -> None:
         """A corps commander's move: pursuers rally, guns fire, brigades form, the corps
@@ -413,8 +452,8 @@ class EstimateEngine:
             self.poor_pending = False
             pips = -1
         else:
-            faces, by_face = self.pips[grade]
-            pips = by_face[faces[int(random() * len(faces))]]
+            n, by_draw = self.c_pips[c]
+            pips = by_draw[int(random() * n)]
         lost = pips < 0
         # the brigades waiting to rally (none while no brigade of the battle is Shaken, routing
         # or pursuing, which the lists tell at once)
@@ -480,8 +519,8 @@ class EstimateEngine:
                     table = self.fire_tables.get(key)
                     if table is None:
                         table = self.fire_table(g, target, long, key)
-                    faces, hits_by_total = table
-                    hits = hits_by_total[faces[int(random() * len(faces))]]
+                    n, hits_by_draw = table
+                    hits = hits_by_draw[int(random() * n)]
                     if hits:
                         cas[target] += hits
                         if self.morale(target, 0, False):
@@ -582,8 +621,7 @@ class EstimateEngine:
             self.charge(u, target)
         return left
 
-    def fire_table(self, gun: int, target: int, long: bool,
-                   key: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    def fire_table(self, gun: int, target: int, long: bool, key: int) -> _Fire:
         """Rule 7's hits by total for this battery at this target and range, read once."""
         calibre, rating, cas = self.u_calibre[gun], self.u_rating[gun], self.cas[gun]
         kind = self.u_target_kind[target]
@@ -594,7 +632,8 @@ class EstimateEngine:
                                                  RangeBand.LONG if long else RangeBand.SHORT)
             stored = [list(dice.faces), list(hits_by_total)]
             self.store.put(situation, stored)
-        table = self.fire_tables[key] = (tuple(stored[0]), tuple(stored[1]))
+        faces, hits = stored
+        table = self.fire_tables[key] = (len(faces), tuple(hits[f] for f in faces))
         return table
 
     def wants_rally(self, u: int) -> bool:
@@ -803,7 +842,9 @@ class EstimateEngine:
     def combat_table(self, rule: int, a: int, d: int, a_facts: int, d_facts: int) -> _Flat:
         """The combat's table for both brigades as they stand now, read once."""
         cas, st, form = self.cas, self.st, self.form
-        key = (rule, a, form[a], cas[a], st[a], a_facts, d, form[d], cas[d], st[d], d_facts)
+        key = ((((((((((rule << 12 | a) << 4 | form[a]) << 8 | cas[a]) << 2 | st[a]) << 2
+                    | a_facts) << 12 | d) << 4 | form[d]) << 8 | cas[d]) << 2 | st[d]) << 2
+               | d_facts)
         table = self.combat_tables.get(key)
         if table is None:
             situation = stored_key("combat", rule, self.u_profile_keys[a][form[a]], cas[a],
@@ -817,18 +858,27 @@ class EstimateEngine:
                     _FACT_SETS[d_facts]))
                 self.store.put(situation, stored)
             faces, rows, attacker_rolls = stored
-            table = self.combat_tables[key] = (tuple(faces), tuple(tuple(r) for r in rows),
-                                               attacker_rolls)
+            table = self.combat_tables[key] = (
+                len(faces), tuple((r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7])
+                                  for r in (rows[f] for f in faces)), attacker_rolls)
         return table
 
     def combat(self, rule: int, a: int, d: int, a_facts: int, d_facts: int) -> None:
         """Rules 9, 12-15: a combat rolled and its row applied; routs set off their friends,
         pursuers pursue."""
-        faces, rows, _ = self.combat_table(rule, a, d, a_facts, d_facts)
+        n, rows, _ = self.combat_table(rule, a, d, a_facts, d_facts)
         (a_cas, a_st, a_routs, d_cas, d_st, d_routs, a_pursues,
-         d_pursues) = rows[faces[int(self.rng.random() * len(faces))]]
-        self.hit(a, a_cas, a_st)
-        self.hit(d, d_cas, d_st)
+         d_pursues) = rows[int(self.random() * n)]
+        cas, st = self.cas, self.st
+        cas[a] += a_cas                 # hit, written out
+        st[a] = a_st
+        cas[d] += d_cas
+        st[d] = d_st
+        self.dirty = True
+        if a_st == ROUT:
+            self.purs[a] = False
+        if d_st == ROUT:
+            self.purs[d] = False
         if a_routs:
             self.cascade([a, d] if d_routs else [a])
         elif d_routs:
@@ -855,13 +905,20 @@ class EstimateEngine:
         table = self.skirmish_tables.get(key)
         if table is None:
             table = self.skirmish_table(a, d, key)
-        faces, rows = table
-        rand, n = self.rng.random, len(faces)
-        fa = faces[int(rand() * n)]
-        fd = faces[int(rand() * n)]
-        a_cas, a_st, a_routs, a_tests, d_cas, d_st, d_routs, d_tests = rows[fa * 8 + fd]
-        self.hit(a, a_cas, a_st)
-        self.hit(d, d_cas, d_st)
+        n, rows = table
+        rand = self.random
+        da = int(rand() * n)
+        a_cas, a_st, a_routs, a_tests, d_cas, d_st, d_routs, d_tests = rows[
+            da * n + int(rand() * n)]
+        cas[a] += a_cas                 # hit, written out
+        st[a] = a_st
+        cas[d] += d_cas
+        st[d] = d_st
+        self.dirty = True
+        if a_st == ROUT:
+            self.purs[a] = False
+        if d_st == ROUT:
+            self.purs[d] = False
         routed = ([a] if a_routs else []) + ([d] if d_routs else [])
         if a_tests and self.morale(a, 0, False):
             routed.append(a)
@@ -887,9 +944,10 @@ class EstimateEngine:
                 for (fa, fd), (ah, at, dh, dt) in full.rows.items()}]
             self.store.put(situation, stored)
         faces, rows = stored
-        table = self.skirmish_tables[key] = (tuple(faces), {
-            int(pair): (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7])
-            for pair, r in rows.items()})
+        by_pair = {int(pair): (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7])
+                   for pair, r in rows.items()}
+        table = self.skirmish_tables[key] = (len(faces), tuple(
+            by_pair[fa * 8 + fd] for fa in faces for fd in faces))
         return table
 
     def facts(self, u: int) -> int:
@@ -914,17 +972,17 @@ class EstimateEngine:
                 break
         if self.purs[u]:
             mask |= PURSUIT
-        key = (((u << 8 | self.cas[u]) << 2 | st[u]) << 4 | mask) << 1 | rallying
+        key = self.u_mkey[u] | self.cas[u] << 7 | st[u] << 5 | mask << 1 | rallying
         table = self.morale_tables.get(key)
         if table is None:
             table = self.morale_table(u, mask, rallying, key)
-        faces, states, routs = table
-        face = faces[int(self.random() * len(faces))] if faces else 0
-        state = st[u] = states[face]
+        n, by_draw = table
+        state, routs = by_draw[int(self.random() * n)] if n else by_draw[0]
+        st[u] = state
         self.dirty = True
         if state == ROUT:
             self.purs[u] = False
-        return routs[face]
+        return routs
 
     def morale_table(self, u: int, mask: int, rallying: bool, key: int) -> _Morale:
         """Rule 17's test (or Rule 18's rally) for the brigade as it stands, read once."""
@@ -937,27 +995,51 @@ class EstimateEngine:
                       [r.state for r in full.rows], [r.new_rout for r in full.rows]]
             self.store.put(situation, stored)
         faces, states, routs = stored
-        table = self.morale_tables[key] = (tuple(faces), tuple(states), tuple(routs))
+        table = self.morale_tables[key] = (
+            (len(faces), tuple((states[f], routs[f]) for f in faces)) if faces
+            else (0, ((states[0], routs[0]),)))
         return table
 
     def cascade(self, routed: list[int]) -> None:
         """Rule 16: each new rout makes every friend of its corps react, breadth first."""
-        st, gone, purs = self.st, self.gone, self.purs
-        rout_reacts = self.rout_reacts
-        queue = list(routed)
-        while queue:
-            r = queue.pop(0)
+        st, gone, purs, cas = self.st, self.gone, self.purs, self.cas
+        rout_reacts, friends, bua, mkey = self.rout_reacts, self.u_friends, self.u_bua, self.u_mkey
+        tables, random = self.morale_tables, self.random
+        self.dirty = True
+        queue = routed
+        i = 0
+        while i < len(queue):
+            r = queue[i]
+            i += 1
             # its friends not destroyed nor routing (one routing now stays routing, and none is
             # destroyed by a reaction, so they are looked at as the loop comes to them)
-            for f in self.u_friends[r]:
-                if gone[f] or st[f] == ROUT:
+            for f in friends[r]:
+                s = st[f]
+                if s == ROUT or gone[f]:
                     continue
-                if rout_reacts[st[f]]:
+                if rout_reacts[s]:
                     st[f] = ROUT
-                    self.dirty = True
                     purs[f] = False
                     queue.append(f)
-                elif self.morale(f, ROUT_NEAR, False):
+                    continue
+                # self.morale(f, ROUT_NEAR, False), written out
+                mask = bua[f] | ROUT_NEAR
+                for g in friends[f]:
+                    if st[g] == FORMED and not gone[g]:
+                        mask |= SUPPORTS
+                        break
+                if purs[f]:
+                    mask |= PURSUIT
+                key = mkey[f] | cas[f] << 7 | s << 5 | mask << 1
+                table = tables.get(key)
+                if table is None:
+                    table = self.morale_table(f, mask, False, key)
+                n, by_draw = table
+                s, routs = by_draw[int(random() * n)] if n else by_draw[0]
+                st[f] = s
+                if s == ROUT:
+                    purs[f] = False
+                if routs:
                     queue.append(f)
 
     def pursuit(self, cavalry: int, routers: int) -> None:
