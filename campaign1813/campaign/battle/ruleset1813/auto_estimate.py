@@ -218,7 +218,12 @@ class EstimateEngine:
         for g in Grade:
             dice, by_face = pips_table(ruleset, g)
             self.pips[g] = (len(dice.faces), tuple(by_face[f] for f in dice.faces))
-        self.c_pips = [self.pips[g] for g in self.c_grade]
+        # What a corps' move reads of its corps, in one piece.
+        self.c_move = [
+            (self.c_grade[c], self.pips[self.c_grade[c]], self.c_units[c], self.c_guns[c],
+             self.c_fighting[c], self.c_town[c], self.c_stop[c],
+             self.c_orders[c] is CorpsOrder.ATTACK, self.c_orders[c] is CorpsOrder.WITHDRAW,
+             self.c_orders[c] in FIGHTING) for c in range(self.nc)]
         # The tables met so far, each under one key.
         self.morale_tables: dict[int, _Morale] = {}
         self.u_mkey = [u << 15 for u in range(self.n)]      # a brigade's part of that key
@@ -245,7 +250,8 @@ class EstimateEngine:
         self.dirty = True
         self.winner: str | None = None
         # What every battle starts from, and reads of the plan, made once.
-        self.broken_states = [s for s in range(len(self.broken)) if self.broken[s]]
+        # the states not broken, the formed first (the commonest)
+        self.unbroken_states = [s for s in range(len(self.broken)) if not self.broken[s]]
         self.fewest = min(self.c_breaks_at)
         # each corps' brigades are numbered one after another
         self.spans = [(units[0], units[-1] + 1) for units in self.c_units]
@@ -282,7 +288,7 @@ class EstimateEngine:
         c_units, breaks_at, broken = self.c_units, self.c_breaks_at, self.broken
         getrandbits, corps_move = rng.getrandbits, self.corps_move
         by_breaks = self.plan.judged_by_breaks
-        broken_states, fewest, spans = self.broken_states, self.fewest, self.spans
+        unbroken_states, fewest, spans = self.unbroken_states, self.fewest, self.spans
         all_chips, plain_bag = self.all_chips, self.plain_bag
         all_corps = range(nc)
         for turn in range(1, self.plan.setup.turns + 1):
@@ -332,32 +338,37 @@ class EstimateEngine:
                     # The army break, judged after a move that changed a brigade's state.
                     self.dirty = False
                     # Fewer brigades down in the whole battle than any corps needs to break
-                    # (counted at once by the lists): no corps breaks.
+                    # (counted at once by the lists): no corps breaks. A list counts the
+                    # values most of it holds quickest, so the brigades not broken are
+                    # counted (the formed first) and the destroyed by those that are not.
+                    destroyed = n - gone.count(False)
                     if by_breaks:
-                        down = gone.count(True)
-                        for s in broken_states:
-                            down += st.count(s)
+                        down = destroyed + n
+                        for s in unbroken_states:
+                            down -= st.count(s)
+                            if down < fewest:
+                                break
                         if down < fewest:
                             continue
                     newly = []
                     for c in all_corps:
                         if present[c] and not withdrawn[c]:
                             first, last = spans[c]
-                            if True in gone[first:last]:
+                            if destroyed and True in gone[first:last]:
                                 down = 0
                                 for u in c_units[c]:
                                     if gone[u] or broken[st[u]]:
                                         down += 1
                             else:
                                 states = st[first:last]
-                                down = 0
-                                for s in broken_states:
-                                    down += states.count(s)
+                                down = last - first
+                                for s in unbroken_states:
+                                    down -= states.count(s)
                             if down >= breaks_at[c]:
                                 newly.append(c)
                     if (newly or not by_breaks) and self.army_break(newly):
                         return self.winner
-            if DISORDERED in st:
+            if st.count(FORMED) < n and DISORDERED in st:
                 for u in range(n):
                     if st[u] == DISORDERED and not purs[u]:
                         st[u] = re_formed
@@ -447,19 +458,21 @@ class EstimateEngine:
         random = self.random
         cas, st, gone, purs, form = self.cas, self.st, self.gone, self.purs, self.form
         limit = self.u_limit
-        grade = self.c_grade[c]
+        (grade, (faces, pips_by_draw), units, guns, fighting, town, stop, attack, withdraws,
+         fights) = self.c_move[c]
         if self.poor_pending and grade is Grade.POOR:
             self.poor_pending = False
             pips = -1
         else:
-            n, by_draw = self.c_pips[c]
-            pips = by_draw[int(random() * n)]
+            pips = pips_by_draw[int(random() * faces)]
         lost = pips < 0
-        # the brigades waiting to rally (none while no brigade of the battle is Shaken, routing
-        # or pursuing, which the lists tell at once)
-        waiting = [u for u in self.c_units[c] if not gone[u] and (
+        # the brigades waiting to rally (none while every brigade of the battle is formed or
+        # Disordered and none is pursuing, which the lists tell at once: counting the values
+        # they mostly hold is quickest)
+        n = self.n
+        waiting = [u for u in units if not gone[u] and (
             purs[u] or st[u] == SHAKEN or (st[u] == ROUT and cas[u] < limit[u]))] if (
-            SHAKEN in st or ROUT in st or True in purs) else []
+            st.count(FORMED) + st.count(DISORDERED) < n or purs.count(False) < n) else []
         left = pips if pips > 0 else 0
         charged = self.charged          # the cavalry that charged in this move: none yet
         if charged:
@@ -482,7 +495,7 @@ class EstimateEngine:
                 # Rule 7: the guns fire (unlimbering first for the pips of an artillery action;
                 # even on a move lost to the Poor chip, without pips).
                 cost = self.cost_guns
-                for g in self.c_guns[c]:
+                for g in guns:
                     if gone[g] or st[g] != FORMED:
                         continue
                     if form[g] == _LIMBERED:
@@ -526,18 +539,30 @@ class EstimateEngine:
                         if self.morale(target, 0, False):
                             self.cascade([target])
             if not lost:
-                town = self.c_town[c]
-                stop = self.c_stop[c]
                 if gap <= SHORT_RANGE_GAP + 1 and not town:
                     # Formed brigades take the formation their next action wants.
                     near = gap - 1 if stop >= 0 and gap > stop else gap
                     if near <= SHORT_RANGE_GAP:
-                        attack = self.c_orders[c] is CorpsOrder.ATTACK
                         deploy = _COLUMN_OF_ATTACK if attack else _LINE
-                        square = -1 if attack else self.threatened(c, near)
+                        # Unless on Attack, the infantry brigade the enemy's formed cavalry
+                        # would charge next (the nearest its rout point, then not A class)
+                        # forms square while such cavalry stand.
+                        square = -1
+                        if not attack:
+                            for e in self.c_cav[t]:
+                                if st[e] == FORMED and not gone[e] and not purs[e]:
+                                    best_key = 0
+                                    a = self.u_a
+                                    for u in self.c_inf[c]:
+                                        if gone[u] or st[u] != FORMED:
+                                            continue
+                                        key = (limit[u] - cas[u]) * 2 + a[u]
+                                        if square < 0 or key < best_key:
+                                            square, best_key = u, key
+                                    break
                         cost = self.cost_form
                         arm = self.u_arm
-                        for u in self.c_fighting[c]:
+                        for u in fighting:
                             if gone[u] or st[u] != FORMED or purs[u]:
                                 continue
                             if arm[u] == _INF:
@@ -553,12 +578,10 @@ class EstimateEngine:
                     if stop >= 0 and gap > stop and left - cost >= reserve:
                         left -= cost
                         gap = gaps[t] = self.gaps[t][c] = gap - 1
-                    elif (self.c_orders[c] is CorpsOrder.WITHDRAW and gap < START_GAP
-                          and left - cost >= reserve):
+                    elif withdraws and gap < START_GAP and left - cost >= reserve:
                         left -= cost
                         gap = gaps[t] = self.gaps[t][c] = gap + 1
-                orders = self.c_orders[c]
-                if gap <= SHORT_RANGE_GAP and orders in FIGHTING:
+                if gap <= SHORT_RANGE_GAP and fights:
                     left = self.combats(c, t, gap, left, reserve, charged)
                 if min(gaps) <= SHORT_RANGE_GAP:
                     self.opportunity(c)
@@ -645,25 +668,6 @@ class EstimateEngine:
                                                        self.cas[u] < self.u_limit[u])
 
     # -- formations
-
-    def threatened(self, c: int, gap: int) -> int:
-        """The infantry brigade the enemy's formed cavalry would charge next (-1 for none)."""
-        t = self.target[c]
-        if t < 0 or gap > SHORT_RANGE_GAP or self.c_town[c]:
-            return -1
-        st, gone, purs, cas, limit = self.st, self.gone, self.purs, self.cas, self.u_limit
-        if not any(not gone[u] and st[u] == FORMED and not purs[u] for u in self.c_cav[t]):
-            return -1
-        best = -1
-        best_key = 0
-        a = self.u_a
-        for u in self.c_inf[c]:
-            if gone[u] or st[u] != FORMED:
-                continue
-            key = (limit[u] - cas[u]) * 2 + a[u]
-            if best < 0 or key < best_key:
-                best, best_key = u, key
-        return best
 
     def pick(self, units: list[int]) -> int:
         """The enemy brigade of these nearest its rout point, then in the worse state, then
