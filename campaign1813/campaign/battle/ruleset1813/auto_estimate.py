@@ -45,7 +45,6 @@ from campaign1813.campaign.battle.ruleset1813.auto_tables import (
     SHAKEN,
     CombatTable,
     SideHit,
-    TestTable,
     charge_test_table,
     combat_table,
     contact_result,
@@ -91,21 +90,30 @@ _CHIP_KIND = {"corps": _CORPS_CHIP, "cinc": _CINC_CHIP, "poor": _POOR_CHIP,
               "gifted": _GIFTED_CHIP, "tactical": _TACTICAL_CHIP}
 _NOT_A_FACT, _GARRISONED, _STANDING = 0, 1, 2
 _FACT_SETS = (NO_FACTS, GARRISON, STATIONARY)
-# One combat row, flat: attacker's casualties, state, new rout; the defender's the same; then
-# whether the attacker and the defender pursue.
-_CombatRow = tuple[int, int, bool, int, int, bool, bool, bool]
 # Every table below is kept by draw: a roll is ``int(random() * n)`` (the place of one of the
 # dice's n equally likely faces, as ``roll`` draws it), and the table holds the result of the
-# face at each place, so a roll is one index.
+# face at each place, so a roll is one index. The rows are the store's lists (JSON's, or as
+# built), shared by the draws that give the same row.
+# One combat row: the attacker's casualties, state, new rout; the defender's the same; then
+# whether the attacker and the defender pursue.
+_CombatRow = list[Any]
 # A combat: n, each draw's row, and whether the attacker rolls.
-_Flat = tuple[int, tuple[_CombatRow, ...], bool]
+_Flat = tuple[int, list[_CombatRow], bool]
 # A morale test: n (0 when automatic: no roll), and each draw's state after and new rout.
 _Morale = tuple[int, tuple[tuple[int, bool], ...]]
+# One skirmish row: the attacker's casualties, state, new rout and whether it tests its
+# morale; the defender's the same.
+_SkirmishRow = list[Any]
 # A skirmish: n, and by (attacker's draw * n + defender's draw) the results.
-_SkirmishRow = tuple[int, int, bool, bool, int, int, bool, bool]
-_Skirmish = tuple[int, tuple[_SkirmishRow, ...]]
+_Skirmish = tuple[int, list[_SkirmishRow]]
 # Rule 7: n, and each draw's hits.
 _Fire = tuple[int, tuple[int, ...]]
+# Rule 6's charge test: n, and whether each draw passes.
+_Test = tuple[int, tuple[bool, ...]]
+# Rule 6's reaction: n (0 when automatic: no roll), whether each draw passes, and the
+# casualties a failure costs.
+_Reaction = tuple[int, tuple[bool, ...], int]
+_REACTION_CODE = {r: i for i, r in enumerate(Reaction)}
 
 
 def shuffle(getrandbits: Callable[[int], int], x: list[int]) -> None:
@@ -130,11 +138,27 @@ def _flat_hit(h: SideHit) -> tuple[int, int, bool]:
     return h.casualties, h.state, h.new_rout
 
 
-def _flat_combat(table: CombatTable) -> list[Any]:
-    """A combat table as the store keeps it: faces, each face's row, who rolls."""
+def _by_draw(rows: list[list[Any]]) -> tuple[list[list[Any]], list[int]]:
+    """Rows as the store keeps them: each different row once, and each draw's row by its
+    place among them."""
+    distinct: list[list[Any]] = []
+    place: dict[tuple[Any, ...], int] = {}
+    by_draw = []
+    for row in rows:
+        i = place.setdefault(tuple(row), len(distinct))
+        if i == len(distinct):
+            distinct.append(row)
+        by_draw.append(i)
+    return distinct, by_draw
+
+
+def _stored_combat(table: CombatTable) -> list[Any]:
+    """A combat table as the store keeps it: the draws, the rows, each draw's row, who
+    rolls."""
     rows = [list(_flat_hit(r.attacker) + _flat_hit(r.defender)
                  + (r.attacker_pursues, r.defender_pursues)) for r in table.rows]
-    return [list(table.dice.faces), rows, table.attacker_rolls]
+    distinct, by_draw = _by_draw([rows[f] for f in table.dice.faces])
+    return [len(table.dice.faces), distinct, by_draw, table.attacker_rolls]
 
 
 class EstimateEngine:
@@ -230,7 +254,8 @@ class EstimateEngine:
         self.fire_tables: dict[int, _Fire] = {}
         self.combat_tables: dict[int, _Flat] = {}
         self.skirmish_tables: dict[int, _Skirmish] = {}
-        self.charge_tests: dict[int, TestTable | None] = {}
+        self.charge_tests: dict[int, _Test | None] = {}
+        self.reactions: dict[int, _Reaction | None] = {}
         self.chargeable: dict[int, bool] = {}
         # The battle in progress (set by fight).
         self.cas: list[int] = []
@@ -731,16 +756,16 @@ class EstimateEngine:
                 found = self.opportunity_target(cav, c)
                 if found is None:
                     continue
-                target, table = found
-                if table.passes[self.roll(table.dice.faces)]:
+                target, (n, passes_by_draw) = found
+                if passes_by_draw[int(self.random() * n)]:
                     self.charge(cav, target)
 
-    def opportunity_target(self, cav: int, c: int) -> tuple[int, TestTable] | None:
+    def opportunity_target(self, cav: int, c: int) -> tuple[int, _Test] | None:
         """The brigade of the corps this cavalry would opportunity charge, with its test; None
         for none."""
         st, gone, cas, limit, form, arm = (self.st, self.gone, self.cas, self.u_limit, self.form,
                                            self.u_arm)
-        best: tuple[int, TestTable] | None = None
+        best: tuple[int, _Test] | None = None
         best_key = (0, 0, 0)
         grade = self.c_grade[self.u_corps[cav]]
         tests = self.charge_tests
@@ -753,15 +778,30 @@ class EstimateEngine:
             if situation in tests:
                 table = tests[situation]
             else:
-                table = tests[situation] = charge_test_table(
-                    self.ruleset, self.u_rating[cav], cas[cav], _ARMS[arm[u]], st[u],
-                    _FORMS[form[u]], grade) if self.may_charge(arm[u], form[u], st[u]) else None
+                table = tests[situation] = self.charge_test(cav, u, grade) if self.may_charge(
+                    arm[u], form[u], st[u]) else None
             if table is None:
                 continue
             key = (CHARGE_PREFERENCE.get(_FORMS[form[u]], 1), -st[u], limit[u] - cas[u])
             if best is None or key < best_key:
                 best, best_key = (u, table), key
         return best
+
+    def charge_test(self, cav: int, u: int, grade: Grade) -> _Test | None:
+        """Rule 6: the cavalry's test to opportunity charge this brigade as it stands, read
+        once; None where it offers no ground for one."""
+        rating, cas = self.u_rating[cav], self.cas[cav]
+        arm, state, formation = _ARMS[self.u_arm[u]], self.st[u], _FORMS[self.form[u]]
+        situation = stored_key("charge", rating, cas, arm, state, formation, grade)
+        stored = self.store.get(situation)
+        if stored is None:
+            full = charge_test_table(self.ruleset, rating, cas, arm, state, formation, grade)
+            stored = [] if full is None else [list(full.dice.faces), list(full.passes)]
+            self.store.put(situation, stored)
+        if not stored:
+            return None
+        faces, passes = stored
+        return len(faces), tuple(passes[f] for f in faces)
 
     def may_charge(self, arm: int, form: int, state: int) -> bool:
         """Whether cavalry may charge a brigade of this arm, formation and state (Rule 8)."""
@@ -782,15 +822,22 @@ class EstimateEngine:
         t_corps = self.u_corps[target]
         evade = self.c_orders[t_corps] is CorpsOrder.WITHDRAW
         reaction = reaction_for(ruleset, t_arm, _FORMS[form[target]], evade)
-        by_morale = t_arm is Arm.CAVALRY and st[target] != FORMED
-        table = None if reaction is None else reaction_table(
-            ruleset, t_arm, self.u_rating[target], st[target], reaction, self.cas[target],
-            self.c_grade[t_corps], evade, FACTS[self.facts(target)] if by_morale else NO_FACTS)
+        table = None
+        if reaction is not None:
+            # Rule 18's morale facts count only for cavalry not formed (1 + the mask; else 0)
+            facts = (1 + self.facts(target) if t_arm is Arm.CAVALRY and st[target] != FORMED
+                     else 0)
+            key = ((((target << 2 | st[target]) << 8 | self.cas[target]) << 5 | facts) << 3
+                   | _REACTION_CODE[reaction])
+            if key in self.reactions:
+                table = self.reactions[key]
+            else:
+                table = self.reactions[key] = self.reaction_test(target, reaction, evade, facts)
         if reaction is not None and table is not None:
-            face = 0 if table.automatic else self.roll(table.dice.faces)
-            reacted = table.passes[face]
-            if not reacted and table.fail_casualties:
-                self.hit(target, table.fail_casualties, st[target])
+            n, passes_by_draw, fail_casualties = table
+            reacted = passes_by_draw[int(self.random() * n)] if n else passes_by_draw[0]
+            if not reacted and fail_casualties:
+                self.hit(target, fail_casualties, st[target])
         else:
             reaction = None
         if reacted and reaction is Reaction.EVADE:
@@ -816,6 +863,28 @@ class EstimateEngine:
             else:
                 self.quick(cav, target, QuickCase.DEPLOYED_ARTILLERY_CHARGED, True,
                            bool(self.facts(target) & SUPPORTS))
+
+    def reaction_test(self, target: int, reaction: Reaction, evade: bool,
+                      facts: int) -> _Reaction | None:
+        """Rule 6: the target's reaction to a charge as it stands, read once; None where the
+        rules refuse it. ``facts`` is 1 + its morale facts' mask where they count, else 0."""
+        arm, rating = _ARMS[self.u_arm[target]], self.u_rating[target]
+        state, cas = self.st[target], self.cas[target]
+        grade = self.c_grade[self.u_corps[target]]
+        situation = stored_key("reaction", arm, rating, state, reaction, cas, grade, evade, facts)
+        stored = self.store.get(situation)
+        if stored is None:
+            full = reaction_table(self.ruleset, arm, rating, state, reaction, cas, grade, evade,
+                                  FACTS[facts - 1] if facts else NO_FACTS)
+            stored = [] if full is None else [full.automatic, list(full.dice.faces),
+                                              list(full.passes), full.fail_casualties]
+            self.store.put(situation, stored)
+        if not stored:
+            return None
+        automatic, faces, passes, fail_casualties = stored
+        if automatic:
+            return 0, (passes[0],), fail_casualties
+        return len(faces), tuple(passes[f] for f in faces), fail_casualties
 
     def quick(self, cav: int, target: int, case: QuickCase, beyond_half: bool,
               supports: bool) -> bool:
@@ -856,15 +925,13 @@ class EstimateEngine:
                                    st[d], d_facts)
             stored = self.store.get(situation)
             if stored is None:
-                stored = _flat_combat(combat_table(
+                stored = _stored_combat(combat_table(
                     self.ruleset, rule, self.u_profiles[a][form[a]], cas[a], st[a],
                     _FACT_SETS[a_facts], self.u_profiles[d][form[d]], cas[d], st[d],
                     _FACT_SETS[d_facts]))
                 self.store.put(situation, stored)
-            faces, rows, attacker_rolls = stored
-            table = self.combat_tables[key] = (
-                len(faces), tuple((r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7])
-                                  for r in (rows[f] for f in faces)), attacker_rolls)
+            n, rows, by_draw, attacker_rolls = stored
+            table = self.combat_tables[key] = (n, [rows[i] for i in by_draw], attacker_rolls)
         return table
 
     def combat(self, rule: int, a: int, d: int, a_facts: int, d_facts: int) -> None:
@@ -943,15 +1010,15 @@ class EstimateEngine:
                 self.ruleset, self.u_profiles[a][form[a]], cas[a], st[a],
                 IN_COVER if cover else NO_FACTS, self.u_profiles[d][form[d]], cas[d], st[d],
                 NO_FACTS)
-            stored = [list(full.dice.faces), {
-                str(fa * 8 + fd): list(_flat_hit(ah) + (at,) + _flat_hit(dh) + (dt,))
-                for (fa, fd), (ah, at, dh, dt) in full.rows.items()}]
+            faces = full.dice.faces
+            rows = {pair: list(_flat_hit(ah) + (at,) + _flat_hit(dh) + (dt,))
+                    for pair, (ah, at, dh, dt) in full.rows.items()}
+            # the draws: the attacker's place among the faces * n + the defender's
+            distinct, by_draws = _by_draw([rows[fa, fd] for fa in faces for fd in faces])
+            stored = [len(faces), distinct, by_draws]
             self.store.put(situation, stored)
-        faces, rows = stored
-        by_pair = {int(pair): (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7])
-                   for pair, r in rows.items()}
-        table = self.skirmish_tables[key] = (len(faces), tuple(
-            by_pair[fa * 8 + fd] for fa in faces for fd in faces))
+        n, rows, by_draws = stored
+        table = self.skirmish_tables[key] = (n, [rows[i] for i in by_draws])
         return table
 
     def facts(self, u: int) -> int:

@@ -34,7 +34,7 @@ from campaign1813.campaign.battle.ruleset1813.rules.loader import ruleset_info
 __all__ = ["TableStore", "store_for", "key", "fingerprint", "cache_folder", "FORMAT"]
 
 # The layout of the file's entries; a change of layout changes every file's name.
-FORMAT = 1
+FORMAT = 2
 # The code the tables are read from: the 1813 rules engine and the battle's shared terms.
 _CODE = Path(__file__).resolve().parent
 _SHARED = _CODE.parent
