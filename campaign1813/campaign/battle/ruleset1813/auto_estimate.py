@@ -483,13 +483,13 @@ class EstimateEngine:
         random = self.random
         cas, st, gone, purs, form = self.cas, self.st, self.gone, self.purs, self.form
         limit = self.u_limit
-        (grade, (faces, pips_by_draw), units, guns, fighting, town, stop, attack, withdraws,
+        (grade, (pip_draws, pips_by_draw), units, guns, fighting, town, stop, attack, withdraws,
          fights) = self.c_move[c]
         if self.poor_pending and grade is Grade.POOR:
             self.poor_pending = False
             pips = -1
         else:
-            pips = pips_by_draw[int(random() * faces)]
+            pips = pips_by_draw[int(random() * pip_draws)]
         lost = pips < 0
         # the brigades waiting to rally (none while every brigade of the battle is formed or
         # Disordered and none is pursuing, which the lists tell at once: counting the values
@@ -557,8 +557,8 @@ class EstimateEngine:
                     table = self.fire_tables.get(key)
                     if table is None:
                         table = self.fire_table(g, target, long, key)
-                    n, hits_by_draw = table
-                    hits = hits_by_draw[int(random() * n)]
+                    draws, hits_by_draw = table
+                    hits = hits_by_draw[int(random() * draws)]
                     if hits:
                         cas[target] += hits
                         if self.morale(target, 0, False):
