@@ -14,7 +14,7 @@ from dataclasses import replace
 import pytest
 
 from campaign1813.campaign.battle.core.results import run_seed
-from campaign1813.campaign.battle.ruleset1813.auto_estimate import EstimateEngine
+from campaign1813.campaign.battle.ruleset1813.auto_estimate import EstimateEngine, shuffle
 from campaign1813.campaign.battle.ruleset1813.auto_plan import plan_of
 from campaign1813.campaign.battle.ruleset1813.autoresolve import estimate, resolve
 from campaign1813.campaign.battle.ruleset1813.rules.brigade import STATE_ORDER
@@ -105,3 +105,16 @@ def test_estimate_counts_the_engines_winners():
     odds = estimate(s, 60, seed=11)
     assert (odds.french.count, odds.allied.count, odds.draw.count) == (
         winners.count(FRENCH), winners.count(ALLIED), winners.count(None))
+
+
+def test_the_engines_shuffle_is_randoms_shuffle():
+    """The bag is shuffled as ``resolve`` shuffles it (``random.Random.shuffle``): the same
+    order for every seed and length, and the generator left in the same state after."""
+    for seed in range(200):
+        for length in range(12):
+            theirs, ours = random.Random(seed), random.Random(seed)
+            expected, got = list(range(length)), list(range(length))
+            theirs.shuffle(expected)
+            shuffle(ours.getrandbits, got)
+            assert got == expected, (seed, length)
+            assert ours.getstate() == theirs.getstate(), (seed, length)

@@ -22,7 +22,8 @@ from campaign1813.campaign.battle.ruleset1813.table_store import (
 )
 from tests.battle.setups import setup
 
-_BUILDERS = ("morale_table", "fire_table_for", "combat_table", "skirmish_table")
+_BUILDERS = ("morale_table", "fire_table_for", "combat_table", "skirmish_table",
+             "charge_test_table", "reaction_table")
 
 
 def _tables_of(path) -> dict[str, object]:
@@ -40,7 +41,7 @@ def test_the_tables_on_disk_are_those_the_rules_build_now(tmp_path, monkeypatch)
     assert written.parent == cache_folder()
     tables = _tables_of(written)
     kinds = {situation.partition("|")[0] for situation in tables}
-    assert kinds == {"morale", "fire", "combat", "skirmish"}
+    assert kinds == {"morale", "fire", "combat", "skirmish", "charge", "reaction"}
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "elsewhere"))
     assert not store_for("1813").tables            # nothing on disk there yet

@@ -13,6 +13,7 @@ the two engines to the same winner and the same end of every brigade, battle by 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from campaign1813.campaign.battle.ruleset1813.auto_plan import (
@@ -44,7 +45,6 @@ from campaign1813.campaign.battle.ruleset1813.auto_tables import (
     SHAKEN,
     CombatTable,
     SideHit,
-    TestTable,
     charge_test_table,
     combat_table,
     contact_result,
@@ -70,7 +70,7 @@ from campaign1813.campaign.battle.ruleset1813.table_store import store_for
 from campaign1813.campaign.battle.setup import ALLIED, FRENCH
 from campaign1813.campaign.battle.terms import Arm, CorpsOrder, Formation, Grade, Rating
 
-__all__ = ["EstimateEngine"]
+__all__ = ["EstimateEngine", "shuffle"]
 
 # Formations as whole numbers (their place in the enum), so a table's key is one number.
 _FORMS = tuple(Formation)
@@ -90,27 +90,75 @@ _CHIP_KIND = {"corps": _CORPS_CHIP, "cinc": _CINC_CHIP, "poor": _POOR_CHIP,
               "gifted": _GIFTED_CHIP, "tactical": _TACTICAL_CHIP}
 _NOT_A_FACT, _GARRISONED, _STANDING = 0, 1, 2
 _FACT_SETS = (NO_FACTS, GARRISON, STATIONARY)
-# One combat row, flat: attacker's casualties, state, new rout; the defender's the same; then
+# Every table below is kept by draw: a roll is ``int(random() * n)`` (the place of one of the
+# dice's n equally likely faces, as ``roll`` draws it), and the table holds the result of the
+# face at each place, so a roll is one index. The rows are the store's lists (JSON's, or as
+# built), shared by the draws that give the same row.
+# One combat row: the attacker's casualties, state, new rout; the defender's the same; then
 # whether the attacker and the defender pursue.
-_CombatRow = tuple[int, int, bool, int, int, bool, bool, bool]
-# A flat table: its equally likely faces, and its rows by face.
-_Flat = tuple[tuple[int, ...], tuple[_CombatRow, ...], bool]
-# A morale test, flat: faces (empty when automatic), the state after and the new rout by face.
-_Morale = tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...]]
-# A skirmish, flat: faces, and by (attacker's face * 8 + defender's face) the results.
-_SkirmishRow = tuple[int, int, bool, bool, int, int, bool, bool]
-_Skirmish = tuple[tuple[int, ...], dict[int, _SkirmishRow]]
+_CombatRow = list[Any]
+# A combat: n, each draw's row, and whether the attacker rolls.
+_Flat = tuple[int, list[_CombatRow], bool]
+# A morale test: n (0 when automatic: no roll), and each draw's state after and new rout.
+_Morale = tuple[int, tuple[tuple[int, bool], ...]]
+# One skirmish row: the attacker's casualties, state, new rout and whether it tests its
+# morale; the defender's the same.
+_SkirmishRow = list[Any]
+# A skirmish: n, and by (attacker's draw * n + defender's draw) the results.
+_Skirmish = tuple[int, list[_SkirmishRow]]
+# Rule 7: n, and each draw's hits.
+_Fire = tuple[int, tuple[int, ...]]
+# Rule 6's charge test: n, and whether each draw passes.
+_Test = tuple[int, tuple[bool, ...]]
+# Rule 6's reaction: n (0 when automatic: no roll), whether each draw passes, and the
+# casualties a failure costs.
+_Reaction = tuple[int, tuple[bool, ...], int]
+_REACTION_CODE = {r: i for i, r in enumerate(Reaction)}
+
+
+def shuffle(getrandbits: Callable[[int], int], x: list[int]) -> None:
+    """Shuffle ``x`` in place exactly as ``random.Random.shuffle`` does, drawing the same bits.
+
+    CPython's shuffle is plain Python: for each place from the last down to the second it
+    draws a place at or before it by rejection from ``getrandbits``, taking as many bits as
+    the count of places has. This is that loop without its calls per place; a test holds it
+    to ``random.shuffle`` over many seeds and lengths.
+    """
+    i = len(x) - 1
+    while i > 0:
+        k = (i + 1).bit_length()
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+        i -= 1
 
 
 def _flat_hit(h: SideHit) -> tuple[int, int, bool]:
     return h.casualties, h.state, h.new_rout
 
 
-def _flat_combat(table: CombatTable) -> list[Any]:
-    """A combat table as the store keeps it: faces, each face's row, who rolls."""
+def _by_draw(rows: list[list[Any]]) -> tuple[list[list[Any]], list[int]]:
+    """Rows as the store keeps them: each different row once, and each draw's row by its
+    place among them."""
+    distinct: list[list[Any]] = []
+    place: dict[tuple[Any, ...], int] = {}
+    by_draw = []
+    for row in rows:
+        i = place.setdefault(tuple(row), len(distinct))
+        if i == len(distinct):
+            distinct.append(row)
+        by_draw.append(i)
+    return distinct, by_draw
+
+
+def _stored_combat(table: CombatTable) -> list[Any]:
+    """A combat table as the store keeps it: the draws, the rows, each draw's row, who
+    rolls."""
     rows = [list(_flat_hit(r.attacker) + _flat_hit(r.defender)
                  + (r.attacker_pursues, r.defender_pursues)) for r in table.rows]
-    return [list(table.dice.faces), rows, table.attacker_rolls]
+    distinct, by_draw = _by_draw([rows[f] for f in table.dice.faces])
+    return [len(table.dice.faces), distinct, by_draw, table.attacker_rolls]
 
 
 class EstimateEngine:
@@ -189,16 +237,25 @@ class EstimateEngine:
         self.re_formed = plan.re_formed
         self.rout_reacts = [reaction_action(ruleset, s) == "rout" for s in range(4)]
         self.sent_back = [pursuers_sent_back_state(ruleset, s) for s in range(4)]
-        self.pips: dict[Grade, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        # Each grade's pips by draw, and each corps commander's.
+        self.pips: dict[Grade, tuple[int, tuple[int, ...]]] = {}
         for g in Grade:
             dice, by_face = pips_table(ruleset, g)
-            self.pips[g] = (dice.faces, by_face)
+            self.pips[g] = (len(dice.faces), tuple(by_face[f] for f in dice.faces))
+        # What a corps' move reads of its corps, in one piece.
+        self.c_move = [
+            (self.c_grade[c], self.pips[self.c_grade[c]], self.c_units[c], self.c_guns[c],
+             self.c_fighting[c], self.c_town[c], self.c_stop[c],
+             self.c_orders[c] is CorpsOrder.ATTACK, self.c_orders[c] is CorpsOrder.WITHDRAW,
+             self.c_orders[c] in FIGHTING) for c in range(self.nc)]
         # The tables met so far, each under one key.
         self.morale_tables: dict[int, _Morale] = {}
-        self.fire_tables: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
-        self.combat_tables: dict[tuple[int, ...], _Flat] = {}
+        self.u_mkey = [u << 15 for u in range(self.n)]      # a brigade's part of that key
+        self.fire_tables: dict[int, _Fire] = {}
+        self.combat_tables: dict[int, _Flat] = {}
         self.skirmish_tables: dict[int, _Skirmish] = {}
-        self.charge_tests: dict[int, TestTable | None] = {}
+        self.charge_tests: dict[int, _Test | None] = {}
+        self.reactions: dict[int, _Reaction | None] = {}
         self.chargeable: dict[int, bool] = {}
         # The battle in progress (set by fight).
         self.cas: list[int] = []
@@ -217,6 +274,21 @@ class EstimateEngine:
         self.charged: set[int] = set()
         self.dirty = True
         self.winner: str | None = None
+        # What every battle starts from, and reads of the plan, made once.
+        # the states not broken, the formed first (the commonest)
+        self.unbroken_states = [s for s in range(len(self.broken)) if not self.broken[s]]
+        self.fewest = min(self.c_breaks_at)
+        # each corps' brigades are numbered one after another
+        self.spans = [(units[0], units[-1] + 1) for units in self.c_units]
+        self.all_chips = list(range(len(self.chips)))
+        # the bag holds every chip while every corps stands and there is no CinC's chip
+        self.plain_bag = _CINC_CHIP not in self.chip_kind
+        self.start_gaps = [[START_GAP] * self.nc for _ in range(self.nc)]
+        self.present = self.start_present[:]
+        self.withdrawn = [False] * self.nc
+        self.target = [-1] * self.nc
+        self.retarget()             # turn 1's targets: the same in every battle
+        self.start_target = self.target[:]
 
     # -- one battle
 
@@ -232,27 +304,22 @@ class EstimateEngine:
         self.form = self.start_forms[:]
         self.present = present = self.start_present[:]
         self.withdrawn = withdrawn = [False] * nc
-        self.target = [-1] * nc
-        self.gaps = [[START_GAP] * nc for _ in range(nc)]
+        self.target = self.start_target[:]
+        self.gaps = [row[:] for row in self.start_gaps]
         self.charged.clear()
         self.winner = None
         re_formed, arrival = self.re_formed, self.c_arrival
         chips, kinds, chip_corps = self.chips, self.chip_kind, self.chip_corps
         c_units, breaks_at, broken = self.c_units, self.c_breaks_at, self.broken
-        shuffle, corps_move = rng.shuffle, self.corps_move
+        getrandbits, corps_move = rng.getrandbits, self.corps_move
         by_breaks = self.plan.judged_by_breaks
-        broken_states = [s for s in range(len(broken)) if broken[s]]
-        fewest = min(breaks_at)
-        # each corps' brigades are numbered one after another
-        spans = [(units[0], units[-1] + 1) for units in c_units]
+        unbroken_states, fewest, spans = self.unbroken_states, self.fewest, self.spans
+        all_chips, plain_bag = self.all_chips, self.plain_bag
         all_corps = range(nc)
-        turns = self.plan.setup.turns
-        for turn in range(1, turns + 1):
+        for turn in range(1, self.plan.setup.turns + 1):
             self.turn = turn
             self.dirty = True
-            if turn == 1:
-                self.retarget()
-            elif False in present:
+            if turn > 1 and False in present:
                 # Targets change only when a corps arrives (or withdraws: army_break).
                 arrived = False
                 for c in all_corps:
@@ -261,16 +328,19 @@ class EstimateEngine:
                 if arrived:
                     self.retarget()
             # Every chip drawn once, in a seeded order.
-            bag = []
-            for k in range(len(chips)):
-                kind = kinds[k]
-                if kind == _CORPS_CHIP:
-                    c = chip_corps[k]
-                    if present[c] and not withdrawn[c]:
+            if plain_bag and False not in present and True not in withdrawn:
+                bag = all_chips[:]
+            else:
+                bag = []
+                for k in all_chips:
+                    kind = kinds[k]
+                    if kind == _CORPS_CHIP:
+                        c = chip_corps[k]
+                        if present[c] and not withdrawn[c]:
+                            bag.append(k)
+                    elif kind != _CINC_CHIP or self.cinc_in_bag(chips[k]):
                         bag.append(k)
-                elif kind != _CINC_CHIP or self.cinc_in_bag(chips[k]):
-                    bag.append(k)
-            shuffle(bag)
+            shuffle(getrandbits, bag)
             self.poor_pending = False
             moved: set[int] = set()
             self.moved = moved
@@ -293,32 +363,37 @@ class EstimateEngine:
                     # The army break, judged after a move that changed a brigade's state.
                     self.dirty = False
                     # Fewer brigades down in the whole battle than any corps needs to break
-                    # (counted at once by the lists): no corps breaks.
+                    # (counted at once by the lists): no corps breaks. A list counts the
+                    # values most of it holds quickest, so the brigades not broken are
+                    # counted (the formed first) and the destroyed by those that are not.
+                    destroyed = n - gone.count(False)
                     if by_breaks:
-                        down = gone.count(True)
-                        for s in broken_states:
-                            down += st.count(s)
+                        down = destroyed + n
+                        for s in unbroken_states:
+                            down -= st.count(s)
+                            if down < fewest:
+                                break
                         if down < fewest:
                             continue
                     newly = []
                     for c in all_corps:
                         if present[c] and not withdrawn[c]:
                             first, last = spans[c]
-                            if True in gone[first:last]:
+                            if destroyed and True in gone[first:last]:
                                 down = 0
                                 for u in c_units[c]:
                                     if gone[u] or broken[st[u]]:
                                         down += 1
                             else:
                                 states = st[first:last]
-                                down = 0
-                                for s in broken_states:
-                                    down += states.count(s)
+                                down = last - first
+                                for s in unbroken_states:
+                                    down -= states.count(s)
                             if down >= breaks_at[c]:
                                 newly.append(c)
                     if (newly or not by_breaks) and self.army_break(newly):
                         return self.winner
-            if DISORDERED in st:
+            if st.count(FORMED) < n and DISORDERED in st:
                 for u in range(n):
                     if st[u] == DISORDERED and not purs[u]:
                         st[u] = re_formed
@@ -398,8 +473,8 @@ class EstimateEngine:
         if self.poor_pending and grade is Grade.POOR:
             self.poor_pending = False
             return -1
-        faces, by_face = self.pips[grade]
-        return by_face[faces[int(self.random() * len(faces))]]
+        n, by_draw = self.pips[grade]
+        return by_draw[int(self.random() * n)]
 
     def corps_move(self, c: int) -> None:
         """A corps commander's move: pursuers rally, guns fire, brigades form, the corps
@@ -408,19 +483,21 @@ class EstimateEngine:
         random = self.random
         cas, st, gone, purs, form = self.cas, self.st, self.gone, self.purs, self.form
         limit = self.u_limit
-        grade = self.c_grade[c]
+        (grade, (pip_draws, pips_by_draw), units, guns, fighting, town, stop, attack, withdraws,
+         fights) = self.c_move[c]
         if self.poor_pending and grade is Grade.POOR:
             self.poor_pending = False
             pips = -1
         else:
-            faces, by_face = self.pips[grade]
-            pips = by_face[faces[int(random() * len(faces))]]
+            pips = pips_by_draw[int(random() * pip_draws)]
         lost = pips < 0
-        # the brigades waiting to rally (none while no brigade of the battle is Shaken, routing
-        # or pursuing, which the lists tell at once)
-        waiting = [u for u in self.c_units[c] if not gone[u] and (
+        # the brigades waiting to rally (none while every brigade of the battle is formed or
+        # Disordered and none is pursuing, which the lists tell at once: counting the values
+        # they mostly hold is quickest)
+        n = self.n
+        waiting = [u for u in units if not gone[u] and (
             purs[u] or st[u] == SHAKEN or (st[u] == ROUT and cas[u] < limit[u]))] if (
-            SHAKEN in st or ROUT in st or True in purs) else []
+            st.count(FORMED) + st.count(DISORDERED) < n or purs.count(False) < n) else []
         left = pips if pips > 0 else 0
         charged = self.charged          # the cavalry that charged in this move: none yet
         if charged:
@@ -443,7 +520,7 @@ class EstimateEngine:
                 # Rule 7: the guns fire (unlimbering first for the pips of an artillery action;
                 # even on a move lost to the Poor chip, without pips).
                 cost = self.cost_guns
-                for g in self.c_guns[c]:
+                for g in guns:
                     if gone[g] or st[g] != FORMED:
                         continue
                     if form[g] == _LIMBERED:
@@ -480,25 +557,37 @@ class EstimateEngine:
                     table = self.fire_tables.get(key)
                     if table is None:
                         table = self.fire_table(g, target, long, key)
-                    faces, hits_by_total = table
-                    hits = hits_by_total[faces[int(random() * len(faces))]]
+                    draws, hits_by_draw = table
+                    hits = hits_by_draw[int(random() * draws)]
                     if hits:
                         cas[target] += hits
                         if self.morale(target, 0, False):
                             self.cascade([target])
             if not lost:
-                town = self.c_town[c]
-                stop = self.c_stop[c]
                 if gap <= SHORT_RANGE_GAP + 1 and not town:
                     # Formed brigades take the formation their next action wants.
                     near = gap - 1 if stop >= 0 and gap > stop else gap
                     if near <= SHORT_RANGE_GAP:
-                        attack = self.c_orders[c] is CorpsOrder.ATTACK
                         deploy = _COLUMN_OF_ATTACK if attack else _LINE
-                        square = -1 if attack else self.threatened(c, near)
+                        # Unless on Attack, the infantry brigade the enemy's formed cavalry
+                        # would charge next (the nearest its rout point, then not A class)
+                        # forms square while such cavalry stand.
+                        square = -1
+                        if not attack:
+                            for e in self.c_cav[t]:
+                                if st[e] == FORMED and not gone[e] and not purs[e]:
+                                    best_key = 0
+                                    a = self.u_a
+                                    for u in self.c_inf[c]:
+                                        if gone[u] or st[u] != FORMED:
+                                            continue
+                                        key = (limit[u] - cas[u]) * 2 + a[u]
+                                        if square < 0 or key < best_key:
+                                            square, best_key = u, key
+                                    break
                         cost = self.cost_form
                         arm = self.u_arm
-                        for u in self.c_fighting[c]:
+                        for u in fighting:
                             if gone[u] or st[u] != FORMED or purs[u]:
                                 continue
                             if arm[u] == _INF:
@@ -514,12 +603,10 @@ class EstimateEngine:
                     if stop >= 0 and gap > stop and left - cost >= reserve:
                         left -= cost
                         gap = gaps[t] = self.gaps[t][c] = gap - 1
-                    elif (self.c_orders[c] is CorpsOrder.WITHDRAW and gap < START_GAP
-                          and left - cost >= reserve):
+                    elif withdraws and gap < START_GAP and left - cost >= reserve:
                         left -= cost
                         gap = gaps[t] = self.gaps[t][c] = gap + 1
-                orders = self.c_orders[c]
-                if gap <= SHORT_RANGE_GAP and orders in FIGHTING:
+                if gap <= SHORT_RANGE_GAP and fights:
                     left = self.combats(c, t, gap, left, reserve, charged)
                 if min(gaps) <= SHORT_RANGE_GAP:
                     self.opportunity(c)
@@ -582,8 +669,7 @@ class EstimateEngine:
             self.charge(u, target)
         return left
 
-    def fire_table(self, gun: int, target: int, long: bool,
-                   key: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    def fire_table(self, gun: int, target: int, long: bool, key: int) -> _Fire:
         """Rule 7's hits by total for this battery at this target and range, read once."""
         calibre, rating, cas = self.u_calibre[gun], self.u_rating[gun], self.cas[gun]
         kind = self.u_target_kind[target]
@@ -594,7 +680,8 @@ class EstimateEngine:
                                                  RangeBand.LONG if long else RangeBand.SHORT)
             stored = [list(dice.faces), list(hits_by_total)]
             self.store.put(situation, stored)
-        table = self.fire_tables[key] = (tuple(stored[0]), tuple(stored[1]))
+        faces, hits = stored
+        table = self.fire_tables[key] = (len(faces), tuple(hits[f] for f in faces))
         return table
 
     def wants_rally(self, u: int) -> bool:
@@ -606,25 +693,6 @@ class EstimateEngine:
                                                        self.cas[u] < self.u_limit[u])
 
     # -- formations
-
-    def threatened(self, c: int, gap: int) -> int:
-        """The infantry brigade the enemy's formed cavalry would charge next (-1 for none)."""
-        t = self.target[c]
-        if t < 0 or gap > SHORT_RANGE_GAP or self.c_town[c]:
-            return -1
-        st, gone, purs, cas, limit = self.st, self.gone, self.purs, self.cas, self.u_limit
-        if not any(not gone[u] and st[u] == FORMED and not purs[u] for u in self.c_cav[t]):
-            return -1
-        best = -1
-        best_key = 0
-        a = self.u_a
-        for u in self.c_inf[c]:
-            if gone[u] or st[u] != FORMED:
-                continue
-            key = (limit[u] - cas[u]) * 2 + a[u]
-            if best < 0 or key < best_key:
-                best, best_key = u, key
-        return best
 
     def pick(self, units: list[int]) -> int:
         """The enemy brigade of these nearest its rout point, then in the worse state, then
@@ -688,16 +756,16 @@ class EstimateEngine:
                 found = self.opportunity_target(cav, c)
                 if found is None:
                     continue
-                target, table = found
-                if table.passes[self.roll(table.dice.faces)]:
+                target, (n, passes_by_draw) = found
+                if passes_by_draw[int(self.random() * n)]:
                     self.charge(cav, target)
 
-    def opportunity_target(self, cav: int, c: int) -> tuple[int, TestTable] | None:
+    def opportunity_target(self, cav: int, c: int) -> tuple[int, _Test] | None:
         """The brigade of the corps this cavalry would opportunity charge, with its test; None
         for none."""
         st, gone, cas, limit, form, arm = (self.st, self.gone, self.cas, self.u_limit, self.form,
                                            self.u_arm)
-        best: tuple[int, TestTable] | None = None
+        best: tuple[int, _Test] | None = None
         best_key = (0, 0, 0)
         grade = self.c_grade[self.u_corps[cav]]
         tests = self.charge_tests
@@ -710,15 +778,30 @@ class EstimateEngine:
             if situation in tests:
                 table = tests[situation]
             else:
-                table = tests[situation] = charge_test_table(
-                    self.ruleset, self.u_rating[cav], cas[cav], _ARMS[arm[u]], st[u],
-                    _FORMS[form[u]], grade) if self.may_charge(arm[u], form[u], st[u]) else None
+                table = tests[situation] = self.charge_test(cav, u, grade) if self.may_charge(
+                    arm[u], form[u], st[u]) else None
             if table is None:
                 continue
             key = (CHARGE_PREFERENCE.get(_FORMS[form[u]], 1), -st[u], limit[u] - cas[u])
             if best is None or key < best_key:
                 best, best_key = (u, table), key
         return best
+
+    def charge_test(self, cav: int, u: int, grade: Grade) -> _Test | None:
+        """Rule 6: the cavalry's test to opportunity charge this brigade as it stands, read
+        once; None where it offers no ground for one."""
+        rating, cas = self.u_rating[cav], self.cas[cav]
+        arm, state, formation = _ARMS[self.u_arm[u]], self.st[u], _FORMS[self.form[u]]
+        situation = stored_key("charge", rating, cas, arm, state, formation, grade)
+        stored = self.store.get(situation)
+        if stored is None:
+            full = charge_test_table(self.ruleset, rating, cas, arm, state, formation, grade)
+            stored = [] if full is None else [list(full.dice.faces), list(full.passes)]
+            self.store.put(situation, stored)
+        if not stored:
+            return None
+        faces, passes = stored
+        return len(faces), tuple(passes[f] for f in faces)
 
     def may_charge(self, arm: int, form: int, state: int) -> bool:
         """Whether cavalry may charge a brigade of this arm, formation and state (Rule 8)."""
@@ -739,15 +822,22 @@ class EstimateEngine:
         t_corps = self.u_corps[target]
         evade = self.c_orders[t_corps] is CorpsOrder.WITHDRAW
         reaction = reaction_for(ruleset, t_arm, _FORMS[form[target]], evade)
-        by_morale = t_arm is Arm.CAVALRY and st[target] != FORMED
-        table = None if reaction is None else reaction_table(
-            ruleset, t_arm, self.u_rating[target], st[target], reaction, self.cas[target],
-            self.c_grade[t_corps], evade, FACTS[self.facts(target)] if by_morale else NO_FACTS)
+        table = None
+        if reaction is not None:
+            # Rule 18's morale facts count only for cavalry not formed (1 + the mask; else 0)
+            facts = (1 + self.facts(target) if t_arm is Arm.CAVALRY and st[target] != FORMED
+                     else 0)
+            key = ((((target << 2 | st[target]) << 8 | self.cas[target]) << 5 | facts) << 3
+                   | _REACTION_CODE[reaction])
+            if key in self.reactions:
+                table = self.reactions[key]
+            else:
+                table = self.reactions[key] = self.reaction_test(target, reaction, evade, facts)
         if reaction is not None and table is not None:
-            face = 0 if table.automatic else self.roll(table.dice.faces)
-            reacted = table.passes[face]
-            if not reacted and table.fail_casualties:
-                self.hit(target, table.fail_casualties, st[target])
+            n, passes_by_draw, fail_casualties = table
+            reacted = passes_by_draw[int(self.random() * n)] if n else passes_by_draw[0]
+            if not reacted and fail_casualties:
+                self.hit(target, fail_casualties, st[target])
         else:
             reaction = None
         if reacted and reaction is Reaction.EVADE:
@@ -773,6 +863,28 @@ class EstimateEngine:
             else:
                 self.quick(cav, target, QuickCase.DEPLOYED_ARTILLERY_CHARGED, True,
                            bool(self.facts(target) & SUPPORTS))
+
+    def reaction_test(self, target: int, reaction: Reaction, evade: bool,
+                      facts: int) -> _Reaction | None:
+        """Rule 6: the target's reaction to a charge as it stands, read once; None where the
+        rules refuse it. ``facts`` is 1 + its morale facts' mask where they count, else 0."""
+        arm, rating = _ARMS[self.u_arm[target]], self.u_rating[target]
+        state, cas = self.st[target], self.cas[target]
+        grade = self.c_grade[self.u_corps[target]]
+        situation = stored_key("reaction", arm, rating, state, reaction, cas, grade, evade, facts)
+        stored = self.store.get(situation)
+        if stored is None:
+            full = reaction_table(self.ruleset, arm, rating, state, reaction, cas, grade, evade,
+                                  FACTS[facts - 1] if facts else NO_FACTS)
+            stored = [] if full is None else [full.automatic, list(full.dice.faces),
+                                              list(full.passes), full.fail_casualties]
+            self.store.put(situation, stored)
+        if not stored:
+            return None
+        automatic, faces, passes, fail_casualties = stored
+        if automatic:
+            return 0, (passes[0],), fail_casualties
+        return len(faces), tuple(passes[f] for f in faces), fail_casualties
 
     def quick(self, cav: int, target: int, case: QuickCase, beyond_half: bool,
               supports: bool) -> bool:
@@ -803,7 +915,9 @@ class EstimateEngine:
     def combat_table(self, rule: int, a: int, d: int, a_facts: int, d_facts: int) -> _Flat:
         """The combat's table for both brigades as they stand now, read once."""
         cas, st, form = self.cas, self.st, self.form
-        key = (rule, a, form[a], cas[a], st[a], a_facts, d, form[d], cas[d], st[d], d_facts)
+        key = ((((((((((rule << 12 | a) << 4 | form[a]) << 8 | cas[a]) << 2 | st[a]) << 2
+                    | a_facts) << 12 | d) << 4 | form[d]) << 8 | cas[d]) << 2 | st[d]) << 2
+               | d_facts)
         table = self.combat_tables.get(key)
         if table is None:
             situation = stored_key("combat", rule, self.u_profile_keys[a][form[a]], cas[a],
@@ -811,24 +925,31 @@ class EstimateEngine:
                                    st[d], d_facts)
             stored = self.store.get(situation)
             if stored is None:
-                stored = _flat_combat(combat_table(
+                stored = _stored_combat(combat_table(
                     self.ruleset, rule, self.u_profiles[a][form[a]], cas[a], st[a],
                     _FACT_SETS[a_facts], self.u_profiles[d][form[d]], cas[d], st[d],
                     _FACT_SETS[d_facts]))
                 self.store.put(situation, stored)
-            faces, rows, attacker_rolls = stored
-            table = self.combat_tables[key] = (tuple(faces), tuple(tuple(r) for r in rows),
-                                               attacker_rolls)
+            n, rows, by_draw, attacker_rolls = stored
+            table = self.combat_tables[key] = (n, [rows[i] for i in by_draw], attacker_rolls)
         return table
 
     def combat(self, rule: int, a: int, d: int, a_facts: int, d_facts: int) -> None:
         """Rules 9, 12-15: a combat rolled and its row applied; routs set off their friends,
         pursuers pursue."""
-        faces, rows, _ = self.combat_table(rule, a, d, a_facts, d_facts)
+        n, rows, _ = self.combat_table(rule, a, d, a_facts, d_facts)
         (a_cas, a_st, a_routs, d_cas, d_st, d_routs, a_pursues,
-         d_pursues) = rows[faces[int(self.rng.random() * len(faces))]]
-        self.hit(a, a_cas, a_st)
-        self.hit(d, d_cas, d_st)
+         d_pursues) = rows[int(self.random() * n)]
+        cas, st = self.cas, self.st
+        cas[a] += a_cas                 # hit, written out
+        st[a] = a_st
+        cas[d] += d_cas
+        st[d] = d_st
+        self.dirty = True
+        if a_st == ROUT:
+            self.purs[a] = False
+        if d_st == ROUT:
+            self.purs[d] = False
         if a_routs:
             self.cascade([a, d] if d_routs else [a])
         elif d_routs:
@@ -855,13 +976,20 @@ class EstimateEngine:
         table = self.skirmish_tables.get(key)
         if table is None:
             table = self.skirmish_table(a, d, key)
-        faces, rows = table
-        rand, n = self.rng.random, len(faces)
-        fa = faces[int(rand() * n)]
-        fd = faces[int(rand() * n)]
-        a_cas, a_st, a_routs, a_tests, d_cas, d_st, d_routs, d_tests = rows[fa * 8 + fd]
-        self.hit(a, a_cas, a_st)
-        self.hit(d, d_cas, d_st)
+        n, rows = table
+        rand = self.random
+        da = int(rand() * n)
+        a_cas, a_st, a_routs, a_tests, d_cas, d_st, d_routs, d_tests = rows[
+            da * n + int(rand() * n)]
+        cas[a] += a_cas                 # hit, written out
+        st[a] = a_st
+        cas[d] += d_cas
+        st[d] = d_st
+        self.dirty = True
+        if a_st == ROUT:
+            self.purs[a] = False
+        if d_st == ROUT:
+            self.purs[d] = False
         routed = ([a] if a_routs else []) + ([d] if d_routs else [])
         if a_tests and self.morale(a, 0, False):
             routed.append(a)
@@ -882,14 +1010,15 @@ class EstimateEngine:
                 self.ruleset, self.u_profiles[a][form[a]], cas[a], st[a],
                 IN_COVER if cover else NO_FACTS, self.u_profiles[d][form[d]], cas[d], st[d],
                 NO_FACTS)
-            stored = [list(full.dice.faces), {
-                str(fa * 8 + fd): list(_flat_hit(ah) + (at,) + _flat_hit(dh) + (dt,))
-                for (fa, fd), (ah, at, dh, dt) in full.rows.items()}]
+            faces = full.dice.faces
+            rows = {pair: list(_flat_hit(ah) + (at,) + _flat_hit(dh) + (dt,))
+                    for pair, (ah, at, dh, dt) in full.rows.items()}
+            # the draws: the attacker's place among the faces * n + the defender's
+            distinct, by_draws = _by_draw([rows[fa, fd] for fa in faces for fd in faces])
+            stored = [len(faces), distinct, by_draws]
             self.store.put(situation, stored)
-        faces, rows = stored
-        table = self.skirmish_tables[key] = (tuple(faces), {
-            int(pair): (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7])
-            for pair, r in rows.items()})
+        n, rows, by_draws = stored
+        table = self.skirmish_tables[key] = (n, [rows[i] for i in by_draws])
         return table
 
     def facts(self, u: int) -> int:
@@ -914,17 +1043,17 @@ class EstimateEngine:
                 break
         if self.purs[u]:
             mask |= PURSUIT
-        key = (((u << 8 | self.cas[u]) << 2 | st[u]) << 4 | mask) << 1 | rallying
+        key = self.u_mkey[u] | self.cas[u] << 7 | st[u] << 5 | mask << 1 | rallying
         table = self.morale_tables.get(key)
         if table is None:
             table = self.morale_table(u, mask, rallying, key)
-        faces, states, routs = table
-        face = faces[int(self.random() * len(faces))] if faces else 0
-        state = st[u] = states[face]
+        n, by_draw = table
+        state, routs = by_draw[int(self.random() * n)] if n else by_draw[0]
+        st[u] = state
         self.dirty = True
         if state == ROUT:
             self.purs[u] = False
-        return routs[face]
+        return routs
 
     def morale_table(self, u: int, mask: int, rallying: bool, key: int) -> _Morale:
         """Rule 17's test (or Rule 18's rally) for the brigade as it stands, read once."""
@@ -937,27 +1066,51 @@ class EstimateEngine:
                       [r.state for r in full.rows], [r.new_rout for r in full.rows]]
             self.store.put(situation, stored)
         faces, states, routs = stored
-        table = self.morale_tables[key] = (tuple(faces), tuple(states), tuple(routs))
+        table = self.morale_tables[key] = (
+            (len(faces), tuple((states[f], routs[f]) for f in faces)) if faces
+            else (0, ((states[0], routs[0]),)))
         return table
 
     def cascade(self, routed: list[int]) -> None:
         """Rule 16: each new rout makes every friend of its corps react, breadth first."""
-        st, gone, purs = self.st, self.gone, self.purs
-        rout_reacts = self.rout_reacts
-        queue = list(routed)
-        while queue:
-            r = queue.pop(0)
+        st, gone, purs, cas = self.st, self.gone, self.purs, self.cas
+        rout_reacts, friends, bua, mkey = self.rout_reacts, self.u_friends, self.u_bua, self.u_mkey
+        tables, random = self.morale_tables, self.random
+        self.dirty = True
+        queue = routed
+        i = 0
+        while i < len(queue):
+            r = queue[i]
+            i += 1
             # its friends not destroyed nor routing (one routing now stays routing, and none is
             # destroyed by a reaction, so they are looked at as the loop comes to them)
-            for f in self.u_friends[r]:
-                if gone[f] or st[f] == ROUT:
+            for f in friends[r]:
+                s = st[f]
+                if s == ROUT or gone[f]:
                     continue
-                if rout_reacts[st[f]]:
+                if rout_reacts[s]:
                     st[f] = ROUT
-                    self.dirty = True
                     purs[f] = False
                     queue.append(f)
-                elif self.morale(f, ROUT_NEAR, False):
+                    continue
+                # self.morale(f, ROUT_NEAR, False), written out
+                mask = bua[f] | ROUT_NEAR
+                for g in friends[f]:
+                    if st[g] == FORMED and not gone[g]:
+                        mask |= SUPPORTS
+                        break
+                if purs[f]:
+                    mask |= PURSUIT
+                key = mkey[f] | cas[f] << 7 | s << 5 | mask << 1
+                table = tables.get(key)
+                if table is None:
+                    table = self.morale_table(f, mask, False, key)
+                n, by_draw = table
+                s, routs = by_draw[int(random() * n)] if n else by_draw[0]
+                st[f] = s
+                if s == ROUT:
+                    purs[f] = False
+                if routs:
                     queue.append(f)
 
     def pursuit(self, cavalry: int, routers: int) -> None:

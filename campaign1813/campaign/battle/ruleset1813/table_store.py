@@ -33,8 +33,10 @@ from campaign1813.campaign.battle.ruleset1813.rules.loader import ruleset_info
 
 __all__ = ["TableStore", "store_for", "key", "fingerprint", "cache_folder", "FORMAT"]
 
-# The layout of the file's entries; a change of layout changes every file's name.
-FORMAT = 1
+# The layout of the file's entries (written by ``auto_estimate``; in the second, a combat's or a
+# skirmish's different rows once each and each draw's row by its place); a change of layout
+# changes every file's name.
+FORMAT = 2
 # The code the tables are read from: the 1813 rules engine and the battle's shared terms.
 _CODE = Path(__file__).resolve().parent
 _SHARED = _CODE.parent
