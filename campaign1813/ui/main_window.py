@@ -377,7 +377,7 @@ class MainWindow(QMainWindow):
     def _open_club(self, address: str, password: str, *, remember: bool) -> str | None:
         """Open a club's campaign; None if it opened, else why not (the current campaign
         kept)."""
-        from campaign1813.campaign.store.server import open_server_campaign
+        from campaign1813.campaign.store.server import ServerAddress, open_server_campaign
         from campaign1813.ui.club import (
             ClubWatch,
             keep_password,
@@ -406,8 +406,8 @@ class MainWindow(QMainWindow):
         watch.news.connect(self._on_club_news)
         watch.lost.connect(self._on_club_lost)
         watch.back.connect(self._on_club_back)
-        self.club_address = str(doc.address)
-        self.statusBar().showMessage(f"Opened {doc.address} — every change is kept on the "
+        self.club_address = str(ServerAddress(kept))  # the password, if any, kept out
+        self.statusBar().showMessage(f"Opened {self.club_address} — every change is kept on the "
                                      "server as it is made")
         return None
 

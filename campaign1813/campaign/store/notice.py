@@ -14,6 +14,7 @@ is told as the day it closed (``report``), which the window may read on its own.
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 import msgspec
 
@@ -27,7 +28,7 @@ WHOLE = "whole"  # the body that says: read the campaign again whole
 LABEL_LENGTH = 200  # an action's label, cut to this many characters in a notification
 
 
-class Notice(msgspec.Struct, frozen=True, omit_defaults=True):
+class Notice(msgspec.Struct, frozen=True):
     """What one commit (or several, merged) changed, as a notification tells it."""
 
     label: str = ""
@@ -61,6 +62,9 @@ class Notice(msgspec.Struct, frozen=True, omit_defaults=True):
                        self.fights, self.battle_step, self.reports, self.supply)
 
 
+_NOTHING = Notice()
+
+
 def notice_of(changes: Changes) -> Notice:
     """What a notification says of an action's changes."""
     report = changes.report.day if changes.report is not None else None
@@ -70,8 +74,18 @@ def notice_of(changes: Changes) -> Notice:
                   changes.battle_step, report)
 
 
-_ENCODER = msgspec.json.Encoder(order="sorted")
 _DECODER = msgspec.json.Decoder(Notice)
+
+
+def _compact(notice: Notice) -> bytes:
+    """A notice as JSON holding only what it says: no empty set, no flag left down, the
+    names and numbers sorted (so one change is always one text)."""
+    plain: dict[str, Any] = {}
+    for name in notice.__struct_fields__:
+        value = getattr(notice, name)
+        if value != getattr(_NOTHING, name):
+            plain[name] = sorted(value) if isinstance(value, frozenset) else value
+    return msgspec.json.encode(plain)
 
 
 def payload(campaign: str, token: str, notice: Notice | None) -> str:
@@ -79,7 +93,7 @@ def payload(campaign: str, token: str, notice: Notice | None) -> str:
     notice as compact JSON, or ``whole`` where there is none or it would not fit."""
     head = f"{campaign} {token} "
     if notice is not None and not notice.whole:
-        text = f"{head}{_ENCODER.encode(notice).decode()}"
+        text = f"{head}{_compact(notice).decode()}"
         if len(text.encode()) <= MAX_PAYLOAD:
             return text
     return head + WHOLE
