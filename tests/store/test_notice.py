@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from campaign1813.campaign import queries, services
 from campaign1813.campaign.day.changes import Changes
 from campaign1813.campaign.day.cycle import DayReport
 from campaign1813.campaign.store.notice import (
@@ -17,6 +18,7 @@ from campaign1813.campaign.store.notice import (
     payload,
     read_payload,
 )
+from tests.day.test_scenarios import make
 
 
 def test_an_orders_changes_are_told_in_a_line_of_compact_json_without_its_diary_lines():
@@ -82,3 +84,17 @@ def test_notices_heard_together_are_merged_into_one():
                           towns=frozenset({"Brook"}), date_changed=True,
                           report=date(1813, 5, 2), forms=True, count=3)
     assert merged([first, Notice(whole=True)]).whole
+
+
+def test_the_day_report_of_an_end_day_is_its_one_log_entry(tmp_path):
+    """What a window shows of another umpire's End Day: that End Day's diary lines, read as
+    the one entry of the log (none once it is undone, none for a day not ended)."""
+    u = make(tmp_path, {"1 Corps": "Aston"}, {"I Corps": "Fenwick"})
+    u.order("1 Corps", "Move", "Brook")
+    ended = u.end_day()
+    assert queries.day_report(u.doc, date(1813, 5, 1)) == ended.lines
+    assert "1 Corps marched 10 miles: Aston → Brook." in ended.lines
+    assert queries.day_report(u.doc, date(1813, 5, 2)) is None
+    services.undo(u.doc)
+    assert queries.day_report(u.doc, date(1813, 5, 1)) is None
+    u.doc.close()

@@ -9,6 +9,7 @@ import os
 import select
 import signal
 import time
+from datetime import date
 from pathlib import Path
 
 import psycopg
@@ -24,8 +25,9 @@ from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.store import server
 from campaign1813.campaign.store.club import CLUB_TABLES
 from campaign1813.campaign.store.document import CampaignBusy, open_campaign
+from campaign1813.campaign.store.notice import Notice, notice_of
 from campaign1813.campaign.store.opening import open_store
-from campaign1813.campaign.store.protocol import LogEntry
+from campaign1813.campaign.store.protocol import LogEntry, LogStep
 from campaign1813.campaign.store.schema import SQLModel
 from campaign1813.campaign.store.server import (
     CampaignServerError,
@@ -384,3 +386,34 @@ def test_new_backup_and_restore_take_an_address(pg_database, tmp_path, capsys):
     assert capsys.readouterr().out == "Club 1813\nstarted 3 May 1813\ntoday   3 May 1813\n"
     assert main(["diary", address]) == 0
     assert capsys.readouterr().out == "3 May 1813: Order: 5 Corps – Hold Magdeburg\n"
+
+
+def test_each_commit_is_told_with_what_it_changed(pg_database, fresh_campaign):
+    """Record 0031: a notification names what the commit changed (an order: its command; its
+    undo and redo the same; End Day: the day it reported on and that the date moved), so a
+    window re-reads only that; an action that wrote nothing says nothing."""
+    address = campaign_address(pg_database)
+    push_campaign(fresh_campaign(), address)
+    with open_store(address) as mine, open_store(address) as theirs:
+        listener = mine.listen()
+        try:
+            services.issue_order(theirs, "1 Corps", "Move", "Leipzig")
+            services.undo(theirs)
+            services.redo(theirs)
+            with pytest.raises(CampaignError):
+                services.undo(theirs, LogStep("not-the-latest", "Order"))
+            ended = services.end_day(theirs)
+            ready, _, _ = select.select([listener], [], [], 1.0)
+            assert ready == [listener]
+            time.sleep(0.2)  # every commit's notification in
+            order, undone, redone, day = listener.news()
+        finally:
+            listener.close()
+    assert order == Notice("Order: 1 Corps – Move Leipzig", commands=frozenset({"1 Corps"}))
+    assert undone == Notice("Undo Order: 1 Corps – Move Leipzig",
+                            commands=frozenset({"1 Corps"}))
+    assert redone == Notice("Redo Order: 1 Corps – Move Leipzig",
+                            commands=frozenset({"1 Corps"}))
+    assert day == notice_of(ended) and day.label == "End day: 1 May 1813"
+    assert day.report == date(1813, 5, 1) and day.date_changed and day.positions
+    assert day.changes().lines == () and ended.lines
