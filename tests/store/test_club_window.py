@@ -6,6 +6,7 @@ to the server and follows the umpire's taking of it."""
 from __future__ import annotations
 
 import secrets
+import time
 from datetime import date
 
 import keyring
@@ -23,11 +24,13 @@ from campaign1813.campaign.store import server
 from campaign1813.campaign.store.opening import open_store
 from campaign1813.campaign.store.server import (
     CampaignServerError,
+    ChangeListener,
     PlayerSeat,
     ServerAddress,
     add_member,
     push_campaign,
 )
+from campaign1813.ui import club as club_ui
 from campaign1813.ui.app import play_as_player
 from campaign1813.ui.club import (
     KEYRING_SERVICE,
@@ -451,3 +454,34 @@ def test_a_recent_club_campaign_refused_opens_the_dialog_with_its_address(window
     assert reason.startswith("It could not be opened: ") and "has no campaign" in reason
     assert window.club_address == str(ServerAddress(address))
 
+
+
+def test_listening_again_waits_longer_after_each_failed_try(window, club, pg, qtbot,
+                                                            monkeypatch):
+    """While the server cannot be reached the listener is tried again after waits that grow
+    (each a single shot of a timer, nothing polls the campaign); the third try connects, and
+    the window says so."""
+    address, _ = club
+    assert window.open_club(address)
+    monkeypatch.setattr(club_ui, "RETRY_MS", (20, 40, 80))
+    tries = []
+    reconnect = ChangeListener.reconnect
+
+    def unreachable_twice(listener):
+        tries.append(time.monotonic())
+        if len(tries) < 3:
+            raise CampaignServerError(listener.address, "the server cannot be reached")
+        reconnect(listener)
+
+    monkeypatch.setattr(ChangeListener, "reconnect", unreachable_twice)
+    lost = time.monotonic()
+    _drop_connections(pg, address)
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage().startswith("Connected again"),
+                    timeout=3000)
+    assert len(tries) == 3 and window._club_watch.retries == 3
+    waits = [b - a for a, b in zip([lost, *tries], tries, strict=False)]
+    assert waits[1] >= 0.035 and waits[2] >= 0.075  # 40 ms, then 80 ms
+    with open_store(address) as other:
+        services.issue_order(other, "1 Corps", "Move", "Brook")
+    qtbot.waitUntil(lambda: window.campaign_view.table.row("1 Corps").text(3) ==
+                    "1 Corps – Move Brook", timeout=1000)
