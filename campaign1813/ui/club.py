@@ -7,9 +7,10 @@ else, never in the window's settings. An open server campaign is watched through
 ``ChangeListener``: a ``QSocketNotifier`` on the listener's own connection wakes the window
 when another window, program or player commits, so nothing polls, and the notification says
 what the commit changed (``store.notice``), so the window re-reads just that; notices heard
-together are one refresh, and a lost connection is listened on again after growing waits. ``campaign1813-gui --as-player URL``
-opens ``PlayerWindow``: the side's window (``ui.side_window``) built from the view the server
-keeps for his side, and an order pad that submits to the campaign's ``submitted_orders``.
+together are one refresh, and a lost connection is listened on again after growing waits.
+``campaign1813-gui --as-player URL`` opens ``PlayerWindow``: the side's window
+(``ui.side_window``) built from the view the server keeps for his side, and an order pad that
+submits to the campaign's ``submitted_orders``.
 
 The server's store (SQLAlchemy, psycopg) and the keyring are imported only when a club's
 campaign is opened, so the window starts as fast as before.

@@ -419,11 +419,15 @@ class MainWindow(QMainWindow):
             self._read_club_again("The campaign was changed in another window or program; it "
                                   "is shown as it is now")
             return
-        if not notice.state:  # an order form sent by a player, or marked: no view shows them
+        if notice.logged:
+            self._apply_another(notice)
+        elif notice.forms:  # an order form sent by a player, or marked: no view shows them
             self.statusBar().showMessage(f"In another window or program: {notice.label} "
                                          "(the forms waiting: 'campaign1813 import-orders URL "
                                          "--submitted')")
-            return
+
+    def _apply_another(self, notice: Notice) -> None:
+        """Another client's action (undo, redo), re-read as the window's own is."""
         changes = notice.changes()
         label = f"{notice.label}{ANOTHER}"
         lines: tuple[str, ...] = ()

@@ -485,3 +485,19 @@ def test_listening_again_waits_longer_after_each_failed_try(window, club, pg, qt
         services.issue_order(other, "1 Corps", "Move", "Brook")
     qtbot.waitUntil(lambda: window.campaign_view.table.row("1 Corps").text(3) ==
                     "1 Corps – Move Brook", timeout=1000)
+
+
+def test_another_umpires_bookmark_moves_edit_undo_without_a_read_of_the_day(window, club, qtbot,
+                                                                           reads):
+    """An action that changes nothing of the day's state (a bookmark on a day) is still an
+    action of the log: Edit ▸ Undo here names it, and nothing is read whole."""
+    address, _ = club
+    assert window.open_club(address)
+    reads["whole"].clear(), reads["opened"].clear()
+    with open_store(address) as other:
+        services.mark_day(other, date(1813, 5, 1), True)
+    qtbot.waitUntil(lambda: window.undo_action.text() == "&Undo Bookmark: 1 May 1813",
+                    timeout=1000)
+    (update,) = reads["changed"]
+    assert not update.changes.anything and update.commands == ()
+    assert reads["whole"] == [] and reads["opened"] == []

@@ -26,10 +26,10 @@ def test_an_orders_changes_are_told_in_a_line_of_compact_json_without_its_diary_
                       frozenset({"1 Corps"}), frozenset(i for i in ()))
     text = payload("spring-1813", "ab12", notice_of(changes))
     assert text == ('spring-1813 ab12 {"label":"Order: 1 Corps – Move Brook",'
-                    '"commands":["1 Corps"]}')
+                    '"commands":["1 Corps"],"logged":true}')
     assert read_payload(text) == ("spring-1813", "ab12",
                                   Notice("Order: 1 Corps – Move Brook",
-                                         commands=frozenset({"1 Corps"})))
+                                         commands=frozenset({"1 Corps"}), logged=True))
 
 
 def test_an_end_day_tells_the_day_it_reported_on_not_its_report():
@@ -41,7 +41,7 @@ def test_an_end_day_tells_the_day_it_reported_on_not_its_report():
     text = payload("c", "t", notice_of(changes))
     assert text == ('c t {"label":"End Day","commands":["1 Corps","I Corps"],"battles":[1],'
                     '"towns":["Brook"],"positions":["1 Corps"],"date_changed":true,'
-                    '"marched_changed":true,"report":"1813-05-02"}')
+                    '"marched_changed":true,"report":"1813-05-02","logged":true}')
     notice = read_payload(text)[2]
     assert notice.report == date(1813, 5, 2) and notice.state
     assert notice.changes() == Changes("End Day", (), frozenset({"1 Corps", "I Corps"}),
@@ -73,16 +73,16 @@ def test_a_players_form_changes_only_the_forms():
 
 
 def test_notices_heard_together_are_merged_into_one():
-    first = Notice("Order: 1 Corps – Move Brook", commands=frozenset({"1 Corps"}))
+    first = Notice("Order: 1 Corps – Move Brook", commands=frozenset({"1 Corps"}), logged=True)
     second = Notice("End Day", commands=frozenset({"I Corps"}), towns=frozenset({"Brook"}),
-                    date_changed=True, report=date(1813, 5, 2))
+                    date_changed=True, report=date(1813, 5, 2), logged=True)
     form = Notice("Order form 1 of the Allies", forms=True)
     assert merged([first]) is first
     both = merged([first, second, form])
     assert both == Notice("3 changes: Order: 1 Corps – Move Brook; End Day; Order form 1 of "
                           "the Allies", frozenset({"1 Corps", "I Corps"}),
                           towns=frozenset({"Brook"}), date_changed=True,
-                          report=date(1813, 5, 2), forms=True, count=3)
+                          report=date(1813, 5, 2), logged=True, forms=True, count=3)
     assert merged([first, Notice(whole=True)]).whole
 
 

@@ -409,11 +409,12 @@ def test_each_commit_is_told_with_what_it_changed(pg_database, fresh_campaign):
             order, undone, redone, day = listener.news()
         finally:
             listener.close()
-    assert order == Notice("Order: 1 Corps – Move Leipzig", commands=frozenset({"1 Corps"}))
+    assert order == Notice("Order: 1 Corps – Move Leipzig", commands=frozenset({"1 Corps"}),
+                           logged=True)
     assert undone == Notice("Undo Order: 1 Corps – Move Leipzig",
-                            commands=frozenset({"1 Corps"}))
+                            commands=frozenset({"1 Corps"}), logged=True)
     assert redone == Notice("Redo Order: 1 Corps – Move Leipzig",
-                            commands=frozenset({"1 Corps"}))
+                            commands=frozenset({"1 Corps"}), logged=True)
     assert day == notice_of(ended) and day.label == "End day: 1 May 1813"
     assert day.report == date(1813, 5, 1) and day.date_changed and day.positions
     assert day.changes().lines == () and ended.lines

@@ -6,9 +6,11 @@ and what the commit changed. ``BODY`` is a :class:`Notice` as compact JSON (the 
 commands, the numbers of the battles, the towns, the places, the fights and reports of the
 enemy the action touched, and its flags), or ``whole`` when the commit's changes are not known
 or would not fit in PostgreSQL's payload (under 8000 bytes): the window then reads the campaign
-whole. A player's order form submitted, or marked taken by the umpire, says ``forms`` and
-nothing of the state. The action's diary lines and its day's report are never sent: the report
-is told as the day it closed (``report``), which the window may read on its own.
+whole. An umpire's action (or its undo or redo) says ``logged``, even one that changed nothing
+of the day's state (a bookmark), so the window's Undo menu and History follow it; a player's
+order form submitted, or marked taken by the umpire, says ``forms`` and nothing of the state.
+The action's diary lines and its day's report are never sent: the report is told as the day it
+closed (``report``), which the window may read on its own.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ class Notice(msgspec.Struct, frozen=True):
     supply: bool = False
     battle_step: bool = False
     report: date | None = None  # the day whose report an End Day made
+    logged: bool = False  # an umpire's action logged, undone or redone (Undo follows it)
     forms: bool = False  # a player's order form submitted, or marked by the umpire
     whole: bool = False  # not known, or too much to tell: read the campaign again whole
     count: int = 1  # how many commits this notice stands for
@@ -71,7 +74,7 @@ def notice_of(changes: Changes) -> Notice:
     return Notice(changes.label[:LABEL_LENGTH], changes.commands, changes.battles,
                   changes.towns, changes.positions, changes.fights, changes.reports,
                   changes.date_changed, changes.marched_changed, changes.supply,
-                  changes.battle_step, report)
+                  changes.battle_step, report, logged=True)
 
 
 _DECODER = msgspec.json.Decoder(Notice)
@@ -133,6 +136,7 @@ def merged(notices: list[Notice]) -> Notice:
         any(n.supply for n in notices),
         all(n.battle_step for n in notices),
         max(reports) if reports else None,
+        any(n.logged for n in notices),
         any(n.forms for n in notices),
         any(n.whole for n in notices),
         count,
