@@ -162,7 +162,6 @@ class MainWindow(QMainWindow):
         # how the umpire is asked again for a club's address and password (the dialog's
         # exec, unless replaced)
         self.ask_club: Callable[[OpenClubDialog], int] | None = None
-        self.club_dialog: OpenClubDialog | None = None
 
     @property
     def document(self) -> CampaignStore | None:
@@ -348,9 +347,7 @@ class MainWindow(QMainWindow):
 
         shown = address if address is not None else str(self._settings.value("club/last", ""))
         dialog = OpenClubDialog(self, shown, reason)
-        self.club_dialog = dialog
         asked = dialog.exec() if self.ask_club is None else self.ask_club(dialog)
-        self.club_dialog = None
         if asked != OpenClubDialog.DialogCode.Accepted:
             return False
         address, password, remember = dialog.values()
