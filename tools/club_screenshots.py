@@ -97,8 +97,12 @@ def main(argv: list[str] | None = None) -> int:
             save(app, menu, out / "club-recent.png")
             menu.close()
             gone = shown.replace("spring-1813", "spring-1814")
-            umpire.ask_club = lambda asked: (save(app, asked, out / "club-asked-again.png"),
-                                             0)[1]
+
+            def picture(asked: OpenClubDialog) -> int:
+                save(app, asked, out / "club-asked-again.png")
+                return OpenClubDialog.DialogCode.Rejected.value
+
+            umpire.ask_club = picture
             # the words the server's store refuses a campaign it does not hold with
             asked = umpire.open_club_dialog(gone, f"{gone}: the server has no campaign "
                                                   "'spring-1814' (copy one there with "

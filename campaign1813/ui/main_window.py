@@ -471,6 +471,7 @@ class MainWindow(QMainWindow):
     def _stop_club_watch(self) -> None:
         if self._club_watch is not None:
             self._club_watch.close()
+            self._club_watch.deleteLater()
             self._club_watch = None
             self.club_address = ""
 
