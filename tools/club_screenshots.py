@@ -5,7 +5,10 @@ Prussian Corps marches on Magdeburg and meets 5 Corps at Burg, and a French play
 Written into the folder given (default ``docs/screens``): ``club-open.png`` (File ▸ Open Club
 Campaign…, the address typed, the password hidden, the keyring box not ticked) and
 ``club-player.png`` (the French player's window: his side's view and the order pad, one order
-filled and one form sent and taken by the umpire). Run on a virtual X screen (Xvfb).
+filled and one form sent and taken by the umpire), ``club-recent.png`` (File ▸ Open Recent: the
+club's campaign, marked as one, beside a file; no password) and ``club-asked-again.png`` (a
+recent club campaign the server refused: the dialog with its address and the reason). Run on a
+virtual X screen (Xvfb).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from campaign1813.campaign.store.server import (
 )
 from campaign1813.ui.club import OpenClubDialog, PlayerWindow
 from tools import pg_server
-from tools.pictures import save, settle
+from tools.pictures import new_campaign_window, save, settle
 
 SIZE = (1500, 1000)
 
@@ -83,6 +86,29 @@ def main(argv: list[str] | None = None) -> int:
             window.tabs.setCurrentIndex(1)
             save(app, window, out / "club-player.png")
             window.close()
+            (Path(tmp) / "umpire").mkdir()
+            umpire = new_campaign_window(Path(tmp) / "umpire", (900, 600))
+            # the club's address as the umpire would have it, not the throwaway server's socket
+            shown = "postgresql://umpire@club.example:5432/club?campaign=spring-1813"
+            umpire.menus.remember_recent(shown)
+            umpire.menus.remember_recent(Path(tmp) / "umpire" / "1813.c1813")
+            menu = umpire.menus.recent_menu
+            menu.popup(umpire.mapToGlobal(umpire.rect().center()))
+            save(app, menu, out / "club-recent.png")
+            menu.close()
+            gone = shown.replace("spring-1813", "spring-1814")
+
+            def picture(asked: OpenClubDialog) -> int:
+                save(app, asked, out / "club-asked-again.png")
+                return OpenClubDialog.DialogCode.Rejected.value
+
+            umpire.ask_club = picture
+            # the words the server's store refuses a campaign it does not hold with
+            asked = umpire.open_club_dialog(gone, f"{gone}: the server has no campaign "
+                                                  "'spring-1814' (copy one there with "
+                                                  "'campaign1813 push FILE URL')")
+            assert not asked
+            umpire.close()
     finally:
         server.stop()
     return 0

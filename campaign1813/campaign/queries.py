@@ -511,6 +511,14 @@ def next_redo(doc: CampaignStore) -> str | None:
     return step.label if step else None
 
 
+def day_report(doc: CampaignStore, day: date) -> tuple[str, ...] | None:
+    """The diary lines of the End Day in force that ended a day (one entry of the log read,
+    nothing else), or None if none did."""
+    with doc.read() as reader:
+        found = reader.latest("EndDay")
+    return found.lines if found is not None and found.day == day else None
+
+
 def undo_step(doc: CampaignStore) -> LogStep | None:
     """The action Undo would take back, with its log entry's id."""
     with doc.read() as reader:

@@ -5,9 +5,12 @@ File ▸ Open Club Campaign… asks for the campaign's address and its password;
 kept in the system's keyring (``keyring``) only when the umpire ticks the box, and nowhere
 else, never in the window's settings. An open server campaign is watched through its
 ``ChangeListener``: a ``QSocketNotifier`` on the listener's own connection wakes the window
-when another window or program commits, so nothing polls. ``campaign1813-gui --as-player URL``
-opens ``PlayerWindow``: the side's window (``ui.side_window``) built from the view the server
-keeps for his side, and an order pad that submits to the campaign's ``submitted_orders``.
+when another window, program or player commits, so nothing polls, and the notification says
+what the commit changed (``store.notice``), so the window re-reads just that; notices heard
+together are one refresh, and a lost connection is listened on again after growing waits.
+``campaign1813-gui --as-player URL`` opens ``PlayerWindow``: the side's window
+(``ui.side_window``) built from the view the server keeps for his side, and an order pad that
+submits to the campaign's ``submitted_orders``.
 
 The server's store (SQLAlchemy, psycopg) and the keyring are imported only when a club's
 campaign is opened, so the window starts as fast as before.
@@ -20,7 +23,7 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 import keyring
 from keyring.errors import KeyringError
-from PySide6.QtCore import QObject, QSocketNotifier, Qt, Signal
+from PySide6.QtCore import QObject, QSocketNotifier, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -40,6 +43,7 @@ from PySide6.QtWidgets import (
 
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.export import packet
+from campaign1813.campaign.store.notice import Notice, merged
 from campaign1813.ui.side_window import SideWindow
 
 if TYPE_CHECKING:
@@ -91,7 +95,9 @@ class OpenClubDialog(QDialog):
     """File ▸ Open Club Campaign…: the campaign's address, its password, and whether to keep
     the password in the system's keyring."""
 
-    def __init__(self, parent: QWidget | None = None, address: str = "") -> None:
+    def __init__(self, parent: QWidget | None = None, address: str = "",
+                 reason: str = "") -> None:
+        """``reason``: why the address is asked again (it was refused), shown above it."""
         super().__init__(parent)
         self.setWindowTitle("Open Club Campaign")
         self.address = QLineEdit(address)
@@ -106,6 +112,10 @@ class OpenClubDialog(QDialog):
         note = QLabel("The password is kept nowhere unless the box is ticked.")
         note.setWordWrap(True)
         form = QFormLayout()
+        self.reason = QLabel(f"It could not be opened: {reason}" if reason else "")
+        self.reason.setWordWrap(True)
+        self.reason.setVisible(bool(reason))
+        form.addRow(self.reason)
         form.addRow("Campaign address:", self.address)
         form.addRow("Password:", self.password)
         form.addRow("", self.remember)
@@ -123,30 +133,85 @@ class OpenClubDialog(QDialog):
         return self.address.text().strip(), self.password.text(), self.remember.isChecked()
 
 
-class ClubWatch(QObject):
-    """Tells when another window or program commits to a server campaign: a socket notifier
-    on the listener's own connection, no timer."""
+MERGE_MS = 50  # notifications heard within this long of the first are one refresh
+RETRY_MS = (250, 500, 1000, 2000, 4000, 8000, 15000)  # waits before listening again
 
-    changed = Signal()
+
+class ClubWatch(QObject):
+    """Tells what another window, program or player commits to a server campaign: a socket
+    notifier on the listener's own connection, no timer polling the campaign. The notices
+    heard together (within ``MERGE_MS``) are told as one (``news``). A dropped connection is
+    told (``lost``) and listened on again after a wait that grows (``RETRY_MS``, each a
+    single shot); once it is (``back``), what was committed meanwhile was not heard, so the
+    window reads its view once whole."""
+
+    news = Signal(object)  # a Notice (store.notice): what the others' commits changed
+    lost = Signal(str)  # the connection went (why); it is tried again
+    back = Signal()  # listening again after a loss
 
     def __init__(self, listener: ChangeListener, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.listener = listener
-        self.notifier = QSocketNotifier(listener.fileno(), QSocketNotifier.Type.Read, self)
+        self.notifier: QSocketNotifier | None = None
+        self.retries = 0  # tries to listen again since the connection was lost
+        self._pending: list[Notice] = []
+        self._merge = QTimer(self)
+        self._merge.setSingleShot(True)
+        self._merge.setInterval(MERGE_MS)
+        self._merge.timeout.connect(self._tell)
+        self._closed = False
+        self._watch()
+
+    def _watch(self) -> None:
+        self.notifier = QSocketNotifier(self.listener.fileno(), QSocketNotifier.Type.Read, self)
         self.notifier.activated.connect(self._on_ready)
+
+    def _unwatch(self) -> None:
+        if self.notifier is not None:
+            self.notifier.setEnabled(False)
+            self.notifier.deleteLater()
+            self.notifier = None
 
     def _on_ready(self, *_args: Any) -> None:
         try:
-            seen = self.listener.changed()
-        except CampaignError:
-            self.notifier.setEnabled(False)  # the connection is gone; the next action says so
+            heard = self.listener.news()
+        except CampaignError as exc:
+            self._unwatch()  # the connection is gone: its socket says nothing more
+            self.retries = 0
+            self.lost.emit(str(exc))
+            self._retry_later()
             return
-        if seen:
-            self.changed.emit()
+        if heard:
+            self._pending += heard
+            if not self._merge.isActive():
+                self._merge.start()
+
+    def _tell(self) -> None:
+        heard, self._pending = self._pending, []
+        if heard and not self._closed:
+            self.news.emit(merged(heard))
+
+    def _retry_later(self) -> None:
+        wait = RETRY_MS[min(self.retries, len(RETRY_MS) - 1)]
+        QTimer.singleShot(wait, self, self._try_again)
+
+    def _try_again(self) -> None:
+        if self._closed:
+            return
+        self.retries += 1
+        try:
+            self.listener.reconnect()
+        except CampaignError:
+            self._retry_later()
+            return
+        self._watch()
+        self.back.emit()
 
     def close(self) -> None:
         """Stop watching."""
-        self.notifier.setEnabled(False)
+        self._closed = True
+        self._merge.stop()
+        self._unwatch()
         self.listener.close()
 
 
@@ -181,7 +246,9 @@ class PlayerWindow(SideWindow):
         dock.setWidget(body)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
         self.watch = ClubWatch(seat.listen(), self)
-        self.watch.changed.connect(self.refresh)
+        self.watch.news.connect(self._on_news)
+        self.watch.lost.connect(self._on_lost)
+        self.watch.back.connect(self._on_back)
         self._fill_pad()
         self._fill_sent()
 
@@ -240,17 +307,30 @@ class PlayerWindow(SideWindow):
         self._fill_sent()
         return number
 
-    def refresh(self) -> None:
-        """Read the side's view again (the umpire acted)."""
+    def _on_news(self, notice: Notice) -> None:
+        """The umpire acted, or a form was sent or taken: read only what that changed (the
+        side's view, the forms sent, or both)."""
+        self.refresh(view=notice.whole or notice.state, forms=notice.whole or notice.forms)
+
+    def _on_lost(self, reason: str) -> None:
+        self.statusBar().showMessage(f"Connection lost, trying again… ({reason})")
+
+    def _on_back(self) -> None:
+        self.refresh()  # what the umpire did meanwhile was not heard: read it once
+        self.statusBar().showMessage("Connected again", 5000)
+
+    def refresh(self, *, view: bool = True, forms: bool = True) -> None:
+        """Read the side's view, or the forms sent, again (the umpire acted)."""
         try:
-            view = self.seat.view()
+            if view:
+                seen = self.seat.view()
+                if seen != self.view:
+                    self.show_view(seen)
+                    self._fill_pad()
+            if forms:
+                self._fill_sent()
         except CampaignError as exc:
             self.said.setText(str(exc))
-            return
-        if view != self.view:
-            self.show_view(view)
-            self._fill_pad()
-        self._fill_sent()
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802 (Qt override)
         """Leave the seat with the window."""

@@ -12,10 +12,12 @@ log (:class:`~campaign1813.ui.undo.UndoHistory`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from msgspec import structs
 from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QWidget
@@ -56,9 +58,10 @@ from campaign1813.ui.undo import UndoHistory
 # shows the campaign without them.
 if TYPE_CHECKING:
     from campaign1813.campaign.day.actions import IssueOrder
+    from campaign1813.campaign.store.notice import Notice
     from campaign1813.ui.battle import BattleWindow
     from campaign1813.ui.battle_dialogs import BattleDialog
-    from campaign1813.ui.club import ClubWatch
+    from campaign1813.ui.club import ClubWatch, OpenClubDialog
     from campaign1813.ui.diary_window import DiaryWindow
     from campaign1813.ui.history_panel import HistoryPanel
     from campaign1813.ui.report_window import ReportWindow
@@ -69,6 +72,7 @@ if TYPE_CHECKING:
 __all__ = ["APP_TITLE", "MainWindow"]
 
 WATCH_MS = 1500  # how often the window looks whether another program changed its file
+ANOTHER = " (in another window or program)"  # after the label of another client's action
 
 
 class MainWindow(QMainWindow):
@@ -154,6 +158,10 @@ class MainWindow(QMainWindow):
         # a server campaign is not polled: its notifications wake the window (ui/club.py)
         self.club_address = ""
         self._club_watch: ClubWatch | None = None
+        self._told_by_another = False  # while a change another client made is shown
+        # how the umpire is asked again for a club's address and password (the dialog's
+        # exec, unless replaced)
+        self.ask_club: Callable[[OpenClubDialog], int] | None = None
 
     @property
     def document(self) -> CampaignStore | None:
@@ -331,21 +339,42 @@ class MainWindow(QMainWindow):
         self.report_error(f"The campaign file {path} was replaced on disk by another program; "
                           "it has been opened again and is shown as it is now.")
 
-    def open_club_dialog(self) -> bool:
-        """File ▸ Open Club Campaign…: ask for the address and password, then open it."""
+    def open_club_dialog(self, address: str | None = None, reason: str = "") -> bool:
+        """File ▸ Open Club Campaign…: ask for the address and password (the address given,
+        else the last one opened, filled in; ``reason``: why it is asked again), then open
+        it."""
         from campaign1813.ui.club import OpenClubDialog
 
-        dialog = OpenClubDialog(self, str(self._settings.value("club/last", "")))
-        if dialog.exec() != OpenClubDialog.DialogCode.Accepted:
+        shown = address if address is not None else str(self._settings.value("club/last", ""))
+        dialog = OpenClubDialog(self, shown, reason)
+        asked = dialog.exec() if self.ask_club is None else self.ask_club(dialog)
+        if asked != OpenClubDialog.DialogCode.Accepted:
             return False
         address, password, remember = dialog.values()
         return self.open_club(address, password, remember=remember)
+
+    def open_recent_club(self, address: str) -> bool:
+        """File ▸ Open Recent, a club's campaign: opened with the keyring's password, else
+        libpq's ~/.pgpass; where that is refused, the Open Club dialog is shown with the
+        address filled in and the reason."""
+        refused = self._open_club(address, "", remember=False)
+        if refused is None:
+            return True
+        return self.open_club_dialog(address, refused)
 
     def open_club(self, address: str, password: str = "", *, remember: bool = False) -> bool:
         """Open a club's campaign on a server (the password typed, else the one the keyring
         keeps, else libpq's own ~/.pgpass); the password is kept in the system's keyring only
         if ``remember``. On refusal report why and keep the current campaign."""
-        from campaign1813.campaign.store.server import open_server_campaign
+        refused = self._open_club(address, password, remember=remember)
+        if refused is not None:
+            self.report_error(f"Cannot open the club's campaign: {refused}")
+        return refused is None
+
+    def _open_club(self, address: str, password: str, *, remember: bool) -> str | None:
+        """Open a club's campaign; None if it opened, else why not (the current campaign
+        kept)."""
+        from campaign1813.campaign.store.server import ServerAddress, open_server_campaign
         from campaign1813.ui.club import (
             ClubWatch,
             keep_password,
@@ -357,34 +386,92 @@ class MainWindow(QMainWindow):
         try:
             given = password or stored_password(address) or ""
             doc = open_server_campaign(with_password(address, given))
+        except CampaignError as exc:
+            return str(exc)
+        try:
             if remember and password:
                 keep_password(address, password)
             watch = ClubWatch(doc.listen(), self)
         except CampaignError as exc:
-            self.report_error(f"Cannot open the club's campaign: {exc}")
-            return False
-        self._settings.setValue("club/last", without_password(address))
+            doc.close()
+            return str(exc)
+        kept = without_password(address)
+        self._settings.setValue("club/last", kept)
+        self.menus.remember_recent(kept)
         self._set_store(doc)
         self._club_watch = watch
-        watch.changed.connect(self._on_club_changed)
-        self.club_address = str(doc.address)
-        self.statusBar().showMessage(f"Opened {doc.address} — every change is kept on the "
+        watch.news.connect(self._on_club_news)
+        watch.lost.connect(self._on_club_lost)
+        watch.back.connect(self._on_club_back)
+        self.club_address = str(ServerAddress(kept))  # the password, if any, kept out
+        self.statusBar().showMessage(f"Opened {self.club_address} — every change is kept on the "
                                      "server as it is made")
-        return True
+        return None
 
-    def _on_club_changed(self) -> None:
-        """Another umpire or a player committed to the open server campaign: read it again."""
+    def _on_club_news(self, notice: Notice) -> None:
+        """Another umpire, program or player committed to the open server campaign: re-read
+        what the notice names, as after one of the window's own actions (the campaign whole
+        only where the notice cannot say)."""
+        if notice.whole:
+            self._read_club_again("The campaign was changed in another window or program; it "
+                                  "is shown as it is now")
+            return
+        if notice.logged:
+            self._apply_another(notice)
+        elif notice.forms:  # an order form sent by a player, or marked: no view shows them
+            self.statusBar().showMessage(f"In another window or program: {notice.label} "
+                                         "(the forms waiting: 'campaign1813 import-orders URL "
+                                         "--submitted')")
+
+    def _apply_another(self, notice: Notice) -> None:
+        """Another client's action (undo, redo), re-read as the window's own is."""
+        changes = notice.changes()
+        label = f"{notice.label}{ANOTHER}"
+        lines: tuple[str, ...] = ()
+        if notice.report is not None:
+            lines = self._day_report_of_another(notice.report)
+        changes = structs.replace(changes, label=label, lines=lines)
+        self._told_by_another = True
+        try:
+            self.campaign.apply(changes)
+        except CampaignError as exc:
+            self.report_error(f"The campaign was changed elsewhere and cannot be read: {exc}")
+        finally:
+            self._told_by_another = False
+
+    def _day_report_of_another(self, day: date) -> tuple[str, ...]:
+        """The report of a day another umpire ended (its End Day's one log entry), or a line
+        saying he ended it where it cannot be read."""
+        assert self.document is not None
+        try:
+            lines = queries.day_report(self.document, day)
+        except CampaignError:
+            lines = None
+        if lines is None:
+            return (f"Another umpire ended {format_date(day)}; its report is in the diary "
+                    "(Campaign ▸ Diary)",)
+        return lines
+
+    def _read_club_again(self, said: str) -> None:
         try:
             self.campaign.reload()
         except CampaignError as exc:
             self.report_error(f"The campaign was changed elsewhere and cannot be read: {exc}")
             return
-        self.statusBar().showMessage(
-            "The campaign was changed in another window or program; it is shown as it is now")
+        self.statusBar().showMessage(said)
+
+    def _on_club_lost(self, reason: str) -> None:
+        self.statusBar().showMessage(f"Connection lost, trying again… ({reason})")
+
+    def _on_club_back(self) -> None:
+        """Listening again after a lost connection: what was committed meanwhile was not
+        heard, so the campaign is read once whole."""
+        self._read_club_again("Connected again; the campaign is shown as it is now")
 
     def _stop_club_watch(self) -> None:
         if self._club_watch is not None:
             self._club_watch.close()
+            self._club_watch.deleteLater()
             self._club_watch = None
             self.club_address = ""
 
@@ -577,7 +664,11 @@ class MainWindow(QMainWindow):
                     f"{'battle has a result' if count == 1 else 'battles have results'}"
                     " (Battle menu); then End Day again.")
         self.report_pane.show_changes(changes, note)
-        self.statusBar().showMessage(note or changes.label)
+        if self._told_by_another and note is None:
+            self.statusBar().showMessage(f"The campaign was changed in another window or "
+                                         f"program: {changes.label.removesuffix(ANOTHER)}")
+        else:
+            self.statusBar().showMessage(note or changes.label)
         if self.diary_window is not None and self.diary_window.isVisible():
             self.show_diary()
         if self.side_windows:

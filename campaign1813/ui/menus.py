@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
+from urllib.parse import parse_qsl, urlsplit
 
 from PySide6.QtCore import QObject, QSettings
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
@@ -29,6 +30,7 @@ from PySide6.QtWidgets import (
 from campaign1813 import __version__
 from campaign1813.campaign import queries
 from campaign1813.campaign.scenario.types import Side
+from campaign1813.campaign.store.address import is_address
 from campaign1813.campaign.store.document import SUFFIX
 from campaign1813.ui import APP_TITLE
 from campaign1813.ui.open_campaign import OpenCampaign, Update
@@ -61,6 +63,7 @@ class Window(Protocol):
     def start_folder(self) -> str: ...
     def open_file(self, path: str | Path) -> bool: ...
     def open_club_dialog(self) -> bool: ...
+    def open_recent_club(self, address: str) -> bool: ...
     def new_campaign(self, path: str | Path, *, replace: bool | None = None) -> bool: ...
     def save_as(self, path: str | Path, *, replace: bool | None = None) -> bool: ...
     def back_up(self, path: str | Path, *, replace: bool | None = None) -> bool: ...
@@ -82,6 +85,16 @@ class Window(Protocol):
     def open_battle_dialog(self, battle: int, kind: str) -> object: ...
     def open_battle_window(self, battle: int) -> object: ...
     def export_setup_sheet(self, battle: int) -> object: ...
+
+
+def club_name(address: str) -> str:
+    """A club campaign's name, as its address's query gives it.
+
+    >>> club_name("postgresql://anne@club/club?campaign=spring-1813")
+    'spring-1813'
+    """
+    names = [v for k, v in parse_qsl(urlsplit(address).query) if k == "campaign"]
+    return names[0] if names else address
 
 
 def _widget(window: Window) -> QWidget:
@@ -268,15 +281,17 @@ class Menus(QObject):
 
     # ----- File ▸ Open Recent --------------------------------------------------------------
     def recent_files(self) -> list[str]:
-        """The recently opened campaign files, newest first."""
+        """The recently opened campaigns, newest first: files' paths, and club campaigns'
+        addresses (never with a password)."""
         value = self._settings.value("files/recent", [])
         if isinstance(value, str):
             return [value]
         return [str(v) for v in value] if isinstance(value, list | tuple) else []
 
-    def remember_recent(self, path: Path) -> None:
-        """Put a file opened at the head of the recent files."""
-        entry = str(Path(path).resolve())
+    def remember_recent(self, path: Path | str) -> None:
+        """Put a file opened, or a club campaign's address (given without its password), at
+        the head of the recent campaigns."""
+        entry = str(path) if is_address(path) else str(Path(path).resolve())
         files = [f for f in self.recent_files() if f != entry]
         files.insert(0, entry)
         self._settings.setValue("files/recent", files[:MAX_RECENT])
@@ -294,9 +309,15 @@ class Menus(QObject):
         self.recent_menu.clear()
         files = self.recent_files()
         for i, name in enumerate(files, start=1):
-            action = self.recent_menu.addAction(f"&{i} {Path(name).name}  —  {name}")
+            if is_address(name):
+                action = self.recent_menu.addAction(
+                    f"&{i} {club_name(name)} (club campaign)  —  {name}")
+                action.triggered.connect(
+                    lambda _checked=False, n=name: self._window.open_recent_club(n))
+            else:
+                action = self.recent_menu.addAction(f"&{i} {Path(name).name}  —  {name}")
+                action.triggered.connect(lambda _checked=False, n=name: self._window.open_file(n))
             action.setData(name)
-            action.triggered.connect(lambda _checked=False, n=name: self._window.open_file(n))
         if not files:
             empty = self.recent_menu.addAction("No recent campaigns")
             empty.setEnabled(False)

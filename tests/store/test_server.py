@@ -10,6 +10,7 @@ import secrets
 import select
 import signal
 import time
+from datetime import date
 from pathlib import Path
 
 import psycopg
@@ -25,8 +26,9 @@ from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.store import server
 from campaign1813.campaign.store.club import CLUB_TABLES
 from campaign1813.campaign.store.document import CampaignBusy, open_campaign
+from campaign1813.campaign.store.notice import Notice, notice_of
 from campaign1813.campaign.store.opening import open_store
-from campaign1813.campaign.store.protocol import LogEntry
+from campaign1813.campaign.store.protocol import LogEntry, LogStep
 from campaign1813.campaign.store.schema import SQLModel
 from campaign1813.campaign.store.server import (
     CampaignServerError,
@@ -424,3 +426,59 @@ def test_a_server_campaign_of_schema_9_keeps_its_waiting_forms_when_upgraded(pg_
         number = seat.submit({"side": "French", "number": "f-2"})
         assert [s.form["number"] for s in seat.submitted()] == ["f-1", "f-2"]
     assert number == 2
+
+
+def test_each_commit_is_told_with_what_it_changed(pg_database, fresh_campaign):
+    """Record 0031: a notification names what the commit changed (an order: its command; its
+    undo and redo the same; End Day: the day it reported on and that the date moved), so a
+    window re-reads only that; an action that wrote nothing says nothing."""
+    address = campaign_address(pg_database)
+    push_campaign(fresh_campaign(), address)
+    with open_store(address) as mine, open_store(address) as theirs:
+        listener = mine.listen()
+        try:
+            services.issue_order(theirs, "1 Corps", "Move", "Leipzig")
+            services.undo(theirs)
+            services.redo(theirs)
+            with pytest.raises(CampaignError):
+                services.undo(theirs, LogStep("not-the-latest", "Order"))
+            ended = services.end_day(theirs)
+            ready, _, _ = select.select([listener], [], [], 1.0)
+            assert ready == [listener]
+            time.sleep(0.2)  # every commit's notification in
+            order, undone, redone, day = listener.news()
+        finally:
+            listener.close()
+    assert order == Notice("Order: 1 Corps – Move Leipzig", commands=frozenset({"1 Corps"}),
+                           logged=True)
+    assert undone == Notice("Undo Order: 1 Corps – Move Leipzig",
+                            commands=frozenset({"1 Corps"}), logged=True)
+    assert redone == Notice("Redo Order: 1 Corps – Move Leipzig",
+                            commands=frozenset({"1 Corps"}), logged=True)
+    assert day == notice_of(ended) and day.label == "End day: 1 May 1813"
+    assert day.report == date(1813, 5, 1) and day.date_changed and day.positions
+    assert day.changes().lines == () and ended.lines
+
+
+def test_what_became_of_a_players_form_is_told_as_a_form_not_the_whole_campaign(
+        pg_database, fresh_campaign):
+    """Record 0031: the umpire marking a player's form (taken, or refused and why) is told
+    to the other windows as a form's news, which the umpire's window reads nothing for."""
+    address = campaign_address(pg_database)
+    push_campaign(fresh_campaign(), address)
+    login = f"fr_{secrets.token_hex(3)}"
+    server.add_member(address, login, "French", password="pw")
+    with server.PlayerSeat(address.replace("postgresql://postgres@",
+                                           f"postgresql://{login}@")) as seat:
+        number = seat.submit({"side": "French", "number": "f-1"})
+    with open_store(address) as mine, open_store(address) as theirs:
+        listener = mine.listen()
+        try:
+            services.mark_submitted(theirs, number, "refused: the order form is for 1 May 1813")
+            ready, _, _ = select.select([listener], [], [], 1.0)
+            assert ready == [listener]
+            (told,) = listener.news()
+        finally:
+            listener.close()
+    assert told == Notice(f"Form {number}: refused: the order form is for 1 May 1813",
+                          forms=True)

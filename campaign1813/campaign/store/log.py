@@ -155,6 +155,15 @@ def actions_in_force(con: sqlite3.Connection) -> list[LoggedAction]:
     return [_logged(r) for r in rows]
 
 
+def latest_in_force(con: sqlite3.Connection, kind: str) -> LoggedAction | None:
+    """The latest action of a kind still in force (one row of the log), if any."""
+    con.row_factory = sqlite3.Row
+    row = con.execute("SELECT seq, date, label, lines_json, kind FROM event_log "
+                      "WHERE NOT undone AND kind = ? ORDER BY seq DESC LIMIT 1",
+                      (kind,)).fetchone()
+    return _logged(row) if row is not None else None
+
+
 def _shown(label: object) -> str:
     """A label as a message shows it: at most 80 characters, a line break or other control
     character escaped (a damaged label keeps the message on one line)."""

@@ -167,6 +167,10 @@ class CampaignReader(Protocol):
         """Every action still in force, oldest first."""
         ...
 
+    def latest(self, kind: str) -> LoggedAction | None:
+        """The latest action of a kind (``EndDay``) still in force, alone, if any."""
+        ...
+
     def undo_step(self) -> LogStep | None:
         """The action undo would take back, with its entry's id, if any."""
         ...

@@ -36,6 +36,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import psycopg
 from alembic import command
 from alembic.config import Config
+from msgspec import structs
 from sqlalchemy import Boolean, Connection, Date, create_engine
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import NullPool
@@ -72,7 +73,9 @@ from campaign1813.campaign.store.document import (
     refuse_campaign_target,
 )
 from campaign1813.campaign.store.migrate import SCRIPTS, create_layout
+from campaign1813.campaign.store.notice import Notice, notice_of, payload, read_payload
 from campaign1813.campaign.store.protocol import (
+    FIGHT_STEP,
     CampaignBusy,
     CampaignReader,
     CampaignStore,
@@ -86,7 +89,10 @@ from campaign1813.campaign.store.work import FileReader, FileWork
 from campaign1813.maps.types import MapData
 
 if TYPE_CHECKING:
+    from campaign1813.campaign.day.changes import Changes
+    from campaign1813.campaign.day.cycle import DayReport
     from campaign1813.campaign.scenario.types import Scenario
+    from campaign1813.campaign.store.protocol import LogEntry, LogStep
 
 __all__ = ["BUSY_SECONDS", "CHANNEL", "REGISTRY", "CampaignServerError", "ChangeListener",
            "PlayerSeat", "ServerAddress", "ServerCampaign", "ServerConnection", "add_member",
@@ -95,7 +101,7 @@ __all__ = ["BUSY_SECONDS", "CHANNEL", "REGISTRY", "CampaignServerError", "Change
 
 BUSY_SECONDS = 5.0  # as long as a file waits for another writer
 REGISTRY = "c1813"  # the schema of the campaigns' registry
-CHANNEL = "c1813_changed"  # where each commit is notified: "campaign token-of-its-store"
+CHANNEL = "c1813_changed"  # each commit's "campaign token what-changed" (store.notice)
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 # the file's tables in an order that copies them whole (no table refers to another)
 _COPIED = tuple(sorted(TABLES))
@@ -326,36 +332,83 @@ def init_server(address: str | ServerAddress) -> ServerAddress:
 class ChangeListener:
     """The commits others make to one campaign, as the server notifies them on a connection
     of the listener's own (``LISTEN``): no reading of the campaign until one comes. Its
-    ``fileno`` becomes readable when a notification arrives; ``changed`` then says whether one
-    was another's commit to this campaign, never waiting."""
+    ``fileno`` becomes readable when a notification arrives; ``news`` then says what each
+    commit of another's to this campaign changed (``store.notice``), never waiting. A dropped
+    connection is refused as unreachable; ``reconnect`` listens again on a new one."""
 
     def __init__(self, address: ServerAddress, token: str) -> None:
         self.address = address
         self._token = token
+        self._con = self._listening()
+
+    def _listening(self) -> psycopg.Connection[Any]:
         try:
-            self._con = psycopg.connect(address.conninfo, autocommit=True, connect_timeout=10)
-            self._con.execute(f"LISTEN {CHANNEL}")
+            con = psycopg.connect(self.address.conninfo, autocommit=True, connect_timeout=10)
         except psycopg.Error as exc:
-            raise _refused(address, exc) from None
+            raise _refused(self.address, exc) from None
+        try:
+            con.execute(f"LISTEN {CHANNEL}")
+        except psycopg.Error as exc:
+            con.close()
+            raise _refused(self.address, exc) from None
+        return con
 
     def fileno(self) -> int:
         """The connection's socket, readable when a notification has come."""
         return self._con.fileno()
 
-    def changed(self) -> bool:
-        """Whether another window or program has committed to the campaign since last asked."""
-        seen = False
+    def news(self) -> list[Notice]:
+        """What each commit another window, program or player has made to the campaign since
+        last asked changed, oldest first (none if none)."""
+        found = []
         try:
             for note in self._con.notifies(timeout=0):
-                campaign, _, token = note.payload.partition(" ")
-                seen |= campaign == self.address.campaign and token != self._token
+                campaign, token, notice = read_payload(note.payload)
+                if campaign == self.address.campaign and token != self._token:
+                    found.append(notice)
         except psycopg.Error as exc:
             raise _refused(self.address, exc) from None
-        return seen
+        return found
+
+    def changed(self) -> bool:
+        """Whether another window or program has committed to the campaign since last asked."""
+        return bool(self.news())
+
+    def reconnect(self) -> None:
+        """Listen again on a new connection (the last was dropped); refused as unreachable if
+        the server cannot be reached yet. What was committed meanwhile was not heard."""
+        fresh = self._listening()
+        self._con.close()
+        self._con = fresh
 
     def close(self) -> None:
         """Stop listening."""
         self._con.close()
+
+
+class _TellingWork(FileWork):
+    """The file's unit of work, keeping what its action changed for the commit's notice."""
+
+    told: Changes | None = None
+    form_told: Notice | None = None  # what became of a player's form, said to the windows
+
+    def mark_submitted(self, number: int, outcome: str) -> None:
+        super().mark_submitted(number, outcome)
+        self.form_told = Notice(f"Form {number}: {outcome or 'taken'}", forms=True)
+
+    def record(self, entry: LogEntry, report: DayReport | None = None) -> Changes:
+        told = super().record(entry, report)
+        # a step of a battle on the table: the window leaves its lines to the battle's window
+        self.told = structs.replace(told, battle_step=True) if entry.kind == FIGHT_STEP else told
+        return told
+
+    def undo(self, expected: LogStep | None = None) -> Changes:
+        self.told = super().undo(expected)
+        return self.told
+
+    def redo(self, expected: LogStep | None = None) -> Changes:
+        self.told = super().redo(expected)
+        return self.told
 
 
 class ServerCampaign(CampaignStore):
@@ -389,11 +442,13 @@ class ServerCampaign(CampaignStore):
             self._end()
 
     @contextmanager
-    def writing(self) -> Iterator[tuple[sqlite3.Connection, Callable[[], None]]]:
+    def writing(self, tell: Callable[[], Notice | None] | None = None,
+                ) -> Iterator[tuple[sqlite3.Connection, Callable[[], None]]]:
         """One write transaction holding the campaign's row: committed on success (with the
         campaign's count of writes), rolled back on any error; a writer that cannot have the
         row within ``busy_seconds`` is refused as busy. Gives the connection and ``discard``,
-        which ends it written nothing."""
+        which ends it written nothing. The commit is notified with what ``tell`` says it
+        changed (asked at the commit), or as changing the campaign whole."""
         discarded = False
 
         def discard() -> None:
@@ -421,8 +476,9 @@ class ServerCampaign(CampaignStore):
                 self._db.execute(f"UPDATE {REGISTRY}.campaigns SET writes = writes + 1 "
                                  "WHERE name = ?", (self.address.campaign,))
                 # heard by every listener when (and only if) the commit is made
+                told = tell() if tell is not None else None
                 self._db.execute("SELECT pg_notify(?, ?)",
-                                 (CHANNEL, f"{self.address.campaign} {self._token}"))
+                                 (CHANNEL, payload(self.address.campaign, self._token, told)))
                 self._con.commit()
                 self._own_writes += 1
         except DBAPIError as exc:
@@ -471,8 +527,17 @@ class ServerCampaign(CampaignStore):
     @contextmanager
     def unit_of_work(self) -> Iterator[UnitOfWork]:
         """One write transaction for one action, as the store's protocol writes it."""
-        with self.writing() as (con, discard):
-            work = FileWork(con, lambda c: audit(c, self.ground))
+        work: _TellingWork | None = None
+
+        def tell() -> Notice | None:
+            if work is None:
+                return None
+            if work.told is not None:
+                return notice_of(work.told)
+            return work.form_told
+
+        with self.writing(tell) as (con, discard):
+            work = _TellingWork(con, lambda c: audit(c, self.ground))
             yield work
             work.close()
             if not work.wrote:  # nothing changed: nothing is written, not even the count
@@ -830,15 +895,17 @@ def _submitted(rows: Iterable[Any]) -> list[SubmittedForm]:
 class PlayerSeat:
     """A member's own seat at a server campaign, as his login: his side's view, the orders he
     submits and what became of them. Everything is read and written as he is, so the server's
-    privileges and row-level security (``store.club``) are all that let him in."""
+    privileges and row-level security (``store.club``) are all that let him in.
+
+    A connection the server dropped between two uses (a restart, the network gone) is made
+    again once on the next use, as a server campaign's store does; a submission is either
+    committed or not, and the player is told which."""
 
     def __init__(self, address: str | ServerAddress) -> None:
         self.address = address if isinstance(address, ServerAddress) else ServerAddress(address)
         self._token = secrets.token_hex(8)
+        self._con = self._connect()
         try:
-            self._con = psycopg.connect(self.address.conninfo, connect_timeout=10,
-                                        options=f"-c search_path={self.address.schema},"
-                                                f"{REGISTRY}")
             row = self._con.execute(f"SELECT {REGISTRY}.member_role(%s)",
                                     (self.address.campaign,)).fetchone()
             self._con.rollback()
@@ -851,10 +918,46 @@ class PlayerSeat:
                                                     "campaign (the umpire lets members in)")
         self.role = str(row[0])
 
+    def _connect(self) -> psycopg.Connection[Any]:
+        try:
+            return psycopg.connect(self.address.conninfo, connect_timeout=10,
+                                   options=f"-c search_path={self.address.schema},{REGISTRY}")
+        except psycopg.Error as exc:
+            raise _refused(self.address, exc) from None
+
     def _close_quietly(self) -> None:
         con = getattr(self, "_con", None)
         if con is not None:
             con.close()
+
+    def _dropped(self) -> bool:
+        """Whether the seat's connection is gone (the server ended it, or the network)."""
+        return bool(self._con.broken or self._con.closed)
+
+    def _again(self) -> None:
+        """A new connection in place of one the server dropped."""
+        self._close_quietly()
+        self._con = self._connect()
+
+    def _read(self, sql: str) -> list[Any]:
+        """The rows of one read, in a transaction of its own (the connection made again once,
+        if it was dropped: a read changes nothing, so reading again is harmless)."""
+        for retried in (False, True):
+            try:
+                rows = self._con.execute(sql).fetchall()
+                self._con.rollback()
+                return rows
+            except psycopg.Error as exc:
+                if self._dropped() and not retried:
+                    self._again()
+                    continue
+                self._rollback_quietly()
+                raise _refused(self.address, exc) from None
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _rollback_quietly(self) -> None:
+        if not self._dropped():
+            self._con.rollback()
 
     @property
     def side(self) -> Side | None:
@@ -863,13 +966,7 @@ class PlayerSeat:
 
     def views(self) -> dict[Side, SideView]:
         """The sides' views this member may read (his own side's; both for an observer)."""
-        try:
-            rows = self._con.execute("SELECT side, view::text FROM side_view ORDER BY side"
-                                     ).fetchall()
-            self._con.rollback()
-        except psycopg.Error as exc:
-            self._con.rollback()
-            raise _refused(self.address, exc) from None
+        rows = self._read("SELECT side, view::text FROM side_view ORDER BY side")
         return {Side(r[0]): view_from_json(r[1]) for r in rows}
 
     def view(self) -> SideView:
@@ -885,48 +982,78 @@ class PlayerSeat:
 
     def public_map(self) -> MapData:
         """The campaign's road map (public: every member may draw it)."""
-        try:
-            row = self._con.execute("SELECT map::text FROM public_map").fetchone()
-            self._con.rollback()
-        except psycopg.Error as exc:
-            self._con.rollback()
-            raise _refused(self.address, exc) from None
-        if row is None:
+        rows = self._read("SELECT map::text FROM public_map")
+        if not rows:
             raise CampaignServerError(self.address, "the campaign has no road map for its "
                                                     "members yet")
-        return map_from_json(row[0])
+        return map_from_json(rows[0][0])
 
     def submit(self, form: dict[str, Any]) -> int:
-        """Submit a filled order form of the member's side; its number among the submitted."""
+        """Submit a filled order form of the member's side; its number among the submitted.
+
+        A connection dropped since the last use is made again first. One dropped during the
+        submission leaves it either committed (its number given) or not (refused, saying
+        nothing was sent): which, the seat asks the server on a new connection."""
         side = self.side
         if side is None or str(form.get("side", "")) != side.value:
             raise CampaignServerError(self.address, f"the order form is the "
                                                     f"{form.get('side', '?')!s:.20}', and this "
                                                     f"login is the {self.role}'s")
+        text = json.dumps(form, ensure_ascii=False)
+        number = self._insert(side, text)
         try:
-            row = self._con.execute("INSERT INTO submitted_orders (side, form) VALUES (%s, "
-                                    "%s::jsonb) RETURNING id",
-                                    (side.value, json.dumps(form, ensure_ascii=False))
-                                    ).fetchone()
-            self._con.execute("SELECT pg_notify(%s, %s)",
-                              (CHANNEL, f"{self.address.campaign} {self._token}"))
+            told = Notice(f"Order form {number} of the {side.value}", forms=True)
+            notify(self._con, payload(self.address.campaign, self._token, told))
             self._con.commit()
         except psycopg.Error as exc:
+            if not self._dropped():
+                self._con.rollback()
+                raise _refused(self.address, exc) from None
+            if self._kept(number):
+                return number
+            raise CampaignServerError(self.address, "the connection was lost before the order "
+                                                    "form was kept; nothing was sent; try "
+                                                    "again") from None
+        return number
+
+    def _insert(self, side: Side, text: str) -> int:
+        """Insert a form (the connection made again once if it was dropped before: nothing
+        of the submission had run); its number, not committed yet."""
+        for retried in (False, True):
+            try:
+                row = self._con.execute("INSERT INTO submitted_orders (side, form) VALUES "
+                                        "(%s, %s::jsonb) RETURNING id", (side.value, text)
+                                        ).fetchone()
+                assert row is not None
+                return int(row[0])
+            except psycopg.Error as exc:
+                if self._dropped() and not retried:
+                    self._again()
+                    continue
+                self._rollback_quietly()
+                raise _refused(self.address, exc) from None
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _kept(self, number: int) -> bool:
+        """Whether a form whose commit was cut off was kept, asked on a new connection
+        (refused as unreachable, saying it is not known, if the server cannot be reached)."""
+        try:
+            self._again()
+            row = self._con.execute("SELECT 1 FROM submitted_orders WHERE id = %s",
+                                    (number,)).fetchone()
             self._con.rollback()
-            raise _refused(self.address, exc) from None
-        assert row is not None
-        return int(row[0])
+        except (psycopg.Error, CampaignServerError):
+            raise CampaignServerError(self.address, f"the connection was lost while the order "
+                                                    f"form was sent, and the server cannot be "
+                                                    f"reached to say whether it was kept (look "
+                                                    f"for form {number} among those sent)") \
+                from None
+        return row is not None
 
     def submitted(self) -> list[SubmittedForm]:
         """The forms this member's side submitted, oldest first, with what became of each."""
-        try:
-            rows = self._con.execute("SELECT id, side, form::text, login, taken FROM "
-                                     "submitted_orders ORDER BY id").fetchall()
-            self._con.rollback()
-        except psycopg.Error as exc:
-            self._con.rollback()
-            raise _refused(self.address, exc) from None
-        return _submitted(rows)
+        return _submitted(self._read("SELECT id, side, form::text, login, taken FROM "
+                                     "submitted_orders ORDER BY id"))
 
     def listen(self) -> ChangeListener:
         """A listener told of every commit to the campaign (the umpire's actions, the forms
@@ -942,3 +1069,8 @@ class PlayerSeat:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def notify(con: psycopg.Connection[Any], text: str) -> None:
+    """Notify the campaigns' channel in a player's open transaction (heard at its commit)."""
+    con.execute("SELECT pg_notify(%s, %s)", (CHANNEL, text))

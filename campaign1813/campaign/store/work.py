@@ -70,6 +70,9 @@ class FileReader(CampaignReader):
     def log(self) -> list[LoggedAction]:
         return log.actions_in_force(self._con)
 
+    def latest(self, kind: str) -> LoggedAction | None:
+        return log.latest_in_force(self._con, kind)
+
     def undo_step(self) -> LogStep | None:
         return log.undo_step(self._con)
 
