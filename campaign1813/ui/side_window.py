@@ -5,7 +5,10 @@ and sightings, the table of commands, the enemy as reported, the day's report, t
 objectives and the orders of battle) comes from the view the window is given; the public road
 map is the only other thing it draws. A coloured banner across the top says whose view it is,
 so it is never taken for the other side's or the umpire's; an old sighting is drawn faded, with
-the day it was seen.
+the day it was seen. While supply is kept, the side's own depots (its main depot's store
+doubled), its columns waiting on the road with their days, and each of its corps' days (or
+out of supply) are drawn as the umpire's map draws them, from the view's own supplies alone;
+nothing of the enemy's supply is in the view to draw.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from campaign1813.campaign.scenario.types import Side
 from campaign1813.maps.types import MapData
 from campaign1813.ui.map.palette import SIDE_COLOUR
 from campaign1813.ui.map.scene import MapScene
-from campaign1813.ui.map.specs import MarkerSpec
+from campaign1813.ui.map.specs import MarkerSpec, SupplySpec, supply_badge, supply_note
 from campaign1813.ui.map.view import WINDOW_UNIT, MapView
 
 FADED_OPACITY = 0.4  # an old sighting's flag
@@ -43,10 +46,21 @@ def marker_specs(view: SideView) -> list[tuple[MarkerSpec, bool]]:
         side = view.side if item.own else view.side.enemy
         colour = SIDE_COLOUR[side].lighter(150 if item.faded else 100).name()
         label = item.label.removesuffix(" Corps") if item.own else item.label
-        badges = ("old",) if item.faded else ()
+        badges: tuple[str, ...] = ("old",) if item.faded else ()
+        tooltip = item.tooltip
+        if item.own and item.supply_days is not None:
+            badges += (supply_badge(item.supply_days),)
+            tooltip += "\n" + supply_note(item.supply_days)
         out.append((MarkerSpec(item.key or item.label, item.town, item.road, item.miles, label,
-                               side, colour, item.hq, badges, item.tooltip), item.faded))
+                               side, colour, item.hq, badges, tooltip), item.faded))
     return out
+
+
+def supply_marks(view: SideView) -> list[SupplySpec]:
+    """The side's own depots and columns as the map's supply signs (none while supply is off;
+    the view holds no other side's)."""
+    return [SupplySpec(s.town, s.side, s.days, s.column, s.main, s.army)
+            for s in view.own_supply if s.side is view.side]
 
 
 class SideWindow(QMainWindow):
@@ -112,6 +126,7 @@ class SideWindow(QMainWindow):
             marker = self.scene.markers.get(spec.key)
             if marker is not None:
                 marker.setOpacity(FADED_OPACITY if faded else 1.0)
+        self.scene.supply.set_marks(supply_marks(view))
         self.table.clear()
         heading, *rows = view.table
         self.table.setColumnCount(len(heading))

@@ -2,6 +2,8 @@
 French output shows no Allied secret (a corps' name, its exact strength, its commander) the
 French have not been told, and shows each one once a released report tells it."""
 
+import io
+import json
 import re
 from datetime import date
 
@@ -18,6 +20,7 @@ from campaign1813.campaign.day.fog import side_inputs, side_view
 from campaign1813.campaign.day.ground import Ground, OrderRefused
 from campaign1813.campaign.day.sideview import ForeignInput, build
 from campaign1813.campaign.day.state import initial_state
+from campaign1813.campaign.export import packet
 from campaign1813.campaign.export.paper import install
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.ui.console import LazyQtPaper
@@ -47,6 +50,7 @@ def _render_french(doc, out, window):
     window.show_view(view)
     scene = "\n".join(f"{m.spec.label}\n{m.spec.tooltip}\n{' '.join(m.spec.badges)}"
                       for m in window.scene.markers.values())
+    scene += "\n" + "\n".join(map(repr, window.scene.supply.marks))
     lists = "\n".join(w.item(i).text() for w in (window.enemy, window.day_report, window.diary,
                                                  window.objectives, window.oob)
                       for i in range(w.count()))
@@ -168,7 +172,7 @@ def test_random_orders_and_days_never_leak(days, release, messengers):
             assert any(secret in text for text in outputs.values())
 
 
-def test_with_supply_kept_no_enemy_depot_or_stock_reaches_the_french():
+def test_with_supply_kept_no_enemy_depot_or_stock_reaches_the_french(qtbot):
     """Supply 2016 kept (issue 29; record 0025): the French are shown their own main depot and
     each corps' days, and nothing of the Allies' supply — neither their depot at East, a
     column of theirs on the road, nor any Allied stock — since no report tells of it yet."""
@@ -198,6 +202,35 @@ def test_with_supply_kept_no_enemy_depot_or_stock_reaches_the_french():
     allied = french_outputs(side_view(ground, state, Side.ALLIED, "c"))
     assert "Supplies: Main depot at East (Canary Host): 977 days." in allied["day's report"]
     assert "Supplies: Column waiting at T9 (Canary Host): 311 days." in allied["day's report"]
+    # the French window's map: their own main depot, nothing of the Allies' supply
+    window = SideWindow(side_view(ground, state, Side.FRENCH, "c"), scen.map)
+    qtbot.addWidget(window)
+    assert [(m.town, m.side, m.days, m.main, m.column, m.army)
+            for m in window.scene.supply.marks] == [("West", Side.FRENCH, 6, True, False,
+                                                     "Armée")]
+    scene = "\n".join(f"{m.spec.label}\n{m.spec.tooltip}\n{' '.join(m.spec.badges)}"
+                       for m in window.scene.markers.values())
+    scene += "\n" + "\n".join(map(repr, window.scene.supply.marks))
+    assert "4 days" in window.scene.markers["1 Corps"].spec.badges
+    # and the French packet: its situation report as JSON and as PDF, read back
+    view = side_view(ground, state, Side.FRENCH, "c")
+    pdf = pypdf.PdfReader(io.BytesIO(LazyQtPaper().pdf(packet.situation_document(view), "a4")))
+    packet_text = {"window's map scene": scene,
+                   "packet json": json.dumps(packet.packet_json(view), ensure_ascii=False),
+                   "packet pdf": " ".join(re.sub(r"\s+", " ", p.extract_text())
+                                          for p in pdf.pages)}
+    assert leaks(state, packet_text) == []
+    for where, text in packet_text.items():
+        for secret in ("977", "613", "311", "457", "Canary Host", "depot at East", "at T11",
+                       "at T9", "Column waiting", "'East'", "'T11'", "'T9'"):
+            assert secret not in text, (where, secret)
+    assert "Main depot at West (Armée): 6 days" in packet_text["packet pdf"]
+    # the Allies' window draws theirs: the map's check is not blind either
+    allied_window = SideWindow(side_view(ground, state, Side.ALLIED, "c"), scen.map)
+    qtbot.addWidget(allied_window)
+    assert {(m.town, m.days, m.main, m.column) for m in allied_window.scene.supply.marks} == {
+        ("East", 977, True, False), ("T11", 613, False, False), ("T9", 311, False, True)}
+    assert "457 days" in allied_window.scene.markers["Quokka Canary Corps"].spec.badges
     # and the one gate's inputs refuse the other side's supplies outright
     french_in = side_inputs(ground, state, Side.FRENCH, "c")
     allied_in = side_inputs(ground, state, Side.ALLIED, "c")

@@ -89,3 +89,34 @@ def test_no_towns_name_is_put_over_a_depot_or_a_column(window):
             at = item.pos()
             rect = item.text_rect().translated(at.x() * scale, at.y() * scale)
             assert not any(rect.intersects(s) for s in signs), (scale, name)
+
+
+def test_a_sides_map_draws_its_own_depot_column_and_days_as_the_umpires_does(window):
+    """Supply 2016, switched on on 2 May; the CinC sends 4 days from Hamburg to Harburg. At
+    the day's close, worked by hand: the column leaves Hamburg 6 − 4 = 2 and waits at Harburg
+    with 4; each of the four corps eats a day (4 → 3); Hamburg gathers 1 (3), and the army
+    (12 + 3 + 4 = 19) is topped up to its 20 at the main depot (4). View ▸ As the French
+    draws the main depot (4, doubled) and the column (4 at Harburg), each corps' "3 days",
+    exactly the umpire's signs for the French armies and none of the Allies'."""
+    from campaign1813.ui.supply_orders import SupplyRequest
+
+    window.end_day()  # to 2 May: the side's diary is read from the dawns kept
+    _switch(window, "2016")
+    window.orders_panel.supply_here(SupplyRequest("move", origin="Hamburg", town="Harburg",
+                                                  days=4))
+    window.end_day()
+    side = window.view_as(Side.FRENCH)
+    marks = {(m.town, m.days, m.main, m.column) for m in side.scene.supply.marks
+             if m.army == "Second French Army"}
+    assert marks == {("Hamburg", 4, True, False), ("Harburg", 4, False, True)}
+    assert all(m.side is Side.FRENCH for m in side.scene.supply.marks)
+    umpire = window.campaign_view.map_scene
+    assert set(side.scene.supply.marks) == {m for m in umpire.supply.marks
+                                            if m.side is Side.FRENCH}
+    five = side.scene.markers["5 Corps"].spec
+    assert "3 days" in five.badges and "Supplies: 3 days" in five.tooltip
+    assert five.badges == umpire.markers["5 Corps"].spec.badges
+    _switch(window, "off")
+    side = window.view_as(Side.FRENCH)
+    assert side.scene.supply.marks == ()
+    assert supply_days(side.scene.markers["5 Corps"].spec.badges) is None

@@ -64,11 +64,13 @@ class OwnSupply(msgspec.Struct, frozen=True):
     column: bool = False
     main: bool = False
 
+    def what(self) -> str:
+        """``Main depot``, ``Depot`` or ``Column waiting``."""
+        return "Column waiting" if self.column else "Main depot" if self.main else "Depot"
+
     def text(self) -> str:
         """``Main depot at Hamburg (Second French Army): 6 days``."""
-        what = ("Column waiting" if self.column else
-                "Main depot" if self.main else "Depot")
-        return f"{what} at {self.town} ({self.army}): {self.days} day" + \
+        return f"{self.what()} at {self.town} ({self.army}): {self.days} day" + \
             ("" if self.days == 1 else "s")
 
 
@@ -117,6 +119,7 @@ class MapItem(msgspec.Struct, frozen=True):
     hq: bool = False
     road: str | None = None  # the road's other town, for a command of its own on a road
     miles: float = 0.0
+    supply_days: int | None = None  # a corps of its own: its days of supplies, while kept
 
 
 class SideView(msgspec.Struct, frozen=True):
@@ -136,6 +139,7 @@ class SideView(msgspec.Struct, frozen=True):
     day_report: tuple[str, ...]
     towns: tuple[tuple[str, float, float], ...]
     supply: tuple[str, ...] = ()  # its own depots, columns and corps' days, in words
+    own_supply: tuple[OwnSupply, ...] = ()  # its own depots and columns, for its map
 
 
 TABLE_HEADING = ("Command", "Army group", "Where", "Status", "Orders", "Men")
@@ -148,7 +152,8 @@ def build(inputs: SideInputs) -> SideView:
     day = inputs.day
     latest = _latest(inputs.sightings)
     items = [MapItem(c.name, f"{c.name} ({c.army}) at {c.place}: {c.status}; {c.order}",
-                     c.a or c.town, True, False, c.name, c.kind == "HQ", c.b, c.miles)
+                     c.a or c.town, True, False, c.name, c.kind == "HQ", c.b, c.miles,
+                     c.supply_days)
              for c in inputs.own]
     items += [MapItem(f"{s.name} (seen {_short(s.seen_day)})", s.text, s.town, False,
                       stale(s, day), f"report {n}") for n, s in enumerate(latest, 1)]
@@ -173,7 +178,7 @@ def build(inputs: SideInputs) -> SideView:
     supply = _supply_lines(inputs)
     return SideView(inputs.campaign, side, day, banner, tuple(items), table, own_oob,
                     enemy_oob, tuple(diary), objectives, (*day_report, *supply), inputs.towns,
-                    supply)
+                    supply, inputs.supply)
 
 
 def _supply_lines(inputs: SideInputs) -> tuple[str, ...]:

@@ -22,7 +22,7 @@ from typing import Any
 import msgspec
 
 from campaign1813.campaign.calendar import format_date
-from campaign1813.campaign.day.sideview import SideView, view_json
+from campaign1813.campaign.day.sideview import MapItem, SideView, view_json
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.export.document import (
     Column,
@@ -221,8 +221,9 @@ def situation_document(view: SideView) -> Document:
                        *(Paragraph(line) for line in view.enemy_oob))))
     units.append(Unit((Heading("On the map", 2), Table(
         (Column("Item"), Column("Town"), Column("Note")),
-        tuple((i.label, i.town, ("old report; " if i.faded else "") + i.tooltip)
-              for i in view.map_items)))))
+        (*((i.label, i.town, ("old report; " if i.faded else "") + i.tooltip + _days(i))
+           for i in view.map_items),
+         *((s.what(), s.town, s.text()) for s in view.own_supply))))))
     units.append(Unit((Heading("Objectives", 2),
                        *(Paragraph(line) for line in view.objectives or ("None given.",)))))
     units.append(Unit((Heading("The day's report", 2),
@@ -235,6 +236,15 @@ def situation_document(view: SideView) -> Document:
                            *(Paragraph(line.strip()) for line in view.diary))))
     return Document(f"Situation report: the {view.side.value}", view.campaign,
                     format_date(view.day), tuple(units))
+
+
+def _days(item: MapItem) -> str:
+    """A corps' days of supplies, as its line on the map's table ends (nothing while supply
+    is off)."""
+    if item.supply_days is None:
+        return ""
+    return "; out of supply" if item.supply_days == 0 else \
+        f"; supplies for {item.supply_days} day{'' if item.supply_days == 1 else 's'}"
 
 
 def order_form_document(form: Mapping[str, Any]) -> Document:

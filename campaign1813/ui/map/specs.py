@@ -49,6 +49,13 @@ def supply_badge(days: int) -> str:
     return f"{days} day" + ("" if days == 1 else "s")
 
 
+def supply_note(days: int) -> str:
+    """A corps' days of supplies as its flag's tooltip says them: ``Supplies: 3 days``, or
+    ``Supplies: 0 days — out of supply``."""
+    return (f"Supplies: {days} day{'' if days == 1 else 's'}"
+            + (" — out of supply" if days == 0 else ""))
+
+
 def supply_days(badges: tuple[str, ...]) -> int | None:
     """The days of supplies a flag's badges show (0 out of supply), or None."""
     for badge in badges:

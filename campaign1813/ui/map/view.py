@@ -46,7 +46,13 @@ from campaign1813.campaign.queries import CampaignStatus, CommandView
 from campaign1813.campaign.scenario.types import Scenario, Side
 from campaign1813.maps.types import Theatre
 from campaign1813.ui.map.palette import NATION_COLOUR, OFF_MAP, SIDE_COLOUR
-from campaign1813.ui.map.specs import BattleSpec, MarkerSpec, SupplySpec, supply_badge
+from campaign1813.ui.map.specs import (
+    BattleSpec,
+    MarkerSpec,
+    SupplySpec,
+    supply_badge,
+    supply_note,
+)
 from campaign1813.ui.open_campaign import OpenCampaign, Update
 from campaign1813.ui.supply_orders import SupplyRequest, supply_kept
 
@@ -110,8 +116,7 @@ def marker_spec(c: CommandView, label: str, colour: str, cinc: str = "") -> Mark
     tooltip = f"{c.name}: {c.where}\n{state_tooltip(c)}\n{c.orders_text}"
     if c.supply_days is not None and c.kind is Kind.CORPS:
         badges.append(supply_badge(c.supply_days))
-        tooltip += (f"\nSupplies: {c.supply_days} day{'' if c.supply_days == 1 else 's'}"
-                    + (" — out of supply" if c.supply_days == 0 else ""))
+        tooltip += "\n" + supply_note(c.supply_days)
     return MarkerSpec(c.name, c.position.a, c.position.b, c.position.miles, label, c.side,
                       colour, c.kind is Kind.HQ, tuple(badges), tooltip, c.army, cinc)
 
