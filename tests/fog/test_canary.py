@@ -77,10 +77,16 @@ def qt_paper():
     install(None)
 
 
-def test_ten_scripted_days_show_the_french_only_what_they_were_told(tmp_path, qt_paper, qtbot):
+@pytest.mark.parametrize("supply", ["off", "2016"])
+def test_ten_scripted_days_show_the_french_only_what_they_were_told(tmp_path, qt_paper, qtbot,
+                                                                   supply):
     """Ten days, with the umpire holding every report of Zephyr Canary Corps until 7 May: on
-    each day no untold secret in any French output, and every told one in them."""
-    doc = new_campaign(tmp_path / "c.c1813", canary_scenario(release="umpire"))
+    each day no untold secret in any French output, and every told one in them. With supply
+    kept (2016; hungry corps' brigades chosen by lot), the French window's map draws each day
+    the French depots only, and no output names the Allied army, whose depot and stocks are
+    never told."""
+    doc = new_campaign(tmp_path / "c.c1813", canary_scenario(
+        release="umpire", supply=supply, supply_attrition="seeded"))
     window = SideWindow(queries.side_view(doc, Side.FRENCH), doc.scenario().map)
     qtbot.addWidget(window)
     ever_told: set[str] = set()
@@ -103,6 +109,10 @@ def test_ten_scripted_days_show_the_french_only_what_they_were_told(tmp_path, qt
         state = queries.day_state(doc)
         outputs = _render_french(doc, tmp_path / "packets", window)
         assert leaks(state, outputs) == [], state.date
+        if supply != "off":
+            marks = window.scene.supply.marks
+            assert marks and {(m.side, m.army) for m in marks} == {(Side.FRENCH, "Armée")}
+            assert not [where for where, text in outputs.items() if "Canary Host" in text]
         for secret in told(state):
             if secret in {c.secret for c in canaries(state)}:
                 assert any(secret in text for text in outputs.values()), (state.date, secret)
