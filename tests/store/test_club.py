@@ -38,8 +38,8 @@ from tests.store.stores import campaign_address
 
 def as_login(address: str, login: str) -> str:
     """The same address, as another login (the throwaway server trusts its socket)."""
-    assert address.startswith("postgresql://postgres@")
-    return address.replace("postgresql://postgres@", f"postgresql://{login}@", 1)
+    assert address.startswith("postgresql://") and "@" in address
+    return f"postgresql://{login}@" + address.split("@", 1)[1]
 
 
 def sql_as(address: str, login: str) -> psycopg.Connection:
@@ -451,6 +451,43 @@ def test_taking_a_member_out_is_refused_with_the_reason_and_changes_nothing(club
     gone = server.remove_member(address, logins["umpire"])
     assert (gone.role, gone.dropped) == ("umpire", True)
     assert [m.login for m in seen()[0] if m.role == "umpire"] == [second]
+
+
+def test_only_an_umpire_or_the_owner_lets_members_in_and_a_refusal_changes_nothing(
+        club, pg, tmp_path, capsys):
+    """A player's login (and an observer's) trying ``server add-player`` is refused, naming his
+    login and why, as taking a member out is: no login made, the members and their audit as
+    they were. The login that pushed the campaign (the database's own admin, no superuser) is
+    let."""
+    address, logins = club
+    before = server.list_members(address)
+    newcomer = f"nw_{secrets.token_hex(3)}"
+    for who in ("French", "observer"):
+        with pytest.raises(ClubRefused, match=f"{logins[who]} is not an umpire of the campaign "
+                                              ".*: only its umpires let members in"):
+            add_member(as_login(address, logins[who]), newcomer, "Allied", password="pw")
+    assert main(["server", "add-player", as_login(address, logins["French"]), "--side",
+                 "allied", "--login", newcomer, "--password", "pw"]) == 1
+    assert f"{logins['French']} is not an umpire of the campaign" in capsys.readouterr().err
+    assert server.list_members(address) == before
+    with psycopg.connect(ServerAddress(address).conninfo) as con:
+        assert con.execute("SELECT 1 FROM pg_roles WHERE rolname = %s",
+                           (newcomer,)).fetchall() == []
+    # a club whose admin is no superuser: he makes the database ready and pushes the campaign
+    tag = secrets.token_hex(3)
+    admin, database = f"ad_{tag}", f"t_owned_{tag}"
+    with psycopg.connect(pg.url, autocommit=True) as con:
+        con.execute(f"CREATE ROLE {admin} LOGIN CREATEROLE")
+        con.execute(f"CREATE DATABASE {database} OWNER {admin}")
+    owned = campaign_address(as_login(pg.url_of(database), admin))
+    push_campaign(tmp_path / "c.c1813", owned)
+    assert add_member(owned, f"ou_{tag}", "umpire", password="pw")
+    assert main(["server", "add-player", owned, "--side", "french", "--login", f"op_{tag}",
+                 "--password", "pw"]) == 0
+    assert [(m.login, m.role) for m in server.list_members(owned)[0]] == [
+        (f"ou_{tag}", "umpire"), (f"op_{tag}", "French")]
+    with pytest.raises(ClubRefused, match=f"op_{tag} is not an umpire"):
+        add_member(as_login(owned, f"op_{tag}"), f"oq_{tag}", "Allied", password="pw")
 
 
 # -- the forms still waiting go with the campaign: pull, import on the file, push --------------

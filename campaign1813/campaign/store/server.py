@@ -824,21 +824,8 @@ def add_member(address: str | ServerAddress, login: str, role: str,
     observer, making the login if it is new; True if it was made. The roles and row-level
     security of ``store.club`` then hold him to what he may read and write."""
     address = address if isinstance(address, ServerAddress) else ServerAddress(address)
-    engine, con = _connect(address, address.schema)
-    try:
-        with con.begin():
-            there = con.exec_driver_sql(f"SELECT 1 FROM {REGISTRY}.campaigns WHERE name = %s",
-                                        (address.campaign,)).first()
-            if there is None:
-                raise CampaignServerError(address, f"the server has no campaign "
-                                                   f"{address.campaign!r}")
-            made = club_add_member(con, address.schema, address.campaign, login, role,
-                                   password)
-    except DBAPIError as exc:
-        raise _refused(address, exc) from None
-    finally:
-        con.close()
-        engine.dispose()
+    with _members_transaction(address) as con:
+        made = club_add_member(con, address.schema, address.campaign, login, role, password)
     with open_server_campaign(address) as store, store.writing():
         pass  # the sides' views written now, for the member just let in
     return made
