@@ -553,3 +553,56 @@ def test_pull_keeps_the_waiting_forms_and_the_file_takes_them_as_the_server(club
         assert [(f.id, f.side, f.form) for f in services.submitted_forms(doc)] == [
             (f.id, f.side, f.form) for f in waiting]
     assert _take_forms(back, capsys)[0] == on_server[0]
+
+
+def test_push_replace_keeps_the_forms_a_player_sent_after_the_pull(club, tmp_path, capsys):
+    """Record 0032: the umpire pulls with the French form 1 waiting and takes it on the file;
+    then the French player sends form 2 and the Allied form 3 to the server. ``push --replace``
+    of the file keeps form 1 as the file has it (taken) and forms 2 and 3 waiting under their
+    numbers, and says it kept two; the next form sent is number 4."""
+    address, logins = club
+
+    def french_form(objective: str) -> dict:
+        with PlayerSeat(as_login(address, logins["French"])) as seat:
+            form = packet.order_form(seat.view())
+            for line in form["orders"]:
+                if line["command"] == "1 Corps":
+                    line["verb"], line["objective"] = "Move", objective
+            assert seat.submit(form) >= 1
+        return form
+
+    first = french_form("Brook")
+    pulled = str(tmp_path / "pulled.c1813")
+    assert main(["pull", address, pulled]) == 0
+    assert main(["import-orders", pulled, "--submitted"]) == 0
+    second = french_form("Aston")
+    with PlayerSeat(as_login(address, logins["Allied"])) as seat:
+        third = packet.order_form(seat.view())
+        assert seat.submit(third) == 3
+    capsys.readouterr()
+    assert main(["push", pulled, address, "--replace"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1] == ("kept 2 order forms of the server's, waiting and not in the "
+                                    "file (forms 2, 3): take them with import-orders URL "
+                                    "--submitted")
+    with open_store(address) as doc:
+        with doc.read() as reader:
+            forms = [(f.id, f.side, f.login, f.form["number"], f.taken)
+                     for f in reader.submitted_forms(False)]
+        assert queries.state_json(doc)["orders"]["1 Corps|active"]["objective"] == "Brook"
+    assert forms == [
+        (1, "French", logins["French"], first["number"],
+         "taken: Order form of the French: 1 taken, 0 refused"),
+        (2, "French", logins["French"], second["number"], ""),
+        (3, "Allied", logins["Allied"], third["number"], "")]
+    with PlayerSeat(as_login(address, logins["Allied"])) as seat:
+        assert seat.submit(third) == 4
+    # pushed again, the server's forms 2 to 4 are kept once each; the file's 1 as it was
+    assert main(["push", pulled, address, "--replace"]) == 0
+    assert "(forms 2, 3, 4)" in capsys.readouterr().out
+    # a push of a file that already holds them keeps none of the server's
+    again = str(tmp_path / "again.c1813")
+    assert main(["pull", address, again]) == 0
+    assert main(["push", again, address, "--replace"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "kept 0 order forms of the server's: none was waiting that the file lacks")

@@ -54,6 +54,7 @@ from campaign1813.maps.types import MapData
 
 __all__ = ["CLUB_TABLES", "GROUPS", "MEMBER_ROLES", "ClubRefused", "Member", "MemberChange",
            "Removal", "SubmittedForm", "add_member", "check_login", "club_tables_exist",
+           "grant_members_again",
            "has_readers", "lay_out_club", "lay_out_roles", "map_from_json", "may_manage",
            "member_changes", "members", "refresh_side_views", "refuse_unless_managing",
            "remove_member",
@@ -228,6 +229,15 @@ def add_member(con: Connection, schema: str, campaign: str, login: str, role: st
         _log(con, campaign, login, f"let in as {_shown(role)}" + (" (login made)" if made
                                                                    else ""))
     return made
+
+
+def grant_members_again(con: Connection, schema: str, campaign: str) -> None:
+    """Each member's USAGE of the campaign's schema, given again where the schema was made
+    anew (a push in place of the campaign drops the old one with its grants); in the caller's
+    transaction."""
+    for (login,) in _exec(con, f"SELECT login FROM {REGISTRY}.members WHERE campaign = %s "
+                               "ORDER BY login", (campaign,)).fetchall():
+        _exec(con, _formatted(con, "GRANT USAGE ON SCHEMA %I TO %I", schema, login))
 
 
 def _shown(role: str) -> str:

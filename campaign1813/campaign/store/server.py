@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import psycopg
@@ -53,6 +53,7 @@ from campaign1813.campaign.store.club import (
     Removal,
     SubmittedForm,
     club_tables_exist,
+    grant_members_again,
     has_readers,
     lay_out_club,
     lay_out_roles,
@@ -95,8 +96,8 @@ if TYPE_CHECKING:
     from campaign1813.campaign.store.protocol import LogEntry, LogStep
 
 __all__ = ["BUSY_SECONDS", "CHANNEL", "REGISTRY", "CampaignServerError", "ChangeListener",
-           "PlayerSeat", "ServerAddress", "ServerCampaign", "ServerConnection", "add_member",
-           "init_server", "list_members", "open_server_campaign", "pull_campaign",
+           "PlayerSeat", "Pushed", "ServerAddress", "ServerCampaign", "ServerConnection",
+           "add_member", "init_server", "list_members", "open_server_campaign", "pull_campaign",
            "push_campaign", "remove_member"]
 
 BUSY_SECONDS = 5.0  # as long as a file waits for another writer
@@ -689,10 +690,66 @@ def _file_value(value: Any) -> Any:
     return _plain(value)
 
 
+class Pushed(NamedTuple):
+    """What a push did: the campaign's address, and the numbers of the server's order forms
+    still waiting that the file did not have, kept beside the file's (``--replace``)."""
+
+    address: ServerAddress
+    kept_forms: tuple[int, ...] = ()
+
+
+def _form_key(side: str, form: str) -> tuple[str, str]:
+    """What makes two rows one order form: its side and the number written in it (a form
+    without one, by its whole content)."""
+    try:
+        data = json.loads(form)
+    except ValueError:
+        data = None
+    if isinstance(data, dict) and isinstance(data.get("number"), str):
+        return side, "number " + data["number"]
+    return side, "content " + (json.dumps(data, sort_keys=True) if data is not None else form)
+
+
+def _waiting_elsewhere(con: Connection, schema: str, file_forms: tuple[list[str], list[Any]]
+                       ) -> list[tuple[Any, ...]]:
+    """The server campaign's forms still waiting (none taken or refused yet) that the file's
+    rows do not hold, as rows of the file's columns, oldest first; the file's win where both
+    hold one form (with what became of it there)."""
+    if con.exec_driver_sql("SELECT to_regclass(%s) IS NULL",
+                           (f"{schema}.submitted_orders",)).scalar_one():
+        return []
+    # no player's form may come in between this reading and the campaign's replacing
+    con.exec_driver_sql(f"LOCK TABLE {schema}.submitted_orders IN EXCLUSIVE MODE")
+    names, rows = file_forms
+    held = {_form_key(str(r[names.index("side")]), str(r[names.index("form")])) for r in rows}
+    found = con.exec_driver_sql(
+        f"SELECT id, side, form::text, login, made::text FROM {schema}.submitted_orders "
+        "WHERE taken = '' ORDER BY id").fetchall()
+    return [tuple(r) for r in found if _form_key(str(r[1]), str(r[2])) not in held]
+
+
+def _put_back_forms(con: Connection, file_forms: tuple[list[str], list[Any]],
+                    kept: list[tuple[Any, ...]]) -> tuple[int, ...]:
+    """Insert the server's waiting forms kept after the file's own, each under its number on
+    the server unless a form of the file has it (then the next free one); their numbers."""
+    names, rows = file_forms
+    used = {int(r[names.index("id")]) for r in rows}
+    numbers = []
+    for number, side, form, login, made in kept:
+        if number in used:
+            number = max(used) + 1
+        used.add(number)
+        numbers.append(number)
+        con.exec_driver_sql("INSERT INTO submitted_orders (id, side, form, login, made, taken) "
+                            "VALUES (%s, %s, %s, %s, %s, '')", (number, side, form, login, made))
+    return tuple(numbers)
+
+
 def push_campaign(path: str | Path, address: str | ServerAddress, *,
-                  replace: bool = False) -> ServerAddress:
+                  replace: bool = False) -> Pushed:
     """Copy a campaign file whole to a server as a new campaign (or in place of one of that
-    name, if ``replace``), in one transaction: the server has all of it or nothing."""
+    name, if ``replace``), in one transaction: the server has all of it or nothing. Replacing
+    keeps the server's order forms still waiting that the file does not have (record 0032)."""
     address = address if isinstance(address, ServerAddress) else ServerAddress(address)
     with open_campaign(path) as doc, doc.reading() as src:
         tables = {t: _sqlite_rows(src, t) for t in _COPIED}
@@ -712,6 +769,8 @@ def push_campaign(path: str | Path, address: str | ServerAddress, *,
                 raise CampaignServerError(address, f"the server has a campaign "
                                                    f"{address.campaign!r} already; choose another "
                                                    "name (or replace it)")
+            waiting = [] if there is None else _waiting_elsewhere(
+                con, address.schema, tables["submitted_orders"])
             con.exec_driver_sql(f"DROP SCHEMA IF EXISTS {address.schema} CASCADE")
             con.exec_driver_sql(f"CREATE SCHEMA {address.schema}")
             _lay_out(con)
@@ -719,8 +778,10 @@ def push_campaign(path: str | Path, address: str | ServerAddress, *,
                 # the file's rows are the campaign: none a migration made (a side's key) stays
                 con.exec_driver_sql(f"DELETE FROM {table}")
                 _insert_server(con, table, names, rows)
+            kept = _put_back_forms(con, tables["submitted_orders"], waiting)
             _restart_counters(db)
             lay_out_club(con, address.schema, address.campaign)
+            grant_members_again(con, address.schema, address.campaign)
             refresh_side_views(db.as_sqlite(), lambda: ground)
             if there is None:
                 db.execute(f"INSERT INTO {REGISTRY}.campaigns (name, schema_name) VALUES (?, ?)",
@@ -733,7 +794,7 @@ def push_campaign(path: str | Path, address: str | ServerAddress, *,
     finally:
         con.close()
         engine.dispose()
-    return address
+    return Pushed(address, kept)
 
 
 def _lay_out(con: Connection) -> None:
