@@ -606,3 +606,37 @@ def test_push_replace_keeps_the_forms_a_player_sent_after_the_pull(club, tmp_pat
     assert main(["push", again, address, "--replace"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == (
         "kept 0 order forms of the server's: none was waiting that the file lacks")
+
+
+def test_every_connection_keeps_alive_and_the_addresss_own_values_win(club):
+    """A server gone silent is noticed within about a minute: the store's connection, its
+    listener and a player's seat are each made with libpq's TCP keepalives (the first probe
+    after 20 s of quiet, three more 10 s apart: 50 s); keepalive values in the address's query
+    are taken as given, the others still added."""
+    address, logins = club
+    ours = {"keepalives": "1", "keepalives_idle": "20", "keepalives_interval": "10",
+            "keepalives_count": "3", "connect_timeout": "10"}
+
+    def made_with(target: str) -> list[dict[str, str]]:
+        with open_store(target) as store:
+            raw = store.connection.connection.dbapi_connection
+            assert isinstance(raw, psycopg.Connection)
+            listener = store.listen()
+            try:
+                found = [server.parameters_of(raw), listener.parameters()]
+            finally:
+                listener.close()
+        with PlayerSeat(as_login(target, logins["French"])) as seat:
+            found.append(seat.parameters())
+        return found
+
+    for found in made_with(address):
+        assert {k: found.get(k) for k in ours} == ours
+    own = address + "&keepalives_idle=5&keepalives_count=9&connect_timeout=4"
+    for found in made_with(own):
+        assert {k: found.get(k) for k in ours} == {**ours, "keepalives_idle": "5",
+                                                    "keepalives_count": "9",
+                                                    "connect_timeout": "4"}
+    assert server.connection_defaults(ServerAddress(address + "&keepalives=0")) == {
+        "keepalives_idle": "20", "keepalives_interval": "10", "keepalives_count": "3",
+        "connect_timeout": "10"}

@@ -95,9 +95,11 @@ if TYPE_CHECKING:
     from campaign1813.campaign.scenario.types import Scenario
     from campaign1813.campaign.store.protocol import LogEntry, LogStep
 
-__all__ = ["BUSY_SECONDS", "CHANNEL", "REGISTRY", "CampaignServerError", "ChangeListener",
+__all__ = ["BUSY_SECONDS", "CHANNEL", "CONNECT_SECONDS", "KEEPALIVE_COUNT", "KEEPALIVE_IDLE",
+           "KEEPALIVE_INTERVAL", "REGISTRY", "CampaignServerError", "ChangeListener",
            "PlayerSeat", "Pushed", "ServerAddress", "ServerCampaign", "ServerConnection",
-           "add_member", "init_server", "list_members", "open_server_campaign", "pull_campaign",
+           "add_member", "connection_defaults", "init_server", "list_members",
+           "open_server_campaign", "parameters_of", "pull_campaign",
            "push_campaign", "remove_member"]
 
 BUSY_SECONDS = 5.0  # as long as a file waits for another writer
@@ -107,6 +109,11 @@ _NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 # the file's tables in an order that copies them whole (no table refers to another)
 _COPIED = tuple(sorted(TABLES))
 _BUSY_STATES = ("55P03", "40P01")  # lock not available, deadlock detected
+# a silent server is noticed after KEEPALIVE_IDLE + KEEPALIVE_COUNT * KEEPALIVE_INTERVAL = 50 s
+KEEPALIVE_IDLE = 20
+KEEPALIVE_INTERVAL = 10
+KEEPALIVE_COUNT = 3
+CONNECT_SECONDS = 10
 
 
 class CampaignServerError(CampaignError):
@@ -274,14 +281,44 @@ class ServerConnection:
         return cast(sqlite3.Connection, self)
 
 
+def connection_defaults(address: ServerAddress) -> dict[str, str]:
+    """libpq's parameters every connection of the store is made with, less those the address's
+    query gives itself (which win): TCP keepalives, so that a server gone silent (its machine
+    off, the network cut) is noticed within about a minute of quiet — the first probe after
+    ``KEEPALIVE_IDLE`` seconds, then ``KEEPALIVE_COUNT`` more ``KEEPALIVE_INTERVAL`` apart — and
+    a wait of ``CONNECT_SECONDS`` at most to connect."""
+    given = {k for k, _v in parse_qsl(urlsplit(address.conninfo).query)}
+    wanted = {"keepalives": "1", "keepalives_idle": str(KEEPALIVE_IDLE),
+              "keepalives_interval": str(KEEPALIVE_INTERVAL),
+              "keepalives_count": str(KEEPALIVE_COUNT), "connect_timeout": str(CONNECT_SECONDS)}
+    return {k: v for k, v in wanted.items() if k not in given}
+
+
+def _pg_connect(address: ServerAddress, *, autocommit: bool = False,
+                schema: str | None = None) -> psycopg.Connection[Any]:
+    """A psycopg connection to the address's database with ``connection_defaults`` (and the
+    search path the campaign's schema, then the registry's, if a schema is named)."""
+    extra: dict[str, Any] = dict(connection_defaults(address))
+    if schema is not None:
+        extra["options"] = f"-c search_path={schema},{REGISTRY}"
+    return psycopg.connect(address.conninfo, autocommit=autocommit, **extra)
+
+
+def parameters_of(con: psycopg.Connection[Any]) -> dict[str, str]:
+    """The libpq parameters a connection was made with (never its password)."""
+    return dict(con.info.get_parameters())
+
+
 def _engine(address: ServerAddress, schema: str | None) -> Any:
     """An engine of one connection at a time to the address's database, its search path the
     campaign's schema (then the registry's)."""
-    path = f"{schema},{REGISTRY}" if schema else REGISTRY
+    extra: dict[str, Any] = dict(connection_defaults(address))
+    extra["options"] = f"-c search_path={schema},{REGISTRY}" if schema else \
+        f"-c search_path={REGISTRY}"
     conninfo = address.conninfo
 
     def connect_once() -> psycopg.Connection[Any]:
-        return psycopg.connect(conninfo, options=f"-c search_path={path}", connect_timeout=10)
+        return psycopg.connect(conninfo, **extra)
 
     return create_engine("postgresql+psycopg://", creator=connect_once, poolclass=NullPool)
 
@@ -344,7 +381,7 @@ class ChangeListener:
 
     def _listening(self) -> psycopg.Connection[Any]:
         try:
-            con = psycopg.connect(self.address.conninfo, autocommit=True, connect_timeout=10)
+            con = _pg_connect(self.address, autocommit=True)
         except psycopg.Error as exc:
             raise _refused(self.address, exc) from None
         try:
@@ -381,6 +418,10 @@ class ChangeListener:
         fresh = self._listening()
         self._con.close()
         self._con = fresh
+
+    def parameters(self) -> dict[str, str]:
+        """The libpq parameters the listening connection was made with (never its password)."""
+        return parameters_of(self._con)
 
     def close(self) -> None:
         """Stop listening."""
@@ -968,8 +1009,7 @@ class PlayerSeat:
 
     def _connect(self) -> psycopg.Connection[Any]:
         try:
-            return psycopg.connect(self.address.conninfo, connect_timeout=10,
-                                   options=f"-c search_path={self.address.schema},{REGISTRY}")
+            return _pg_connect(self.address, schema=self.address.schema)
         except psycopg.Error as exc:
             raise _refused(self.address, exc) from None
 
@@ -1107,6 +1147,10 @@ class PlayerSeat:
         """A listener told of every commit to the campaign (the umpire's actions, the forms
         submitted) made by others."""
         return ChangeListener(self.address, self._token)
+
+    def parameters(self) -> dict[str, str]:
+        """The libpq parameters the seat's connection was made with (never its password)."""
+        return parameters_of(self._con)
 
     def close(self) -> None:
         """Leave the seat."""
