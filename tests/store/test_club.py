@@ -33,7 +33,7 @@ from campaign1813.campaign.store.server import (
     push_campaign,
 )
 from tests.day.test_scenarios import make
-from tests.store.stores import campaign_address
+from tests.store.stores import campaign_address, write_raw
 
 
 def as_login(address: str, login: str) -> str:
@@ -640,3 +640,33 @@ def test_every_connection_keeps_alive_and_the_addresss_own_values_win(club):
     assert server.connection_defaults(ServerAddress(address + "&keepalives=0")) == {
         "keepalives_idle": "20", "keepalives_interval": "10", "keepalives_count": "3",
         "connect_timeout": "10"}
+
+
+def test_push_replace_keeps_a_servers_form_under_a_free_number_where_the_files_holds_it(
+        club, tmp_path, capsys):
+    """Record 0032: one form is the same form by its side and the number written in it, or by
+    its whole content where it has none. The file holds, under number 1, a French form of
+    another number than the server's form 1, and the server's content-only form 2 as well:
+    ``push --replace`` keeps the server's form 1 under the next free number, 3, and not its
+    form 2, which the file has."""
+    address, logins = club
+    with PlayerSeat(as_login(address, logins["French"])) as seat:
+        form = packet.order_form(seat.view())
+        assert seat.submit(form) == 1
+        assert seat.submit({"side": "French", "orders": "advance!"}) == 2
+    pulled = str(tmp_path / "pulled.c1813")
+    assert main(["pull", address, pulled]) == 0
+    other = {**form, "number": "another"}
+    write_raw(pulled, "UPDATE submitted_orders SET form = ? WHERE id = 1", (json.dumps(other),))
+    capsys.readouterr()
+    assert main(["push", pulled, address, "--replace"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "kept 1 order form of the server's, waiting and not in the file (form 3): take it "
+        "with import-orders URL --submitted")
+    with open_store(address) as doc:
+        with doc.read() as reader:
+            forms = [(f.id, f.form.get("number"), f.form.get("orders"), f.taken)
+                     for f in reader.submitted_forms(False)]
+    orders = json.loads(json.dumps(form["orders"]))
+    assert forms == [(1, "another", orders, ""), (2, None, "advance!", ""),
+                     (3, form["number"], orders, "")]

@@ -101,9 +101,9 @@ def kept_forms_line(kept: tuple[int, ...]) -> str:
     if not kept:
         return "kept 0 order forms of the server's: none was waiting that the file lacks"
     numbers = ", ".join(str(n) for n in kept)
-    return (f"kept {len(kept)} order form{'s' if len(kept) > 1 else ''} of the server's, "
-            f"waiting and not in the file (form{'s' if len(kept) > 1 else ''} {numbers}): "
-            "take them with import-orders URL --submitted")
+    s, them = ("s", "them") if len(kept) > 1 else ("", "it")
+    return (f"kept {len(kept)} order form{s} of the server's, waiting and not in the file "
+            f"(form{s} {numbers}): take {them} with import-orders URL --submitted")
 
 
 def _pull(args: argparse.Namespace) -> int:
