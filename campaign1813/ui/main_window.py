@@ -159,6 +159,7 @@ class MainWindow(QMainWindow):
         self.club_address = ""
         self._club_watch: ClubWatch | None = None
         self._told_by_another = False  # while a change another client made is shown
+        self._another_ended: date | None = None  # ... and the day its End Day reported on
         # how the umpire is asked again for a club's address and password (the dialog's
         # exec, unless replaced)
         self.ask_club: Callable[[OpenClubDialog], int] | None = None
@@ -432,12 +433,14 @@ class MainWindow(QMainWindow):
             lines = self._day_report_of_another(notice.report)
         changes = structs.replace(changes, label=label, lines=lines)
         self._told_by_another = True
+        self._another_ended = notice.report
         try:
             self.campaign.apply(changes)
         except CampaignError as exc:
             self.report_error(f"The campaign was changed elsewhere and cannot be read: {exc}")
         finally:
             self._told_by_another = False
+            self._another_ended = None
 
     def _day_report_of_another(self, day: date) -> tuple[str, ...]:
         """The report of a day another umpire ended (its End Day's one log entry), or a line
@@ -656,13 +659,9 @@ class MainWindow(QMainWindow):
         changes = update.changes
         if update.heading:
             self._show_title()
-        note = None
         report = changes.report
-        if report is not None and not report.closed:
-            count = len(self.campaign.battles_due)
-            note = (f"{format_date(report.day)} stays open until its "
-                    f"{'battle has a result' if count == 1 else 'battles have results'}"
-                    " (Battle menu); then End Day again.")
+        ended = report.day if report is not None else self._another_ended
+        note = self.day_open_note(ended) if ended is not None else None
         self.report_pane.show_changes(changes, note)
         if self._told_by_another and note is None:
             self.statusBar().showMessage(f"The campaign was changed in another window or "
@@ -676,6 +675,17 @@ class MainWindow(QMainWindow):
         if self.reports_dialog is not None and changes.reports:
             self.reports_dialog.refresh()
         self.campaign_changed.emit(changes)
+
+    def day_open_note(self, ended: date) -> str | None:
+        """What to say after an End Day of this window's or another umpire's on ``ended``: that
+        the day stays open until its battles have results, or None if it closed."""
+        status = self.campaign.status
+        count = len(self.campaign.battles_due)
+        if status is None or status.date != ended or not count:
+            return None
+        return (f"{format_date(ended)} stays open until its "
+                f"{'battle has a result' if count == 1 else 'battles have results'}"
+                " (Battle menu); then End Day again.")
 
     def show_diary(self) -> None:
         """Open (or bring forward) the campaign diary window."""

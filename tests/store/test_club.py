@@ -33,13 +33,13 @@ from campaign1813.campaign.store.server import (
     push_campaign,
 )
 from tests.day.test_scenarios import make
-from tests.store.stores import campaign_address
+from tests.store.stores import campaign_address, write_raw
 
 
 def as_login(address: str, login: str) -> str:
     """The same address, as another login (the throwaway server trusts its socket)."""
-    assert address.startswith("postgresql://postgres@")
-    return address.replace("postgresql://postgres@", f"postgresql://{login}@", 1)
+    assert address.startswith("postgresql://") and "@" in address
+    return f"postgresql://{login}@" + address.split("@", 1)[1]
 
 
 def sql_as(address: str, login: str) -> psycopg.Connection:
@@ -453,6 +453,43 @@ def test_taking_a_member_out_is_refused_with_the_reason_and_changes_nothing(club
     assert [m.login for m in seen()[0] if m.role == "umpire"] == [second]
 
 
+def test_only_an_umpire_or_the_owner_lets_members_in_and_a_refusal_changes_nothing(
+        club, pg, tmp_path, capsys):
+    """A player's login (and an observer's) trying ``server add-player`` is refused, naming his
+    login and why, as taking a member out is: no login made, the members and their audit as
+    they were. The login that pushed the campaign (the database's own admin, no superuser) is
+    let."""
+    address, logins = club
+    before = server.list_members(address)
+    newcomer = f"nw_{secrets.token_hex(3)}"
+    for who in ("French", "observer"):
+        with pytest.raises(ClubRefused, match=f"{logins[who]} is not an umpire of the campaign "
+                                              ".*: only its umpires let members in"):
+            add_member(as_login(address, logins[who]), newcomer, "Allied", password="pw")
+    assert main(["server", "add-player", as_login(address, logins["French"]), "--side",
+                 "allied", "--login", newcomer, "--password", "pw"]) == 1
+    assert f"{logins['French']} is not an umpire of the campaign" in capsys.readouterr().err
+    assert server.list_members(address) == before
+    with psycopg.connect(ServerAddress(address).conninfo) as con:
+        assert con.execute("SELECT 1 FROM pg_roles WHERE rolname = %s",
+                           (newcomer,)).fetchall() == []
+    # a club whose admin is no superuser: he makes the database ready and pushes the campaign
+    tag = secrets.token_hex(3)
+    admin, database = f"ad_{tag}", f"t_owned_{tag}"
+    with psycopg.connect(pg.url, autocommit=True) as con:
+        con.execute(f"CREATE ROLE {admin} LOGIN CREATEROLE")
+        con.execute(f"CREATE DATABASE {database} OWNER {admin}")
+    owned = campaign_address(as_login(pg.url_of(database), admin))
+    push_campaign(tmp_path / "c.c1813", owned)
+    assert add_member(owned, f"ou_{tag}", "umpire", password="pw")
+    assert main(["server", "add-player", owned, "--side", "french", "--login", f"op_{tag}",
+                 "--password", "pw"]) == 0
+    assert [(m.login, m.role) for m in server.list_members(owned)[0]] == [
+        (f"ou_{tag}", "umpire"), (f"op_{tag}", "French")]
+    with pytest.raises(ClubRefused, match=f"op_{tag} is not an umpire"):
+        add_member(as_login(owned, f"op_{tag}"), f"oq_{tag}", "Allied", password="pw")
+
+
 # -- the forms still waiting go with the campaign: pull, import on the file, push --------------
 
 
@@ -516,3 +553,120 @@ def test_pull_keeps_the_waiting_forms_and_the_file_takes_them_as_the_server(club
         assert [(f.id, f.side, f.form) for f in services.submitted_forms(doc)] == [
             (f.id, f.side, f.form) for f in waiting]
     assert _take_forms(back, capsys)[0] == on_server[0]
+
+
+def test_push_replace_keeps_the_forms_a_player_sent_after_the_pull(club, tmp_path, capsys):
+    """Record 0032: the umpire pulls with the French form 1 waiting and takes it on the file;
+    then the French player sends form 2 and the Allied form 3 to the server. ``push --replace``
+    of the file keeps form 1 as the file has it (taken) and forms 2 and 3 waiting under their
+    numbers, and says it kept two; the next form sent is number 4."""
+    address, logins = club
+
+    def french_form(objective: str) -> dict:
+        with PlayerSeat(as_login(address, logins["French"])) as seat:
+            form = packet.order_form(seat.view())
+            for line in form["orders"]:
+                if line["command"] == "1 Corps":
+                    line["verb"], line["objective"] = "Move", objective
+            assert seat.submit(form) >= 1
+        return form
+
+    first = french_form("Brook")
+    pulled = str(tmp_path / "pulled.c1813")
+    assert main(["pull", address, pulled]) == 0
+    assert main(["import-orders", pulled, "--submitted"]) == 0
+    second = french_form("Aston")
+    with PlayerSeat(as_login(address, logins["Allied"])) as seat:
+        third = packet.order_form(seat.view())
+        assert seat.submit(third) == 3
+    capsys.readouterr()
+    assert main(["push", pulled, address, "--replace"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1] == ("kept 2 order forms of the server's, waiting and not in the "
+                                    "file (forms 2, 3): take them with import-orders URL "
+                                    "--submitted")
+    with open_store(address) as doc:
+        with doc.read() as reader:
+            forms = [(f.id, f.side, f.login, f.form["number"], f.taken)
+                     for f in reader.submitted_forms(False)]
+        assert queries.state_json(doc)["orders"]["1 Corps|active"]["objective"] == "Brook"
+    assert forms == [
+        (1, "French", logins["French"], first["number"],
+         "taken: Order form of the French: 1 taken, 0 refused"),
+        (2, "French", logins["French"], second["number"], ""),
+        (3, "Allied", logins["Allied"], third["number"], "")]
+    with PlayerSeat(as_login(address, logins["Allied"])) as seat:
+        assert seat.submit(third) == 4
+    # pushed again, the server's forms 2 to 4 are kept once each; the file's 1 as it was
+    assert main(["push", pulled, address, "--replace"]) == 0
+    assert "(forms 2, 3, 4)" in capsys.readouterr().out
+    # a push of a file that already holds them keeps none of the server's
+    again = str(tmp_path / "again.c1813")
+    assert main(["pull", address, again]) == 0
+    assert main(["push", again, address, "--replace"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "kept 0 order forms of the server's: none was waiting that the file lacks")
+
+
+def test_every_connection_keeps_alive_and_the_addresss_own_values_win(club):
+    """A server gone silent is noticed within about a minute: the store's connection, its
+    listener and a player's seat are each made with libpq's TCP keepalives (the first probe
+    after 20 s of quiet, three more 10 s apart: 50 s); keepalive values in the address's query
+    are taken as given, the others still added."""
+    address, logins = club
+    ours = {"keepalives": "1", "keepalives_idle": "20", "keepalives_interval": "10",
+            "keepalives_count": "3", "connect_timeout": "10"}
+
+    def made_with(target: str) -> list[dict[str, str]]:
+        with open_store(target) as store:
+            raw = store.connection.connection.dbapi_connection
+            assert isinstance(raw, psycopg.Connection)
+            listener = store.listen()
+            try:
+                found = [server.parameters_of(raw), listener.parameters()]
+            finally:
+                listener.close()
+        with PlayerSeat(as_login(target, logins["French"])) as seat:
+            found.append(seat.parameters())
+        return found
+
+    for found in made_with(address):
+        assert {k: found.get(k) for k in ours} == ours
+    own = address + "&keepalives_idle=5&keepalives_count=9&connect_timeout=4"
+    for found in made_with(own):
+        assert {k: found.get(k) for k in ours} == {**ours, "keepalives_idle": "5",
+                                                    "keepalives_count": "9",
+                                                    "connect_timeout": "4"}
+    assert server.connection_defaults(ServerAddress(address + "&keepalives=0")) == {
+        "keepalives_idle": "20", "keepalives_interval": "10", "keepalives_count": "3",
+        "connect_timeout": "10"}
+
+
+def test_push_replace_keeps_a_servers_form_under_a_free_number_where_the_files_holds_it(
+        club, tmp_path, capsys):
+    """Record 0032: one form is the same form by its side and the number written in it, or by
+    its whole content where it has none. The file holds, under number 1, a French form of
+    another number than the server's form 1, and the server's content-only form 2 as well:
+    ``push --replace`` keeps the server's form 1 under the next free number, 3, and not its
+    form 2, which the file has."""
+    address, logins = club
+    with PlayerSeat(as_login(address, logins["French"])) as seat:
+        form = packet.order_form(seat.view())
+        assert seat.submit(form) == 1
+        assert seat.submit({"side": "French", "orders": "advance!"}) == 2
+    pulled = str(tmp_path / "pulled.c1813")
+    assert main(["pull", address, pulled]) == 0
+    other = {**form, "number": "another"}
+    write_raw(pulled, "UPDATE submitted_orders SET form = ? WHERE id = 1", (json.dumps(other),))
+    capsys.readouterr()
+    assert main(["push", pulled, address, "--replace"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "kept 1 order form of the server's, waiting and not in the file (form 3): take it "
+        "with import-orders URL --submitted")
+    with open_store(address) as doc:
+        with doc.read() as reader:
+            forms = [(f.id, f.form.get("number"), f.form.get("orders"), f.taken)
+                     for f in reader.submitted_forms(False)]
+    orders = json.loads(json.dumps(form["orders"]))
+    assert forms == [(1, "another", orders, ""), (2, None, "advance!", ""),
+                     (3, form["number"], orders, "")]

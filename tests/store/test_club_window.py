@@ -40,7 +40,7 @@ from campaign1813.ui.club import (
     without_password,
 )
 from campaign1813.ui.main_window import MainWindow
-from tests.day.test_scenarios import make
+from tests.day.test_scenarios import battle_setup, make
 from tests.store.stores import campaign_address
 from tests.store.test_club import as_login
 
@@ -288,6 +288,32 @@ def test_an_end_day_whose_report_cannot_be_read_is_said_in_a_line(window, club, 
     qtbot.waitUntil(lambda: window.campaign.status.date == date(1813, 5, 2), timeout=1000)
     assert window.report_pane.toPlainText().splitlines()[-1] == (
         "  Another umpire ended 1 May 1813; its report is in the diary (Campaign ▸ Diary)")
+
+
+def test_another_umpires_end_day_that_leaves_a_battle_says_the_day_stays_open(
+        window, pg_database, tmp_path, qtbot):
+    """§3.3 item 5: 1 Corps attacks Fenwick on 3 May, so another umpire's End Day finds a
+    battle and leaves the day open. The window's report pane and status bar then say so with
+    the very note of its own End Day (``MainWindow.day_open_note``), and nothing of the kind
+    once the battle has its result and the day closes."""
+    battle_setup(tmp_path).doc.close()
+    address = campaign_address(pg_database)
+    push_campaign(tmp_path / "c.c1813", address)
+    assert window.open_club(address)
+    assert window.day_open_note(date(1813, 5, 3)) is None  # no battle yet
+    with open_store(address) as other:
+        ended = services.end_day(other)
+    assert ended.report is not None and not ended.report.closed
+    qtbot.waitUntil(lambda: len(window.campaign.battles_due) == 1, timeout=1000)
+    note = "3 May 1813 stays open until its battle has a result (Battle menu); then End Day again."
+    assert window.report_pane.toPlainText().splitlines()[-1] == f"  {note}"
+    assert window.statusBar().currentMessage() == note
+    with open_store(address) as other:
+        services.record_result(other, 1, "French")
+        closed = services.end_day(other)
+    assert closed.report is not None and closed.report.closed
+    qtbot.waitUntil(lambda: window.campaign.status.date == date(1813, 5, 4), timeout=1000)
+    assert "stays open" not in window.report_pane.toPlainText().split("End day: 3 May 1813")[-1]
 
 
 def test_a_players_form_is_told_and_nothing_of_the_campaign_read(window, club, qtbot,

@@ -131,12 +131,15 @@ def _backup(args: argparse.Namespace) -> int:
 
 def _restore(args: argparse.Namespace) -> int:
     if is_address(args.file):  # a backup put in place of a server campaign: a push over it
+        from campaign1813.campaign.cli.server import kept_forms_line
         from campaign1813.campaign.store.server import push_campaign
 
-        address = push_campaign(args.backup, args.file, replace=True)
+        pushed = push_campaign(args.backup, args.file, replace=True)
         with open_store(args.file) as doc:
             s = doc.summary()
-        print(f"restored {args.backup} to {address}: {s.name}, {format_date(s.current_date)}")
+        print(f"restored {args.backup} to {pushed.address}: {s.name}, "
+              f"{format_date(s.current_date)}")
+        print(kept_forms_line(pushed.kept_forms))
         return 0
     if not args.file.endswith(".c1813"):
         raise CampaignError(f"{args.file}: a campaign file's name must end in .c1813")
@@ -163,7 +166,7 @@ def _new_on_server(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as folder:
         made = Path(folder) / "new.c1813"
         create_campaign(made, name=args.name, start_date=args.start).close()
-        address = push_campaign(made, args.file)
+        address = push_campaign(made, args.file).address
     with open_store(args.file) as doc:
         s = doc.summary()
     print(f"created {address}: {s.name}, starting {format_date(s.start_date)}")

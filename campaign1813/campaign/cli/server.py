@@ -87,11 +87,23 @@ def _init(args: argparse.Namespace) -> int:
 
 
 def _push(args: argparse.Namespace) -> int:
-    address = push_campaign(args.file, args.url, replace=args.replace)
-    with open_server_campaign(address) as store:
+    pushed = push_campaign(args.file, args.url, replace=args.replace)
+    with open_server_campaign(pushed.address) as store:
         s = store.summary()
-    print(f"pushed {args.file} to {address}: {s.name}, {format_date(s.current_date)}")
+    print(f"pushed {args.file} to {pushed.address}: {s.name}, {format_date(s.current_date)}")
+    if args.replace:
+        print(kept_forms_line(pushed.kept_forms))
     return 0
+
+
+def kept_forms_line(kept: tuple[int, ...]) -> str:
+    """What a push in place of a server campaign kept of the forms waiting there."""
+    if not kept:
+        return "kept 0 order forms of the server's: none was waiting that the file lacks"
+    numbers = ", ".join(str(n) for n in kept)
+    s, them = ("s", "them") if len(kept) > 1 else ("", "it")
+    return (f"kept {len(kept)} order form{s} of the server's, waiting and not in the file "
+            f"(form{s} {numbers}): take {them} with import-orders URL --submitted")
 
 
 def _pull(args: argparse.Namespace) -> int:

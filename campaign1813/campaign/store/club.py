@@ -54,8 +54,10 @@ from campaign1813.maps.types import MapData
 
 __all__ = ["CLUB_TABLES", "GROUPS", "MEMBER_ROLES", "ClubRefused", "Member", "MemberChange",
            "Removal", "SubmittedForm", "add_member", "check_login", "club_tables_exist",
+           "grant_members_again",
            "has_readers", "lay_out_club", "lay_out_roles", "map_from_json", "may_manage",
-           "member_changes", "members", "refresh_side_views", "remove_member",
+           "member_changes", "members", "refresh_side_views", "refuse_unless_managing",
+           "remove_member",
            "view_from_json"]
 
 REGISTRY = "c1813"
@@ -194,12 +196,14 @@ def has_readers(db: sqlite3.Connection, campaign: str) -> bool:
 def add_member(con: Connection, schema: str, campaign: str, login: str, role: str,
                password: str | None) -> bool:
     """Let a login into one campaign as ``role`` (umpire, French, Allied or observer), making
-    the login if it is new (with ``password``); True if the login was made. In the caller's
-    transaction."""
+    the login if it is new (with ``password``); True if the login was made. Refused (nothing
+    changed) for a session that is no umpire of the campaign. In the caller's transaction."""
     check_login(login)
     if role not in MEMBER_ROLES:
         raise ClubRefused(f"{role!r:.40} is not what a member can be: umpire, French, Allied or "
                           "observer")
+    lay_out_roles(con)
+    refuse_unless_managing(con, schema, campaign, "let members in")
     lay_out_club(con, schema, campaign)
     row = _exec(con, "SELECT rolsuper, rolcanlogin FROM pg_roles WHERE rolname = %s",
                 (login,)).first()
@@ -225,6 +229,15 @@ def add_member(con: Connection, schema: str, campaign: str, login: str, role: st
         _log(con, campaign, login, f"let in as {_shown(role)}" + (" (login made)" if made
                                                                    else ""))
     return made
+
+
+def grant_members_again(con: Connection, schema: str, campaign: str) -> None:
+    """Each member's USAGE of the campaign's schema, given again where the schema was made
+    anew (a push in place of the campaign drops the old one with its grants); in the caller's
+    transaction."""
+    for (login,) in _exec(con, f"SELECT login FROM {REGISTRY}.members WHERE campaign = %s "
+                               "ORDER BY login", (campaign,)).fetchall():
+        _exec(con, _formatted(con, "GRANT USAGE ON SCHEMA %I TO %I", schema, login))
 
 
 def _shown(role: str) -> str:
@@ -294,6 +307,15 @@ def may_manage(con: Connection, schema: str, campaign: str) -> bool:
     return bool(row)
 
 
+def refuse_unless_managing(con: Connection, schema: str, campaign: str, doing: str) -> None:
+    """Refuse (``ClubRefused``, naming the login) a session that may not change who is in a
+    campaign (``may_manage``): letting members in and taking them out alike."""
+    if not may_manage(con, schema, campaign):
+        who = str(_exec(con, "SELECT session_user").scalar_one())
+        raise ClubRefused(f"{who} is not an umpire of the campaign {campaign!r}: only its "
+                          f"umpires {doing}")
+
+
 def remove_member(con: Connection, schema: str, campaign: str, login: str) -> Removal:
     """Take a login out of a campaign: his row, his USAGE of its schema, and his group unless
     another campaign still needs it; the login itself is dropped only if it belongs to no other
@@ -301,10 +323,7 @@ def remove_member(con: Connection, schema: str, campaign: str, login: str) -> Re
     and for a session that is no umpire of the campaign. In the caller's transaction."""
     check_login(login)
     lay_out_roles(con)
-    who = str(_exec(con, "SELECT session_user").scalar_one())
-    if not may_manage(con, schema, campaign):
-        raise ClubRefused(f"{who} is not an umpire of the campaign {campaign!r}: only its "
-                          "umpires take members out")
+    refuse_unless_managing(con, schema, campaign, "take members out")
     # two changes of one campaign's members wait for each other (two removals of its last two
     # umpires cannot both go)
     _exec(con, "SELECT pg_advisory_xact_lock(hashtext(%s))", (f"{REGISTRY} members {campaign}",))

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import psycopg
@@ -53,6 +53,7 @@ from campaign1813.campaign.store.club import (
     Removal,
     SubmittedForm,
     club_tables_exist,
+    grant_members_again,
     has_readers,
     lay_out_club,
     lay_out_roles,
@@ -94,9 +95,11 @@ if TYPE_CHECKING:
     from campaign1813.campaign.scenario.types import Scenario
     from campaign1813.campaign.store.protocol import LogEntry, LogStep
 
-__all__ = ["BUSY_SECONDS", "CHANNEL", "REGISTRY", "CampaignServerError", "ChangeListener",
-           "PlayerSeat", "ServerAddress", "ServerCampaign", "ServerConnection", "add_member",
-           "init_server", "list_members", "open_server_campaign", "pull_campaign",
+__all__ = ["BUSY_SECONDS", "CHANNEL", "CONNECT_SECONDS", "KEEPALIVE_COUNT", "KEEPALIVE_IDLE",
+           "KEEPALIVE_INTERVAL", "REGISTRY", "CampaignServerError", "ChangeListener",
+           "PlayerSeat", "Pushed", "ServerAddress", "ServerCampaign", "ServerConnection",
+           "add_member", "connection_defaults", "init_server", "list_members",
+           "open_server_campaign", "parameters_of", "pull_campaign",
            "push_campaign", "remove_member"]
 
 BUSY_SECONDS = 5.0  # as long as a file waits for another writer
@@ -106,6 +109,11 @@ _NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 # the file's tables in an order that copies them whole (no table refers to another)
 _COPIED = tuple(sorted(TABLES))
 _BUSY_STATES = ("55P03", "40P01")  # lock not available, deadlock detected
+# a silent server is noticed after KEEPALIVE_IDLE + KEEPALIVE_COUNT * KEEPALIVE_INTERVAL = 50 s
+KEEPALIVE_IDLE = 20
+KEEPALIVE_INTERVAL = 10
+KEEPALIVE_COUNT = 3
+CONNECT_SECONDS = 10
 
 
 class CampaignServerError(CampaignError):
@@ -273,14 +281,44 @@ class ServerConnection:
         return cast(sqlite3.Connection, self)
 
 
+def connection_defaults(address: ServerAddress) -> dict[str, str]:
+    """libpq's parameters every connection of the store is made with, less those the address's
+    query gives itself (which win): TCP keepalives, so that a server gone silent (its machine
+    off, the network cut) is noticed within about a minute of quiet — the first probe after
+    ``KEEPALIVE_IDLE`` seconds, then ``KEEPALIVE_COUNT`` more ``KEEPALIVE_INTERVAL`` apart — and
+    a wait of ``CONNECT_SECONDS`` at most to connect."""
+    given = {k for k, _v in parse_qsl(urlsplit(address.conninfo).query)}
+    wanted = {"keepalives": "1", "keepalives_idle": str(KEEPALIVE_IDLE),
+              "keepalives_interval": str(KEEPALIVE_INTERVAL),
+              "keepalives_count": str(KEEPALIVE_COUNT), "connect_timeout": str(CONNECT_SECONDS)}
+    return {k: v for k, v in wanted.items() if k not in given}
+
+
+def _pg_connect(address: ServerAddress, *, autocommit: bool = False,
+                schema: str | None = None) -> psycopg.Connection[Any]:
+    """A psycopg connection to the address's database with ``connection_defaults`` (and the
+    search path the campaign's schema, then the registry's, if a schema is named)."""
+    extra: dict[str, Any] = dict(connection_defaults(address))
+    if schema is not None:
+        extra["options"] = f"-c search_path={schema},{REGISTRY}"
+    return psycopg.connect(address.conninfo, autocommit=autocommit, **extra)
+
+
+def parameters_of(con: psycopg.Connection[Any]) -> dict[str, str]:
+    """The libpq parameters a connection was made with (never its password)."""
+    return dict(con.info.get_parameters())
+
+
 def _engine(address: ServerAddress, schema: str | None) -> Any:
     """An engine of one connection at a time to the address's database, its search path the
     campaign's schema (then the registry's)."""
-    path = f"{schema},{REGISTRY}" if schema else REGISTRY
+    extra: dict[str, Any] = dict(connection_defaults(address))
+    extra["options"] = f"-c search_path={schema},{REGISTRY}" if schema else \
+        f"-c search_path={REGISTRY}"
     conninfo = address.conninfo
 
     def connect_once() -> psycopg.Connection[Any]:
-        return psycopg.connect(conninfo, options=f"-c search_path={path}", connect_timeout=10)
+        return psycopg.connect(conninfo, **extra)
 
     return create_engine("postgresql+psycopg://", creator=connect_once, poolclass=NullPool)
 
@@ -343,7 +381,7 @@ class ChangeListener:
 
     def _listening(self) -> psycopg.Connection[Any]:
         try:
-            con = psycopg.connect(self.address.conninfo, autocommit=True, connect_timeout=10)
+            con = _pg_connect(self.address, autocommit=True)
         except psycopg.Error as exc:
             raise _refused(self.address, exc) from None
         try:
@@ -380,6 +418,10 @@ class ChangeListener:
         fresh = self._listening()
         self._con.close()
         self._con = fresh
+
+    def parameters(self) -> dict[str, str]:
+        """The libpq parameters the listening connection was made with (never its password)."""
+        return parameters_of(self._con)
 
     def close(self) -> None:
         """Stop listening."""
@@ -689,10 +731,66 @@ def _file_value(value: Any) -> Any:
     return _plain(value)
 
 
+class Pushed(NamedTuple):
+    """What a push did: the campaign's address, and the numbers of the server's order forms
+    still waiting that the file did not have, kept beside the file's (``--replace``)."""
+
+    address: ServerAddress
+    kept_forms: tuple[int, ...] = ()
+
+
+def _form_key(side: str, form: str) -> tuple[str, str]:
+    """What makes two rows one order form: its side and the number written in it (a form
+    without one, by its whole content)."""
+    try:
+        data = json.loads(form)
+    except ValueError:
+        data = None
+    if isinstance(data, dict) and isinstance(data.get("number"), str):
+        return side, "number " + data["number"]
+    return side, "content " + (json.dumps(data, sort_keys=True) if data is not None else form)
+
+
+def _waiting_elsewhere(con: Connection, schema: str, file_forms: tuple[list[str], list[Any]]
+                       ) -> list[tuple[Any, ...]]:
+    """The server campaign's forms still waiting (none taken or refused yet) that the file's
+    rows do not hold, as rows of the file's columns, oldest first; the file's win where both
+    hold one form (with what became of it there)."""
+    if con.exec_driver_sql("SELECT to_regclass(%s) IS NULL",
+                           (f"{schema}.submitted_orders",)).scalar_one():
+        return []
+    # no player's form may come in between this reading and the campaign's replacing
+    con.exec_driver_sql(f"LOCK TABLE {schema}.submitted_orders IN EXCLUSIVE MODE")
+    names, rows = file_forms
+    held = {_form_key(str(r[names.index("side")]), str(r[names.index("form")])) for r in rows}
+    found = con.exec_driver_sql(
+        f"SELECT id, side, form::text, login, made::text FROM {schema}.submitted_orders "
+        "WHERE taken = '' ORDER BY id").fetchall()
+    return [tuple(r) for r in found if _form_key(str(r[1]), str(r[2])) not in held]
+
+
+def _put_back_forms(con: Connection, file_forms: tuple[list[str], list[Any]],
+                    kept: list[tuple[Any, ...]]) -> tuple[int, ...]:
+    """Insert the server's waiting forms kept after the file's own, each under its number on
+    the server unless a form of the file has it (then the next free one); their numbers."""
+    names, rows = file_forms
+    used = {int(r[names.index("id")]) for r in rows}
+    numbers = []
+    for number, side, form, login, made in kept:
+        if number in used:
+            number = max(used) + 1
+        used.add(number)
+        numbers.append(number)
+        con.exec_driver_sql("INSERT INTO submitted_orders (id, side, form, login, made, taken) "
+                            "VALUES (%s, %s, %s, %s, %s, '')", (number, side, form, login, made))
+    return tuple(numbers)
+
+
 def push_campaign(path: str | Path, address: str | ServerAddress, *,
-                  replace: bool = False) -> ServerAddress:
+                  replace: bool = False) -> Pushed:
     """Copy a campaign file whole to a server as a new campaign (or in place of one of that
-    name, if ``replace``), in one transaction: the server has all of it or nothing."""
+    name, if ``replace``), in one transaction: the server has all of it or nothing. Replacing
+    keeps the server's order forms still waiting that the file does not have (record 0032)."""
     address = address if isinstance(address, ServerAddress) else ServerAddress(address)
     with open_campaign(path) as doc, doc.reading() as src:
         tables = {t: _sqlite_rows(src, t) for t in _COPIED}
@@ -712,6 +810,8 @@ def push_campaign(path: str | Path, address: str | ServerAddress, *,
                 raise CampaignServerError(address, f"the server has a campaign "
                                                    f"{address.campaign!r} already; choose another "
                                                    "name (or replace it)")
+            waiting = [] if there is None else _waiting_elsewhere(
+                con, address.schema, tables["submitted_orders"])
             con.exec_driver_sql(f"DROP SCHEMA IF EXISTS {address.schema} CASCADE")
             con.exec_driver_sql(f"CREATE SCHEMA {address.schema}")
             _lay_out(con)
@@ -719,8 +819,10 @@ def push_campaign(path: str | Path, address: str | ServerAddress, *,
                 # the file's rows are the campaign: none a migration made (a side's key) stays
                 con.exec_driver_sql(f"DELETE FROM {table}")
                 _insert_server(con, table, names, rows)
+            kept = _put_back_forms(con, tables["submitted_orders"], waiting)
             _restart_counters(db)
             lay_out_club(con, address.schema, address.campaign)
+            grant_members_again(con, address.schema, address.campaign)
             refresh_side_views(db.as_sqlite(), lambda: ground)
             if there is None:
                 db.execute(f"INSERT INTO {REGISTRY}.campaigns (name, schema_name) VALUES (?, ?)",
@@ -733,7 +835,7 @@ def push_campaign(path: str | Path, address: str | ServerAddress, *,
     finally:
         con.close()
         engine.dispose()
-    return address
+    return Pushed(address, kept)
 
 
 def _lay_out(con: Connection) -> None:
@@ -824,21 +926,8 @@ def add_member(address: str | ServerAddress, login: str, role: str,
     observer, making the login if it is new; True if it was made. The roles and row-level
     security of ``store.club`` then hold him to what he may read and write."""
     address = address if isinstance(address, ServerAddress) else ServerAddress(address)
-    engine, con = _connect(address, address.schema)
-    try:
-        with con.begin():
-            there = con.exec_driver_sql(f"SELECT 1 FROM {REGISTRY}.campaigns WHERE name = %s",
-                                        (address.campaign,)).first()
-            if there is None:
-                raise CampaignServerError(address, f"the server has no campaign "
-                                                   f"{address.campaign!r}")
-            made = club_add_member(con, address.schema, address.campaign, login, role,
-                                   password)
-    except DBAPIError as exc:
-        raise _refused(address, exc) from None
-    finally:
-        con.close()
-        engine.dispose()
+    with _members_transaction(address) as con:
+        made = club_add_member(con, address.schema, address.campaign, login, role, password)
     with open_server_campaign(address) as store, store.writing():
         pass  # the sides' views written now, for the member just let in
     return made
@@ -920,8 +1009,7 @@ class PlayerSeat:
 
     def _connect(self) -> psycopg.Connection[Any]:
         try:
-            return psycopg.connect(self.address.conninfo, connect_timeout=10,
-                                   options=f"-c search_path={self.address.schema},{REGISTRY}")
+            return _pg_connect(self.address, schema=self.address.schema)
         except psycopg.Error as exc:
             raise _refused(self.address, exc) from None
 
@@ -1059,6 +1147,10 @@ class PlayerSeat:
         """A listener told of every commit to the campaign (the umpire's actions, the forms
         submitted) made by others."""
         return ChangeListener(self.address, self._token)
+
+    def parameters(self) -> dict[str, str]:
+        """The libpq parameters the seat's connection was made with (never its password)."""
+        return parameters_of(self._con)
 
     def close(self) -> None:
         """Leave the seat."""
