@@ -482,3 +482,20 @@ def test_what_became_of_a_players_form_is_told_as_a_form_not_the_whole_campaign(
             listener.close()
     assert told == Notice(f"Form {number}: refused: the order form is for 1 May 1813",
                           forms=True)
+
+
+def test_a_push_in_place_of_a_campaign_tells_its_open_windows_to_read_it_whole(
+        pg_database, fresh_campaign):
+    """Record 0031: ``push --replace`` puts another campaign in place of the one a window has
+    open; the window is told at the commit to read it again whole."""
+    address = campaign_address(pg_database)
+    push_campaign(fresh_campaign(), address)
+    with open_store(address) as mine:
+        listener = mine.listen()
+        try:
+            push_campaign(fresh_campaign(), address, replace=True)
+            ready, _, _ = select.select([listener], [], [], 1.0)
+            assert ready == [listener]
+            assert listener.news() == [Notice(whole=True)]
+        finally:
+            listener.close()

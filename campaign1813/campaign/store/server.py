@@ -830,6 +830,9 @@ def push_campaign(path: str | Path, address: str | ServerAddress, *,
             else:
                 db.execute(f"UPDATE {REGISTRY}.campaigns SET writes = writes + 1 WHERE name = ?",
                            (address.campaign,))
+                # the windows open on it read it again whole, at the commit
+                db.execute("SELECT pg_notify(?, ?)",
+                           (CHANNEL, payload(address.campaign, "push", None)))
     except DBAPIError as exc:
         raise _refused(address, exc) from None
     finally:
