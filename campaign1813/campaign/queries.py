@@ -32,6 +32,7 @@ from campaign1813.campaign.day.state import (
 )
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.types import Side
+from campaign1813.campaign.store.journals import side_journals
 from campaign1813.campaign.store.protocol import (
     FIGHT_STEP,
     OPEN_FIGHT,
@@ -41,7 +42,6 @@ from campaign1813.campaign.store.protocol import (
     LogStep,
     Snapshot,
     Verdict,
-    dawns_before,
     fight_step_label,
     open_fight_label,
 )
@@ -801,9 +801,10 @@ def side_view(doc: CampaignStore, side: Side) -> SideView:
     with doc.read() as reader:
         state = reader.state()
         summary = reader.summary()
-        dawns = dawns_before(reader, initial_state(doc.scenario(), summary.start_date),
-                             state.date)
-    return fog.side_view(ground.adjusted(state.settings), state, side, summary.name, dawns)
+        moves = side_journals(reader, ground, initial_state(ground.scenario, summary.start_date),
+                              state, state.date)[side]
+    return fog.side_view(ground.adjusted(state.settings), state, side, summary.name,
+                         moves=moves)
 
 
 
@@ -857,11 +858,13 @@ def side_view_on(doc: CampaignStore, side: Side, day: date) -> SideView:
     """What one side knew on a day: its view built from that day's state (``state_on``) and
     the reports released to it by then, never more."""
     state = state_on(doc, day)
+    ground = doc.ground()
     with doc.read() as reader:
         summary = reader.summary()
-        dawns = dawns_before(reader, initial_state(doc.scenario(), summary.start_date), day)
-    return fog.side_view(doc.ground().adjusted(state.settings), state, side, summary.name,
-                         dawns)
+        moves = side_journals(reader, ground, initial_state(ground.scenario, summary.start_date),
+                              state, day)[side]
+    return fog.side_view(ground.adjusted(state.settings), state, side, summary.name,
+                         moves=moves)
 
 
 def reports_by_day(doc: CampaignStore) -> dict[date, tuple[str, ...]]:

@@ -70,9 +70,11 @@ def journal(ground: Ground, dawns: Sequence[DayState], side: Side) -> tuple[OwnM
 
 
 def side_inputs(ground: Ground, state: DayState, side: Side, campaign: str,
-                dawns: Sequence[DayState] = ()) -> SideInputs:
-    """What one side may know today, out of the umpire's state (and, for its diary, the states
-    of the dawns before today, oldest first)."""
+                dawns: Sequence[DayState] = (),
+                moves: Sequence[OwnMove] | None = None) -> SideInputs:
+    """What one side may know today, out of the umpire's state (and, for its diary, its own
+    commands' days: ``moves`` as kept, else made from the states of the dawns before today,
+    oldest first)."""
     own = []
     for c in state.ordered():
         if c.side is not side:
@@ -97,7 +99,13 @@ def side_inputs(ground: Ground, state: DayState, side: Side, campaign: str,
         tuple(o for o in scenario.objectives if o.side is side),
         tuple(sighting(r, side) for r in reports),
         tuple((t.name, t.lat, t.lon) for t in scenario.map.towns),
-        own_supply(ground, state, side), journal(ground, (*dawns, state), side))
+        own_supply(ground, state, side),
+        journal(ground, (*dawns, state), side) if moves is None else _own(moves, side))
+
+
+def _own(moves: Sequence[OwnMove], side: Side) -> tuple[OwnMove, ...]:
+    """A side's own moves out of both sides' kept ones."""
+    return tuple(m for m in moves if m.side is side)
 
 
 def own_supply(ground: Ground, state: DayState, side: Side) -> tuple[OwnSupply, ...]:
@@ -114,7 +122,9 @@ def own_supply(ground: Ground, state: DayState, side: Side) -> tuple[OwnSupply, 
 
 
 def side_view(ground: Ground, state: DayState, side: Side, campaign: str,
-              dawns: Sequence[DayState] = ()) -> SideView:
-    """One side's view of the campaign today (its diary built from ``dawns``, the states of
-    the dawns before today that the campaign keeps, oldest first)."""
-    return build(side_inputs(ground, state, side, campaign, dawns))
+              dawns: Sequence[DayState] = (),
+              moves: Sequence[OwnMove] | None = None) -> SideView:
+    """One side's view of the campaign today (its diary from ``moves``, its own commands' days
+    as the campaign keeps them, or else built from ``dawns``, the states of the dawns before
+    today that the campaign keeps, oldest first)."""
+    return build(side_inputs(ground, state, side, campaign, dawns, moves))

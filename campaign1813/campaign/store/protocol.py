@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # the battle's types come with the battles asked for, not wit
     from campaign1813.campaign.day.changes import Changes
     from campaign1813.campaign.day.cycle import DayReport
     from campaign1813.campaign.day.ground import Ground
+    from campaign1813.campaign.day.sideview import OwnMove
     from campaign1813.campaign.day.state import DayState
     from campaign1813.campaign.scenario.types import Scenario
 
@@ -187,6 +188,11 @@ class CampaignReader(Protocol):
 
     def day_marks(self) -> dict[date, DayMark]:
         """The umpire's bookmark and note of each day that has one (logged, so undone too)."""
+        ...
+
+    def journals(self) -> dict[date, tuple[OwnMove, ...] | None]:
+        """Every kept dawn, oldest first, with both sides' moves of the day that ended at it
+        (None where the dawn was kept without them: ``store.journals``)."""
         ...
 
     def first_day(self, first: DayState) -> DayState:

@@ -466,7 +466,7 @@ class ServerCampaign(CampaignStore):
     def unit_of_work(self) -> Iterator[UnitOfWork]:
         """One write transaction for one action, as the store's protocol writes it."""
         with self.writing() as (con, discard):
-            work = FileWork(con, lambda c: audit(c, self.ground))
+            work = FileWork(con, lambda c: audit(c, self.ground), self.ground)
             yield work
             work.close()
             if not work.wrote:  # nothing changed: nothing is written, not even the count

@@ -26,11 +26,12 @@ from typing import Any
 import msgspec
 
 from campaign1813.campaign.calendar import format_date
+from campaign1813.campaign.day.sideview import OwnMove
 from campaign1813.campaign.store.codec import DamagedState, Json, iso_date, read_json
 from campaign1813.campaign.store.protocol import MARK_DAY, DayMark, Snapshot, Verdict
 
 __all__ = ["SECTION", "LoggedChange", "canonical", "check", "day_marks", "digest", "first_day",
-           "kept", "logged", "read", "stored", "write"]
+           "journal_of", "journal_text", "journals", "kept", "logged", "read", "stored", "write"]
 
 SECTION = "snapshots"  # the section of a logged change that keeps a day's hash
 _STATE_KEYS = ("date", "marched", "next_battle", "settings")
@@ -72,8 +73,37 @@ def write(con: sqlite3.Connection, entries: Json, state: Json | None = None) -> 
         if found != value["sha256"]:
             raise DamagedState(f"the snapshot of {_day(day)} does not match the state the log "
                                f"leaves: logged {value['sha256'][:12]}…, found {found[:12]}…")
-        con.execute("INSERT INTO day_snapshot (day, sha256, state) VALUES (?, ?, ?)",
-                    (day, found, zlib.compress(data)))
+        con.execute("INSERT INTO day_snapshot (day, sha256, state, journal) VALUES (?, ?, ?, ?)",
+                    (day, found, zlib.compress(data), journal_text(day, value.get("journal"))))
+
+
+def journal_of(day: str | date, text: object) -> tuple[OwnMove, ...] | None:
+    """The moves a snapshot's row keeps (None if it keeps none), refused if damaged."""
+    if text is None:
+        return None
+    try:
+        return msgspec.json.decode(text if isinstance(text, (str, bytes)) else str(text),
+                                   type=tuple[OwnMove, ...])
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        raise DamagedState(f"the journal kept with the snapshot of {day} is damaged") from None
+
+
+def journals(con: sqlite3.Connection) -> dict[date, tuple[OwnMove, ...] | None]:
+    """Every kept dawn, oldest first, with the moves kept with it (None: none kept)."""
+    rows = con.execute("SELECT day, journal FROM day_snapshot ORDER BY day").fetchall()
+    return {iso_date(r[0], "a snapshot's day"): journal_of(r[0], r[1]) for r in rows}
+
+
+def journal_text(day: str, value: object) -> str | None:
+    """A logged journal as the snapshot's row keeps it (JSON text), refused if not a list of
+    moves; None if the log keeps none."""
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise DamagedState(f"the journal of the snapshot of {day} is not a list of moves")
+    text = json.dumps(value, ensure_ascii=False)
+    journal_of(day, text)
+    return text
 
 
 def kept(con: sqlite3.Connection) -> list[Snapshot]:

@@ -11,12 +11,14 @@ the campaign at a glance needs neither.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from campaign1813.campaign.store import fights, log, snapshots
+from campaign1813.campaign.day.state import initial_state
+from campaign1813.campaign.store import fights, journals, log, snapshots
 from campaign1813.campaign.store.codec import (
     DamagedState,
     Json,
@@ -46,6 +48,8 @@ if TYPE_CHECKING:
     from campaign1813.campaign.battle.setup import BattleSetup
     from campaign1813.campaign.day.changes import Changes
     from campaign1813.campaign.day.cycle import DayReport
+    from campaign1813.campaign.day.ground import Ground
+    from campaign1813.campaign.day.sideview import OwnMove
     from campaign1813.campaign.day.state import DayState
 
 
@@ -92,6 +96,9 @@ class FileReader(CampaignReader):
     def day_marks(self) -> dict[date, DayMark]:
         return snapshots.day_marks(self._con)
 
+    def journals(self) -> dict[date, tuple[OwnMove, ...] | None]:
+        return snapshots.journals(self._con)
+
     def first_day(self, first: DayState) -> DayState:
         return state_from_json(snapshots.first_day(state_to_json(first),
                                                    snapshots.logged(self._con)),
@@ -113,9 +120,11 @@ class FileWork(FileReader, UnitOfWork):
     it): what the action changed is written only by ``record``, with its log entry."""
 
     def __init__(self, con: sqlite3.Connection,
-                 check: Callable[[sqlite3.Connection], object] | None = None) -> None:
+                 check: Callable[[sqlite3.Connection], object] | None = None,
+                 ground: Callable[[], Ground] | None = None) -> None:
         super().__init__(con)
         self._check = check  # the stored state's audit, run on what an undo or redo leaves
+        self._ground = ground  # the campaign's ground, for the sides' journals of a closed day
         self._before: Json | None = None
         self._state: DayState | None = None
         self._put: DayState | None = None
@@ -183,12 +192,26 @@ class FileWork(FileReader, UnitOfWork):
                 # the action closed a day: the dawn of the next is kept, the log keeps its hash
                 day = self._put.date.isoformat()
                 old[snapshots.SECTION] = {day: None}
-                new[snapshots.SECTION] = {day: {"sha256": snapshots.digest(after)}}
+                new[snapshots.SECTION] = {day: {"sha256": snapshots.digest(after),
+                                                **self._journal(self._put)}}
                 dawn = after
         old.update(self._old)
         new.update(self._new)
         self._done = True
         return log.record(self._con, entry, old, new, report, dawn)
+
+    def _journal(self, dawn: DayState) -> Json:
+        """Both sides' moves of the day that ends at ``dawn``, for its snapshot (and the moves
+        of any dawn kept without them, kept now: ``store.journals``)."""
+        if self._ground is None:
+            return {}
+        ground = self._ground()
+        first = initial_state(ground.scenario, self.summary().start_date)
+        for day, moves in journals.fill(self, ground, first).items():
+            self._con.execute("UPDATE day_snapshot SET journal = ? WHERE day = ?",
+                              (json.dumps(journals.as_json(moves), ensure_ascii=False),
+                               day.isoformat()))
+        return {"journal": journals.as_json(journals.closing(self, ground, first, dawn))}
 
     def undo(self, expected: LogStep | None = None) -> Changes:
         self._open()

@@ -1,0 +1,98 @@
+"""A side's diary of its own commands' days kept beside each dawn (record 0031): a side's view
+reads the kept moves instead of decoding every dawn kept, and is the same view as the one made
+from every dawn."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import date
+
+import pytest
+
+from campaign1813.campaign import queries, services
+from campaign1813.campaign.day import fog
+from campaign1813.campaign.day.state import initial_state
+from campaign1813.campaign.scenario.types import Side
+from campaign1813.campaign.store.document import open_campaign
+from campaign1813.campaign.store.protocol import CampaignStore, dawns_before
+from campaign1813.campaign.store.work import FileReader
+from campaign1813.maps.types import Theatre
+
+THEATRES = (Theatre.NORTHERN_GERMANY, Theatre.EASTERN_SPAIN)
+
+
+def _rebuilt(doc: CampaignStore, side: Side, day: date | None = None):
+    """A side's view made as it was before the moves were kept: from every dawn kept."""
+    today = queries.day_state(doc) if day is None else queries.state_on(doc, day)
+    ground = doc.ground()
+    with doc.read() as reader:
+        summary = reader.summary()
+        dawns = dawns_before(reader, initial_state(ground.scenario, summary.start_date),
+                             today.date)
+    return fog.side_view(ground.adjusted(today.settings), today, side, summary.name, dawns)
+
+
+def _sql(path, sql: str) -> None:
+    con = sqlite3.connect(path)
+    try:
+        con.execute(sql)
+        con.commit()
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("theatre", THEATRES, ids=lambda t: t.name.lower())
+def test_a_thirty_day_sides_view_is_the_one_made_from_every_dawn(played, theatre):
+    """Thirty days: each side's view today and on 15 May is the view made from all the dawns
+    kept, diary line for line; every dawn keeps its day's moves."""
+    with open_campaign(played(theatre)) as doc:
+        for side in Side:
+            view = queries.side_view(doc, side)
+            assert view == _rebuilt(doc, side)
+            assert len(view.diary) > 30  # thirty days of marches, not an empty diary
+            assert queries.side_view_on(doc, side, date(1813, 5, 15)) == \
+                _rebuilt(doc, side, date(1813, 5, 15))
+        with doc.read() as reader:
+            kept = reader.journals()
+    assert len(kept) == 30 and all(moves is not None for moves in kept.values())
+
+
+def test_a_sides_view_decodes_one_dawn_however_long_the_campaign(played, monkeypatch):
+    """Made from the kept moves, a side's view of the thirtieth day decodes one dawn (the
+    newest before today) and never rebuilds the first day from the log; made from every dawn
+    it decodes twenty-nine and rebuilds the first."""
+    decoded: list[date] = []
+    first: list[int] = []
+    snapshot, first_day = FileReader.snapshot, FileReader.first_day
+    monkeypatch.setattr(FileReader, "snapshot",
+                        lambda self, day: decoded.append(day) or snapshot(self, day))
+    monkeypatch.setattr(FileReader, "first_day",
+                        lambda self, state: first.append(1) or first_day(self, state))
+    with open_campaign(played(Theatre.NORTHERN_GERMANY)) as doc:
+        queries.side_view(doc, Side.FRENCH)
+        assert (decoded, first) == ([date(1813, 5, 30)], [])
+        decoded.clear()
+        _rebuilt(doc, Side.FRENCH)
+    assert len(decoded) == 29 and first == [1]
+
+
+def test_dawns_kept_before_the_moves_were_are_read_and_then_kept(played):
+    """A campaign whose dawns were kept without their moves (a file of schema 9, upgraded):
+    its sides' views are still the views made from every dawn, and the next day closed keeps
+    the moves of every dawn."""
+    path = played(Theatre.NORTHERN_GERMANY)
+    _sql(path, "UPDATE day_snapshot SET journal = NULL")
+    with open_campaign(path) as doc:
+        for side in Side:
+            assert queries.side_view(doc, side) == _rebuilt(doc, side)
+        services.end_day(doc)
+        while doc.summary().current_date == date(1813, 5, 31):
+            for b in queries.day_state(doc).battles.values():
+                if b.result is None:
+                    services.record_result(doc, b.id, Side.FRENCH)
+            services.end_day(doc)
+        with doc.read() as reader:
+            kept = reader.journals()
+        assert len(kept) == 31 and all(moves is not None for moves in kept.values())
+        for side in Side:
+            assert queries.side_view(doc, side) == _rebuilt(doc, side)
