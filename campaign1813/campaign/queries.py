@@ -32,7 +32,6 @@ from campaign1813.campaign.day.state import (
 )
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.types import Side
-from campaign1813.campaign.store.journals import side_journals
 from campaign1813.campaign.store.protocol import (
     FIGHT_STEP,
     OPEN_FIGHT,
@@ -44,6 +43,7 @@ from campaign1813.campaign.store.protocol import (
     Verdict,
     fight_step_label,
     open_fight_label,
+    side_journals,
 )
 from campaign1813.maps.types import Theatre
 

@@ -55,18 +55,27 @@ def journal(ground: Ground, dawns: Sequence[DayState], side: Side) -> tuple[OwnM
     the next, and the state it came to. Nothing of any other side's command is read."""
     moves: list[OwnMove] = []
     for before, after in zip(dawns, dawns[1:], strict=False):
-        for c in after.ordered():
-            was = before.commands.get(c.name)
-            if c.side is not side or was is None:
-                continue
-            if was.position.rounded() != c.position.rounded():
-                moves.append(OwnMove(before.date, side, c.name,
-                                     f"{c.name} marched from {describe(was.position, ground)} "
-                                     f"to {describe(c.position, ground)}"))
-            if c.status is not was.status and c.status is not Status.READY:
-                moves.append(OwnMove(before.date, side, c.name, status_reason(after, c.name)
-                                     or f"{c.name} is {c.status.value}"))
+        moves += day_moves(ground, before, after, side)
     return tuple(moves)
+
+
+def day_moves(ground: Ground, before: DayState, after: DayState,
+              side: Side | None = None) -> list[OwnMove]:
+    """The moves of one side's commands (of every side's, if ``side`` is None) between two
+    consecutive dawns, each side's in the order ``journal`` gives them."""
+    moves: list[OwnMove] = []
+    for c in after.ordered():
+        was = before.commands.get(c.name)
+        if (side is not None and c.side is not side) or was is None:
+            continue
+        if was.position.rounded() != c.position.rounded():
+            moves.append(OwnMove(before.date, c.side, c.name,
+                                 f"{c.name} marched from {describe(was.position, ground)} "
+                                 f"to {describe(c.position, ground)}"))
+        if c.status is not was.status and c.status is not Status.READY:
+            moves.append(OwnMove(before.date, c.side, c.name, status_reason(after, c.name)
+                                 or f"{c.name} is {c.status.value}"))
+    return moves
 
 
 def side_inputs(ground: Ground, state: DayState, side: Side, campaign: str,

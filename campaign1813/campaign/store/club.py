@@ -44,7 +44,7 @@ from campaign1813.campaign.day.state import initial_state
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.codec import read_campaign, read_state
-from campaign1813.campaign.store.journals import side_journals
+from campaign1813.campaign.store.protocol import side_journals
 from campaign1813.campaign.store.work import FileReader
 from campaign1813.maps.types import MapData
 

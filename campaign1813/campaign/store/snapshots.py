@@ -35,6 +35,9 @@ __all__ = ["SECTION", "LoggedChange", "canonical", "check", "day_marks", "digest
 
 SECTION = "snapshots"  # the section of a logged change that keeps a day's hash
 _STATE_KEYS = ("date", "marched", "next_battle", "settings")
+# zlib's fastest level: a fifth of the default's time on a large campaign's state (1.4 against
+# 6 ms for 360 KB of JSON), for a third more bytes (record 0031)
+_LEVEL = 1
 
 
 class LoggedChange(msgspec.Struct, frozen=True):
@@ -57,10 +60,11 @@ def digest(values: Json) -> str:
     return hashlib.sha256(canonical(values)).hexdigest()
 
 
-def write(con: sqlite3.Connection, entries: Json, state: Json | None = None) -> None:
+def write(con: sqlite3.Connection, entries: Json, state: Json | bytes | None = None) -> None:
     """Write a change's ``snapshots`` section after the rest of it: None deletes a day's
     snapshot; a hash keeps the state the store now holds (``state``, when the caller has just
-    written it whole from those values; else read back), refused if it is not that hash."""
+    written it whole from those values, or its canonical JSON; else read back), refused if it
+    is not that hash."""
     for day, value in entries.items():
         iso_date(day, f"the snapshot of {day!r:.30}")
         con.execute("DELETE FROM day_snapshot WHERE day = ?", (day,))
@@ -68,13 +72,15 @@ def write(con: sqlite3.Connection, entries: Json, state: Json | None = None) -> 
             continue
         if not isinstance(value, dict) or not isinstance(value.get("sha256"), str):
             raise DamagedState(f"the snapshot of {day} is logged without its hash")
-        data = canonical(read_json(con) if state is None else state)
+        data = state if isinstance(state, bytes) else \
+            canonical(read_json(con) if state is None else state)
         found = hashlib.sha256(data).hexdigest()
         if found != value["sha256"]:
             raise DamagedState(f"the snapshot of {_day(day)} does not match the state the log "
                                f"leaves: logged {value['sha256'][:12]}…, found {found[:12]}…")
         con.execute("INSERT INTO day_snapshot (day, sha256, state, journal) VALUES (?, ?, ?, ?)",
-                    (day, found, zlib.compress(data), journal_text(day, value.get("journal"))))
+                    (day, found, zlib.compress(data, _LEVEL),
+                     journal_text(day, value.get("journal"))))
 
 
 def journal_of(day: str | date, text: object) -> tuple[OwnMove, ...] | None:
@@ -124,7 +130,10 @@ def read(con: sqlite3.Connection, day: date) -> Json:
     if hashlib.sha256(data).hexdigest() != row[0]:
         raise DamagedState(f"the snapshot of {format_date(day)} is damaged: its state is not "
                            "the one its hash names")
-    values: Json = json.loads(data)
+    try:  # msgspec reads it in a third of the time; what it refuses, Python's reader reads
+        values: Json = msgspec.json.decode(data)
+    except msgspec.DecodeError:
+        values = json.loads(data)
     return values
 
 

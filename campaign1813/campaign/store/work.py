@@ -11,6 +11,7 @@ the campaign at a glance needs neither.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from collections.abc import Callable
@@ -18,13 +19,14 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from campaign1813.campaign.day.state import initial_state
-from campaign1813.campaign.store import fights, journals, log, snapshots
+from campaign1813.campaign.store import fights, log, snapshots
 from campaign1813.campaign.store.codec import (
     DamagedState,
     Json,
     read_campaign,
     read_json,
     read_state,
+    read_state_and_json,
     side_key,
     state_diff,
     state_from_json,
@@ -41,6 +43,9 @@ from campaign1813.campaign.store.protocol import (
     Snapshot,
     UnitOfWork,
     Verdict,
+    closing_moves,
+    journal_json,
+    unkept_moves,
 )
 
 if TYPE_CHECKING:
@@ -136,8 +141,7 @@ class FileWork(FileReader, UnitOfWork):
     # -- what the action reads -----------------------------------------------------------------
     def state(self) -> DayState:
         if self._state is None:
-            self._before = read_json(self._con)
-            self._state = state_from_json(self._before)
+            self._state, self._before = read_state_and_json(self._con)
         return self._state
 
     def state_values(self) -> dict[str, Any]:
@@ -183,7 +187,7 @@ class FileWork(FileReader, UnitOfWork):
         self._open()
         old: Json = {}
         new: Json = {}
-        dawn: Json | None = None
+        dawn: bytes | None = None
         if self._put is not None:
             assert self._before is not None
             after = state_to_json(self._put)
@@ -192,9 +196,10 @@ class FileWork(FileReader, UnitOfWork):
                 # the action closed a day: the dawn of the next is kept, the log keeps its hash
                 day = self._put.date.isoformat()
                 old[snapshots.SECTION] = {day: None}
-                new[snapshots.SECTION] = {day: {"sha256": snapshots.digest(after),
+                # its canonical JSON made once, for the logged hash and the snapshot kept
+                dawn = snapshots.canonical(after)
+                new[snapshots.SECTION] = {day: {"sha256": hashlib.sha256(dawn).hexdigest(),
                                                 **self._journal(self._put)}}
-                dawn = after
         old.update(self._old)
         new.update(self._new)
         self._done = True
@@ -207,11 +212,11 @@ class FileWork(FileReader, UnitOfWork):
             return {}
         ground = self._ground()
         first = initial_state(ground.scenario, self.summary().start_date)
-        for day, moves in journals.fill(self, ground, first).items():
+        for day, moves in unkept_moves(self, ground, first).items():
             self._con.execute("UPDATE day_snapshot SET journal = ? WHERE day = ?",
-                              (json.dumps(journals.as_json(moves), ensure_ascii=False),
+                              (json.dumps(journal_json(moves), ensure_ascii=False),
                                day.isoformat()))
-        return {"journal": journals.as_json(journals.closing(self, ground, first, dawn))}
+        return {"journal": journal_json(closing_moves(self, ground, first, dawn))}
 
     def undo(self, expected: LogStep | None = None) -> Changes:
         self._open()
