@@ -197,6 +197,11 @@ class CampaignReader(Protocol):
         (None where the dawn was kept without them: ``store.journals``)."""
         ...
 
+    def journaled(self) -> dict[date, bool]:
+        """Every kept dawn, oldest first, and whether its day's moves are kept with it (none
+        of them read)."""
+        ...
+
     def first_day(self, first: DayState) -> DayState:
         """The campaign's first day as it stood when its march began: ``first`` (the first
         state) with the umpire's actions of that day that came before the march."""
@@ -340,7 +345,7 @@ def closing_moves(reader: CampaignReader, ground: Ground, first: DayState,
                   dawn: DayState) -> tuple[OwnMove, ...]:
     """Both sides' moves of the day a closing action ends: between the newest dawn kept before
     ``dawn``'s day (the first day if none) and ``dawn``, the state the action leaves."""
-    days = [d for d in reader.journals() if first.date < d < dawn.date]
+    days = [d for d in reader.journaled() if first.date < d < dawn.date]
     return _both(ground, _dawn(reader, first, days, len(days) - 1), dawn)
 
 
@@ -348,11 +353,11 @@ def unkept_moves(reader: CampaignReader, ground: Ground,
                  first: DayState) -> dict[date, tuple[OwnMove, ...]]:
     """The moves of every kept dawn that was kept without them (worked out from its dawn and
     the one before it), to be kept with them."""
-    found = reader.journals()
+    found = reader.journaled()
     days = [d for d in found if first.date < d]
     out: dict[date, tuple[OwnMove, ...]] = {}
     for at, day in enumerate(days):
-        if found[day] is None:
+        if not found[day]:
             out[day] = _both(ground, _dawn(reader, first, days, at - 1), reader.snapshot(day))
     return out
 

@@ -31,7 +31,8 @@ from campaign1813.campaign.store.codec import DamagedState, Json, iso_date, read
 from campaign1813.campaign.store.protocol import MARK_DAY, DayMark, Snapshot, Verdict
 
 __all__ = ["SECTION", "LoggedChange", "canonical", "check", "day_marks", "digest", "first_day",
-           "journal_of", "journal_text", "journals", "kept", "logged", "read", "stored", "write"]
+           "journal_of", "journal_text", "journaled", "journals", "kept", "logged", "read",
+           "stored", "write"]
 
 SECTION = "snapshots"  # the section of a logged change that keeps a day's hash
 _STATE_KEYS = ("date", "marched", "next_battle", "settings")
@@ -98,6 +99,12 @@ def journals(con: sqlite3.Connection) -> dict[date, tuple[OwnMove, ...] | None]:
     """Every kept dawn, oldest first, with the moves kept with it (None: none kept)."""
     rows = con.execute("SELECT day, journal FROM day_snapshot ORDER BY day").fetchall()
     return {iso_date(r[0], "a snapshot's day"): journal_of(r[0], r[1]) for r in rows}
+
+
+def journaled(con: sqlite3.Connection) -> dict[date, bool]:
+    """Every kept dawn, oldest first, and whether its day's moves are kept with it."""
+    rows = con.execute("SELECT day, journal IS NOT NULL FROM day_snapshot ORDER BY day")
+    return {iso_date(r[0], "a snapshot's day"): bool(r[1]) for r in rows.fetchall()}
 
 
 def journal_text(day: str, value: object) -> str | None:

@@ -104,6 +104,9 @@ class FileReader(CampaignReader):
     def journals(self) -> dict[date, tuple[OwnMove, ...] | None]:
         return snapshots.journals(self._con)
 
+    def journaled(self) -> dict[date, bool]:
+        return snapshots.journaled(self._con)
+
     def first_day(self, first: DayState) -> DayState:
         return state_from_json(snapshots.first_day(state_to_json(first),
                                                    snapshots.logged(self._con)),
