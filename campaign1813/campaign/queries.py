@@ -801,7 +801,7 @@ def side_view(doc: CampaignStore, side: Side) -> SideView:
     with doc.read() as reader:
         state = reader.state()
         summary = reader.summary()
-        moves = side_journals(reader, ground, initial_state(ground.scenario, summary.start_date),
+        moves = side_journals(reader, ground, summary.start_date,
                               state, state.date)[side]
     return fog.side_view(ground.adjusted(state.settings), state, side, summary.name,
                          moves=moves)
@@ -861,7 +861,7 @@ def side_view_on(doc: CampaignStore, side: Side, day: date) -> SideView:
     ground = doc.ground()
     with doc.read() as reader:
         summary = reader.summary()
-        moves = side_journals(reader, ground, initial_state(ground.scenario, summary.start_date),
+        moves = side_journals(reader, ground, summary.start_date,
                               state, day)[side]
     return fog.side_view(ground.adjusted(state.settings), state, side, summary.name,
                          moves=moves)

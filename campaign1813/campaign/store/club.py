@@ -40,7 +40,6 @@ from sqlalchemy import Connection
 from campaign1813.campaign.day import fog
 from campaign1813.campaign.day.ground import Ground
 from campaign1813.campaign.day.sideview import SideView, view_json
-from campaign1813.campaign.day.state import initial_state
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.codec import read_campaign, read_state
@@ -224,7 +223,7 @@ def refresh_side_views(db: sqlite3.Connection, ground: Callable[[], Ground]) -> 
     state = read_state(db)
     name, first, _today = read_campaign(db)
     base = ground()
-    moves = side_journals(FileReader(db), base, initial_state(base.scenario, first), state,
+    moves = side_journals(FileReader(db), base, first, state,
                           state.date)
     if db.execute("SELECT 1 FROM public_map").fetchone() is None:  # the road map, once
         db.execute("INSERT INTO public_map (id, map) VALUES (1, ?::jsonb)",

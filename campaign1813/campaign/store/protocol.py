@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 import msgspec
 
 from campaign1813.campaign.day import fog
+from campaign1813.campaign.day.state import initial_state
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.types import Side
 
@@ -336,47 +337,52 @@ def _both(ground: Ground, before: DayState, after: DayState) -> tuple[OwnMove, .
     return tuple(fog.day_moves(ground, before, after))
 
 
-def _dawn(reader: CampaignReader, first: DayState, days: Sequence[date], at: int) -> DayState:
-    """The state of the ``at``-th kept dawn (-1: the first day, rebuilt from the log)."""
-    return reader.first_day(first) if at < 0 else reader.snapshot(days[at])
+def _dawn(reader: CampaignReader, ground: Ground, start: date, days: Sequence[date],
+          at: int) -> DayState:
+    """The state of the ``at``-th kept dawn (-1: the first day, rebuilt from the log from the
+    campaign's first state, made only then)."""
+    if at < 0:
+        return reader.first_day(initial_state(ground.scenario, start))
+    return reader.snapshot(days[at])
 
 
-def closing_moves(reader: CampaignReader, ground: Ground, first: DayState,
+def closing_moves(reader: CampaignReader, ground: Ground, start: date,
                   dawn: DayState) -> tuple[OwnMove, ...]:
     """Both sides' moves of the day a closing action ends: between the newest dawn kept before
     ``dawn``'s day (the first day if none) and ``dawn``, the state the action leaves."""
-    days = [d for d in reader.journaled() if first.date < d < dawn.date]
-    return _both(ground, _dawn(reader, first, days, len(days) - 1), dawn)
+    days = [d for d in reader.journaled() if start < d < dawn.date]
+    return _both(ground, _dawn(reader, ground, start, days, len(days) - 1), dawn)
 
 
 def unkept_moves(reader: CampaignReader, ground: Ground,
-                 first: DayState) -> dict[date, tuple[OwnMove, ...]]:
+                 start: date) -> dict[date, tuple[OwnMove, ...]]:
     """The moves of every kept dawn that was kept without them (worked out from its dawn and
     the one before it), to be kept with them."""
     found = reader.journaled()
-    days = [d for d in found if first.date < d]
+    days = [d for d in found if start < d]
     out: dict[date, tuple[OwnMove, ...]] = {}
     for at, day in enumerate(days):
         if not found[day]:
-            out[day] = _both(ground, _dawn(reader, first, days, at - 1), reader.snapshot(day))
+            before = _dawn(reader, ground, start, days, at - 1)
+            out[day] = _both(ground, before, reader.snapshot(day))
     return out
 
 
-def side_journals(reader: CampaignReader, ground: Ground, first: DayState, today: DayState,
+def side_journals(reader: CampaignReader, ground: Ground, start: date, today: DayState,
                   before: date) -> Mapping[Side, tuple[OwnMove, ...]]:
     """Each side's diary of its own commands' days up to ``today`` (the state of the day
     ``before``): the moves kept with each dawn after the first and before ``before``, and
     those between the newest of them and ``today``; the same as ``fog.journal`` over every
     dawn kept (``dawns_before``) and ``today``."""
-    if before <= first.date:
+    if before <= start:
         return {side: () for side in Side}
     found = reader.journals()
-    days = [d for d in found if first.date < d < before]
+    days = [d for d in found if start < d < before]
     moves: list[OwnMove] = []
     for at, day in enumerate(days):
         held = found[day]
         if held is None:  # kept before the journals were: worked out from its two dawns
-            held = _both(ground, _dawn(reader, first, days, at - 1), reader.snapshot(day))
+            held = _both(ground, _dawn(reader, ground, start, days, at - 1), reader.snapshot(day))
         moves += held
-    moves += _both(ground, _dawn(reader, first, days, len(days) - 1), today)
+    moves += _both(ground, _dawn(reader, ground, start, days, len(days) - 1), today)
     return {side: tuple(m for m in moves if m.side is side) for side in Side}

@@ -18,7 +18,6 @@ from collections.abc import Callable
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from campaign1813.campaign.day.state import initial_state
 from campaign1813.campaign.store import fights, log, snapshots
 from campaign1813.campaign.store.codec import (
     DamagedState,
@@ -214,12 +213,12 @@ class FileWork(FileReader, UnitOfWork):
         if self._ground is None:
             return {}
         ground = self._ground()
-        first = initial_state(ground.scenario, self.summary().start_date)
-        for day, moves in unkept_moves(self, ground, first).items():
+        start = self.summary().start_date
+        for day, moves in unkept_moves(self, ground, start).items():
             self._con.execute("UPDATE day_snapshot SET journal = ? WHERE day = ?",
                               (json.dumps(journal_json(moves), ensure_ascii=False),
                                day.isoformat()))
-        return {"journal": journal_json(closing_moves(self, ground, first, dawn))}
+        return {"journal": journal_json(closing_moves(self, ground, start, dawn))}
 
     def undo(self, expected: LogStep | None = None) -> Changes:
         self._open()
