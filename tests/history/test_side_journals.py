@@ -4,6 +4,7 @@ from every dawn."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from datetime import date
 
@@ -13,6 +14,7 @@ from campaign1813.campaign import queries, services
 from campaign1813.campaign.day import fog
 from campaign1813.campaign.day.state import initial_state
 from campaign1813.campaign.scenario.types import Side
+from campaign1813.campaign.store.codec import DamagedState
 from campaign1813.campaign.store.document import open_campaign
 from campaign1813.campaign.store.protocol import CampaignStore, dawns_before
 from campaign1813.campaign.store.work import FileReader
@@ -96,3 +98,35 @@ def test_dawns_kept_before_the_moves_were_are_read_and_then_kept(played):
         assert len(kept) == 31 and all(moves is not None for moves in kept.values())
         for side in Side:
             assert queries.side_view(doc, side) == _rebuilt(doc, side)
+
+
+def test_a_damaged_journal_is_refused_by_name_and_changes_nothing(fresh_campaign):
+    """A journal changed behind the store's back: in the log, redo refuses the entry and
+    leaves the campaign as it was; in the snapshot's row, a side's view is refused naming the
+    dawn."""
+    path = fresh_campaign()
+    with open_campaign(path) as doc:
+        services.end_day(doc)
+        services.undo(doc)
+    con = sqlite3.connect(path)
+    try:
+        seq, after = con.execute("SELECT seq, after_json FROM event_log WHERE undone").fetchone()
+        values = json.loads(after)
+        values["snapshots"]["1813-05-02"]["journal"] = 5
+        con.execute("UPDATE event_log SET after_json = ? WHERE seq = ?",
+                    (json.dumps(values), seq))
+        con.commit()
+    finally:
+        con.close()
+    with open_campaign(path) as doc:
+        before = queries.state_json(doc)
+        with pytest.raises(DamagedState, match="the journal of the snapshot of 1813-05-02 is "
+                                               "not a list of moves"):
+            services.redo(doc)
+        assert queries.state_json(doc) == before and queries.snapshots(doc) == []
+        services.end_day(doc)
+    _sql(path, "UPDATE day_snapshot SET journal = '[{\"day\": 3}]'")
+    with open_campaign(path) as doc, \
+            pytest.raises(DamagedState, match="the journal kept with the snapshot of 1813-05-02 "
+                                              "is damaged"):
+        queries.side_view(doc, Side.FRENCH)

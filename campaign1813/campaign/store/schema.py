@@ -215,8 +215,8 @@ class EventRow(SQLModel, table=True):
 class SnapshotRow(SQLModel, table=True):
     """The state at dawn of one day, kept when the day before it closed: its canonical JSON
     compressed with zlib, and the sha256 of that JSON (``store.snapshots``); with both sides'
-    moves of the day that ended at it, as JSON (``store.journals``; none on dawns kept before
-    schema 11)."""
+    moves of the day that ended at it, as JSON (``protocol.side_journals``; none on dawns kept
+    before schema 11)."""
 
     __tablename__ = "day_snapshot"
 

@@ -108,15 +108,14 @@ def journaled(con: sqlite3.Connection) -> dict[date, bool]:
 
 
 def journal_text(day: str, value: object) -> str | None:
-    """A logged journal as the snapshot's row keeps it (JSON text), refused if not a list of
-    moves; None if the log keeps none."""
+    """A logged journal (its JSON text) as the snapshot's row keeps it, refused if it is not a
+    list of moves; None if the log keeps none."""
     if value is None:
         return None
-    if not isinstance(value, list):
+    if not isinstance(value, str):
         raise DamagedState(f"the journal of the snapshot of {day} is not a list of moves")
-    text = json.dumps(value, ensure_ascii=False)
-    journal_of(day, text)
-    return text
+    journal_of(day, value)
+    return value
 
 
 def kept(con: sqlite3.Connection) -> list[Snapshot]:

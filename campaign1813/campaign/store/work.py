@@ -12,7 +12,6 @@ the campaign at a glance needs neither.
 from __future__ import annotations
 
 import hashlib
-import json
 import sqlite3
 from collections.abc import Callable
 from datetime import date
@@ -209,15 +208,14 @@ class FileWork(FileReader, UnitOfWork):
 
     def _journal(self, dawn: DayState) -> Json:
         """Both sides' moves of the day that ends at ``dawn``, for its snapshot (and the moves
-        of any dawn kept without them, kept now: ``store.journals``)."""
+        of any dawn kept without them, kept now: record 0031)."""
         if self._ground is None:
             return {}
         ground = self._ground()
         start = self.summary().start_date
         for day, moves in unkept_moves(self, ground, start).items():
             self._con.execute("UPDATE day_snapshot SET journal = ? WHERE day = ?",
-                              (json.dumps(journal_json(moves), ensure_ascii=False),
-                               day.isoformat()))
+                              (journal_json(moves), day.isoformat()))
         return {"journal": journal_json(closing_moves(self, ground, start, dawn))}
 
     def undo(self, expected: LogStep | None = None) -> Changes:
