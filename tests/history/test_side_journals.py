@@ -130,3 +130,21 @@ def test_a_damaged_journal_is_refused_by_name_and_changes_nothing(fresh_campaign
             pytest.raises(DamagedState, match="the journal kept with the snapshot of 1813-05-02 "
                                               "is damaged"):
         queries.side_view(doc, Side.FRENCH)
+
+
+@pytest.mark.parametrize("switch", ["2016", "off"])
+def test_supply_switched_on_the_first_day_is_rebuilt_whole(fresh_campaign, switch):
+    """The first day rebuilt from the log (for a closing day's moves, a side's diary and
+    ``verify``) takes the supply a setting switched on, or off, as one value: 1 May closes with
+    supply switched on (or on and off again) before its march, and every day checks."""
+    with open_campaign(fresh_campaign()) as doc:
+        services.change_setting(doc, "supply", "2016")
+        if switch == "off":
+            services.change_setting(doc, "supply", "off")
+        services.end_day(doc)
+        services.end_day(doc)
+        for side in Side:
+            assert queries.side_view(doc, side) == _rebuilt(doc, side)
+        verdict = queries.verify(doc)
+        assert verdict.checked == (date(1813, 5, 2), date(1813, 5, 3)) and verdict.sound
+        assert (queries.day_state(doc).supply is None) is (switch == "off")

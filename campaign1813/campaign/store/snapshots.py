@@ -35,7 +35,7 @@ __all__ = ["SECTION", "LoggedChange", "canonical", "check", "day_marks", "digest
            "stored", "write"]
 
 SECTION = "snapshots"  # the section of a logged change that keeps a day's hash
-_STATE_KEYS = ("date", "marched", "next_battle", "settings")
+_STATE_KEYS = ("date", "marched", "next_battle", "settings", "supply")  # whole values
 # zlib's fastest level: a fifth of the default's time on a large campaign's state (1.4 against
 # 6 ms for 360 KB of JSON), for a third more bytes (record 0031)
 _LEVEL = 1
