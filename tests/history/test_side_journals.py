@@ -14,6 +14,7 @@ from campaign1813.campaign import queries, services
 from campaign1813.campaign.day import fog
 from campaign1813.campaign.day.state import initial_state
 from campaign1813.campaign.scenario.types import Side
+from campaign1813.campaign.store import snapshots
 from campaign1813.campaign.store.codec import DamagedState
 from campaign1813.campaign.store.document import open_campaign
 from campaign1813.campaign.store.protocol import CampaignStore, dawns_before
@@ -65,9 +66,8 @@ def test_a_sides_view_decodes_one_dawn_however_long_the_campaign(played, monkeyp
     it decodes twenty-nine and rebuilds the first."""
     decoded: list[date] = []
     first: list[int] = []
-    snapshot, first_day = FileReader.snapshot, FileReader.first_day
-    monkeypatch.setattr(FileReader, "snapshot",
-                        lambda self, day: decoded.append(day) or snapshot(self, day))
+    read, first_day = snapshots.read, FileReader.first_day
+    monkeypatch.setattr(snapshots, "read", lambda con, day: decoded.append(day) or read(con, day))
     monkeypatch.setattr(FileReader, "first_day",
                         lambda self, state: first.append(1) or first_day(self, state))
     with open_campaign(played(Theatre.NORTHERN_GERMANY)) as doc:

@@ -157,6 +157,15 @@ def state_to_json(state: DayState) -> Json:
     }
 
 
+def commands_from_json(data: Json, where: str = "the campaign day") -> DayState:
+    """The day of ``state_to_json``'s values with its commands only (no orders, battles,
+    control, reports, settings or supply), each command checked as ``state_from_json`` does."""
+    commands = {n: _entity(CommandState, d, f"{where}: command {n!r}")
+                for n, d in data["commands"].items()}
+    return DayState(date.fromisoformat(data["date"]), bool(data["marched"]),
+                    int(data["next_battle"]), commands)
+
+
 def state_from_json(data: Json, where: str = "the campaign day") -> DayState:
     """The inverse of ``state_to_json``; a value that is not valid is refused with its place."""
     commands = {n: _entity(CommandState, d, f"{where}: command {n!r}")

@@ -189,6 +189,11 @@ class CampaignReader(Protocol):
         if it is not the state its hash names)."""
         ...
 
+    def dawn(self, day: date) -> DayState:
+        """The state at dawn of a kept day with its commands only (where each stood, and its
+        state): what a side's diary compares with the next dawn (checked as ``snapshot``)."""
+        ...
+
     def day_marks(self) -> dict[date, DayMark]:
         """The umpire's bookmark and note of each day that has one (logged, so undone too)."""
         ...
@@ -339,11 +344,11 @@ def _both(ground: Ground, before: DayState, after: DayState) -> tuple[OwnMove, .
 
 def _dawn(reader: CampaignReader, ground: Ground, start: date, days: Sequence[date],
           at: int) -> DayState:
-    """The state of the ``at``-th kept dawn (-1: the first day, rebuilt from the log from the
-    campaign's first state, made only then)."""
+    """The ``at``-th kept dawn as the earlier of two dawns compared (its commands only), or -1:
+    the first day, rebuilt from the log from the campaign's first state, made only then."""
     if at < 0:
         return reader.first_day(initial_state(ground.scenario, start))
-    return reader.snapshot(days[at])
+    return reader.dawn(days[at])
 
 
 def closing_moves(reader: CampaignReader, ground: Ground, start: date,

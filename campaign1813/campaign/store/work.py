@@ -21,6 +21,7 @@ from campaign1813.campaign.store import fights, log, snapshots
 from campaign1813.campaign.store.codec import (
     DamagedState,
     Json,
+    commands_from_json,
     read_campaign,
     read_json,
     read_state,
@@ -95,6 +96,10 @@ class FileReader(CampaignReader):
     def snapshot(self, day: date) -> DayState:
         return state_from_json(snapshots.read(self._con, day),
                                f"the snapshot of {day.isoformat()}")
+
+    def dawn(self, day: date) -> DayState:
+        return commands_from_json(snapshots.read(self._con, day),
+                                  f"the snapshot of {day.isoformat()}")
 
     def day_marks(self) -> dict[date, DayMark]:
         return snapshots.day_marks(self._con)
