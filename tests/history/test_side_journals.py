@@ -67,7 +67,8 @@ def test_a_sides_view_decodes_one_dawn_however_long_the_campaign(played, monkeyp
     decoded: list[date] = []
     first: list[int] = []
     read, first_day = snapshots.read, FileReader.first_day
-    monkeypatch.setattr(snapshots, "read", lambda con, day: decoded.append(day) or read(con, day))
+    monkeypatch.setattr(snapshots, "read",
+                        lambda con, day, **kw: decoded.append(day) or read(con, day, **kw))
     monkeypatch.setattr(FileReader, "first_day",
                         lambda self, state: first.append(1) or first_day(self, state))
     with open_campaign(played(Theatre.NORTHERN_GERMANY)) as doc:

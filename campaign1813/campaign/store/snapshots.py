@@ -24,6 +24,7 @@ from datetime import date
 from typing import Any
 
 import msgspec
+import msgspec.structs
 
 from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day.sideview import OwnMove
@@ -125,9 +126,20 @@ def kept(con: sqlite3.Connection) -> list[Snapshot]:
             for r in rows]
 
 
-def read(con: sqlite3.Connection, day: date) -> Json:
-    """The state at dawn of a day as its snapshot keeps it, refused if there is none or if
-    its bytes are not the JSON its hash names."""
+class _Commands(msgspec.Struct):
+    """The part of a kept state a side's diary compares: its day and its commands (the rest
+    of the JSON is skipped by the reader, not made into values)."""
+
+    date: str
+    marched: bool
+    next_battle: int
+    commands: dict[str, dict[str, Any]]
+
+
+def read(con: sqlite3.Connection, day: date, commands_only: bool = False) -> Json:
+    """The state at dawn of a day as its snapshot keeps it (with ``commands_only``, only its
+    date, march, next battle and commands), refused if there is none or if its bytes are not
+    the JSON its hash names."""
     row = con.execute("SELECT sha256, state FROM day_snapshot WHERE day = ?",
                       (day.isoformat(),)).fetchone()
     if row is None:
@@ -137,8 +149,10 @@ def read(con: sqlite3.Connection, day: date) -> Json:
         raise DamagedState(f"the snapshot of {format_date(day)} is damaged: its state is not "
                            "the one its hash names")
     try:  # msgspec reads it in a third of the time; what it refuses, Python's reader reads
+        if commands_only:
+            return msgspec.structs.asdict(msgspec.json.decode(data, type=_Commands))
         values: Json = msgspec.json.decode(data)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, msgspec.ValidationError):
         values = json.loads(data)
     return values
 

@@ -98,7 +98,7 @@ class FileReader(CampaignReader):
                                f"the snapshot of {day.isoformat()}")
 
     def dawn(self, day: date) -> DayState:
-        return commands_from_json(snapshots.read(self._con, day),
+        return commands_from_json(snapshots.read(self._con, day, commands_only=True),
                                   f"the snapshot of {day.isoformat()}")
 
     def day_marks(self) -> dict[date, DayMark]:
