@@ -149,3 +149,22 @@ def test_supply_switched_on_the_first_day_is_rebuilt_whole(fresh_campaign, switc
         verdict = queries.verify(doc)
         assert verdict.checked == (date(1813, 5, 2), date(1813, 5, 3)) and verdict.sound
         assert (queries.day_state(doc).supply is None) is (switch == "off")
+
+
+def test_a_day_whose_commands_nobody_touched_closes_without_reading_its_dawn(fresh_campaign,
+                                                                            monkeypatch):
+    """Closing 2 May, when only orders were given that day: the commands read by End Day are
+    those of 2 May's dawn, so no dawn is read back, and the moves kept are the ones the dawns
+    give (the thirty-day campaigns above close some days this way and some by reading it)."""
+    decoded: list[date] = []
+    read = snapshots.read
+    monkeypatch.setattr(snapshots, "read",
+                        lambda con, day, **kw: decoded.append(day) or read(con, day, **kw))
+    with open_campaign(fresh_campaign()) as doc:
+        services.end_day(doc)
+        services.issue_order(doc, "1 Corps", "Move", "Leipzig")
+        decoded.clear()
+        services.end_day(doc)
+        assert decoded == [] and doc.summary().current_date == date(1813, 5, 3)
+        for side in Side:
+            assert queries.side_view(doc, side) == _rebuilt(doc, side)

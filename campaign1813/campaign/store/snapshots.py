@@ -31,9 +31,9 @@ from campaign1813.campaign.day.sideview import OwnMove
 from campaign1813.campaign.store.codec import DamagedState, Json, iso_date, read_json
 from campaign1813.campaign.store.protocol import MARK_DAY, DayMark, Snapshot, Verdict
 
-__all__ = ["SECTION", "LoggedChange", "canonical", "check", "day_marks", "digest", "first_day",
-           "journal_of", "journal_text", "journaled", "journals", "kept", "logged", "read",
-           "stored", "write"]
+__all__ = ["SECTION", "LoggedChange", "canonical", "check", "commands_changed_on", "day_marks",
+           "digest", "first_day", "journal_of", "journal_text", "journaled", "journals", "kept",
+           "logged", "read", "stored", "write"]
 
 SECTION = "snapshots"  # the section of a logged change that keeps a day's hash
 _STATE_KEYS = ("date", "marched", "next_battle", "settings", "supply")  # whole values
@@ -281,6 +281,15 @@ def check(first: Json, changes: Iterable[LoggedChange], snapshots: dict[date, st
         faults.append(f"today's state does not match the log "
                       f"({_first_difference(today, state)})")
     return Verdict(tuple(checked), tuple(missing), tuple(faults))
+
+
+def commands_changed_on(con: sqlite3.Connection, day: date) -> bool:
+    """Whether an action in force taken on a day may have changed a command: its logged change
+    names the section ``commands`` (a text search, so a word in a label may say yes; never
+    no when one did)."""
+    rows = con.execute("SELECT after_json FROM event_log WHERE NOT undone AND date = ?",
+                       (day.isoformat(),)).fetchall()
+    return any('"commands"' in str(r[0]) for r in rows)
 
 
 def day_marks(con: sqlite3.Connection) -> dict[date, DayMark]:

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from campaign1813.campaign.day.fog import day_moves
+from campaign1813.campaign.day.state import CommandState, DayState
 from campaign1813.campaign.store import fights, log, snapshots
 from campaign1813.campaign.store.codec import (
     DamagedState,
@@ -54,7 +56,6 @@ if TYPE_CHECKING:
     from campaign1813.campaign.day.cycle import DayReport
     from campaign1813.campaign.day.ground import Ground
     from campaign1813.campaign.day.sideview import OwnMove
-    from campaign1813.campaign.day.state import DayState
 
 
 class FileReader(CampaignReader):
@@ -138,6 +139,7 @@ class FileWork(FileReader, UnitOfWork):
         self._ground = ground  # the campaign's ground, for the sides' journals of a closed day
         self._before: Json | None = None
         self._state: DayState | None = None
+        self._read: dict[str, CommandState] = {}  # the commands as read, before the action
         self._put: DayState | None = None
         self._fights: dict[int, Fight | None] = {}
         self._old: Json = {}
@@ -148,6 +150,7 @@ class FileWork(FileReader, UnitOfWork):
     def state(self) -> DayState:
         if self._state is None:
             self._state, self._before = read_state_and_json(self._con)
+            self._read = dict(self._state.commands)  # frozen entities: a copy of the table
         return self._state
 
     def state_values(self) -> dict[str, Any]:
@@ -218,9 +221,17 @@ class FileWork(FileReader, UnitOfWork):
             return {}
         ground = self._ground()
         start = self.summary().start_date
+        kept = self.journaled()
         for day, moves in unkept_moves(self, ground, start).items():
             self._con.execute("UPDATE day_snapshot SET journal = ? WHERE day = ?",
                               (journal_json(moves), day.isoformat()))
+        assert self._before is not None
+        today = date.fromisoformat(self._before["date"])
+        if today in kept and not snapshots.commands_changed_on(self._con, today):
+            # nothing of today's log touched a command before this action: its commands as
+            # read are the ones today's dawn keeps, and that dawn need not be read back
+            return {"journal": journal_json(day_moves(ground, DayState(today, False, 1, self._read),
+                                                      dawn))}
         return {"journal": journal_json(closing_moves(self, ground, start, dawn))}
 
     def undo(self, expected: LogStep | None = None) -> Changes:
