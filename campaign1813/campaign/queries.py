@@ -41,9 +41,9 @@ from campaign1813.campaign.store.protocol import (
     LogStep,
     Snapshot,
     Verdict,
-    dawns_before,
     fight_step_label,
     open_fight_label,
+    side_journals,
 )
 from campaign1813.maps.types import Theatre
 
@@ -809,9 +809,10 @@ def side_view(doc: CampaignStore, side: Side) -> SideView:
     with doc.read() as reader:
         state = reader.state()
         summary = reader.summary()
-        dawns = dawns_before(reader, initial_state(doc.scenario(), summary.start_date),
-                             state.date)
-    return fog.side_view(ground.adjusted(state.settings), state, side, summary.name, dawns)
+        moves = side_journals(reader, ground, summary.start_date,
+                              state, state.date)[side]
+    return fog.side_view(ground.adjusted(state.settings), state, side, summary.name,
+                         moves=moves)
 
 
 
@@ -865,11 +866,13 @@ def side_view_on(doc: CampaignStore, side: Side, day: date) -> SideView:
     """What one side knew on a day: its view built from that day's state (``state_on``) and
     the reports released to it by then, never more."""
     state = state_on(doc, day)
+    ground = doc.ground()
     with doc.read() as reader:
         summary = reader.summary()
-        dawns = dawns_before(reader, initial_state(doc.scenario(), summary.start_date), day)
-    return fog.side_view(doc.ground().adjusted(state.settings), state, side, summary.name,
-                         dawns)
+        moves = side_journals(reader, ground, summary.start_date,
+                              state, day)[side]
+    return fog.side_view(ground.adjusted(state.settings), state, side, summary.name,
+                         moves=moves)
 
 
 def reports_by_day(doc: CampaignStore) -> dict[date, tuple[str, ...]]:

@@ -17,6 +17,8 @@ from campaign1813.campaign import queries, services
 from campaign1813.campaign.cli import main as cli_main
 from campaign1813.campaign.day.ground import OrderRefused
 from campaign1813.campaign.errors import CampaignError
+from campaign1813.campaign.scenario.types import Side
+from campaign1813.campaign.store.address import is_address
 from campaign1813.campaign.store.codec import state_to_json
 from campaign1813.campaign.store.opening import open_store
 from campaign1813.campaign.store.protocol import DayMark, LogStep
@@ -259,3 +261,38 @@ def test_a_days_bookmark_and_note_are_logged_undone_and_redone(war):
                                                "which ran from 1 May 1813 to 2 May 1813"):
             services.mark_day(doc, date(1813, 5, 3), True)
         assert (queries.state_json(doc), len(queries.diary(doc))) == before
+
+
+def test_a_closed_days_moves_are_kept_with_its_dawn_and_undo_redo_and_pull_carry_them(
+        war, tmp_path):
+    """Record 0034: closing a day keeps both sides' moves of it beside its dawn; undo takes
+    them back with the dawn, redo keeps them again, and a campaign pulled from the server (or
+    copied) keeps them too; the sides' views read from them are the ones made from every
+    dawn."""
+    with open_store(war) as doc:
+        services.issue_order(doc, "1 Corps", "Move", "Leipzig")
+        services.end_day(doc)
+        services.end_day(doc)
+        with doc.read() as reader:
+            kept = reader.journals()
+        assert list(kept) == [date(1813, 5, 2), date(1813, 5, 3)]
+        moved = [m for m in kept[date(1813, 5, 2)] or () if m.name == "1 Corps"]
+        assert [m.text.split(" to ")[0] for m in moved] == ["1 Corps marched from Fulda"]
+        view = queries.side_view(doc, Side.FRENCH)
+        services.undo(doc)
+        with doc.read() as reader:
+            assert list(reader.journals()) == [date(1813, 5, 2)]
+        services.redo(doc)
+        with doc.read() as reader:
+            assert reader.journals() == kept
+        assert queries.side_view(doc, Side.FRENCH) == view
+        assert any(line.startswith("  1 Corps marched from Fulda") for line in view.diary)
+    copy = tmp_path / "copy.c1813"
+    if is_address(war):
+        pull_campaign(war, copy)
+    else:
+        copy.write_bytes(Path(war).read_bytes())
+    with open_store(str(copy)) as doc:
+        with doc.read() as reader:
+            assert reader.journals() == kept
+        assert queries.side_view(doc, Side.FRENCH) == view

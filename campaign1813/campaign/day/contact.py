@@ -86,3 +86,25 @@ def find_contacts(
             key = (name, other) if side is Side.FRENCH else (other, name)
             pairs[key] = min(d, pairs.get(key, float("inf")))
     return [Contact(f, a, d) for (f, a), d in sorted(pairs.items())]
+
+
+@dataclass(frozen=True)
+class ContactSearch:
+    """The contacts found among commands standing where ``positions`` says, kept so that a
+    later search of the same day over the same ground is answered without searching again."""
+
+    sides: dict[str, Side]
+    positions: dict[str, Position]
+    miles: float
+    contacts: tuple[Contact, ...]
+
+
+def contacts_among(ground: Ground, sides: dict[str, Side], positions: dict[str, Position],
+                   miles: float, found: ContactSearch | None = None) -> ContactSearch:
+    """The contacts among the commands on the map: ``found``'s where every command stands
+    where it stood then (same sides, same positions, same miles), else a fresh search."""
+    if found is not None and found.miles == miles and found.sides == sides \
+            and found.positions == positions:
+        return found
+    return ContactSearch(dict(sides), dict(positions), miles,
+                         tuple(find_contacts(ground, sides, positions, miles)))

@@ -18,7 +18,7 @@ from campaign1813.campaign.calendar import format_date
 from campaign1813.campaign.day import supply
 from campaign1813.campaign.day.aftermath import enemy_towns, retreat_destinations, winner_of
 from campaign1813.campaign.day.battles import REINFORCEMENT_TURN, intends_to_fight, schedule
-from campaign1813.campaign.day.contact import find_contacts
+from campaign1813.campaign.day.contact import ContactSearch, contacts_among
 from campaign1813.campaign.day.ground import EPS, Ground, OrderRefused, Position, describe
 from campaign1813.campaign.day.intelligence import day_reports
 from campaign1813.campaign.day.movement import ARRIVAL_SLACK, MarchResult, march
@@ -85,9 +85,10 @@ def advance_day(ground: Ground, state: DayState) -> DayReport:
     found: tuple[int, ...] = ()
     marched_now = False
     today = state.date
+    search: ContactSearch | None = None
     if not state.marched:
         check_ready(ground, state)
-        found = _march_day(ground, state, lines)
+        found, search = _march_day(ground, state, lines)
         marched_now = True
     waiting = [b for b in state.battles.values() if b.result is None and b.date <= state.date]
     if waiting:
@@ -99,11 +100,14 @@ def advance_day(ground: Ground, state: DayState) -> DayReport:
             + ("has" if len(waiting) == 1 else "have")
             + " no result yet"
         )
-    _close_day(ground, state, lines)
+    _close_day(ground, state, lines, search)
     return DayReport(today, marched_now, True, found, tuple(lines))
 
 
-def _march_day(ground: Ground, state: DayState, lines: list[str]) -> tuple[int, ...]:
+def _march_day(ground: Ground, state: DayState,
+               lines: list[str]) -> tuple[tuple[int, ...], ContactSearch]:
+    """March the day: its report's lines, the battles it scheduled, and the contacts found
+    where the commands stood when it ended."""
     for c in state.ordered():
         if c.marched or c.halted:
             state.update(c.name, marched=0.0, halted=False)
@@ -137,7 +141,8 @@ def _march_day(ground: Ground, state: DayState, lines: list[str]) -> tuple[int, 
     _occupy(state, lines)
     live = {c.name: c.position for c in state.ordered() if c.on_map}
     sides = {c.name: c.side for c in state.ordered() if c.on_map}
-    contacts = find_contacts(ground, sides, live, ground.settings.contact_miles)
+    search = contacts_among(ground, sides, live, ground.settings.contact_miles)
+    contacts = list(search.contacts)
     # who meant to fight whom, read before the battles clear the orders of those in them
     meant = {(p.french, p.allied): (intends_to_fight(ground, state, p.french, p.allied),
                                     intends_to_fight(ground, state, p.allied, p.french))
@@ -187,7 +192,7 @@ def _march_day(ground: Ground, state: DayState, lines: list[str]) -> tuple[int, 
             if order.verb is not Verb.HALT:
                 del state.orders[name]
     state.marched = True
-    return tuple(b.id for b in battles)
+    return tuple(b.id for b in battles), search
 
 
 def _arrived_by(result: MarchResult, name: str, step: float) -> bool:
@@ -290,9 +295,10 @@ def _occupy(state: DayState, lines: list[str]) -> None:
                     lines.append(f"{town} passes to the {side.value}.")
 
 
-def _close_day(ground: Ground, state: DayState, lines: list[str]) -> None:
+def _close_day(ground: Ground, state: DayState, lines: list[str],
+               search: ContactSearch | None = None) -> None:
     closing = state.date
-    lines += supply.close_day(ground, state)
+    lines += supply.close_day(ground, state, search)
     state.date = closing + timedelta(days=1)
     state.marched = False
     for c in state.ordered():

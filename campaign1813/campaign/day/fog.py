@@ -55,24 +55,35 @@ def journal(ground: Ground, dawns: Sequence[DayState], side: Side) -> tuple[OwnM
     the next, and the state it came to. Nothing of any other side's command is read."""
     moves: list[OwnMove] = []
     for before, after in zip(dawns, dawns[1:], strict=False):
-        for c in after.ordered():
-            was = before.commands.get(c.name)
-            if c.side is not side or was is None:
-                continue
-            if was.position.rounded() != c.position.rounded():
-                moves.append(OwnMove(before.date, side, c.name,
-                                     f"{c.name} marched from {describe(was.position, ground)} "
-                                     f"to {describe(c.position, ground)}"))
-            if c.status is not was.status and c.status is not Status.READY:
-                moves.append(OwnMove(before.date, side, c.name, status_reason(after, c.name)
-                                     or f"{c.name} is {c.status.value}"))
+        moves += day_moves(ground, before, after, side)
     return tuple(moves)
 
 
+def day_moves(ground: Ground, before: DayState, after: DayState,
+              side: Side | None = None) -> list[OwnMove]:
+    """The moves of one side's commands (of every side's, if ``side`` is None) between two
+    consecutive dawns, each side's in the order ``journal`` gives them."""
+    moves: list[OwnMove] = []
+    for c in after.ordered():
+        was = before.commands.get(c.name)
+        if (side is not None and c.side is not side) or was is None:
+            continue
+        if was.position.rounded() != c.position.rounded():
+            moves.append(OwnMove(before.date, c.side, c.name,
+                                 f"{c.name} marched from {describe(was.position, ground)} "
+                                 f"to {describe(c.position, ground)}"))
+        if c.status is not was.status and c.status is not Status.READY:
+            moves.append(OwnMove(before.date, c.side, c.name, status_reason(after, c.name)
+                                 or f"{c.name} is {c.status.value}"))
+    return moves
+
+
 def side_inputs(ground: Ground, state: DayState, side: Side, campaign: str,
-                dawns: Sequence[DayState] = ()) -> SideInputs:
-    """What one side may know today, out of the umpire's state (and, for its diary, the states
-    of the dawns before today, oldest first)."""
+                dawns: Sequence[DayState] = (),
+                moves: Sequence[OwnMove] | None = None) -> SideInputs:
+    """What one side may know today, out of the umpire's state (and, for its diary, its own
+    commands' days: ``moves`` as kept, else made from the states of the dawns before today,
+    oldest first)."""
     own = []
     for c in state.ordered():
         if c.side is not side:
@@ -97,7 +108,13 @@ def side_inputs(ground: Ground, state: DayState, side: Side, campaign: str,
         tuple(o for o in scenario.objectives if o.side is side),
         tuple(sighting(r, side) for r in reports),
         tuple((t.name, t.lat, t.lon) for t in scenario.map.towns),
-        own_supply(ground, state, side), journal(ground, (*dawns, state), side))
+        own_supply(ground, state, side),
+        journal(ground, (*dawns, state), side) if moves is None else _own(moves, side))
+
+
+def _own(moves: Sequence[OwnMove], side: Side) -> tuple[OwnMove, ...]:
+    """A side's own moves out of both sides' kept ones."""
+    return tuple(m for m in moves if m.side is side)
 
 
 def own_supply(ground: Ground, state: DayState, side: Side) -> tuple[OwnSupply, ...]:
@@ -114,7 +131,9 @@ def own_supply(ground: Ground, state: DayState, side: Side) -> tuple[OwnSupply, 
 
 
 def side_view(ground: Ground, state: DayState, side: Side, campaign: str,
-              dawns: Sequence[DayState] = ()) -> SideView:
-    """One side's view of the campaign today (its diary built from ``dawns``, the states of
-    the dawns before today that the campaign keeps, oldest first)."""
-    return build(side_inputs(ground, state, side, campaign, dawns))
+              dawns: Sequence[DayState] = (),
+              moves: Sequence[OwnMove] | None = None) -> SideView:
+    """One side's view of the campaign today (its diary from ``moves``, its own commands' days
+    as the campaign keeps them, or else built from ``dawns``, the states of the dawns before
+    today that the campaign keeps, oldest first)."""
+    return build(side_inputs(ground, state, side, campaign, dawns, moves))

@@ -20,7 +20,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from campaign1813.campaign.day.contact import find_contacts
+from campaign1813.campaign.day.contact import ContactSearch, contacts_among
 from campaign1813.campaign.day.ground import EPS, Ground, OrderRefused, Position
 from campaign1813.campaign.day.state import DayState, Kind, Status, find_command, initial_state
 from campaign1813.campaign.day.supply_state import (
@@ -667,9 +667,11 @@ def owed_choices(state: DayState) -> list[str]:
             + "); the umpire must choose the brigade that loses them in each"]
 
 
-def close_day(ground: Ground, state: DayState) -> list[str]:
+def close_day(ground: Ground, state: DayState, search: ContactSearch | None = None) -> list[str]:
     """The supply of the day that is ending, as the day's report says it: the changes by
-    reason, the corps short or out of supply and why, and each army's stocks at nightfall."""
+    reason, the corps short or out of supply and why, and each army's stocks at nightfall.
+    ``search``, the contacts the day's march found, is used again where no command has moved
+    since (after battles, the retreats and surrenders are searched afresh)."""
     supply = state.supply
     if supply is None:
         return []
@@ -677,7 +679,8 @@ def close_day(ground: Ground, state: DayState) -> list[str]:
     met = {n for b in state.battles.values() if b.date == state.date for n in b.everyone()}
     live = {c.name: c.position for c in state.ordered() if c.on_map}
     sides = {c.name: c.side for c in state.ordered() if c.on_map}
-    for pair in find_contacts(ground, sides, live, ground.settings.contact_miles):
+    for pair in contacts_among(ground, sides, live, ground.settings.contact_miles,
+                               search).contacts:
         met.update((pair.french, pair.allied))
     day = supply_day(rules, ground, state, supply, met)
     lines = list(day.lines)

@@ -44,11 +44,10 @@ from sqlalchemy.exc import DBAPIError
 from campaign1813.campaign.day import fog
 from campaign1813.campaign.day.ground import Ground
 from campaign1813.campaign.day.sideview import SideView, view_json
-from campaign1813.campaign.day.state import initial_state
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.codec import read_campaign, read_state
-from campaign1813.campaign.store.protocol import SubmittedForm, dawns_before
+from campaign1813.campaign.store.protocol import SubmittedForm, side_journals
 from campaign1813.campaign.store.work import FileReader
 from campaign1813.maps.types import MapData
 
@@ -375,14 +374,15 @@ def refresh_side_views(db: sqlite3.Connection, ground: Callable[[], Ground]) -> 
     state = read_state(db)
     name, first, _today = read_campaign(db)
     base = ground()
-    dawns = dawns_before(FileReader(db), initial_state(base.scenario, first), state.date)
+    moves = side_journals(FileReader(db), base, first, state,
+                          state.date)
     if db.execute("SELECT 1 FROM public_map").fetchone() is None:  # the road map, once
         db.execute("INSERT INTO public_map (id, map) VALUES (1, ?::jsonb)",
                    (msgspec.json.encode(base.scenario.map).decode(),))
     adjusted = base.adjusted(state.settings)
     kept = dict(db.execute("SELECT side, digest FROM side_view").fetchall())
     for side in Side:
-        view = fog.side_view(adjusted, state, side, name, dawns)
+        view = fog.side_view(adjusted, state, side, name, moves=moves[side])
         text = json.dumps(view_json(view), ensure_ascii=False)
         digest = hashlib.sha256(text.encode()).hexdigest()
         if kept.get(side.value) == digest:

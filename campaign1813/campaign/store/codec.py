@@ -157,6 +157,15 @@ def state_to_json(state: DayState) -> Json:
     }
 
 
+def commands_from_json(data: Json, where: str = "the campaign day") -> DayState:
+    """The day of ``state_to_json``'s values with its commands only (no orders, battles,
+    control, reports, settings or supply), each command checked as ``state_from_json`` does."""
+    commands = {n: _entity(CommandState, d, f"{where}: command {n!r}")
+                for n, d in data["commands"].items()}
+    return DayState(date.fromisoformat(data["date"]), bool(data["marched"]),
+                    int(data["next_battle"]), commands)
+
+
 def state_from_json(data: Json, where: str = "the campaign day") -> DayState:
     """The inverse of ``state_to_json``; a value that is not valid is refused with its place."""
     commands = {n: _entity(CommandState, d, f"{where}: command {n!r}")
@@ -262,10 +271,21 @@ def read_campaign(con: sqlite3.Connection) -> tuple[str, date, date]:
 def read_state(con: sqlite3.Connection) -> DayState:
     """The campaign day's state as the file holds it (the same state as ``state_from_json``
     makes of ``read_json``, without going through the JSON values)."""
+    return _state_of(_read_rows(con))
+
+
+def read_state_and_json(con: sqlite3.Connection) -> tuple[DayState, Json]:
+    """The campaign day's state and its JSON values (``read_state`` and ``read_json``) from
+    one reading of its rows: what an action changes, and what its change is worked out from."""
     rows = _read_rows(con)
+    return _state_of(rows), _json_of(rows)
+
+
+def _state_of(rows: _Rows) -> DayState:
+    """The state of the rows read (sharing no mutable value with ``_json_of``'s)."""
     state = DayState(date.fromisoformat(rows.date), rows.marched, rows.next_battle,
                      rows.commands)
-    state.settings = rows.settings
+    state.settings = dict(rows.settings)
     state.supply = None if rows.supply is None else _supply(rows.supply, "day_info row 1")
     _place_orders(state, rows.orders.values())
     state.battles = {b.id: b for b in rows.battles}
@@ -278,7 +298,11 @@ def read_state(con: sqlite3.Connection) -> DayState:
 
 def read_json(con: sqlite3.Connection) -> Json:
     """The state's rows as the JSON values the event log keeps (every row validated)."""
-    rows = _read_rows(con)
+    return _json_of(_read_rows(con))
+
+
+def _json_of(rows: _Rows) -> Json:
+    """The JSON values of the rows read."""
     orders = {key: _dump(order) | {"pending": pending}
               for key, (order, pending) in rows.orders.items()}
     return {

@@ -344,7 +344,7 @@ class CampaignDocument(CampaignStore):
     def unit_of_work(self) -> Iterator[UnitOfWork]:
         """One write transaction for one action, as the store's protocol writes it."""
         with self.writing() as con:
-            work = FileWork(con, lambda c: audit(c, self.ground))
+            work = FileWork(con, lambda c: audit(c, self.ground), self.ground)
             yield work
             work.close()
             if not work.wrote:  # nothing changed: the file stays as it was, byte for byte

@@ -37,10 +37,10 @@ __all__ = ["LogStep", "LoggedAction", "actions_in_force", "record", "redo", "red
 
 
 def record(con: sqlite3.Connection, entry: LogEntry, old: Json, new: Json,
-           report: DayReport | None = None, state: Json | None = None) -> Changes:
+           report: DayReport | None = None, state: Json | bytes | None = None) -> Changes:
     """Write a change (the after side of a difference) and log it with its before side and
-    its entry, for undo; ``state``, the whole state it leaves, keeps a snapshot the change
-    names without reading it back."""
+    its entry, for undo; ``state``, the whole state it leaves (or its canonical JSON), keeps a
+    snapshot the change names without reading it back."""
     write_changes(con, new)
     snapshots.write(con, new.get(snapshots.SECTION, {}), state)
     con.execute("DELETE FROM event_log WHERE undone")

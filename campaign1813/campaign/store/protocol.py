@@ -15,14 +15,17 @@ Nothing here is SQLite's: a PostgreSQL store implements the same protocol beside
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import date
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import msgspec
 
+from campaign1813.campaign.day import fog
+from campaign1813.campaign.day.state import initial_state
 from campaign1813.campaign.errors import CampaignError
+from campaign1813.campaign.scenario.types import Side
 
 if TYPE_CHECKING:  # the battle's types come with the battles asked for, not with the store
     from campaign1813.campaign.battle.core.steps import Step
@@ -30,6 +33,7 @@ if TYPE_CHECKING:  # the battle's types come with the battles asked for, not wit
     from campaign1813.campaign.day.changes import Changes
     from campaign1813.campaign.day.cycle import DayReport
     from campaign1813.campaign.day.ground import Ground
+    from campaign1813.campaign.day.sideview import OwnMove
     from campaign1813.campaign.day.state import DayState
     from campaign1813.campaign.scenario.types import Scenario
 
@@ -205,8 +209,23 @@ class CampaignReader(Protocol):
         if it is not the state its hash names)."""
         ...
 
+    def dawn(self, day: date) -> DayState:
+        """The state at dawn of a kept day with its commands only (where each stood, and its
+        state): what a side's diary compares with the next dawn (checked as ``snapshot``)."""
+        ...
+
     def day_marks(self) -> dict[date, DayMark]:
         """The umpire's bookmark and note of each day that has one (logged, so undone too)."""
+        ...
+
+    def journals(self) -> dict[date, tuple[OwnMove, ...] | None]:
+        """Every kept dawn, oldest first, with both sides' moves of the day that ended at it
+        (None where the dawn was kept without them: record 0034)."""
+        ...
+
+    def journaled(self) -> dict[date, bool]:
+        """Every kept dawn, oldest first, and whether its day's moves are kept with it (none
+        of them read)."""
         ...
 
     def first_day(self, first: DayState) -> DayState:
@@ -322,3 +341,78 @@ def dawns_before(reader: CampaignReader, first: DayState, before: date) -> list[
     dawns = [reader.first_day(first)]
     dawns += [reader.snapshot(s.day) for s in reader.snapshots() if first.date < s.day < before]
     return dawns
+
+
+# -- each side's diary of its own commands' days, kept beside the dawn it ends at ------------
+# (record 0034). A side's diary (``fog.journal``) is made from consecutive dawns: where each of its
+# commands went between one dawn and the next, and the state it came to. Those entries change only
+# when a day closes, so the action that closes a day works out both sides' entries between the
+# newest dawn kept before the new day and the new dawn, and keeps them with that dawn's snapshot (in
+# the log's ``snapshots`` section, so undo and redo and a campaign moved whole carry them). A side's
+# view then reads the kept entries and works out only the last stretch (the newest dawn kept before
+# today against today's state): one snapshot decoded, however long the campaign. A snapshot kept
+# without its entries (by a version before schema 11) is worked out from its dawn and the one before
+# it; the next day closed keeps the entries of every such snapshot. Everything here goes through
+# ``CampaignReader``; the rows are ``store.snapshots``'s.
+
+
+def journal_json(moves: Sequence[OwnMove]) -> str:
+    """Moves as the log and the snapshot's row keep them: a JSON list as text (written by
+    msgspec, some ten times quicker than making plain values for the log's own writer)."""
+    return msgspec.json.encode(list(moves)).decode()
+
+
+def _both(ground: Ground, before: DayState, after: DayState) -> tuple[OwnMove, ...]:
+    """Both sides' moves between two dawns (each side's in its diary's order)."""
+    return tuple(fog.day_moves(ground, before, after))
+
+
+def _dawn(reader: CampaignReader, ground: Ground, start: date, days: Sequence[date],
+          at: int) -> DayState:
+    """The ``at``-th kept dawn as the earlier of two dawns compared (its commands only), or -1:
+    the first day, rebuilt from the log from the campaign's first state, made only then."""
+    if at < 0:
+        return reader.first_day(initial_state(ground.scenario, start))
+    return reader.dawn(days[at])
+
+
+def closing_moves(reader: CampaignReader, ground: Ground, start: date,
+                  dawn: DayState) -> tuple[OwnMove, ...]:
+    """Both sides' moves of the day a closing action ends: between the newest dawn kept before
+    ``dawn``'s day (the first day if none) and ``dawn``, the state the action leaves."""
+    days = [d for d in reader.journaled() if start < d < dawn.date]
+    return _both(ground, _dawn(reader, ground, start, days, len(days) - 1), dawn)
+
+
+def unkept_moves(reader: CampaignReader, ground: Ground,
+                 start: date) -> dict[date, tuple[OwnMove, ...]]:
+    """The moves of every kept dawn that was kept without them (worked out from its dawn and
+    the one before it), to be kept with them."""
+    found = reader.journaled()
+    days = [d for d in found if start < d]
+    out: dict[date, tuple[OwnMove, ...]] = {}
+    for at, day in enumerate(days):
+        if not found[day]:
+            before = _dawn(reader, ground, start, days, at - 1)
+            out[day] = _both(ground, before, reader.snapshot(day))
+    return out
+
+
+def side_journals(reader: CampaignReader, ground: Ground, start: date, today: DayState,
+                  before: date) -> Mapping[Side, tuple[OwnMove, ...]]:
+    """Each side's diary of its own commands' days up to ``today`` (the state of the day
+    ``before``): the moves kept with each dawn after the first and before ``before``, and
+    those between the newest of them and ``today``; the same as ``fog.journal`` over every
+    dawn kept (``dawns_before``) and ``today``."""
+    if before <= start:
+        return {side: () for side in Side}
+    found = reader.journals()
+    days = [d for d in found if start < d < before]
+    moves: list[OwnMove] = []
+    for at, day in enumerate(days):
+        held = found[day]
+        if held is None:  # kept before the journals were: worked out from its two dawns
+            held = _both(ground, _dawn(reader, ground, start, days, at - 1), reader.snapshot(day))
+        moves += held
+    moves += _both(ground, _dawn(reader, ground, start, days, len(days) - 1), today)
+    return {side: tuple(m for m in moves if m.side is side) for side in Side}

@@ -231,13 +231,16 @@ class SubmittedRow(SQLModel, table=True):
 
 class SnapshotRow(SQLModel, table=True):
     """The state at dawn of one day, kept when the day before it closed: its canonical JSON
-    compressed with zlib, and the sha256 of that JSON (``store.snapshots``)."""
+    compressed with zlib, and the sha256 of that JSON (``store.snapshots``); with both sides'
+    moves of the day that ended at it, as JSON (``protocol.side_journals``; none on dawns kept
+    before schema 11)."""
 
     __tablename__ = "day_snapshot"
 
     day: date = Field(primary_key=True)
     sha256: str
     state: bytes
+    journal: str | None = None
 
 
 class FightRow(SQLModel, table=True):

@@ -579,7 +579,7 @@ class ServerCampaign(CampaignStore):
             return work.form_told
 
         with self.writing(tell) as (con, discard):
-            work = _TellingWork(con, lambda c: audit(c, self.ground))
+            work = _TellingWork(con, lambda c: audit(c, self.ground), self.ground)
             yield work
             work.close()
             if not work.wrote:  # nothing changed: nothing is written, not even the count

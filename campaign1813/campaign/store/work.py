@@ -11,20 +11,25 @@ the campaign at a glance needs neither.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from collections.abc import Callable
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from campaign1813.campaign.day.fog import day_moves
+from campaign1813.campaign.day.state import CommandState, DayState
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.store import fights, log, snapshots
 from campaign1813.campaign.store.codec import (
     DamagedState,
     Json,
+    commands_from_json,
     read_campaign,
     read_json,
     read_state,
+    read_state_and_json,
     side_key,
     state_diff,
     state_from_json,
@@ -42,6 +47,9 @@ from campaign1813.campaign.store.protocol import (
     SubmittedForm,
     UnitOfWork,
     Verdict,
+    closing_moves,
+    journal_json,
+    unkept_moves,
 )
 
 if TYPE_CHECKING:
@@ -49,7 +57,8 @@ if TYPE_CHECKING:
     from campaign1813.campaign.battle.setup import BattleSetup
     from campaign1813.campaign.day.changes import Changes
     from campaign1813.campaign.day.cycle import DayReport
-    from campaign1813.campaign.day.state import DayState
+    from campaign1813.campaign.day.ground import Ground
+    from campaign1813.campaign.day.sideview import OwnMove
 
 
 class FileReader(CampaignReader):
@@ -102,8 +111,18 @@ class FileReader(CampaignReader):
         return state_from_json(snapshots.read(self._con, day),
                                f"the snapshot of {day.isoformat()}")
 
+    def dawn(self, day: date) -> DayState:
+        return commands_from_json(snapshots.read(self._con, day, commands_only=True),
+                                  f"the snapshot of {day.isoformat()}")
+
     def day_marks(self) -> dict[date, DayMark]:
         return snapshots.day_marks(self._con)
+
+    def journals(self) -> dict[date, tuple[OwnMove, ...] | None]:
+        return snapshots.journals(self._con)
+
+    def journaled(self) -> dict[date, bool]:
+        return snapshots.journaled(self._con)
 
     def first_day(self, first: DayState) -> DayState:
         return state_from_json(snapshots.first_day(state_to_json(first),
@@ -136,11 +155,14 @@ class FileWork(FileReader, UnitOfWork):
     it): what the action changed is written only by ``record``, with its log entry."""
 
     def __init__(self, con: sqlite3.Connection,
-                 check: Callable[[sqlite3.Connection], object] | None = None) -> None:
+                 check: Callable[[sqlite3.Connection], object] | None = None,
+                 ground: Callable[[], Ground] | None = None) -> None:
         super().__init__(con)
         self._check = check  # the stored state's audit, run on what an undo or redo leaves
+        self._ground = ground  # the campaign's ground, for the sides' journals of a closed day
         self._before: Json | None = None
         self._state: DayState | None = None
+        self._read: dict[str, CommandState] = {}  # the commands as read, before the action
         self._put: DayState | None = None
         self._fights: dict[int, Fight | None] = {}
         self._old: Json = {}
@@ -151,8 +173,8 @@ class FileWork(FileReader, UnitOfWork):
     # -- what the action reads -----------------------------------------------------------------
     def state(self) -> DayState:
         if self._state is None:
-            self._before = read_json(self._con)
-            self._state = state_from_json(self._before)
+            self._state, self._before = read_state_and_json(self._con)
+            self._read = dict(self._state.commands)  # frozen entities: a copy of the table
         return self._state
 
     def state_values(self) -> dict[str, Any]:
@@ -198,7 +220,7 @@ class FileWork(FileReader, UnitOfWork):
         self._open()
         old: Json = {}
         new: Json = {}
-        dawn: Json | None = None
+        dawn: bytes | None = None
         if self._put is not None:
             assert self._before is not None
             after = state_to_json(self._put)
@@ -207,8 +229,10 @@ class FileWork(FileReader, UnitOfWork):
                 # the action closed a day: the dawn of the next is kept, the log keeps its hash
                 day = self._put.date.isoformat()
                 old[snapshots.SECTION] = {day: None}
-                new[snapshots.SECTION] = {day: {"sha256": snapshots.digest(after)}}
-                dawn = after
+                # its canonical JSON made once, for the logged hash and the snapshot kept
+                dawn = snapshots.canonical(after)
+                new[snapshots.SECTION] = {day: {"sha256": hashlib.sha256(dawn).hexdigest(),
+                                                **self._journal(self._put)}}
         old.update(self._old)
         new.update(self._new)
         self._done = True
@@ -221,6 +245,25 @@ class FileWork(FileReader, UnitOfWork):
         self._con.execute("UPDATE submitted_orders SET taken = ? WHERE id = ?",
                           (outcome or "taken", number))
         self._marked = True
+    def _journal(self, dawn: DayState) -> Json:
+        """Both sides' moves of the day that ends at ``dawn``, for its snapshot (and the moves
+        of any dawn kept without them, kept now: record 0034)."""
+        if self._ground is None:
+            return {}
+        ground = self._ground()
+        start = self.summary().start_date
+        kept = self.journaled()
+        for day, moves in unkept_moves(self, ground, start).items():
+            self._con.execute("UPDATE day_snapshot SET journal = ? WHERE day = ?",
+                              (journal_json(moves), day.isoformat()))
+        assert self._before is not None
+        today = date.fromisoformat(self._before["date"])
+        if today in kept and not snapshots.commands_changed_on(self._con, today):
+            # nothing of today's log touched a command before this action: its commands as
+            # read are the ones today's dawn keeps, and that dawn need not be read back
+            return {"journal": journal_json(day_moves(ground, DayState(today, False, 1, self._read),
+                                                      dawn))}
+        return {"journal": journal_json(closing_moves(self, ground, start, dawn))}
 
     def undo(self, expected: LogStep | None = None) -> Changes:
         self._open()
