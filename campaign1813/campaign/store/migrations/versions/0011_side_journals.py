@@ -2,7 +2,7 @@
 ends at (record 0034), so a side's view no longer decodes every kept dawn.
 
 Revision ID: 0011
-Revises: 0009
+Revises: 0010
 """
 
 import sqlalchemy as sa
