@@ -17,8 +17,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-from PySide6.QtWidgets import QApplication
-
 from campaign1813.campaign import queries, services
 from campaign1813.campaign.cli import main as cli
 from campaign1813.campaign.store.document import create_campaign
@@ -30,7 +28,7 @@ from campaign1813.campaign.store.server import (
 )
 from campaign1813.ui.club import OpenClubDialog, PlayerWindow
 from tools import pg_server
-from tools.pictures import new_campaign_window, save, settle
+from tools.pictures import new_campaign_window, save, settle, start
 
 SIZE = (1500, 1000)
 
@@ -39,11 +37,7 @@ SIZE = (1500, 1000)
 
 def main(argv: list[str] | None = None) -> int:
     """Write the pictures into the folder given (default ``docs/screens``)."""
-    argv = sys.argv[1:] if argv is None else argv
-    out = Path(argv[0] if argv else "docs/screens")
-    out.mkdir(parents=True, exist_ok=True)
-    app = QApplication.instance() or QApplication([])
-    assert isinstance(app, QApplication)
+    app, out = start(argv)
     server = pg_server.start()
     try:
         with tempfile.TemporaryDirectory() as tmp:

@@ -15,12 +15,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from PySide6.QtWidgets import QApplication
-
 from campaign1813.campaign import queries, services
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.ui.main_window import MainWindow
-from tools.pictures import new_campaign_window, save
+from tools.pictures import new_campaign_window, save, start
 
 SIZE = (1400, 1000)
 
@@ -38,11 +36,7 @@ def _days(window: MainWindow, count: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Write the pictures into the folder given (default ``docs/screens``)."""
-    argv = sys.argv[1:] if argv is None else argv
-    out = Path(argv[0] if argv else "docs/screens")
-    out.mkdir(parents=True, exist_ok=True)
-    app = QApplication.instance() or QApplication([])
-    assert isinstance(app, QApplication)
+    app, out = start(argv)
     with tempfile.TemporaryDirectory() as tmp:
         window = new_campaign_window(Path(tmp), SIZE)
         doc = window.document

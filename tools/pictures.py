@@ -3,6 +3,7 @@ widget as a PNG."""
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
@@ -10,6 +11,17 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QWidget
 
 from campaign1813.ui.main_window import MainWindow
+
+
+def start(argv: list[str] | None) -> tuple[QApplication, Path]:
+    """A picture tool's application and the folder its pictures go to (the first argument,
+    else ``docs/screens``), made if missing."""
+    argv = sys.argv[1:] if argv is None else argv
+    out = Path(argv[0] if argv else "docs/screens")
+    out.mkdir(parents=True, exist_ok=True)
+    app = QApplication.instance() or QApplication([])
+    assert isinstance(app, QApplication)
+    return app, out
 
 
 def settle(app: QApplication, rounds: int = 4) -> None:

@@ -18,7 +18,6 @@ import tempfile
 from pathlib import Path
 
 from PySide6.QtCore import QRectF
-from PySide6.QtWidgets import QApplication
 
 from campaign1813.campaign import services
 from campaign1813.campaign.scenario.types import Side
@@ -26,7 +25,7 @@ from campaign1813.maps.types import Theatre
 from campaign1813.ui.operation import Operation
 from campaign1813.ui.side_window import SideWindow
 from campaign1813.ui.supply_orders import SupplyRequest
-from tools.pictures import new_campaign_window, save
+from tools.pictures import new_campaign_window, save, start
 
 SIZE = (1400, 1000)
 
@@ -42,11 +41,7 @@ def _shown(window: SideWindow | None, theatre: Theatre) -> SideWindow:
 
 def main(argv: list[str] | None = None) -> int:
     """Write the pictures into the folder given (default ``docs/screens``)."""
-    argv = sys.argv[1:] if argv is None else argv
-    out = Path(argv[0] if argv else "docs/screens")
-    out.mkdir(parents=True, exist_ok=True)
-    app = QApplication.instance() or QApplication([])
-    assert isinstance(app, QApplication)
+    app, out = start(argv)
     with tempfile.TemporaryDirectory() as tmp:
         window = new_campaign_window(Path(tmp), SIZE)
         doc = window.document

@@ -16,12 +16,11 @@ import tempfile
 from pathlib import Path
 
 from PySide6.QtGui import QTextDocument
-from PySide6.QtWidgets import QApplication
 
 from campaign1813.campaign import services
 from campaign1813.ui.operation import Operation
 from campaign1813.ui.supply_orders import SupplyRequest
-from tools.pictures import new_campaign_window, save
+from tools.pictures import new_campaign_window, save, start
 
 SIZE = (1600, 1000)
 
@@ -30,11 +29,7 @@ SIZE = (1600, 1000)
 
 def main(argv: list[str] | None = None) -> int:
     """Write the pictures into the folder given (default ``docs/screens``)."""
-    argv = sys.argv[1:] if argv is None else argv
-    out = Path(argv[0] if argv else "docs/screens")
-    out.mkdir(parents=True, exist_ok=True)
-    app = QApplication.instance() or QApplication([])
-    assert isinstance(app, QApplication)
+    app, out = start(argv)
     with tempfile.TemporaryDirectory() as tmp:
         window = new_campaign_window(Path(tmp), SIZE)
         Operation(window.campaign,
