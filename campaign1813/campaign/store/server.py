@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import psycopg
@@ -104,6 +104,7 @@ __all__ = ["BUSY_SECONDS", "CHANNEL", "CONNECT_SECONDS", "KEEPALIVE_COUNT", "KEE
 
 BUSY_SECONDS = 5.0  # as long as a file waits for another writer
 REGISTRY = "c1813"  # the schema of the campaigns' registry
+T = TypeVar("T")
 CHANNEL = "c1813_changed"  # each commit's "campaign token what-changed" (store.notice)
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 # the file's tables in an order that copies them whole (no table refers to another)
@@ -1033,11 +1034,18 @@ class PlayerSeat:
     def _read(self, sql: str) -> list[Any]:
         """The rows of one read, in a transaction of its own (the connection made again once,
         if it was dropped: a read changes nothing, so reading again is harmless)."""
+        def read() -> list[Any]:
+            rows = self._con.execute(sql).fetchall()
+            self._con.rollback()
+            return rows
+        return self._once_more(read)
+
+    def _once_more(self, step: Callable[[], T]) -> T:
+        """``step`` run on the connection, and once more on a new one if the server had
+        dropped it (nothing of the step ran); any other refusal rolled back and raised."""
         for retried in (False, True):
             try:
-                rows = self._con.execute(sql).fetchall()
-                self._con.rollback()
-                return rows
+                return step()
             except psycopg.Error as exc:
                 if self._dropped() and not retried:
                     self._again()
@@ -1110,20 +1118,13 @@ class PlayerSeat:
     def _insert(self, side: Side, text: str) -> int:
         """Insert a form (the connection made again once if it was dropped before: nothing
         of the submission had run); its number, not committed yet."""
-        for retried in (False, True):
-            try:
-                row = self._con.execute("INSERT INTO submitted_orders (side, form) VALUES "
-                                        "(%s, %s::jsonb) RETURNING id", (side.value, text)
-                                        ).fetchone()
-                assert row is not None
-                return int(row[0])
-            except psycopg.Error as exc:
-                if self._dropped() and not retried:
-                    self._again()
-                    continue
-                self._rollback_quietly()
-                raise _refused(self.address, exc) from None
-        raise AssertionError("unreachable")  # pragma: no cover
+        def insert() -> int:
+            row = self._con.execute("INSERT INTO submitted_orders (side, form) VALUES "
+                                    "(%s, %s::jsonb) RETURNING id", (side.value, text)
+                                    ).fetchone()
+            assert row is not None
+            return int(row[0])
+        return self._once_more(insert)
 
     def _kept(self, number: int) -> bool:
         """Whether a form whose commit was cut off was kept, asked on a new connection
