@@ -11,6 +11,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QWidget
 
 from campaign1813.ui.main_window import MainWindow
+from campaign1813.ui.map.view import MapView
 
 
 def start(argv: list[str] | None) -> tuple[QApplication, Path]:
@@ -24,17 +25,26 @@ def start(argv: list[str] | None) -> tuple[QApplication, Path]:
     return app, out
 
 
-def settle(app: QApplication, rounds: int = 4) -> None:
-    """Let the window paint what it was given (and the map finish its layers and names)."""
+def settle(app: QApplication, rounds: int = 4, widget: QWidget | None = None) -> None:
+    """Let the window paint what it was given (and the map finish its layers and names): the
+    maps in ``widget`` still placing their names (in pieces, a turn of the loop each) are
+    waited for, up to ten seconds."""
     for _ in range(rounds):
         for _ in range(10):
             app.processEvents()
         time.sleep(0.05)
+    views = [] if widget is None else widget.findChildren(MapView)
+    deadline = time.monotonic() + 10
+    while any(v.labels_pending() for v in views) and time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.01)
+    for _ in range(10):
+        app.processEvents()
 
 
 def save(app: QApplication, widget: QWidget, path: Path) -> None:
     """The widget as it shows once settled, written to ``path``."""
-    settle(app)
+    settle(app, widget=widget)
     widget.grab().save(str(path))
     print(f"wrote {path}")
 
