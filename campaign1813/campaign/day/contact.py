@@ -68,7 +68,9 @@ def find_contacts(
     only: Iterable[str] | None = None,
 ) -> list[Contact]:
     """Hostile pairs within ``miles`` of each other (pairs touching ``only``, if given)."""
-    index = PositionIndex(ground, positions.items())
+    # each side's commands indexed apart: a search from a command walks only its enemies
+    index = {side: PositionIndex(ground, ((n, p) for n, p in positions.items()
+                                          if sides[n] is side)) for side in Side}
     names = sorted(positions) if only is None else sorted(set(only))
     # the towns each side touches: a command with none of its enemy's around it is in contact
     # with none of them, and its search is spared
@@ -80,9 +82,7 @@ def find_contacts(
         side = sides[name]
         if ground.around(positions[name], miles).isdisjoint(touched[side.enemy]):
             continue
-        for other, d in index.near(positions[name], miles).items():
-            if sides[other] is side:
-                continue
+        for other, d in index[side.enemy].near(positions[name], miles).items():
             key = (name, other) if side is Side.FRENCH else (other, name)
             pairs[key] = min(d, pairs.get(key, float("inf")))
     return [Contact(f, a, d) for (f, a), d in sorted(pairs.items())]

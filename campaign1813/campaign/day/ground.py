@@ -101,6 +101,9 @@ class Ground:
         # towns around a town, by the town and the miles: the roads never change, so each is
         # searched once for the ground's life (shared by its ``adjusted`` copies)
         self._near: dict[tuple[tuple[str, ...], float], frozenset[str]] = {}
+        # the towns within so many miles of a town, by road: kept for the ground's life (a
+        # command standing at a town is searched from again and again, day after day)
+        self._from_town: dict[tuple[str, float], dict[str, float]] = {}
 
     def adjusted(self, overrides: Mapping[str, Any]) -> "Ground":
         """The same ground under the campaign's own settings (checked by day/settings.py)."""
@@ -155,7 +158,15 @@ class Ground:
         return ((pos.a, pos.miles), (pos.b, self.miles(pos.a, pos.b) - pos.miles))
 
     def reach(self, pos: Position, cutoff: float = math.inf) -> dict[str, float]:
-        """Road miles from a position to every town within ``cutoff``."""
+        """Road miles from a position to every town within ``cutoff`` (not to be changed by
+        the caller: from a town with a cutoff it is the one kept for the ground's life)."""
+        if pos.b is None and not math.isinf(cutoff):
+            key = (pos.a, cutoff)
+            found = self._from_town.get(key)
+            if found is None:
+                found = self._from_town[key] = self.road_map.reach(((pos.a, 0.0),),
+                                                                   cutoff + EPS)
+            return found
         return self.road_map.reach(self.offsets(pos),
                                    None if math.isinf(cutoff) else cutoff + EPS)
 
