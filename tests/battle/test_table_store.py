@@ -7,6 +7,7 @@ temporary one).
 from __future__ import annotations
 
 import json
+import os
 import shutil
 
 import pytest
@@ -15,6 +16,7 @@ from campaign1813.campaign.battle.ruleset1813 import auto_estimate, table_store
 from campaign1813.campaign.battle.ruleset1813.autoresolve import estimate
 from campaign1813.campaign.battle.ruleset1813.table_store import (
     FORMAT,
+    KEPT,
     TableStore,
     cache_folder,
     fingerprint,
@@ -110,3 +112,31 @@ def test_each_ruleset_has_its_own_file(ruleset):
     """Tables of one ruleset are never read for another."""
     assert TableStore(ruleset).path.name.startswith(f"{ruleset}-{fingerprint(ruleset)[:32]}")
     assert fingerprint("1813") != fingerprint("1813-revised")
+
+
+def test_a_write_keeps_the_newest_files_of_other_code_and_removes_the_rest():
+    """Files of the same ruleset built by other rules or code (a program updated, or a bundle
+    used beside a source checkout) are kept but the newest KEPT (this one among them); other
+    rulesets' files and other names are left, and a piece of a write cut off an hour ago goes."""
+    folder = cache_folder()
+    folder.mkdir(parents=True)
+    old = [folder / f"1813-{i:032x}.json" for i in range(5)]
+    for age, path in enumerate(old):
+        path.write_text("{}", encoding="utf-8")
+        os.utime(path, (1_000_000 + age, 1_000_000 + age))   # the last the newest
+    other = folder / f"1813-revised-{'0' * 32}.json"
+    other.write_text("{}", encoding="utf-8")
+    stranger = folder / "notes.txt"
+    stranger.write_text("mine", encoding="utf-8")
+    piece = folder / f"1813-{'e' * 32}q1w2.part"
+    piece.write_text("{", encoding="utf-8")
+    os.utime(piece, (1_000_000, 1_000_000))
+    fresh = folder / f"1813-{'f' * 32}r3t4.part"
+    fresh.write_text("{", encoding="utf-8")
+    store = TableStore("1813")
+    store.put("morale|x", [[], [9], [True]])
+    store.write()
+    kept = {p.name for p in folder.iterdir()}
+    assert kept == {store.path.name, old[4].name, old[3].name, other.name, stranger.name,
+                    fresh.name}
+    assert KEPT == 3

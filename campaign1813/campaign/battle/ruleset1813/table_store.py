@@ -21,6 +21,7 @@ import os
 import sys
 import tempfile
 import threading
+import time
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -31,12 +32,14 @@ from campaign1813 import __version__
 from campaign1813.campaign.battle.files import rulesets_root
 from campaign1813.campaign.battle.ruleset1813.rules.loader import ruleset_info
 
-__all__ = ["TableStore", "store_for", "key", "fingerprint", "cache_folder", "FORMAT"]
+__all__ = ["TableStore", "store_for", "key", "fingerprint", "cache_folder", "FORMAT", "KEPT"]
 
 # The layout of the file's entries (written by ``auto_estimate``; in the second, a combat's or a
 # skirmish's different rows once each and each draw's row by its place); a change of layout
 # changes every file's name.
 FORMAT = 2
+# How many files of one ruleset are kept, this program's among them (see ``TableStore.prune``).
+KEPT = 3
 # The code the tables are read from: the 1813 rules engine and the battle's shared terms.
 _CODE = Path(__file__).resolve().parent
 _SHARED = _CODE.parent
@@ -143,6 +146,36 @@ class TableStore:
             return
         with self.lock:
             self.added -= added         # those added while it was written wait for the next
+        self.prune()
+
+    def prune(self) -> None:
+        """Remove this ruleset's files built by other rules or code but the ``KEPT`` newest
+        (a program updated leaves its old tables behind; two programs of different code used
+        in turn, as a bundle beside a source checkout, each keep theirs), and pieces of a
+        write cut off more than an hour ago. What cannot be removed is left."""
+        folder = self.path.parent
+        try:
+            # this ruleset's names only (``1813-<32 hex>``, not ``1813-revised-…``)
+            others = [p for p in folder.glob(f"{self.ruleset}-*.json")
+                      if p != self.path and _is_hex(p.stem[len(self.ruleset) + 1:], 32)]
+            others.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+            stale = others[KEPT - 1:]
+            cut_off = time.time() - 3600
+            stale += [p for p in folder.glob(f"{self.ruleset}-*.part")
+                      if _is_hex(p.name[len(self.ruleset) + 1:][:32], 32)
+                      and p.stat().st_mtime < cut_off]
+        except OSError:
+            return
+        for path in stale:
+            try:
+                path.unlink(missing_ok=True)
+            except OSError:
+                pass
+
+
+def _is_hex(text: str, length: int) -> bool:
+    """Whether ``text`` is ``length`` hexadecimal digits (a fingerprint in a file's name)."""
+    return len(text) == length and all(c in "0123456789abcdef" for c in text)
 
 
 _STORES: dict[tuple[str, Path, str], TableStore] = {}
