@@ -297,11 +297,10 @@ def connection_defaults(address: ServerAddress) -> dict[str, str]:
 
 def _pg_connect(address: ServerAddress, *, autocommit: bool = False,
                 schema: str | None = None) -> psycopg.Connection[Any]:
-    """A psycopg connection to the address's database with ``connection_defaults`` (and the
-    search path the campaign's schema, then the registry's, if a schema is named)."""
+    """A psycopg connection to the address's database with ``connection_defaults``, its search
+    path the campaign's schema (if one is named), then the registry's."""
     extra: dict[str, Any] = dict(connection_defaults(address))
-    if schema is not None:
-        extra["options"] = f"-c search_path={schema},{REGISTRY}"
+    extra["options"] = f"-c search_path={schema + ',' if schema else ''}{REGISTRY}"
     return psycopg.connect(address.conninfo, autocommit=autocommit, **extra)
 
 
@@ -313,13 +312,8 @@ def parameters_of(con: psycopg.Connection[Any]) -> dict[str, str]:
 def _engine(address: ServerAddress, schema: str | None) -> Any:
     """An engine of one connection at a time to the address's database, its search path the
     campaign's schema (then the registry's)."""
-    extra: dict[str, Any] = dict(connection_defaults(address))
-    extra["options"] = f"-c search_path={schema},{REGISTRY}" if schema else \
-        f"-c search_path={REGISTRY}"
-    conninfo = address.conninfo
-
     def connect_once() -> psycopg.Connection[Any]:
-        return psycopg.connect(conninfo, **extra)
+        return _pg_connect(address, schema=schema)
 
     return create_engine("postgresql+psycopg://", creator=connect_once, poolclass=NullPool)
 

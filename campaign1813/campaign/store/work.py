@@ -245,6 +245,7 @@ class FileWork(FileReader, UnitOfWork):
         self._con.execute("UPDATE submitted_orders SET taken = ? WHERE id = ?",
                           (outcome or "taken", number))
         self._marked = True
+
     def _journal(self, dawn: DayState) -> Json:
         """Both sides' moves of the day that ends at ``dawn``, for its snapshot (and the moves
         of any dawn kept without them, kept now: record 0034)."""
