@@ -11,10 +11,13 @@ from PySide6.QtCore import QRectF
 from campaign1813.ui.map.scene import (
     FLAG,
     SIGN,
+    BoxGrid,
     BucketGrid,
     LayeredGrid,
     SpotTest,
     Taken,
+    box_edges,
+    box_within,
     only_signs,
     only_signs_or_dots,
 )
@@ -64,3 +67,26 @@ def test_a_spot_is_asked_again_once_the_grid_changes(qapp):
     assert over_signs(spot)
     inside = SpotTest(SpotTest.OVER_SIGNS, grid, QRectF(0, 0, 20, 20))
     assert not inside(spot)  # across the frame's edge
+
+
+# any rectangle Qt may be given: fractional, empty, or of a width or height below zero
+side = st.one_of(st.just(0.0), st.floats(-120, 150, allow_nan=False).map(lambda v: round(v, 2)))
+loose = st.builds(QRectF, st.floats(-200, 200).map(lambda v: round(v, 2)),
+                  st.floats(-200, 200).map(lambda v: round(v, 2)), side, side)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(loose, st.sampled_from([FLAG, "name", "dot"])), max_size=25),
+       st.lists(loose, min_size=1, max_size=10), loose)
+def test_the_flags_trial_grid_answers_as_qt_rectangles_do(taken_boxes, asked, frame):
+    """The trial's grid of plain numbers finds the rectangles QRectF.intersects finds, and a
+    box lies within a frame where QRectF.contains says so."""
+    qt, plain = BucketGrid(64.0), BoxGrid(64.0)
+    for r, kind in taken_boxes:
+        owner = _owner(kind)
+        qt.add(r, owner)
+        plain.add(r.getRect(), owner)
+    edges = box_edges(frame.getRect())
+    for r in asked:
+        assert sorted(map(id, plain.hits(r.getRect()))) == sorted(map(id, qt.hits(r)))
+        assert (edges is not None and box_within(edges, r.getRect())) == frame.contains(r)

@@ -226,6 +226,74 @@ class BucketGrid:
             self.cells[k] = [(o, who) for o, who in self.cells.get(k, ()) if who is not owner]
 
 
+# A rectangle as plain numbers, as ``QRectF.getRect`` gives it: left, top, width, height
+Box = tuple[float, float, float, float]
+
+
+def box_edges(box: Box) -> tuple[float, float, float, float] | None:
+    """Its left, right, top and bottom as ``QRectF`` reads them (a width or height below zero
+    counts back from its corner); None for a rectangle with no width or no height, which
+    ``QRectF.intersects`` and ``contains`` find meeting nothing."""
+    x, y, w, h = box
+    left, right = (x + w, x) if w < 0 else (x, x + w)
+    top, bottom = (y + h, y) if h < 0 else (y, y + h)
+    if left == right or top == bottom:
+        return None
+    return left, right, top, bottom
+
+
+def box_within(outer: tuple[float, float, float, float], box: Box) -> bool:
+    """Whether ``box`` lies inside the edges ``outer`` (``QRectF.contains`` of a rectangle)."""
+    e = box_edges(box)
+    if e is None:
+        return False
+    return not (e[0] < outer[0] or e[1] > outer[1] or e[2] < outer[2] or e[3] > outer[3])
+
+
+class BoxGrid:
+    """A :class:`BucketGrid` of rectangles held as plain numbers, for the flags' trial, which
+    asks it hundreds of times a placement: the same cells and the same answers as
+    ``QRectF.intersects``, without a call into Qt for each rectangle looked at."""
+
+    def __init__(self, cell: float = 64.0):
+        self.cell = cell
+        self.cells: dict[tuple[int, int], list[tuple[float, float, float, float, object]]] = \
+            defaultdict(list)
+
+    def _keys(self, box: Box) -> list[tuple[int, int]]:
+        c, floor = self.cell, math.floor
+        left, top, width, height = box
+        rows = range(floor(top / c), floor((top + height) / c) + 1)
+        return [(i, j) for i in range(floor(left / c), floor((left + width) / c) + 1)
+                for j in rows]
+
+    def add(self, box: Box, owner: object = None) -> None:
+        """Take ``box`` for ``owner`` (a rectangle of no area is taken by nothing)."""
+        e = box_edges(box)
+        if e is not None:
+            entry = (*e, owner)
+            for k in self._keys(box):
+                self.cells[k].append(entry)
+
+    def hits(self, box: Box) -> list[object]:
+        """The owners of the rectangles ``box`` overlaps, as :meth:`BucketGrid.hits`."""
+        e = box_edges(box)
+        if e is None:
+            return []
+        left, right, top, bottom = e
+        cells = self.cells
+        keys = self._keys(box)
+        if len(keys) == 1:
+            return [o for l2, r2, t2, b2, o in cells.get(keys[0], ())
+                    if left < r2 and l2 < right and top < b2 and t2 < bottom]
+        found: dict[int, object] = {}
+        for k in keys:
+            for entry in cells.get(k, ()):
+                if left < entry[1] and entry[0] < right and top < entry[3] and entry[2] < bottom:
+                    found[id(entry)] = entry[4]
+        return list(found.values())
+
+
 def only_signs(owner: object) -> bool:
     """Whether a rectangle's owner is a lesser town's sign (a name may cover it at need)."""
     return owner is SIGN
@@ -1203,13 +1271,14 @@ class MapScene(QGraphicsScene):
         they cover. A stack at a time, yielding after each. Once the clashes so far are
         ``settled`` (what the caller makes of them cannot change), the trial ends there, the
         stacks after it not stood."""
-        grid = BucketGrid(64.0)
+        grid = BoxGrid(64.0)
         for r, owner in fixed:
-            grid.add(r, owner)
+            grid.add(cast(Box, r.getRect()), owner)
         stack_of = {m.spec.place: i for i, (_, stack) in enumerate(stacks) for m in stack}
         for place in stack_of:  # the dots of the flags stood (no flag covers another's dot)
             c = self.place_point(*place) * scale
-            grid.add(QRectF(c.x() - 4, c.y() - 4, 8, 8), Taken(place=place))
+            grid.add((c.x() - 4, c.y() - 4, 8.0, 8.0), Taken(place=place))
+        frame = None if bound is None else box_edges(cast(Box, bound.getRect()))
         standings: list[Standing] = []
         clashes: list[tuple[int, set[int]]] = []
         for i, (anchor, stack) in enumerate(stacks):
@@ -1220,23 +1289,26 @@ class MapScene(QGraphicsScene):
             # where it covers least, inside the frame if it can: (outside, hits), the place
             least: tuple[tuple[bool, int], Standing, list[object]] | None = None
             # each flag's box round the stack's foot, at each corner
-            boxes = {c: [m.flag_rect_at(slot, c, QPointF()) for slot, m in enumerate(stack)]
-                     for c in CORNERS}
+            boxes = {c: [cast(Box, m.flag_rect_at(slot, c, QPointF()).getRect())
+                         for slot, m in enumerate(stack)] for c in CORNERS}
             x0, y0 = anchor.x(), anchor.y()
             # pushed out across the corner, along its side or up or down from it
             for push, corner, (ax, ay) in ((p, c, a) for p in pushes for c in CORNERS
                                            for a in ((1, 1), (1, 0), (0, 1))[:3 if p else 1]):
-                foot = QPointF(x0 + corner[0] * push * ax, y0 + corner[1] * push * ay)
-                flags = [box.translated(foot) for box in boxes[corner]]
+                fx, fy = x0 + corner[0] * push * ax, y0 + corner[1] * push * ay
+                flags = [(bx + fx, by + fy, bw, bh) for bx, by, bw, bh in boxes[corner]]
                 hits = [h for r in flags for h in grid.hits(r)
                         if not (isinstance(h, Taken) and h.place is not None
                                 and stack_of.get(h.place) == i)]
-                out = bound is not None and not all(bound.contains(r) for r in flags)
+                out = bound is not None and (frame is None or not all(box_within(frame, r)
+                                                                      for r in flags))
                 if least is None or (out, len(hits)) < least[0]:
-                    least = ((out, len(hits)), (corner, foot), hits)
+                    least = ((out, len(hits)), (corner, QPointF(fx, fy)), hits)
                 if not hits:  # its leader matters only where its flags are clear
+                    foot = QPointF(fx, fy)
                     crossed = sum(1 for r in self._leader_at(stack[0], scale, foot, corner)
-                                  for h in grid.hits(r) if isinstance(h, NameItem))
+                                  for h in grid.hits(cast(Box, r.getRect()))
+                                  if isinstance(h, NameItem))
                     if out:
                         outside = outside or (corner, foot)
                     elif not crossed:
@@ -1258,9 +1330,9 @@ class MapScene(QGraphicsScene):
             if clashes and settled is not None and clashes[-1][0] == i and settled(clashes):
                 return standings, clashes
             standings.append(chosen)
-            flags, leader = self._covers_at(stack, scale, chosen[1], chosen[0])
-            for r in (*flags, *leader):
-                grid.add(r, Taken(stack=i))
+            flags_at, leader = self._covers_at(stack, scale, chosen[1], chosen[0])
+            for r in (*flags_at, *leader):
+                grid.add(cast(Box, r.getRect()), Taken(stack=i))
             yield
         return standings, clashes
 
