@@ -504,66 +504,105 @@ class BattleMarker(ScreenItem):
         painter.drawText(self.box, Qt.AlignmentFlag.AlignCenter, self.text)
 
 
+class ObjectiveStars(QGraphicsItem):
+    """The objectives: a gold star behind each objective town's sign, its points reaching past
+    the holder's ring. Cached apart from the rings, which change as towns change hands while
+    the objectives stay as they are: a day that changes who holds a town draws no star."""
+
+    def __init__(self, scene: TownsShown, parent: QGraphicsItem):
+        super().__init__(parent)
+        self._scene = scene
+        self.objectives: dict[str, Side] = {}  # objective town -> the side that seeks it
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemStacksBehindParent)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 (Qt override)
+        """The whole ground."""
+        return self._scene.ground_rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        """A star round each objective town the scale shows."""
+        lod = lod_of(painter)
+        px = 1.0 / lod
+        u = self._scene.unit
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        exposed = option.exposedRect.adjusted(-30 * px, -30 * px, 30 * px, 30 * px)
+        for name in sorted(self.objectives):
+            town = self._scene.towns.get(name)
+            if town is None or not self._scene.shows_town(town, lod):
+                continue
+            at = self._scene.town_point(name)
+            if not exposed.contains(at):
+                continue
+            r = town_radius(town.kind, town.fortress, u) + 2.6 * u
+            star = []
+            big, small = (r + 7 * u) * px, (r + 1 * u) * px
+            for i in range(10):
+                ang = -math.pi / 2 + i * math.pi / 5
+                rad = big if i % 2 == 0 else small
+                star.append(QPointF(at.x() + rad * math.cos(ang), at.y() + rad * math.sin(ang)))
+            painter.setPen(QPen(OBJECTIVE.darker(160), 1.0 * u * px))
+            fill = QColor(OBJECTIVE)
+            fill.setAlpha(170)
+            painter.setBrush(QBrush(fill))
+            painter.drawPolygon(QPolygonF(star))
+
+
 class ControlLayer(QGraphicsItem):
-    """Who holds each town (a ring in the holder's colour) and the objectives (a gold star)."""
+    """Who holds each town (a ring in the holder's colour) and the objectives (a gold star,
+    behind every ring: see :class:`ObjectiveStars`)."""
 
     def __init__(self, scene: TownsShown):
         super().__init__()
         self._scene = scene
         self._rect = scene.ground_rect
         self.held: dict[str, Side] = {}
-        self.objectives: dict[str, Side] = {}  # objective town -> the side that seeks it
         # under the town signs, so a star's gold shows round the sign and never hides it
         self.setZValue(Z_TOWNS - 0.5)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.stars = ObjectiveStars(scene, self)
+
+    @property
+    def objectives(self) -> dict[str, Side]:
+        """The objective towns, each with the side that seeks it."""
+        return self.stars.objectives
 
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt override)
         """The whole ground."""
         return self._rect
 
     def set_state(self, held: dict[str, Side], objectives: dict[str, Side]) -> None:
-        """Show these holders and objectives; repaint only if they differ."""
-        if held != self.held or objectives != self.objectives:
-            self.held, self.objectives = dict(held), dict(objectives)
+        """Show these holders and objectives; repaint only the rings or the stars that
+        differ."""
+        if held != self.held:
+            self.held = dict(held)
             self.update()
+        if objectives != self.stars.objectives:
+            self.stars.objectives = dict(objectives)
+            self.stars.update()
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
-        """Rings and stars round the towns the scale shows."""
+        """Rings round the towns held that the scale shows."""
         lod = lod_of(painter)
         px = 1.0 / lod
         u = self._scene.unit
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        exposed = option.exposedRect
-        for name in set(self.held) | set(self.objectives):
+        exposed = option.exposedRect.adjusted(-30 * px, -30 * px, 30 * px, 30 * px)
+        for name in sorted(self.held):
             town = self._scene.towns.get(name)
             if town is None or not self._scene.shows_town(town, lod):
                 continue
             at = self._scene.town_point(name)
-            if not exposed.adjusted(-30 * px, -30 * px, 30 * px, 30 * px).contains(at):
+            if not exposed.contains(at):
                 continue
             r = town_radius(town.kind, town.fortress, u) + 2.6 * u
-            seeker = self.objectives.get(name)
-            if seeker is not None:
-                # a gold star behind the sign, its points reaching past the holder's ring
-                star = []
-                big, small = (r + 7 * u) * px, (r + 1 * u) * px
-                for i in range(10):
-                    ang = -math.pi / 2 + i * math.pi / 5
-                    rad = big if i % 2 == 0 else small
-                    star.append(QPointF(at.x() + rad * math.cos(ang),
-                                        at.y() + rad * math.sin(ang)))
-                painter.setPen(QPen(OBJECTIVE.darker(160), 1.0 * u * px))
-                fill = QColor(OBJECTIVE)
-                fill.setAlpha(170)
-                painter.setBrush(QBrush(fill))
-                painter.drawPolygon(QPolygonF(star))
-            holder = self.held.get(name)
-            if holder is not None:
-                painter.setPen(QPen(SIDE_COLOUR[holder], 2.2 * u * px))
-                painter.setBrush(QBrush(QColor(255, 255, 255, 200)))
-                painter.drawEllipse(at, r * px, r * px)
+            painter.setPen(QPen(SIDE_COLOUR[self.held[name]], 2.2 * u * px))
+            painter.setBrush(QBrush(QColor(255, 255, 255, 200)))
+            painter.drawEllipse(at, r * px, r * px)
 
 
 class SupplyLayer(QGraphicsItem):
