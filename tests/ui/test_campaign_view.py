@@ -211,3 +211,22 @@ def test_end_day_reads_the_campaign_state_once_in_the_window(window, monkeypatch
     pad = window.orders_panel
     assert pad.request().command == "5 Corps" and pad.preview is not None
     assert pad.preview == queries.route_preview(window.document, "5 Corps", "Move", "Helmstedt")
+
+
+
+def test_the_picture_cache_holds_every_cached_layer_of_the_map_shown(qtbot, monkeypatch):
+    """Qt keeps each cached layer of the map (ground, towns, rings, stars, supply) as a picture
+    of the part shown; its cache (10 MB by default) is made room for all of them at the map's
+    size, and never made smaller."""
+    from PySide6.QtGui import QPixmapCache
+
+    from campaign1813.ui.map.view import CACHED_LAYERS, FLAGS_ROOM_KB, room_for_layers
+
+    limits = [10240]
+    monkeypatch.setattr(QPixmapCache, "cacheLimit", lambda: limits[-1])
+    monkeypatch.setattr(QPixmapCache, "setCacheLimit", limits.append)
+    room_for_layers(1250, 805, 1.0)  # the map of a 1900x1150 window
+    assert limits == [10240, 1250 * 805 * 4 * CACHED_LAYERS // 1024 + FLAGS_ROOM_KB]  # 21,701
+    room_for_layers(600, 400, 1.0)  # room for these already
+    room_for_layers(800, 500, 2.0)  # a screen of twice the pixels
+    assert limits[2:] == [800 * 500 * 4 * 4 * CACHED_LAYERS // 1024 + FLAGS_ROOM_KB]

@@ -509,11 +509,11 @@ class ObjectiveStars(QGraphicsItem):
     the holder's ring. Cached apart from the rings, which change as towns change hands while
     the objectives stay as they are: a day that changes who holds a town draws no star."""
 
-    def __init__(self, scene: TownsShown, parent: QGraphicsItem):
-        super().__init__(parent)
+    def __init__(self, scene: TownsShown, z: float):
+        super().__init__()
         self._scene = scene
         self.objectives: dict[str, Side] = {}  # objective town -> the side that seeks it
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemStacksBehindParent)
+        self.setZValue(z)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
@@ -552,7 +552,8 @@ class ObjectiveStars(QGraphicsItem):
 
 class ControlLayer(QGraphicsItem):
     """Who holds each town (a ring in the holder's colour) and the objectives (a gold star,
-    behind every ring: see :class:`ObjectiveStars`)."""
+    behind every ring: :class:`ObjectiveStars`, an item of its own, which the scene adds
+    beside this one)."""
 
     def __init__(self, scene: TownsShown):
         super().__init__()
@@ -563,7 +564,7 @@ class ControlLayer(QGraphicsItem):
         self.setZValue(Z_TOWNS - 0.5)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self.stars = ObjectiveStars(scene, self)
+        self.stars = ObjectiveStars(scene, Z_TOWNS - 0.6)
 
     @property
     def objectives(self) -> dict[str, Side]:

@@ -461,6 +461,7 @@ class MapScene(QGraphicsScene):
         self.orders: dict[str, OrderArrow] = {}
         self.control = ControlLayer(self)
         self.addItem(self.control)
+        self.addItem(self.control.stars)
         self.supply = SupplyLayer(self)  # depots and columns, when supply is kept
         self.addItem(self.supply)
         self.preview_items: list[QGraphicsItem] = []

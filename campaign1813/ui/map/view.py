@@ -20,6 +20,7 @@ from PySide6.QtGui import (
     QMouseEvent,
     QPainter,
     QPaintEvent,
+    QPixmapCache,
     QResizeEvent,
     QTransform,
     QWheelEvent,
@@ -150,6 +151,21 @@ def preview_lines(preview: queries.RoutePreview) -> list[str]:
     if preview.by_messenger:
         lines.append("the order goes by messenger")
     return lines
+
+
+# The map's cached layers (the ground, the towns, the holders' rings, the objectives' stars,
+# the supply), each kept by Qt as a picture of the map shown, and the flags' small pictures
+CACHED_LAYERS = 5
+FLAGS_ROOM_KB = 2048
+
+
+def room_for_layers(width: int, height: int, ratio: float) -> None:
+    """Let Qt's picture cache (10 MB by default) hold every cached layer of a map this many
+    pixels wide and high: where it cannot, a layer pushed out is drawn afresh at the next
+    repaint (the whole ground, 12–20 ms, after every End Day). Never lowered."""
+    needed = int(width * height * ratio * ratio * 4 * CACHED_LAYERS / 1024) + FLAGS_ROOM_KB
+    if needed > QPixmapCache.cacheLimit():
+        QPixmapCache.setCacheLimit(needed)
 
 
 class MapView(QGraphicsView):
@@ -428,6 +444,8 @@ class MapView(QGraphicsView):
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)
+        room_for_layers(self.viewport().width(), self.viewport().height(),
+                        self.devicePixelRatioF())
         if self._fit_rect is not None:  # with the room kept, measured again once placed
             self._fit_tries = FIT_TRIES
             self._scale_to(self._fit_rect, self._fit_pads)
