@@ -281,16 +281,20 @@ class BoxGrid:
         if e is None:
             return []
         left, right, top, bottom = e
-        cells = self.cells
-        keys = self._keys(box)
-        if len(keys) == 1:
-            return [o for l2, r2, t2, b2, o in cells.get(keys[0], ())
+        c, floor, cells = self.cell, math.floor, self.cells
+        x, y, w, h = box
+        i0, i1 = floor(x / c), floor((x + w) / c)
+        j0, j1 = floor(y / c), floor((y + h) / c)
+        if i0 == i1 and j0 == j1:  # within one cell: each rectangle there once
+            return [o for l2, r2, t2, b2, o in cells.get((i0, j0), ())
                     if left < r2 and l2 < right and top < b2 and t2 < bottom]
         found: dict[int, object] = {}
-        for k in keys:
-            for entry in cells.get(k, ()):
-                if left < entry[1] and entry[0] < right and top < entry[3] and entry[2] < bottom:
-                    found[id(entry)] = entry[4]
+        for i in range(i0, i1 + 1):
+            for j in range(j0, j1 + 1):
+                for entry in cells.get((i, j), ()):
+                    if left < entry[1] and entry[0] < right and top < entry[3] \
+                            and entry[2] < bottom:
+                        found[id(entry)] = entry[4]
         return list(found.values())
 
 
