@@ -13,7 +13,9 @@ In the window (target at most 50 ms more than the domain's own): two copies of o
 campaign get the same orders each day; End Day runs on one through ``services.end_day`` and on
 the other through the window's End Day, until the window has shown what changed, its names
 placed again round the flags moved (in pieces, between turns of the event loop) and its event
-queue is empty. The figure is the median difference of CPU time, day by day, in one run.
+queue is empty. The same days are played three times over, in fresh windows; each End Day's
+two figures are the least of the three, and the figure is the median, over the End Days, of
+the window's least less the domain's least (CPU time).
 """
 
 from __future__ import annotations
@@ -205,8 +207,30 @@ def _orders_for(doc, rng: random.Random) -> list[IssueOrder]:
     return orders
 
 
-def window_end_day(days: int = 5) -> None:
-    """Print End Day in the window against the domain's own, on two copies of one campaign."""
+def window_end_day(days: int = 5, rounds: int = ROUNDS) -> None:
+    """Print End Day in the window against the domain's own, on two copies of one campaign;
+    the same days played ``rounds`` times over, each End Day's figures the least of its
+    rounds (as the domain's are), for a slow stretch of the shared machine falls on one
+    round and not the others."""
+    least: list[tuple[float, float]] = []
+    same = True
+    for _ in range(rounds):
+        pairs, agree = _window_round(days)
+        same = same and agree
+        least = pairs if not least else [(min(d, d0), min(w, w0)) for (d, w), (d0, w0)
+                                         in zip(pairs, least, strict=True)]
+    own = statistics.median(d for d, _ in least)
+    extra = statistics.median(w - d for d, w in least)
+    print(f"end-day in the window, the 1813 campaign: the domain's own {own * 1000:.1f} ms, "
+          f"the window {extra * 1000:+.1f} ms more (CPU, median of {len(least)} End Days, "
+          f"each the least of {rounds} rounds; target ≤ 50 ms: "
+          f"{'met' if extra <= 0.05 else 'MISSED'}; before, on the whole map the window opens "
+          f"on: +176–208 ms{'' if same else '; THE TWO FILES DIFFER'})")
+
+
+def _window_round(days: int) -> tuple[list[tuple[float, float]], bool]:
+    """One round of :func:`window_end_day`: each End Day's CPU seconds in the domain and in
+    the window, and whether the two files agree at the end."""
     from PySide6.QtCore import QEventLoop, QSettings
     from PySide6.QtWidgets import QApplication
 
@@ -261,13 +285,7 @@ def window_end_day(days: int = 5) -> None:
         same = queries.state_json(domain) == queries.state_json(window.document)
         window.close()
         domain.close()
-    own = statistics.median(d for d, _ in pairs)
-    extra = statistics.median(w - d for d, w in pairs)
-    print(f"end-day in the window, the 1813 campaign: the domain's own {own * 1000:.1f} ms, "
-          f"the window {extra * 1000:+.1f} ms more (CPU, median of {len(pairs)} End Days; "
-          f"target ≤ 50 ms: {'met' if extra <= 0.05 else 'MISSED'}; before, on the whole map "
-          f"the window opens on: +176–208 ms"
-          f"{'' if same else '; THE TWO FILES DIFFER'})")
+    return pairs, same
 
 
 def domain_end_day(days: int = DAYS, rounds: int = ROUNDS) -> None:
