@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -504,6 +504,25 @@ class BattleMarker(ScreenItem):
         painter.drawText(self.box, Qt.AlignmentFlag.AlignCenter, self.text)
 
 
+def _ringed(scene: TownsShown, painter: QPainter, option: QStyleOptionGraphicsItem,
+            names: Iterable[str]) -> Iterator[tuple[str, QPointF, float, float]]:
+    """Each of these towns the scale shows near the part exposed, in order of name, with its
+    point, the radius of a ring round its sign (pixels) and a pixel in scene units; the
+    painter set to draw smooth."""
+    lod = lod_of(painter)
+    px = 1.0 / lod
+    u = scene.unit
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    exposed = option.exposedRect.adjusted(-30 * px, -30 * px, 30 * px, 30 * px)
+    for name in sorted(names):
+        town = scene.towns.get(name)
+        if town is None or not scene.shows_town(town, lod):
+            continue
+        at = scene.town_point(name)
+        if exposed.contains(at):
+            yield name, at, town_radius(town.kind, town.fortress, u) + 2.6 * u, px
+
+
 class ObjectiveStars(QGraphicsItem):
     """The objectives: a gold star behind each objective town's sign, its points reaching past
     the holder's ring. Cached apart from the rings, which change as towns change hands while
@@ -524,19 +543,8 @@ class ObjectiveStars(QGraphicsItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
         """A star round each objective town the scale shows."""
-        lod = lod_of(painter)
-        px = 1.0 / lod
         u = self._scene.unit
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        exposed = option.exposedRect.adjusted(-30 * px, -30 * px, 30 * px, 30 * px)
-        for name in sorted(self.objectives):
-            town = self._scene.towns.get(name)
-            if town is None or not self._scene.shows_town(town, lod):
-                continue
-            at = self._scene.town_point(name)
-            if not exposed.contains(at):
-                continue
-            r = town_radius(town.kind, town.fortress, u) + 2.6 * u
+        for _, at, r, px in _ringed(self._scene, painter, option, self.objectives):
             star = []
             big, small = (r + 7 * u) * px, (r + 1 * u) * px
             for i in range(10):
@@ -588,19 +596,8 @@ class ControlLayer(QGraphicsItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
         """Rings round the towns held that the scale shows."""
-        lod = lod_of(painter)
-        px = 1.0 / lod
         u = self._scene.unit
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        exposed = option.exposedRect.adjusted(-30 * px, -30 * px, 30 * px, 30 * px)
-        for name in sorted(self.held):
-            town = self._scene.towns.get(name)
-            if town is None or not self._scene.shows_town(town, lod):
-                continue
-            at = self._scene.town_point(name)
-            if not exposed.contains(at):
-                continue
-            r = town_radius(town.kind, town.fortress, u) + 2.6 * u
+        for name, at, r, px in _ringed(self._scene, painter, option, self.held):
             painter.setPen(QPen(SIDE_COLOUR[self.held[name]], 2.2 * u * px))
             painter.setBrush(QBrush(QColor(255, 255, 255, 200)))
             painter.drawEllipse(at, r * px, r * px)
