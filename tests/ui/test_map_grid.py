@@ -78,15 +78,23 @@ loose = st.builds(QRectF, st.floats(-200, 200).map(lambda v: round(v, 2)),
 @settings(max_examples=80, deadline=None)
 @given(st.lists(st.tuples(loose, st.sampled_from([FLAG, "name", "dot"])), max_size=25),
        st.lists(loose, min_size=1, max_size=10), loose)
-def test_the_flags_trial_grid_answers_as_qt_rectangles_do(taken_boxes, asked, frame):
-    """The trial's grid of plain numbers finds the rectangles QRectF.intersects finds, and a
-    box lies within a frame where QRectF.contains says so."""
+def test_the_grids_answer_as_qt_rectangles_do(taken_boxes, asked, frame):
+    """The grids of plain numbers (the flags' trial's, and under the names' placement's) find
+    the rectangles that QRectF.intersects finds among all those taken, and a box lies within
+    a frame where QRectF.contains says so."""
     qt, plain = BucketGrid(64.0), BoxGrid(64.0)
+    owners = []
     for r, kind in taken_boxes:
-        owner = _owner(kind)
-        qt.add(r, owner)
-        plain.add(r.getRect(), owner)
+        owners.append((r, _owner(kind)))
+        qt.add(r, owners[-1][1])
+        plain.add(r.getRect(), owners[-1][1])
     edges = box_edges(frame.getRect())
     for r in asked:
-        assert sorted(map(id, plain.hits(r.getRect()))) == sorted(map(id, qt.hits(r)))
+        met = sorted(id(owner) for o, owner in owners if r.intersects(o))
+        assert sorted(map(id, plain.hits(r.getRect()))) == met
+        assert sorted(map(id, qt.hits(r))) == met
+        assert sorted(id(owner) for _, owner in qt.entries(r)) == met
+        assert qt.clashes(r) == bool(met)
+        assert qt.only(r, only_signs) == all(owner is SIGN for o, owner in owners
+                                             if r.intersects(o))
         assert (edges is not None and box_within(edges, r.getRect())) == frame.contains(r)

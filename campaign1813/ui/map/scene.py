@@ -145,89 +145,11 @@ class Taken:
 
 
 
-class BucketGrid:
-    """Rectangles already taken, bucketed by cells of a fixed size, so a new rectangle is
-    checked only against those in the cells it touches (not against all of them)."""
-
-    def __init__(self, cell: float = 64.0):
-        self.cell = cell
-        self.cells: dict[tuple[int, int], list[tuple[QRectF, object]]] = defaultdict(list)
-        self.version = 0  # counts the changes: a test of a rectangle holds until it moves
-
-    def _keys(self, r: QRectF) -> list[tuple[int, int]]:
-        c, floor = self.cell, math.floor
-        left, top, width, height = cast(tuple[float, float, float, float], r.getRect())
-        rows = range(floor(top / c), floor((top + height) / c) + 1)
-        return [(i, j) for i in range(floor(left / c), floor((left + width) / c) + 1)
-                for j in rows]
-
-    def clashes(self, r: QRectF) -> bool:
-        """Whether ``r`` overlaps a rectangle taken."""
-        cells, intersects = self.cells, r.intersects
-        for k in self._keys(r):
-            cell = cells.get(k)
-            if cell:
-                for o, _ in cell:
-                    if intersects(o):
-                        return True
-        return False
-
-    def hits(self, r: QRectF) -> list[object]:
-        """The owners of the rectangles ``r`` overlaps (a name, ``SIGN`` or ``GREAT_SIGN`` for a
-        town's sign, a ``Taken`` for a command's dot, ``FLAG`` for a flag, None for a battle)."""
-        cells, intersects = self.cells, r.intersects
-        keys = self._keys(r)
-        if len(keys) == 1:  # within one cell: each rectangle there once
-            return [owner for o, owner in cells.get(keys[0], ()) if intersects(o)]
-        found: dict[int, object] = {}
-        for k in keys:
-            cell = cells.get(k)
-            if cell:
-                for o, owner in cell:
-                    if intersects(o):
-                        found[id(o)] = owner
-        return list(found.values())
-
-    def only(self, r: QRectF, allowed: Callable[[object], bool]) -> bool:
-        """Whether every rectangle ``r`` overlaps has an owner ``allowed`` (looking no further
-        than the first that has not)."""
-        cells, intersects = self.cells, r.intersects
-        for k in self._keys(r):
-            for o, owner in cells.get(k, ()):
-                if not allowed(owner) and intersects(o):
-                    return False
-        return True
-
-    def entries(self, r: QRectF) -> list[tuple[QRectF, object]]:
-        """The rectangles ``r`` overlaps, with their owners."""
-        found: dict[int, tuple[QRectF, object]] = {}
-        for k in self._keys(r):
-            for o, owner in self.cells.get(k, ()):
-                if r.intersects(o):
-                    found[id(o)] = (o, owner)
-        return list(found.values())
-
-    def copy(self) -> BucketGrid:
-        """Another grid with the same rectangles taken, to take more in without this one."""
-        other = BucketGrid(self.cell)
-        other.cells.update((k, list(v)) for k, v in self.cells.items())
-        return other
-
-    def add(self, r: QRectF, owner: object = None) -> None:
-        """Take ``r`` (for ``owner``, a name that may yet give way)."""
-        self.version += 1
-        for k in self._keys(r):
-            self.cells[k].append((r, owner))
-
-    def remove(self, r: QRectF, owner: object) -> None:
-        """Give back ``r``, taken for ``owner`` (a name that gave way)."""
-        self.version += 1
-        for k in self._keys(r):
-            self.cells[k] = [(o, who) for o, who in self.cells.get(k, ()) if who is not owner]
-
-
 # A rectangle as plain numbers, as ``QRectF.getRect`` gives it: left, top, width, height
 Box = tuple[float, float, float, float]
+# a rectangle taken, in a grid's cell: its left, right, top and bottom, its owner, and the
+# rectangle itself where it was given as a QRectF
+Entry = tuple[float, float, float, float, object, QRectF | None]
 
 
 def box_edges(box: Box) -> tuple[float, float, float, float] | None:
@@ -251,43 +173,72 @@ def box_within(outer: tuple[float, float, float, float], box: Box) -> bool:
 
 
 class BoxGrid:
-    """A :class:`BucketGrid` of rectangles held as plain numbers, for the flags' trial, which
-    asks it hundreds of times a placement: the same cells and the same answers as
-    ``QRectF.intersects``, without a call into Qt for each rectangle looked at."""
+    """Rectangles already taken, bucketed by cells of a fixed size, so a new rectangle is
+    checked only against those in the cells it touches (not against all of them). Each is
+    held as plain numbers and met as ``QRectF.intersects`` meets it (Qt's reading of a
+    rectangle of no width, or of a width below zero, included), without a call into Qt for
+    each rectangle looked at: the names' placement asks thousands of times."""
 
     def __init__(self, cell: float = 64.0):
         self.cell = cell
-        self.cells: dict[tuple[int, int], list[tuple[float, float, float, float, object]]] = \
-            defaultdict(list)
+        self.cells: dict[tuple[int, int], list[Entry]] = defaultdict(list)
 
     def _keys(self, box: Box) -> list[tuple[int, int]]:
+        """The cells a box touches (one of no width or height touches those it lies on)."""
         c, floor = self.cell, math.floor
-        left, top, width, height = box
-        rows = range(floor(top / c), floor((top + height) / c) + 1)
-        return [(i, j) for i in range(floor(left / c), floor((left + width) / c) + 1)
-                for j in rows]
+        x, y, w, h = box
+        left, right = (x + w, x) if w < 0 else (x, x + w)
+        top, bottom = (y + h, y) if h < 0 else (y, y + h)
+        rows = range(floor(top / c), floor(bottom / c) + 1)
+        return [(i, j) for i in range(floor(left / c), floor(right / c) + 1) for j in rows]
 
-    def add(self, box: Box, owner: object = None) -> None:
+    def met(self, box: Box) -> Iterator[Entry]:
+        """The entries ``box`` overlaps, each once."""
+        e = box_edges(box)
+        if e is None:
+            return
+        left, right, top, bottom = e
+        c, floor, cells = self.cell, math.floor, self.cells
+        i0, i1 = floor(left / c), floor(right / c)
+        j0, j1 = floor(top / c), floor(bottom / c)
+        if i0 == i1 and j0 == j1:  # within one cell: each rectangle there once
+            for entry in cells.get((i0, j0), ()):
+                if left < entry[1] and entry[0] < right and top < entry[3] \
+                        and entry[2] < bottom:
+                    yield entry
+            return
+        seen: set[int] = set()
+        for i in range(i0, i1 + 1):
+            for j in range(j0, j1 + 1):
+                for entry in cells.get((i, j), ()):
+                    if left < entry[1] and entry[0] < right and top < entry[3] \
+                            and entry[2] < bottom and id(entry) not in seen:
+                        seen.add(id(entry))
+                        yield entry
+
+    def add(self, box: Box, owner: object = None, rect: QRectF | None = None) -> None:
         """Take ``box`` for ``owner`` (a rectangle of no area is taken by nothing)."""
         e = box_edges(box)
         if e is not None:
-            entry = (*e, owner)
+            entry: Entry = (*e, owner, rect)
             for k in self._keys(box):
                 self.cells[k].append(entry)
 
     def hits(self, box: Box) -> list[object]:
-        """The owners of the rectangles ``box`` overlaps, as :meth:`BucketGrid.hits`."""
+        """The owners of the rectangles ``box`` overlaps (a name, ``SIGN`` or ``GREAT_SIGN`` for
+        a town's sign, a ``Taken`` for a command's dot, ``FLAG`` for a flag, None for a
+        battle): :meth:`met`'s, in a loop of its own, for it is asked most."""
         e = box_edges(box)
         if e is None:
             return []
         left, right, top, bottom = e
         c, floor, cells = self.cell, math.floor, self.cells
-        x, y, w, h = box
-        i0, i1 = floor(x / c), floor((x + w) / c)
-        j0, j1 = floor(y / c), floor((y + h) / c)
-        if i0 == i1 and j0 == j1:  # within one cell: each rectangle there once
-            return [o for l2, r2, t2, b2, o in cells.get((i0, j0), ())
-                    if left < r2 and l2 < right and top < b2 and t2 < bottom]
+        i0, i1 = floor(left / c), floor(right / c)
+        j0, j1 = floor(top / c), floor(bottom / c)
+        if i0 == i1 and j0 == j1:
+            return [entry[4] for entry in cells.get((i0, j0), ())
+                    if left < entry[1] and entry[0] < right and top < entry[3]
+                    and entry[2] < bottom]
         found: dict[int, object] = {}
         for i in range(i0, i1 + 1):
             for j in range(j0, j1 + 1):
@@ -296,6 +247,62 @@ class BoxGrid:
                             and entry[2] < bottom:
                         found[id(entry)] = entry[4]
         return list(found.values())
+
+    def copy(self) -> BoxGrid:
+        """Another grid with the same rectangles taken, to take more in without this one."""
+        other = BoxGrid(self.cell)
+        other.cells.update((k, list(v)) for k, v in self.cells.items())
+        return other
+
+    def clashes(self, box: Box) -> bool:
+        """Whether ``box`` overlaps a rectangle taken."""
+        return next(self.met(box), None) is not None
+
+    def only(self, box: Box, allowed: Callable[[object], bool]) -> bool:
+        """Whether every rectangle ``box`` overlaps has an owner ``allowed`` (looking no
+        further than the first that has not)."""
+        return all(allowed(entry[4]) for entry in self.met(box))
+
+    def remove(self, box: Box, owner: object) -> None:
+        """Give back what ``owner`` took in the cells ``box`` touches."""
+        for k in self._keys(box):
+            self.cells[k] = [entry for entry in self.cells.get(k, ()) if entry[4] is not owner]
+
+
+class BucketGrid:
+    """A :class:`BoxGrid` asked in ``QRectF``: the rectangles of the names' placement."""
+
+    def __init__(self, cell: float = 64.0):
+        self.cell = cell
+        self.boxes = BoxGrid(cell)
+        self.version = 0  # counts the changes: a test of a rectangle holds until it moves
+
+    def clashes(self, r: QRectF) -> bool:
+        """Whether ``r`` overlaps a rectangle taken."""
+        return self.boxes.clashes(cast(Box, r.getRect()))
+
+    def hits(self, r: QRectF) -> list[object]:
+        """The owners of the rectangles ``r`` overlaps (see :meth:`BoxGrid.hits`)."""
+        return self.boxes.hits(cast(Box, r.getRect()))
+
+    def only(self, r: QRectF, allowed: Callable[[object], bool]) -> bool:
+        """Whether every rectangle ``r`` overlaps has an owner ``allowed``."""
+        return self.boxes.only(cast(Box, r.getRect()), allowed)
+
+    def entries(self, r: QRectF) -> list[tuple[QRectF, object]]:
+        """The rectangles ``r`` overlaps, with their owners."""
+        return [(cast(QRectF, entry[5]), entry[4])
+                for entry in self.boxes.met(cast(Box, r.getRect()))]
+
+    def add(self, r: QRectF, owner: object = None) -> None:
+        """Take ``r`` (for ``owner``, a name that may yet give way)."""
+        self.version += 1
+        self.boxes.add(cast(Box, r.getRect()), owner, r)
+
+    def remove(self, r: QRectF, owner: object) -> None:
+        """Give back ``r``, taken for ``owner`` (a name that gave way)."""
+        self.version += 1
+        self.boxes.remove(cast(Box, r.getRect()), owner)
 
 
 def only_signs(owner: object) -> bool:
@@ -1177,6 +1184,9 @@ class MapScene(QGraphicsScene):
         self._sync_groups()
         self.collapsed.clear()
         joins: list[tuple[str, str]] = []
+        base = BoxGrid(64.0)  # what no flag may cover, the same in every trial
+        for r, owner in fixed:
+            base.add(cast(Box, r.getRect()), owner)
         for _ in range(len(self.markers) + len(self.groups) + 2):
             stacks = self._flag_clusters(scale, self._units(), joins)
             # the army groups this trial may yet gather: once the stacks that clashed name
@@ -1190,11 +1200,11 @@ class MapScene(QGraphicsScene):
                     m.spec.army for i, near in clashes for j in (i, *near)
                     for m in stacks[j][1]}
 
-            standings, clashes = yield from self._trial(scale, stacks, fixed, bound,
+            standings, clashes = yield from self._trial(scale, stacks, base, bound,
                                                         settled=settled)
             if 0 < len(clashes) <= NUDGED:  # a step or two out from its dot spares an army
                 # group its gathering (where many stacks clash, gathering is the answer)
-                standings, clashes = yield from self._trial(scale, stacks, fixed, bound, NUDGES)
+                standings, clashes = yield from self._trial(scale, stacks, base, bound, NUDGES)
             clashes += [(i, set()) for i, (_, stack) in enumerate(stacks)
                         if len(stack) > PILE and len({m.spec.army for m in stack}) > 1]
             if not clashes:
@@ -1205,7 +1215,7 @@ class MapScene(QGraphicsScene):
             if drawn_apart:
                 self.collapsed |= drawn_apart
                 continue
-            standings, clashes = yield from self._trial(scale, stacks, fixed, bound, PUSHES)
+            standings, clashes = yield from self._trial(scale, stacks, base, bound, PUSHES)
             if not clashes:
                 break
             pair = next(((i, min(near)) for i, near in clashes if near), None)
@@ -1265,7 +1275,7 @@ class MapScene(QGraphicsScene):
                                      3, 3))
         return leader
 
-    def _trial(self, scale: float, stacks: list[Stack], fixed: list[tuple[QRectF, object]],
+    def _trial(self, scale: float, stacks: list[Stack], fixed: BoxGrid,
                bound: QRectF | None, pushes: tuple[float, ...] = (0.0,),
                settled: Callable[[list[tuple[int, set[int]]]], bool] | None = None
                ) -> Generator[None, None, tuple[list[Standing], list[tuple[int, set[int]]]]]:
@@ -1276,9 +1286,7 @@ class MapScene(QGraphicsScene):
         they cover. A stack at a time, yielding after each. Once the clashes so far are
         ``settled`` (what the caller makes of them cannot change), the trial ends there, the
         stacks after it not stood."""
-        grid = BoxGrid(64.0)
-        for r, owner in fixed:
-            grid.add(cast(Box, r.getRect()), owner)
+        grid = fixed.copy()
         stack_of = {m.spec.place: i for i, (_, stack) in enumerate(stacks) for m in stack}
         for place in stack_of:  # the dots of the flags stood (no flag covers another's dot)
             c = self.place_point(*place) * scale
