@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QDockWidget,
     QFormLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QListWidget,
@@ -218,6 +219,10 @@ class ClubWatch(QObject):
 VERB_CHOICES = ("", *packet.VERBS)
 
 
+# the room the pad keeps for the town a command is sent to: a long name of the map
+TOWN_ROOM = "Frankfurt an der Oder"
+
+
 class PlayerWindow(SideWindow):
     """A side's player at a club's server campaign: what his side knows, kept up to date by
     the server's notifications, and an order pad that submits his side's order form."""
@@ -227,6 +232,17 @@ class PlayerWindow(SideWindow):
         self.seat = seat
         self.pad = QTableWidget(0, 4)
         self.pad.setHorizontalHeaderLabels(["Command", "Orders now", "Order", "Town"])
+        # the whole pad in its dock: the command and the verb as wide as they need, the town
+        # as wide as a long town's name, and the orders now the rest (cut short where long,
+        # whole in its tooltip)
+        header = self.pad.horizontalHeader()
+        for column, mode in ((0, QHeaderView.ResizeMode.ResizeToContents),
+                             (1, QHeaderView.ResizeMode.Stretch),
+                             (2, QHeaderView.ResizeMode.ResizeToContents),
+                             (3, QHeaderView.ResizeMode.Fixed)):
+            header.setSectionResizeMode(column, mode)
+        self.pad.setColumnWidth(3, self.pad.fontMetrics().horizontalAdvance(TOWN_ROOM) + 16)
+        self.pad.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.submit_button = QPushButton("Submit Orders to the Umpire")
         self.submit_button.clicked.connect(self.submit)
         self.sent = QListWidget()
@@ -259,12 +275,12 @@ class PlayerWindow(SideWindow):
             for c, text in enumerate((row[0], row[4])):
                 item = QTableWidgetItem(text)
                 item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
+                item.setToolTip(text)
                 self.pad.setItem(r, c, item)
             verbs = QComboBox()
             verbs.addItems(list(VERB_CHOICES))
             self.pad.setCellWidget(r, 2, verbs)
             self.pad.setCellWidget(r, 3, QLineEdit())
-        self.pad.resizeColumnsToContents()
 
     def _fill_sent(self) -> None:
         self.sent.clear()

@@ -166,6 +166,12 @@ def test_a_players_window_submits_his_orders_and_follows_the_umpire(club, qtbot,
     window = PlayerWindow(PlayerSeat(as_login(address, login)))
     qtbot.addWidget(window)
     assert window.side is Side.FRENCH
+    window.resize(1724, 1000)
+    window.show()
+    qtbot.waitExposed(window)
+    pad = window.pad  # whole in its dock, the town's column as wide as a long town's name
+    assert pad.horizontalHeader().length() <= pad.viewport().width()
+    assert pad.columnWidth(3) > pad.fontMetrics().horizontalAdvance("Frankfurt an der Oder")
     assert [window.table.item(r, 0).text() for r in range(window.table.rowCount())] == [
         "Armée HQ", "1 Corps"]
     window.set_order("1 Corps", "Move", "Brook")
