@@ -154,7 +154,8 @@ def test_entities_equal_in_json_leave_no_entry_and_the_rest_match_state_diff(rea
     tuple, has equal JSON values and no entry; an order moved to the messengers, an order
     cancelled, a town changed hands (its day with it), a town no longer held (its day dropped
     with it), a new battle, settings given in any order and an order form taken are exactly the
-    entries and values ``state_diff`` gives, in its order."""
+    entries and values ``state_diff`` gives, in its order, whether the values put are made
+    entry by entry or taken from the whole state's JSON."""
     state, kept = read_state_kept(read)
     whole = read_json(read)
     first, second, third = state.ordered()[:3]
@@ -175,6 +176,9 @@ def test_entities_equal_in_json_leave_no_entry_and_the_rest_match_state_diff(rea
     old, new = kept.changes(state)
     assert (json.dumps(old), json.dumps(new)) == tuple(
         json.dumps(side) for side in state_diff(whole, state_to_json(state)))
+    # the values put taken from the whole tree, where a closing day has made it: the same
+    with_tree = kept.changes(state, state_to_json(state))
+    assert tuple(json.dumps(side) for side in with_tree) == (json.dumps(old), json.dumps(new))
     assert list(old) == ["settings", "commands", "battles", "control", "control_since",
                          "imports"]
     assert list(old["commands"]) == [third.name]

@@ -307,14 +307,22 @@ class StateRead:
             self._json = _json_of(self._rows)
         return self._json
 
-    def changes(self, put: DayState) -> tuple[Json, Json]:
+    def changes(self, put: DayState, after: Json | None = None) -> tuple[Json, Json]:
         """``state_diff(self.values(), state_to_json(put))``, entry for entry and key for key,
         worked out from the entities: an entry is made into JSON only where the entity read
         and the one put are neither the same nor equal, and it is kept only where those JSON
-        values differ."""
+        values differ. ``after``, ``state_to_json(put)`` where the caller has made it (a day
+        closed), gives the values put, which are then not made again."""
         rows = self._rows
         old: Json = {}
         new: Json = {}
+
+        def made(section: str, make: Callable[[str, Any], Any]) -> Callable[[str, Any], Any]:
+            if after is None:
+                return make
+            entries = after[section]
+            return lambda key, _entity: entries[key]
+
         # the day's own values, as state_diff compares them
         scalars: tuple[tuple[str, Any, Any], ...] = (
             ("date", rows.date, put.date.isoformat()),
@@ -324,33 +332,36 @@ class StateRead:
             if was != now:
                 old[key], new[key] = was, now
         if rows.settings != put.settings:
-            old["settings"], new["settings"] = rows.settings, dict(sorted(put.settings.items()))
+            old["settings"] = rows.settings
+            new["settings"] = dict(sorted(put.settings.items())) if after is None \
+                else after["settings"]
         read_supply = None if rows.supply is None else _supply(rows.supply, "day_info row 1")
         if read_supply != put.supply:  # equal entities make equal JSON values
             was = None if read_supply is None else _dump(read_supply)
-            now = None if put.supply is None else _dump(put.supply)
+            now = after["supply"] if after is not None else \
+                None if put.supply is None else _dump(put.supply)
             if was != now:
                 old["supply"], new["supply"] = was, now
         orders = {_order_key(n, False): o for n, o in put.orders.items()}
         orders.update({_order_key(n, True): o for n, o in put.pending.items()})
-        _differing(old, new, "commands", rows.commands,
-                   {c.name: c for c in put.ordered()}, _dumped, _dumped)
+        _differing(old, new, "commands", rows.commands, {c.name: c for c in put.ordered()},
+                   _dumped, made("commands", _dumped))
         _differing(old, new, "orders", {k: o for k, (o, _) in rows.orders.items()}, orders,
                    lambda k, o: _dump(o) | {"pending": rows.orders[k][1]},
-                   lambda k, o: _dump(o) | {"pending": k.endswith("|pending")})
+                   made("orders", lambda k, o: _dump(o) | {"pending": k.endswith("|pending")}))
         _differing(old, new, "battles", {str(b.id): b for b in rows.battles},
                    {str(b.id): b for b in sorted(put.battles.values(), key=lambda b: b.id)},
-                   _dumped, _dumped)
+                   _dumped, made("battles", _dumped))
         _differing(old, new, "control", rows.control, put.control,
-                   lambda _k, s: s, lambda _k, s: s.value)
+                   lambda _k, s: s, made("control", lambda _k, s: s.value))
         _differing(old, new, "control_since", rows.since,
                    {t: d for t, d in put.control_since.items() if t in put.control},
-                   lambda _k, d: d, lambda _k, d: d.isoformat())
+                   lambda _k, d: d, made("control_since", lambda _k, d: d.isoformat()))
         _differing(old, new, "reports", {str(r.id): r for r in rows.reports},
                    {str(r.id): r for r in sorted(put.reports.values(), key=lambda r: r.id)},
-                   _dumped, _dumped)
+                   _dumped, made("reports", _dumped))
         _differing(old, new, "imports", rows.imports, put.imports,
-                   lambda _k, v: v, lambda _k, v: v)
+                   lambda _k, v: v, made("imports", lambda _k, v: v))
         return old, new
 
 

@@ -222,14 +222,17 @@ class FileWork(FileReader, UnitOfWork):
         dawn: bytes | None = None
         if self._put is not None:
             assert self._read is not None
-            old, new = self._read.changes(self._put)
-            if self._put.date > self._read.date:
-                # the action closed a day: the dawn of the next is kept, the log keeps its hash
+            if self._put.date <= self._read.date:
+                old, new = self._read.changes(self._put)
+            else:
+                # the action closed a day: the dawn of the next is kept, the log keeps its hash;
+                # the whole state's JSON values, made for it alone, give the change its values
+                after = state_to_json(self._put)
+                old, new = self._read.changes(self._put, after)
                 day = self._put.date.isoformat()
                 old[snapshots.SECTION] = {day: None}
-                # its canonical JSON, the whole state's, made once for the logged hash and the
-                # snapshot kept (the only action that makes the whole state into JSON values)
-                dawn = snapshots.canonical(state_to_json(self._put))
+                # its canonical JSON made once, for the logged hash and the snapshot kept
+                dawn = snapshots.canonical(after)
                 new[snapshots.SECTION] = {day: {"sha256": hashlib.sha256(dawn).hexdigest(),
                                                 **self._journal(self._put)}}
         old.update(self._old)
