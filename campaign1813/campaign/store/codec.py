@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import date
 from typing import Any, NamedTuple
 
@@ -274,11 +274,129 @@ def read_state(con: sqlite3.Connection) -> DayState:
     return _state_of(_read_rows(con))
 
 
-def read_state_and_json(con: sqlite3.Connection) -> tuple[DayState, Json]:
-    """The campaign day's state and its JSON values (``read_state`` and ``read_json``) from
-    one reading of its rows: what an action changes, and what its change is worked out from."""
+def read_state_kept(con: sqlite3.Connection) -> tuple[DayState, StateRead]:
+    """The campaign day's state, and its rows as read kept beside it (``StateRead``), from one
+    reading of its rows: what an action changes, and what its change is worked out from."""
     rows = _read_rows(con)
-    return _state_of(rows), _json_of(rows)
+    # the state shares its commands' table with the rows: the rows kept have their own
+    return _state_of(rows), StateRead(rows._replace(commands=dict(rows.commands)))
+
+
+class StateRead:
+    """The state's rows as one transaction read them, never changed after: what an action's
+    change is worked out from (``changes``), and their JSON values only when asked for
+    (``values``)."""
+
+    def __init__(self, rows: _Rows) -> None:
+        self._rows = rows
+        self._json: Json | None = None
+
+    @property
+    def date(self) -> date:
+        """The campaign's date as read."""
+        return date.fromisoformat(self._rows.date)
+
+    @property
+    def commands(self) -> dict[str, CommandState]:
+        """The commands as read, by name (a copy: the entities are frozen)."""
+        return dict(self._rows.commands)
+
+    def values(self) -> Json:
+        """The JSON values of the rows read (``read_json``'s), made once when first asked."""
+        if self._json is None:
+            self._json = _json_of(self._rows)
+        return self._json
+
+    def changes(self, put: DayState, after: Json | None = None) -> tuple[Json, Json]:
+        """``state_diff(self.values(), state_to_json(put))``, entry for entry and key for key,
+        worked out from the entities: an entry is made into JSON only where the entity read
+        and the one put are neither the same nor equal, and it is kept only where those JSON
+        values differ. ``after``, ``state_to_json(put)`` where the caller has made it (a day
+        closed), gives the values put, which are then not made again."""
+        rows = self._rows
+        old: Json = {}
+        new: Json = {}
+
+        def made(section: str, make: Callable[[str, Any], Any]) -> Callable[[str, Any], Any]:
+            if after is None:
+                return make
+            entries = after[section]
+            return lambda key, _entity: entries[key]
+
+        # the day's own values, as state_diff compares them
+        scalars: tuple[tuple[str, Any, Any], ...] = (
+            ("date", rows.date, put.date.isoformat()),
+            ("marched", rows.marched, put.marched),
+            ("next_battle", rows.next_battle, put.next_battle))
+        for key, was, now in scalars:
+            if was != now:
+                old[key], new[key] = was, now
+        if rows.settings != put.settings:
+            old["settings"] = rows.settings
+            new["settings"] = dict(sorted(put.settings.items())) if after is None \
+                else after["settings"]
+        read_supply = None if rows.supply is None else _supply(rows.supply, "day_info row 1")
+        if read_supply != put.supply:  # equal entities make equal JSON values
+            was = None if read_supply is None else _dump(read_supply)
+            now = after["supply"] if after is not None else \
+                None if put.supply is None else _dump(put.supply)
+            if was != now:
+                old["supply"], new["supply"] = was, now
+        orders = {_order_key(n, False): o for n, o in put.orders.items()}
+        orders.update({_order_key(n, True): o for n, o in put.pending.items()})
+        _differing(old, new, "commands", rows.commands, {c.name: c for c in put.ordered()},
+                   _dumped, made("commands", _dumped))
+        _differing(old, new, "orders", {k: o for k, (o, _) in rows.orders.items()}, orders,
+                   lambda k, o: _dump(o) | {"pending": rows.orders[k][1]},
+                   made("orders", lambda k, o: _dump(o) | {"pending": k.endswith("|pending")}))
+        _differing(old, new, "battles", {str(b.id): b for b in rows.battles},
+                   {str(b.id): b for b in sorted(put.battles.values(), key=lambda b: b.id)},
+                   _dumped, made("battles", _dumped))
+        _differing(old, new, "control", rows.control, put.control,
+                   lambda _k, s: s, made("control", lambda _k, s: s.value))
+        _differing(old, new, "control_since", rows.since,
+                   {t: d for t, d in put.control_since.items() if t in put.control},
+                   lambda _k, d: d, made("control_since", lambda _k, d: d.isoformat()))
+        _differing(old, new, "reports", {str(r.id): r for r in rows.reports},
+                   {str(r.id): r for r in sorted(put.reports.values(), key=lambda r: r.id)},
+                   _dumped, made("reports", _dumped))
+        _differing(old, new, "imports", rows.imports, put.imports,
+                   lambda _k, v: v, made("imports", lambda _k, v: v))
+        return old, new
+
+
+_MISSING = object()
+
+
+def _dumped(_key: str, value: Any) -> Json:
+    """An entity's JSON values, as an entry of its section."""
+    return _dump(value)
+
+
+def _differing(old: Json, new: Json, section: str, before: dict[str, Any],
+               after: dict[str, Any], old_value: Callable[[str, Any], Any],
+               new_value: Callable[[str, Any], Any]) -> None:
+    """Add to ``old`` and ``new`` a section's entries whose values differ (None for a missing
+    entry; the keys sorted, as ``state_diff`` gives them), making the value of an entry only
+    where its entity read and its entity put are neither the same nor equal."""
+    changed: dict[str, tuple[Any, Any]] = {}
+    for key, entity in after.items():
+        read = before.get(key, _MISSING)
+        if read is entity or (read is not _MISSING and read == entity):
+            continue
+        was = None if read is _MISSING else old_value(key, read)
+        now = new_value(key, entity)
+        if was != now:
+            changed[key] = (was, now)
+    for key, read in before.items():
+        if key not in after:
+            was = old_value(key, read)
+            if was is not None:
+                changed[key] = (was, None)
+    if changed:
+        keys = sorted(changed)
+        old[section] = {k: changed[k][0] for k in keys}
+        new[section] = {k: changed[k][1] for k in keys}
 
 
 def _state_of(rows: _Rows) -> DayState:

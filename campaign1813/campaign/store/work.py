@@ -1,9 +1,10 @@
 """The campaign file's read transactions and units of work (``store.protocol``) over its one
 sqlite3 connection.
 
-A unit of work reads the state as the file holds it, keeps those values, and when the action's
-entry is recorded writes only the entries that differ from them, logging both sides; the steps
-of battles on the table go into the same difference. The file's transactions themselves
+A unit of work reads the state as the file holds it, keeps its rows as read, and when the
+action's entry is recorded writes only the entries that differ from them (worked out entity by
+entity: only those entries are made into JSON values), logging both sides; the steps of battles
+on the table go into the same difference. The file's transactions themselves
 (``BEGIN IMMEDIATE``, commit, rollback, busy) are the document's. The battles' rows
 (``store.fights``) are read with the battle engine's types, imported when a battle is asked for:
 the campaign at a glance needs neither.
@@ -19,19 +20,19 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from campaign1813.campaign.day.fog import day_moves
-from campaign1813.campaign.day.state import CommandState, DayState
+from campaign1813.campaign.day.state import DayState
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.store import fights, log, snapshots
 from campaign1813.campaign.store.codec import (
     DamagedState,
     Json,
+    StateRead,
     commands_from_json,
     read_campaign,
     read_json,
     read_state,
-    read_state_and_json,
+    read_state_kept,
     side_key,
-    state_diff,
     state_from_json,
     state_to_json,
 )
@@ -160,9 +161,8 @@ class FileWork(FileReader, UnitOfWork):
         super().__init__(con)
         self._check = check  # the stored state's audit, run on what an undo or redo leaves
         self._ground = ground  # the campaign's ground, for the sides' journals of a closed day
-        self._before: Json | None = None
         self._state: DayState | None = None
-        self._read: dict[str, CommandState] = {}  # the commands as read, before the action
+        self._read: StateRead | None = None  # the state's rows as read, before the action
         self._put: DayState | None = None
         self._fights: dict[int, Fight | None] = {}
         self._old: Json = {}
@@ -173,14 +173,13 @@ class FileWork(FileReader, UnitOfWork):
     # -- what the action reads -----------------------------------------------------------------
     def state(self) -> DayState:
         if self._state is None:
-            self._state, self._before = read_state_and_json(self._con)
-            self._read = dict(self._state.commands)  # frozen entities: a copy of the table
+            self._state, self._read = read_state_kept(self._con)
         return self._state
 
     def state_values(self) -> dict[str, Any]:
         self.state()
-        assert self._before is not None
-        return self._before
+        assert self._read is not None
+        return self._read.values()
 
     def fight(self, battle: int) -> Fight | None:
         if battle not in self._fights:
@@ -222,11 +221,14 @@ class FileWork(FileReader, UnitOfWork):
         new: Json = {}
         dawn: bytes | None = None
         if self._put is not None:
-            assert self._before is not None
-            after = state_to_json(self._put)
-            old, new = state_diff(self._before, after)
-            if self._put.date > date.fromisoformat(self._before["date"]):
-                # the action closed a day: the dawn of the next is kept, the log keeps its hash
+            assert self._read is not None
+            if self._put.date <= self._read.date:
+                old, new = self._read.changes(self._put)
+            else:
+                # the action closed a day: the dawn of the next is kept, the log keeps its hash;
+                # the whole state's JSON values, made for it alone, give the change its values
+                after = state_to_json(self._put)
+                old, new = self._read.changes(self._put, after)
                 day = self._put.date.isoformat()
                 old[snapshots.SECTION] = {day: None}
                 # its canonical JSON made once, for the logged hash and the snapshot kept
@@ -257,13 +259,13 @@ class FileWork(FileReader, UnitOfWork):
         for day, moves in unkept_moves(self, ground, start).items():
             self._con.execute("UPDATE day_snapshot SET journal = ? WHERE day = ?",
                               (journal_json(moves), day.isoformat()))
-        assert self._before is not None
-        today = date.fromisoformat(self._before["date"])
+        assert self._read is not None
+        today = self._read.date
         if today in kept and not snapshots.commands_changed_on(self._con, today):
             # nothing of today's log touched a command before this action: its commands as
             # read are the ones today's dawn keeps, and that dawn need not be read back
-            return {"journal": journal_json(day_moves(ground, DayState(today, False, 1, self._read),
-                                                      dawn))}
+            read = DayState(today, False, 1, self._read.commands)
+            return {"journal": journal_json(day_moves(ground, read, dawn))}
         return {"journal": journal_json(closing_moves(self, ground, start, dawn))}
 
     def undo(self, expected: LogStep | None = None) -> Changes:
