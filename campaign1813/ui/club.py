@@ -243,6 +243,7 @@ class PlayerWindow(SideWindow):
             header.setSectionResizeMode(column, mode)
         self.pad.setColumnWidth(3, self.pad.fontMetrics().horizontalAdvance(TOWN_ROOM) + 16)
         self.pad.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.pad.setWordWrap(False)  # a long order ends in an ellipsis, on its one line
         self.submit_button = QPushButton("Submit Orders to the Umpire")
         self.submit_button.clicked.connect(self.submit)
         self.sent = QListWidget()
