@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date
+from typing import NamedTuple
 
 from PySide6.QtCore import QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
@@ -39,12 +40,20 @@ from campaign1813.campaign.day.state import Status
 from campaign1813.campaign.queries import BattleView, CampaignStatus
 from campaign1813.campaign.scenario.types import Side
 from campaign1813.campaign.store.protocol import CampaignStore, DayMark
+from campaign1813.maps.types import Theatre
 from campaign1813.ui.map.palette import SIDE_COLOUR
 from campaign1813.ui.map.scene import MapScene
-from campaign1813.ui.map.specs import BattleSpec, MarkerSpec
-from campaign1813.ui.map.view import WINDOW_UNIT, MapView, flag_names, marker_spec, state_text
+from campaign1813.ui.map.specs import BattleSpec, MarkerSpec, SupplySpec
+from campaign1813.ui.map.view import (
+    WINDOW_UNIT,
+    MapView,
+    flag_names,
+    marker_spec,
+    state_text,
+    supply_specs,
+)
 from campaign1813.ui.operation import Service, day_service
-from campaign1813.ui.side_window import marker_specs
+from campaign1813.ui.side_window import marker_specs, supply_marks
 
 PAST_COLOUR = "#6b4f1d"  # the banner of the past: sepia, never the colours of a side
 HOURS = 12  # frames of a day's march in play: dawn to the next dawn in twelve steps
@@ -66,7 +75,7 @@ class HistoryPanel(QWidget):
         self.doc = doc
         self._run = run
         self.side: Side | None = None
-        self._statuses: dict[tuple[date, Side | None], CampaignStatus | list[MarkerSpec]] = {}
+        self._statuses: dict[tuple[date, Side | None], CampaignStatus | SideDay] = {}
         self._read()
         self._flags = flag_names(doc.scenario())
         self.banner = QLabel()
@@ -196,6 +205,7 @@ class HistoryPanel(QWidget):
         self.note.setText(mark.note if mark else "")
         self.scene.set_markers(self.markers_on(day))
         self.scene.set_battles(self._battle_specs(day))
+        self.scene.supply.set_marks(self.supply_on(day))
         self._fill_table(day)
         self._fill_report(day)
         self.buttons["back"].setEnabled(index > 0)
@@ -260,12 +270,23 @@ class HistoryPanel(QWidget):
         """The flags of a day: every command the umpire knew of, or the side's own commands
         and the enemy as it was reported to it by then."""
         if self.side is not None:
-            found = self._statuses.get((day, self.side))
-            if not isinstance(found, list):
-                found = side_markers(self.doc, self.side, day)
-                self._statuses[(day, self.side)] = found
-            return found
+            return self._side_on(day, self.side).markers
         return umpire_markers(self.status_on(day), self._flags)
+
+    def supply_on(self, day: date) -> list[SupplySpec]:
+        """The depots and columns of a day while supply was kept: every one, or the side's
+        own (nothing of the enemy's supply was in its view)."""
+        if self.side is not None:
+            return self._side_on(day, self.side).supply
+        return supply_specs(self.status_on(day), None)
+
+    def _side_on(self, day: date, side: Side) -> SideDay:
+        """What a side was shown on a day (read once per day and side)."""
+        found = self._statuses.get((day, side))
+        if not isinstance(found, SideDay):
+            found = side_day(self.doc, side, day)
+            self._statuses[(day, side)] = found
+        return found
 
     def battles_of(self, day: date) -> tuple[BattleView, ...]:
         """The battles fought on a day, with their results (those a side fought, as a side)."""
@@ -386,17 +407,28 @@ def umpire_markers(status: CampaignStatus,
             for c in status.commands if c.status is not Status.SURRENDERED]
 
 
-def side_markers(doc: CampaignStore, side: Side, day: date) -> list[MarkerSpec]:
-    """The flags a side was shown on a day: its own, and the enemy as reported to it then."""
-    return [spec for spec, _faded in marker_specs(queries.side_view_on(doc, side, day))]
+class SideDay(NamedTuple):
+    """What a side was shown on a day: the flags (its own, and the enemy as reported to it
+    then) and its own depots and columns."""
+
+    markers: list[MarkerSpec]
+    supply: list[SupplySpec]
 
 
-def day_markers(doc: CampaignStore, day: date, side: Side | None) -> list[MarkerSpec]:
-    """The flags of a day, as the umpire (None) or a side saw them (the History's, and the
-    exported history's pictures)."""
+def side_day(doc: CampaignStore, side: Side, day: date) -> SideDay:
+    """What a side was shown on a day, from its view of that day."""
+    view = queries.side_view_on(doc, side, day)
+    return SideDay([spec for spec, _faded in marker_specs(view)], supply_marks(view))
+
+
+def day_markers(doc: CampaignStore, day: date, side: Side | None,
+                theatre: Theatre | None = None) -> tuple[list[MarkerSpec], list[SupplySpec]]:
+    """The flags of a day, and its depots and columns (the umpire's, of the army groups of
+    ``theatre``), as the umpire (None) or a side saw them (the exported history's pictures)."""
     if side is not None:
-        return side_markers(doc, side, day)
-    return umpire_markers(queries.status_on(doc, day), flag_names(doc.scenario()))
+        return side_day(doc, side, day)
+    status = queries.status_on(doc, day)
+    return umpire_markers(status, flag_names(doc.scenario())), supply_specs(status, theatre)
 
 
 def battle_specs(battles: tuple[BattleView, ...]) -> list[BattleSpec]:

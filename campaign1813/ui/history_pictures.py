@@ -79,12 +79,14 @@ class QtHistoryPainter:
 
     def history_map(self, doc: CampaignStore, day: date, theatre: Theatre | None,
                     side: Side | None, title: str) -> tuple[bytes, bytes]:
-        """A day's map as PNG and SVG: its flags as the umpire or the side saw them, its
-        battles with their results."""
+        """A day's map as PNG and SVG: its flags, depots and columns as the umpire or the side
+        saw them, its battles with their results."""
         ensure_application()
         scene = self._scene(doc, theatre)
-        scene.set_markers(day_markers(doc, day, side))
+        markers, supply = day_markers(doc, day, side, theatre)
+        scene.set_markers(markers)
         scene.set_battles(battle_specs(queries.battles_by_day(doc).get(day, ())))
+        scene.supply.set_marks(supply)
         source = scene.ground_rect
         pad, head, foot = (round(self.width * f) for f in (0.025, 0.045, 0.05))
         inner_w = self.width - 2 * pad

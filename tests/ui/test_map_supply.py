@@ -120,3 +120,32 @@ def test_a_sides_map_draws_its_own_depot_column_and_days_as_the_umpires_does(win
     side = window.view_as(Side.FRENCH)
     assert side.scene.supply.marks == ()
     assert supply_days(side.scene.markers["5 Corps"].spec.badges) is None
+
+
+def test_the_history_draws_each_days_depots_and_columns_as_umpire_and_as_a_side(window):
+    """Campaign ▸ History shows a day's depots and columns as its map showed them: on 3 May
+    (supply switched on during 2 May, 4 days sent from Hamburg to Harburg) the umpire's
+    history draws the umpire's signs and the French history only the French ones, as each
+    map does; at the dawn of 2 May, supply not yet kept, none. A day's exported picture,
+    as the French, is drawn from the same signs."""
+    from campaign1813.ui.history_panel import day_markers
+    from campaign1813.ui.supply_orders import SupplyRequest
+
+    window.end_day()
+    _switch(window, "2016")
+    window.orders_panel.supply_here(SupplyRequest("move", origin="Hamburg", town="Harburg",
+                                                  days=4))
+    window.end_day()
+    panel = window.show_history()
+    umpire = set(window.campaign_view.map_scene.supply.marks)
+    assert {(m.town, m.days, m.column) for m in panel.scene.supply.marks
+            if m.army == "Second French Army"} == {("Hamburg", 4, False), ("Harburg", 4, True)}
+    assert set(panel.scene.supply.marks) == umpire
+    panel.view_as(Side.FRENCH)
+    french = {m for m in umpire if m.side is Side.FRENCH}
+    assert set(panel.scene.supply.marks) == french
+    assert set(day_markers(window.document, panel.day, Side.FRENCH)[1]) == french
+    panel.show_day(panel.days[1])  # the dawn of 2 May
+    assert panel.scene.supply.marks == ()
+    panel.view_as(None)
+    assert panel.scene.supply.marks == ()
