@@ -3,8 +3,8 @@ End Day in the window against the domain's own on the same campaign.
 
 Targets: the default campaign's day under 50 ms of CPU; the 10x campaign's day under 300 ms
 of CPU and at most 10x the default's (the medians of a ten-day run, every command ordered
-each day; the two campaigns played a day at a time in turn, three times over, each day's
-figure the least of its three). Each End Day is a whole logged transaction on a campaign file
+each day; the two campaigns played a day at a time in turn, five times over, each day's
+figure the least of its five). Each End Day is a whole logged transaction on a campaign file
 (march, contact, battles, writing the state and the event log), timed in CPU
 (``time.process_time``), for the machine is shared. ``END_DAY_DOMAIN_ONLY=1`` leaves out the
 window's part.
@@ -13,8 +13,8 @@ In the window (target at most 50 ms more than the domain's own): two copies of o
 campaign get the same orders each day; End Day runs on one through ``services.end_day`` and on
 the other through the window's End Day, until the window has shown what changed, its names
 placed again round the flags moved (in pieces, between turns of the event loop) and its event
-queue is empty. The same days are played three times over, in fresh windows; each End Day's
-two figures are the least of the three, and the figure is the median, over the End Days, of
+queue is empty. The same days are played five times over, in fresh windows; each End Day's
+two figures are the least of the five, and the figure is the median, over the End Days, of
 the window's least less the domain's least (CPU time).
 """
 
@@ -55,7 +55,7 @@ from campaign1813.campaign.store.protocol import CampaignStore
 from campaign1813.maps.types import MapData, Road, RoadClass, Theatre, Town, TownKind
 
 DAYS = 10
-ROUNDS = 3  # the two campaigns played in turn, a day at a time, so many times over
+ROUNDS = 5  # the two campaigns played in turn, a day at a time, so many times over
 # where the figures stood before each side's journal was kept beside its dawn, the day's
 # contacts found once and the store's work per action cut (1e894a8, 2 December 2026; CPU,
 # median of ten days, every command ordered; the medians of fifteen runs interleaved with
