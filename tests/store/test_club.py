@@ -200,6 +200,15 @@ def test_the_command_line_lets_members_in(club, capsys):
         assert seat.side is None and set(seat.views()) == set(Side)
 
 
+def _one_corps_to_brook(seat: PlayerSeat) -> dict:
+    """The French side's order form from its view, 1 Corps ordered to move to Brook."""
+    form = packet.order_form(seat.view())
+    for line in form["orders"]:
+        if line["command"] == "1 Corps":
+            line["verb"], line["objective"] = "Move", "Brook"
+    return form
+
+
 def test_a_submitted_form_is_taken_as_a_returned_one_and_a_wrong_one_refused(club, capsys):
     """Record 0025's checks on the submitted forms: the French form is taken (its order
     issued), the same again changes nothing, something that is no order form is refused; the
@@ -207,10 +216,7 @@ def test_a_submitted_form_is_taken_as_a_returned_one_and_a_wrong_one_refused(clu
     marked with what became of it."""
     address, logins = club
     with PlayerSeat(as_login(address, logins["French"])) as seat:
-        form = packet.order_form(seat.view())
-        for line in form["orders"]:
-            if line["command"] == "1 Corps":
-                line["verb"], line["objective"] = "Move", "Brook"
+        form = _one_corps_to_brook(seat)
         seat.submit(form)
         seat.submit(form)  # the same form twice: taken once
         seat.submit({"side": "French", "orders": "advance!"})  # not an order form at all
@@ -516,10 +522,7 @@ def test_pull_keeps_the_waiting_forms_and_the_file_takes_them_as_the_server(club
     outcomes equal; ``push`` of a pulled file carries its waiting forms back to the server."""
     address, logins = club
     with PlayerSeat(as_login(address, logins["French"])) as seat:
-        form = packet.order_form(seat.view())
-        for line in form["orders"]:
-            if line["command"] == "1 Corps":
-                line["verb"], line["objective"] = "Move", "Brook"
+        form = _one_corps_to_brook(seat)
         seat.submit(form)
     with PlayerSeat(as_login(address, logins["Allied"])) as seat:
         stale = packet.order_form(seat.view())
