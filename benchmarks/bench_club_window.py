@@ -23,9 +23,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
 from campaign1813.campaign import services
-from campaign1813.campaign.store.document import create_campaign
 from campaign1813.campaign.store.notice import notice_of
-from campaign1813.campaign.store.server import push_campaign
 from campaign1813.ui.main_window import MainWindow
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tools/, beside the package
@@ -47,10 +45,7 @@ def main() -> None:
     whole: list[float] = []
     try:
         with tempfile.TemporaryDirectory() as folder:
-            path = Path(folder) / "bench.c1813"
-            create_campaign(path).close()
-            address = server.url + "&campaign=bench"
-            push_campaign(path, address)
+            _path, address = server.new_campaign(Path(folder), "bench")
             settings = QSettings(str(Path(folder) / "settings.ini"), QSettings.Format.IniFormat)
             window = MainWindow(settings)
             if not window.open_club(address):

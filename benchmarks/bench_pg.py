@@ -21,12 +21,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from campaign1813.campaign import services
-from campaign1813.campaign.store.document import create_campaign, open_campaign
+from campaign1813.campaign.store.document import open_campaign
 from campaign1813.campaign.store.protocol import CampaignStore
 from campaign1813.campaign.store.server import (
     add_member,
     open_server_campaign,
-    push_campaign,
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tools/, beside the package
@@ -82,10 +81,7 @@ def main() -> None:
         return
     try:
         with tempfile.TemporaryDirectory() as folder:
-            path = Path(folder) / "bench.c1813"
-            create_campaign(path).close()
-            address = server.url + "&campaign=bench"
-            push_campaign(path, address)
+            path, address = server.new_campaign(Path(folder), "bench")
             with open_campaign(path) as doc:
                 file_order, file_day = _measure(doc)
                 services.change_setting(doc, "fog", "on")

@@ -19,12 +19,10 @@ from pathlib import Path
 
 from campaign1813.campaign import queries, services
 from campaign1813.campaign.cli import main as cli
-from campaign1813.campaign.store.document import create_campaign
 from campaign1813.campaign.store.server import (
     PlayerSeat,
     add_member,
     open_server_campaign,
-    push_campaign,
 )
 from campaign1813.ui.club import OpenClubDialog, PlayerWindow
 from tools import pg_server
@@ -41,10 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     server = pg_server.start()
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / "1813.c1813"
-            create_campaign(path).close()
-            address = server.url + "&campaign=spring-1813"
-            push_campaign(path, address)
+            _path, address = server.new_campaign(Path(tmp), "spring-1813")
             add_member(address, "marmont", "French", password="pw")
             with open_server_campaign(address) as doc:
                 services.change_setting(doc, "fog", "on")

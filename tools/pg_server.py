@@ -26,6 +26,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from campaign1813.campaign.store.document import create_campaign
+from campaign1813.campaign.store.server import push_campaign
+
 SUPERUSER = "postgres"  # the database's superuser name, and the system user root runs it as
 PREFIX = "c1813-pg-"  # every server's folder, in the system's temporary folder
 OWNER = "owner"  # the file in a folder naming the process that started it
@@ -79,6 +82,15 @@ class Server:
         if self.as_user:
             argv = ["runuser", "-u", self.as_user, "--", *argv]
         return subprocess.run(argv, capture_output=True, text=True, check=False)
+
+    def new_campaign(self, folder: Path, name: str) -> tuple[Path, str]:
+        """A new 1813 campaign made as a file in ``folder`` and pushed to the server under
+        ``name``: the file and the campaign's address."""
+        path = folder / f"{name}.c1813"
+        create_campaign(path).close()
+        address = f"{self.url}&campaign={name}"
+        push_campaign(path, address)
+        return path, address
 
     def stop(self) -> None:
         """Stop the server at once and remove its folder."""
