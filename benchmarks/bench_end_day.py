@@ -33,8 +33,9 @@ from campaign1813.campaign import queries
 from campaign1813.campaign.day.actions import IssueOrder
 from campaign1813.campaign.day.aftermath import retreat_destinations
 from campaign1813.campaign.day.changes import Changes
+from campaign1813.campaign.day.ground import Ground
 from campaign1813.campaign.day.orders import build_order
-from campaign1813.campaign.day.state import Status
+from campaign1813.campaign.day.state import DayState, Status
 from campaign1813.campaign.errors import CampaignError
 from campaign1813.campaign.scenario.types import (
     ArmyGroup,
@@ -131,9 +132,9 @@ def played(scenario: Scenario, folder: Path, days: int = DAYS,
                 choices.append(c.name)
                 continue
             if c.status is Status.RETREATING and c.status_date == state.date:
-                legal = retreat_destinations(ground, state, c.name)
-                if legal:
-                    orders.append(IssueOrder(c.name, "Move", sorted(legal)[0]))
+                retreat = _retreat(ground, state, c.name)
+                if retreat is not None:
+                    orders.append(retreat)
                 else:
                     choices.append(c.name)
                 continue
@@ -164,6 +165,12 @@ def played(scenario: Scenario, folder: Path, days: int = DAYS,
     doc.close()
 
 
+def _retreat(ground: Ground, state: DayState, name: str) -> IssueOrder | None:
+    """A beaten command's retreat by its first legal road (None if it has none)."""
+    legal = retreat_destinations(ground, state, name)
+    return IssueOrder(name, "Move", sorted(legal)[0]) if legal else None
+
+
 def commands_of(scenario: Scenario) -> int:
     """The commands of a scenario: its army groups' headquarters and their corps."""
     return sum(1 + len(a.corps) for a in scenario.armies)
@@ -190,9 +197,9 @@ def _orders_for(doc, rng: random.Random) -> list[IssueOrder]:
     orders = []
     for c in state.ordered():
         if c.status is Status.RETREATING and c.status_date == state.date:
-            legal = retreat_destinations(ground, state, c.name)
-            if legal:
-                orders.append(IssueOrder(c.name, "Move", sorted(legal)[0]))
+            retreat = _retreat(ground, state, c.name)
+            if retreat is not None:
+                orders.append(retreat)
             continue
         if c.position.b is not None or not c.on_map:
             continue
