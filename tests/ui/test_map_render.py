@@ -192,3 +192,34 @@ def test_the_theatres_names_lie_clear_of_the_towns_on_the_whole_map(qapp):
         assert frame.contains(r), item.text
         assert not any(r.intersects(name) for name in names), item.text
         assert not any(r.contains(sign) for sign in signs), item.text
+
+
+def test_a_picture_draws_every_cached_layer_afresh_and_leaves_the_window_its_cache(qapp,
+                                                                                  monkeypatch):
+    """A printed picture draws each layer a window caches (ground, towns, rings, stars,
+    supply) without Qt's cache, which would be made whole at the picture's scale; after it,
+    each is cached again as before. The window makes room for as many in Qt's cache."""
+    from PySide6.QtGui import QPainter
+    from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
+
+    from campaign1813.ui.map.render import paint_picture
+    from campaign1813.ui.map.view import CACHED_LAYERS
+
+    scene = MapScene(SMALL)
+    scene.build()
+    layers = scene.cached_layers()
+    assert len(layers) == CACHED_LAYERS
+    cache = QGraphicsItem.CacheMode.DeviceCoordinateCache
+    assert all(layer.cacheMode() is cache for layer in layers)
+    modes: list[list[QGraphicsItem.CacheMode]] = []
+    render = QGraphicsScene.render
+    monkeypatch.setattr(MapScene, "render", lambda self, *a: (
+        modes.append([layer.cacheMode() for layer in layers]), render(self, *a))[1])
+    image = QImage(400, 300, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        paint_picture(painter, scene, QRectF(10, 10, 380, 260), scene.ground_rect, 0.5, "t")
+    finally:
+        painter.end()
+    assert modes == [[QGraphicsItem.CacheMode.NoCache] * CACHED_LAYERS]
+    assert all(layer.cacheMode() is cache for layer in layers)

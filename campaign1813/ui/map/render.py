@@ -117,7 +117,7 @@ def paint_picture(painter: QPainter, scene: MapScene, frame: QRectF, source: QRe
     painter.setClipRect(frame)
     # a picture paints its ground once: the window's cache of each layer, made whole at the
     # picture's scale (the ground reaches far past a theatre's frame), would cost seconds
-    modes = [(layer, layer.cacheMode()) for layer in scene.layers]
+    modes = [(layer, layer.cacheMode()) for layer in scene.cached_layers()]
     for layer, _ in modes:
         layer.setCacheMode(QGraphicsItem.CacheMode.NoCache)
     try:

@@ -519,6 +519,11 @@ class MapScene(QGraphicsScene):
         f = min(max(miles / length, 0.0), 1.0) if length else 0.0
         return pa + (pb - pa) * f
 
+    def cached_layers(self) -> list[QGraphicsItem]:
+        """The items over the whole ground that a view keeps as pictures of what it shows:
+        the ground and the towns, the holders' rings, the objectives' stars, the supply."""
+        return [*self.layers, self.control, self.control.stars, self.supply]
+
     def theatre_rect(self, theatre: Theatre | None, margin_miles: float = 30.0) -> QRectF:
         """The scene rectangle of a theatre's towns with a margin (of every town for None)."""
         box = scene_bounds(self.map, theatre, margin_miles)

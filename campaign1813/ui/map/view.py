@@ -153,8 +153,9 @@ def preview_lines(preview: queries.RoutePreview) -> list[str]:
     return lines
 
 
-# The map's cached layers (the ground, the towns, the holders' rings, the objectives' stars,
-# the supply), each kept by Qt as a picture of the map shown, and the flags' small pictures
+# The map's cached layers (``MapScene.cached_layers``: the ground, the towns, the holders'
+# rings, the objectives' stars, the supply), each kept by Qt as a picture of the map shown,
+# and the flags' small pictures
 CACHED_LAYERS = 5
 FLAGS_ROOM_KB = 2048
 
